@@ -1,0 +1,2 @@
+//! The difflab Jupyter kernel.
+fn main() {}

@@ -1,0 +1,99 @@
+//! Julia's broadcasting rules on plain arrays: shapes align from the first dimension.
+//!
+//! Julia pads the shorter shape with trailing 1s (a vector is a column), unlike NumPy and
+//! ndarray, which align from the last dimension. [`shape`] computes the result shape and
+//! [`zip_map`] applies a binary kernel over two broadcast arrays in one pass.
+
+use crate::error::{AdError, Result};
+use ndarray::{ArrayD, IxDyn, Zip};
+
+/// The broadcast shape of two shapes, or `DimensionMismatch`.
+pub fn shape(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+    let rank = a.len().max(b.len());
+    (0..rank)
+        .map(|k| {
+            let (x, y) = (dim(a, k), dim(b, k));
+            match (x, y) {
+                _ if x == y => Ok(x),
+                (1, _) => Ok(y),
+                (_, 1) => Ok(x),
+                _ => Err(AdError::DimensionMismatch(format!(
+                    "arrays could not be broadcast to a common size; got a dimension with lengths {x} and {y}"
+                ))),
+            }
+        })
+        .collect()
+}
+
+fn dim(shape: &[usize], k: usize) -> usize {
+    shape.get(k).copied().unwrap_or(1)
+}
+
+/// `a` viewed with trailing singleton dimensions up to `rank`.
+fn padded(a: &ArrayD<f64>, rank: usize) -> ndarray::ArrayViewD<'_, f64> {
+    let mut v = a.view();
+    for _ in a.ndim()..rank {
+        let axis = v.ndim();
+        v.insert_axis_inplace(ndarray::Axis(axis));
+    }
+    v
+}
+
+/// `a` broadcast to `target` (which must be a valid broadcast shape of `a`), as a new array.
+pub fn to_shape(a: &ArrayD<f64>, target: &[usize]) -> Result<ArrayD<f64>> {
+    if a.shape() == target {
+        return Ok(a.clone());
+    }
+    let v = padded(a, target.len().max(a.ndim()));
+    v.broadcast(IxDyn(target))
+        .map(|b| b.to_owned())
+        .ok_or_else(|| {
+            AdError::DimensionMismatch(format!(
+                "cannot broadcast array of size {:?} to size {:?}",
+                a.shape(),
+                target
+            ))
+        })
+}
+
+/// `f` applied elementwise to `a` and `b` broadcast together.
+pub fn zip_map(
+    a: &ArrayD<f64>,
+    b: &ArrayD<f64>,
+    f: impl Fn(f64, f64) -> f64,
+) -> Result<ArrayD<f64>> {
+    if a.shape() == b.shape() {
+        return Ok(Zip::from(a).and(b).map_collect(|&x, &y| f(x, y)));
+    }
+    if b.ndim() == 0 {
+        let y = b[IxDyn(&[])];
+        return Ok(a.mapv(|x| f(x, y)));
+    }
+    if a.ndim() == 0 {
+        let x = a[IxDyn(&[])];
+        return Ok(b.mapv(|y| f(x, y)));
+    }
+    let out = shape(a.shape(), b.shape())?;
+    let rank = out.len();
+    let (pa, pb) = (padded(a, rank), padded(b, rank));
+    let va = pa.broadcast(IxDyn(&out)).expect("shape checked");
+    let vb = pb.broadcast(IxDyn(&out)).expect("shape checked");
+    Ok(Zip::from(&va).and(&vb).map_collect(|&x, &y| f(x, y)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::col_major;
+
+    #[test]
+    fn vectors_broadcast_as_columns() {
+        assert_eq!(shape(&[3], &[1, 4]).unwrap(), vec![3, 4]);
+        assert!(shape(&[3], &[4]).is_err());
+        let col = col_major(&[2], vec![1.0, 2.0]);
+        let row = col_major(&[1, 3], vec![10.0, 20.0, 30.0]);
+        let sum = zip_map(&col, &row, |x, y| x + y).unwrap();
+        assert_eq!(sum.shape(), &[2, 3]);
+        assert_eq!(sum[[1, 2]], 32.0);
+    }
+}

@@ -1,0 +1,132 @@
+//! Backends: which technique computes derivatives, and its settings.
+//!
+//! Each backend is its own implementation here, named after the reference package of its
+//! technique: [`Backend::Forward`] (dual numbers with chunked partials, like ForwardDiff),
+//! [`Backend::Reverse`] (a tape, like ReverseDiff; `compile` replays a recorded tape),
+//! [`Backend::FiniteDiff`] (differences, like FiniteDiff) and [`Backend::SecondOrder`] (one backend
+//! differentiating another).
+
+use std::fmt;
+
+/// The difference scheme of [`Backend::FiniteDiff`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FdType {
+    /// `(f(x + h) - f(x)) / h` with `h ≈ √ε·max(1, |x|)`.
+    Forward,
+    /// `(f(x + h) - f(x - h)) / 2h` with `h ≈ ∛ε·max(1, |x|)`.
+    Central,
+}
+
+/// How a backend computes first-order derivatives best.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Cheap pushforwards (Jacobian–vector products): one per input direction.
+    Forward,
+    /// Cheap pullbacks (vector–Jacobian products): one per output direction.
+    Reverse,
+    /// Function evaluations only.
+    FiniteDifferences,
+}
+
+/// A differentiation backend.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Backend {
+    /// Forward mode with dual numbers; `chunk` partials per pass (`None`: chosen from the input
+    /// size as ForwardDiff does).
+    Forward {
+        /// The number of partials carried at once.
+        chunk: Option<usize>,
+    },
+    /// Reverse mode with a tape; with `compile`, the tape is recorded once at preparation and
+    /// replayed for new inputs (wrong if the function branches on values: see the docs).
+    Reverse {
+        /// Record once, replay afterwards.
+        compile: bool,
+    },
+    /// Finite differences.
+    FiniteDiff {
+        /// The difference scheme.
+        fdtype: FdType,
+    },
+    /// `outer` differentiates what `inner` computes (Hessians, HVPs, second derivatives).
+    SecondOrder {
+        /// The outer backend.
+        outer: Box<Backend>,
+        /// The inner backend.
+        inner: Box<Backend>,
+    },
+}
+
+/// The largest chunk ForwardDiff picks by default.
+pub const MAX_CHUNK: usize = 12;
+
+impl Backend {
+    /// The first-order mode (of the inner backend for `SecondOrder`).
+    pub fn mode(&self) -> Mode {
+        match self {
+            Backend::Forward { .. } => Mode::Forward,
+            Backend::Reverse { .. } => Mode::Reverse,
+            Backend::FiniteDiff { .. } => Mode::FiniteDifferences,
+            Backend::SecondOrder { inner, .. } => inner.mode(),
+        }
+    }
+
+    /// The backend used for first-order operators (the inner one of `SecondOrder`).
+    pub fn first_order(&self) -> &Backend {
+        match self {
+            Backend::SecondOrder { inner, .. } => inner.first_order(),
+            other => other,
+        }
+    }
+
+    /// The (outer, inner) pair used for second-order operators.
+    pub fn second_order(&self) -> (&Backend, &Backend) {
+        match self {
+            Backend::SecondOrder { outer, inner } => (outer, inner),
+            other => (other, other),
+        }
+    }
+}
+
+/// ForwardDiff's default chunk: all inputs up to 12, else evenly split batches of at most 12.
+pub fn default_chunk(n: usize) -> usize {
+    if n <= MAX_CHUNK {
+        return n.max(1);
+    }
+    let batches = n.div_ceil(MAX_CHUNK);
+    n.div_ceil(batches)
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Backend::Forward { chunk: None } => write!(f, "AutoForwardDiff()"),
+            Backend::Forward { chunk: Some(c) } => write!(f, "AutoForwardDiff(chunksize={c})"),
+            Backend::Reverse { compile: false } => write!(f, "AutoReverseDiff()"),
+            Backend::Reverse { compile: true } => write!(f, "AutoReverseDiff(compile=true)"),
+            Backend::FiniteDiff {
+                fdtype: FdType::Central,
+            } => write!(f, "AutoFiniteDiff()"),
+            Backend::FiniteDiff {
+                fdtype: FdType::Forward,
+            } => {
+                write!(f, "AutoFiniteDiff(fdtype=:forward)")
+            }
+            Backend::SecondOrder { outer, inner } => write!(f, "SecondOrder({outer}, {inner})"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_follow_forwarddiff() {
+        assert_eq!(default_chunk(5), 5);
+        assert_eq!(default_chunk(12), 12);
+        assert_eq!(default_chunk(13), 7);
+        assert_eq!(default_chunk(100), 12);
+        assert_eq!(default_chunk(25), 9);
+    }
+}

@@ -1,0 +1,204 @@
+//! The high-level operators, built from [`pushforward`] and [`pullback`] as the reference
+//! interface builds them: gradients from one pullback (reverse) or batched pushforwards of the
+//! basis (forward, finite differences), Jacobians by columns or rows according to the mode,
+//! Hessians from HVPs, and HVPs as `outer` differentiating `inner`'s gradient (forward over
+//! reverse for `SecondOrder(AutoForwardDiff(), AutoReverseDiff())`).
+
+use super::backend::{Backend, Mode};
+use super::primitives::{basis, pullback, pushforward, stack};
+use crate::error::AdError;
+use crate::ops;
+use crate::tensor::Tensor;
+
+/// `f(x)` and `f'(x)` for a scalar input.
+pub fn value_and_derivative<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+) -> Result<(Tensor, Tensor), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    let (y, mut d) = pushforward(f, backend, x, &[Tensor::filled(x.shape(), 1.0)])?;
+    Ok((y, d.swap_remove(0)))
+}
+
+/// `f(x)` and `∇f(x)` for a scalar-valued `f`.
+pub fn value_and_gradient<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+) -> Result<(Tensor, Tensor), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    match backend.first_order().mode() {
+        Mode::Reverse => {
+            let (y, mut g) = pullback(f, backend, x, &[Tensor::scalar(1.0)])?;
+            check_scalar(&y, "gradient")?;
+            Ok((y, g.swap_remove(0)))
+        }
+        _ => {
+            let seeds: Vec<Tensor> = (0..x.len()).map(|k| basis(x.shape(), k)).collect();
+            let (y, partials) = pushforward(f, backend, x, &seeds)?;
+            check_scalar(&y, "gradient")?;
+            Ok((y, stack(&partials, x.shape())?))
+        }
+    }
+}
+
+fn check_scalar(y: &Tensor, operator: &str) -> Result<(), AdError> {
+    if y.len() == 1 {
+        Ok(())
+    } else {
+        Err(AdError::Argument(format!(
+            "{operator} needs a function returning a number, but it returned an array of size {:?}; use jacobian",
+            y.shape()
+        )))
+    }
+}
+
+/// `f(x)` and the Jacobian `∂vec(f)/∂vec(x)` (length(y) × length(x), column-major flattening).
+pub fn value_and_jacobian<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+) -> Result<(Tensor, Tensor), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    let n = x.len();
+    match backend.first_order().mode() {
+        Mode::Reverse => {
+            let y = f(x)?;
+            let m = y.len();
+            let seeds: Vec<Tensor> = (0..m).map(|i| basis(y.shape(), i)).collect();
+            let (y, rows) = pullback(f, backend, x, &seeds)?;
+            let flat: Vec<Tensor> = rows
+                .iter()
+                .map(|r| ops::reshape(r, &[1, n]))
+                .collect::<Result<_, _>>()?;
+            let j = if flat.is_empty() {
+                Tensor::filled(&[0, n], 0.0)
+            } else {
+                ops::concat(&flat, 0)?
+            };
+            Ok((y, j))
+        }
+        _ => {
+            let seeds: Vec<Tensor> = (0..n).map(|k| basis(x.shape(), k)).collect();
+            let (y, columns) = pushforward(f, backend, x, &seeds)?;
+            let m = y.len();
+            let flat: Vec<Tensor> = columns
+                .iter()
+                .map(|c| ops::reshape(c, &[m, 1]))
+                .collect::<Result<_, _>>()?;
+            let j = if flat.is_empty() {
+                Tensor::filled(&[m, 0], 0.0)
+            } else {
+                ops::concat(&flat, 1)?
+            };
+            Ok((y, j))
+        }
+    }
+}
+
+/// `∇f(x)` and the HVPs `∇²f(x)·v` for each direction `v`.
+pub fn gradient_and_hvp<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+    directions: &[Tensor],
+) -> Result<(Tensor, Tensor, Vec<Tensor>), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    let (outer, inner) = backend.second_order();
+    let (outer, inner) = (outer.clone(), inner.clone());
+    let mut value = None;
+    let mut gradient_of = |z: &Tensor| -> Result<Tensor, E> {
+        let (y, g) = value_and_gradient(f, &inner, z)?;
+        value.get_or_insert(y);
+        Ok(g)
+    };
+    let (g, hvps) = match outer.first_order().mode() {
+        // The Hessian is symmetric, so a pullback of the gradient is also an HVP.
+        Mode::Reverse => pullback(&mut gradient_of, &outer, x, directions)?,
+        _ => pushforward(&mut gradient_of, &outer, x, directions)?,
+    };
+    let y = match value {
+        Some(v) => primal_layer(&v, x),
+        None => Tensor::scalar(f64::NAN),
+    };
+    Ok((y, g, hvps))
+}
+
+/// Strips the derivative layers an outer differentiation added to a value computed inside it.
+fn primal_layer(v: &Tensor, x: &Tensor) -> Tensor {
+    // Values computed inside the outer differentiation carry its newer tag on top; x's own
+    // layers (from further-out differentiations) must stay.
+    let mut v = v.clone();
+    while let (Some(tv), tx) = (v.tag(), x.tag()) {
+        if tx.is_some_and(|t| t >= tv) {
+            break;
+        }
+        let next = match &v {
+            Tensor::Dual(d) => d.value.clone(),
+            _ => break,
+        };
+        v = next;
+    }
+    v
+}
+
+/// `f(x)`, `∇f(x)` and `∇²f(x)`.
+pub fn value_gradient_and_hessian<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+) -> Result<(Tensor, Tensor, Tensor), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    let n = x.len();
+    let seeds: Vec<Tensor> = (0..n).map(|k| basis(x.shape(), k)).collect();
+    let (y, g, columns) = gradient_and_hvp(f, backend, x, &seeds)?;
+    let flat: Vec<Tensor> = columns
+        .iter()
+        .map(|c| ops::reshape(c, &[n, 1]))
+        .collect::<Result<_, _>>()?;
+    let h = if flat.is_empty() {
+        Tensor::filled(&[0, 0], 0.0)
+    } else {
+        ops::concat(&flat, 1)?
+    };
+    Ok((y, g, h))
+}
+
+/// `f(x)`, `f'(x)` and `f''(x)` for a scalar input.
+pub fn value_derivative_and_second_derivative<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+) -> Result<(Tensor, Tensor, Tensor), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    let (outer, inner) = backend.second_order();
+    let (outer, inner) = (outer.clone(), inner.clone());
+    let mut first = None;
+    let mut derivative_of = |z: &Tensor| -> Result<Tensor, E> {
+        let (y, d) = value_and_derivative(f, &inner, z)?;
+        first.get_or_insert(y);
+        Ok(d)
+    };
+    let (d, d2) = value_and_derivative(&mut derivative_of, &outer, x)?;
+    let y = first.map_or(Tensor::scalar(f64::NAN), |v| primal_layer(&v, x));
+    Ok((y, d, d2))
+}

@@ -1,0 +1,186 @@
+//! The two primitives every operator is built from: batched pushforward (JVP) and pullback
+//! (VJP), implemented natively by each backend and by fallback otherwise.
+//!
+//! Forward mode pushes a chunk of tangents through one evaluation on dual numbers; reverse mode
+//! records a tape and sweeps it backwards once per cotangent; finite differences evaluate the
+//! function at shifted points. A backend without a native primitive builds it from the other
+//! one through basis vectors, as DifferentiationInterface does.
+
+use super::backend::{default_chunk, Backend, FdType};
+use crate::error::AdError;
+use crate::ops::{self, BinaryFn};
+use crate::tensor::{Tag, Tensor};
+
+/// The `k`-th basis tensor (one at column-major position `k`) of `shape`.
+pub fn basis(shape: &[usize], k: usize) -> Tensor {
+    let n: usize = shape.iter().product();
+    let mut data = vec![0.0; n];
+    data[k] = 1.0;
+    Tensor::from_col_major(shape, data)
+}
+
+/// The value and tangents of `y` for the differentiation `tag` (zeros when `y` does not depend
+/// on it).
+pub fn split_dual(y: &Tensor, tag: Tag, count: usize) -> (Tensor, Vec<Tensor>) {
+    match y.split(tag) {
+        (v, Some(p)) => (v.clone(), p.to_vec()),
+        (v, None) => (v.clone(), vec![Tensor::filled(v.shape(), 0.0); count]),
+    }
+}
+
+/// `f(x)` and `J·t` for each tangent `t`.
+pub fn pushforward<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+    tangents: &[Tensor],
+) -> Result<(Tensor, Vec<Tensor>), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    match backend.first_order() {
+        Backend::Forward { chunk } => {
+            let chunk = chunk
+                .unwrap_or_else(|| default_chunk(tangents.len()))
+                .max(1);
+            forward_pushforward(f, x, tangents, chunk)
+        }
+        Backend::FiniteDiff { fdtype } => finite_pushforward(f, x, tangents, *fdtype),
+        Backend::Reverse { .. } => {
+            // Jᵀ from one pullback per output coordinate, then J·t.
+            let y = f(x)?;
+            let m = y.len();
+            let seeds: Vec<Tensor> = (0..m).map(|i| basis(y.shape(), i)).collect();
+            let (_, rows) = pullback(f, backend, x, &seeds)?;
+            let mut out = Vec::with_capacity(tangents.len());
+            for t in tangents {
+                let mut values = Vec::with_capacity(m);
+                for row in &rows {
+                    values.push(ops::sum_all(&ops::binary(BinaryFn::Mul, row, t)?)?);
+                }
+                out.push(stack(&values, y.shape())?);
+            }
+            Ok((y, out))
+        }
+        Backend::SecondOrder { .. } => unreachable!("first_order unwraps SecondOrder"),
+    }
+}
+
+/// `f(x)` and `Jᵀ·c` for each cotangent `c`.
+pub fn pullback<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+    cotangents: &[Tensor],
+) -> Result<(Tensor, Vec<Tensor>), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    match backend.first_order() {
+        Backend::Reverse { .. } => super::reverse::pullback(f, x, cotangents),
+        other => {
+            // J from pushforwards of the input basis, then Jᵀ·c.
+            let n = x.len();
+            let seeds: Vec<Tensor> = (0..n).map(|k| basis(x.shape(), k)).collect();
+            let (y, columns) = pushforward(f, other, x, &seeds)?;
+            let mut out = Vec::with_capacity(cotangents.len());
+            for c in cotangents {
+                let mut values = Vec::with_capacity(n);
+                for column in &columns {
+                    values.push(ops::sum_all(&ops::binary(BinaryFn::Mul, column, c)?)?);
+                }
+                out.push(stack(&values, x.shape())?);
+            }
+            Ok((y, out))
+        }
+    }
+}
+
+/// Rank-0 tensors stacked into `shape` (column-major).
+pub fn stack(values: &[Tensor], shape: &[usize]) -> Result<Tensor, AdError> {
+    if values.is_empty() {
+        return Ok(Tensor::filled(shape, 0.0));
+    }
+    let parts: Vec<Tensor> = values
+        .iter()
+        .map(|v| ops::reshape(v, &[1]))
+        .collect::<Result<_, _>>()?;
+    ops::reshape(&ops::concat(&parts, 0)?, shape)
+}
+
+fn forward_pushforward<E, F>(
+    f: &mut F,
+    x: &Tensor,
+    tangents: &[Tensor],
+    chunk: usize,
+) -> Result<(Tensor, Vec<Tensor>), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    if tangents.is_empty() {
+        return Ok((f(x)?, Vec::new()));
+    }
+    let mut value = None;
+    let mut out = Vec::with_capacity(tangents.len());
+    for batch in tangents.chunks(chunk) {
+        let tag = Tag::fresh();
+        let y = f(&Tensor::dual(tag, x.clone(), batch.to_vec()))?;
+        let (v, partials) = split_dual(&y, tag, batch.len());
+        value.get_or_insert(v);
+        out.extend(partials);
+    }
+    Ok((value.expect("at least one batch"), out))
+}
+
+/// The step for a difference along `t` at `x`: Julia's FiniteDiff relative steps.
+fn step(x: &Tensor, t: &Tensor, fdtype: FdType) -> f64 {
+    let scale = x.primal().iter().fold(1.0_f64, |m, v| m.max(v.abs()));
+    let tnorm = t.primal().iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    let rel = match fdtype {
+        FdType::Forward => f64::EPSILON.sqrt(),
+        FdType::Central => f64::EPSILON.cbrt(),
+    };
+    rel * scale / tnorm.max(f64::MIN_POSITIVE)
+}
+
+fn finite_pushforward<E, F>(
+    f: &mut F,
+    x: &Tensor,
+    tangents: &[Tensor],
+    fdtype: FdType,
+) -> Result<(Tensor, Vec<Tensor>), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    let y = f(x)?;
+    let mut out = Vec::with_capacity(tangents.len());
+    for t in tangents {
+        if t.primal().iter().all(|&v| v == 0.0) {
+            out.push(Tensor::filled(y.shape(), 0.0));
+            continue;
+        }
+        let h = step(x, t, fdtype);
+        let shifted = |sign: f64| -> Result<Tensor, AdError> {
+            ops::binary(
+                BinaryFn::Add,
+                x,
+                &ops::binary(BinaryFn::Mul, &Tensor::scalar(sign * h), t)?,
+            )
+        };
+        let (upper, lower, width) = match fdtype {
+            FdType::Forward => (f(&shifted(1.0)?)?, y.clone(), h),
+            FdType::Central => (f(&shifted(1.0)?)?, f(&shifted(-1.0)?)?, 2.0 * h),
+        };
+        let difference = ops::binary(BinaryFn::Sub, &upper, &lower)?;
+        out.push(ops::binary(
+            BinaryFn::Div,
+            &difference,
+            &Tensor::scalar(width),
+        )?);
+    }
+    Ok((y, out))
+}

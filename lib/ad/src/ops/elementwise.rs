@@ -1,0 +1,541 @@
+//! Elementwise functions: each [`UnaryFn`] and [`BinaryFn`] with its value and derivative.
+//!
+//! The plain kernel runs one pass over the array. The forward rule of a unary function `f` is
+//! `ṫ = f'(v) .* v̇` with `f'` written in terms of primitives (so it is itself differentiable);
+//! binary rules are the usual sum, product and quotient rules, with broadcasting.
+
+use crate::broadcast;
+use crate::error::{AdError, Result};
+use crate::ops::chunk_len;
+use crate::tensor::{top_tag, Tensor};
+
+/// Unary elementwise functions of the language's math library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum UnaryFn {
+    Neg,
+    Abs,
+    Abs2,
+    Sqrt,
+    Cbrt,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Expm1,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Sec,
+    Csc,
+    Cot,
+    Sign,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Sigmoid,
+    Relu,
+    Softplus,
+    Inv,
+}
+
+impl UnaryFn {
+    /// The language name of the function.
+    pub fn name(self) -> &'static str {
+        use UnaryFn::*;
+        match self {
+            Neg => "-",
+            Abs => "abs",
+            Abs2 => "abs2",
+            Sqrt => "sqrt",
+            Cbrt => "cbrt",
+            Exp => "exp",
+            Exp2 => "exp2",
+            Log => "log",
+            Log2 => "log2",
+            Log10 => "log10",
+            Log1p => "log1p",
+            Expm1 => "expm1",
+            Sin => "sin",
+            Cos => "cos",
+            Tan => "tan",
+            Asin => "asin",
+            Acos => "acos",
+            Atan => "atan",
+            Sinh => "sinh",
+            Cosh => "cosh",
+            Tanh => "tanh",
+            Sec => "sec",
+            Csc => "csc",
+            Cot => "cot",
+            Sign => "sign",
+            Floor => "floor",
+            Ceil => "ceil",
+            Round => "round",
+            Trunc => "trunc",
+            Sigmoid => "sigmoid",
+            Relu => "relu",
+            Softplus => "softplus",
+            Inv => "inv",
+        }
+    }
+
+    /// The function on one plain number.
+    pub fn apply(self, x: f64) -> f64 {
+        use UnaryFn::*;
+        match self {
+            Neg => -x,
+            Abs => x.abs(),
+            Abs2 => x * x,
+            Sqrt => x.sqrt(),
+            Cbrt => x.cbrt(),
+            Exp => x.exp(),
+            Exp2 => x.exp2(),
+            Log => x.ln(),
+            Log2 => x.log2(),
+            Log10 => x.log10(),
+            Log1p => x.ln_1p(),
+            Expm1 => x.exp_m1(),
+            Sin => x.sin(),
+            Cos => x.cos(),
+            Tan => x.tan(),
+            Asin => x.asin(),
+            Acos => x.acos(),
+            Atan => x.atan(),
+            Sinh => x.sinh(),
+            Cosh => x.cosh(),
+            Tanh => x.tanh(),
+            Sec => 1.0 / x.cos(),
+            Csc => 1.0 / x.sin(),
+            Cot => 1.0 / x.tan(),
+            Sign => {
+                if x > 0.0 {
+                    1.0
+                } else if x < 0.0 {
+                    -1.0
+                } else {
+                    x
+                }
+            }
+            Floor => x.floor(),
+            Ceil => x.ceil(),
+            Round => x.round_ties_even(),
+            Trunc => x.trunc(),
+            Sigmoid => 1.0 / (1.0 + (-x).exp()),
+            Relu => x.max(0.0),
+            Softplus => {
+                // log(1 + eˣ) without overflow for large x.
+                if x > 0.0 {
+                    x + (-x).exp().ln_1p()
+                } else {
+                    x.exp().ln_1p()
+                }
+            }
+            Inv => 1.0 / x,
+        }
+    }
+
+    /// The domain of the function over the reals, when it is not all of them.
+    fn in_domain(self, x: f64) -> bool {
+        use UnaryFn::*;
+        match self {
+            Sqrt | Log | Log2 | Log10 => !(x < 0.0),
+            Log1p => !(x < -1.0),
+            Asin | Acos => !(x.abs() > 1.0),
+            _ => true,
+        }
+    }
+
+    /// The derivative `f'(v)`, written with primitives so that it can itself be differentiated.
+    fn derivative(self, v: &Tensor) -> Result<Tensor> {
+        use UnaryFn::*;
+        let c = Tensor::scalar;
+        let u = |f: UnaryFn, t: &Tensor| unary(f, t);
+        let b = |f: BinaryFn, x: &Tensor, y: &Tensor| binary(f, x, y);
+        Ok(match self {
+            Neg => c(-1.0),
+            Abs => u(Sign, v)?,
+            Abs2 => b(BinaryFn::Mul, &c(2.0), v)?,
+            Sqrt => b(BinaryFn::Div, &c(0.5), &u(Sqrt, v)?)?,
+            Cbrt => {
+                let r = u(Cbrt, v)?;
+                b(BinaryFn::Div, &c(1.0 / 3.0), &b(BinaryFn::Mul, &r, &r)?)?
+            }
+            Exp => u(Exp, v)?,
+            Exp2 => b(BinaryFn::Mul, &c(std::f64::consts::LN_2), &u(Exp2, v)?)?,
+            Log => u(Inv, v)?,
+            Log2 => u(Inv, &b(BinaryFn::Mul, &c(std::f64::consts::LN_2), v)?)?,
+            Log10 => u(Inv, &b(BinaryFn::Mul, &c(std::f64::consts::LN_10), v)?)?,
+            Log1p => u(Inv, &b(BinaryFn::Add, &c(1.0), v)?)?,
+            Expm1 => u(Exp, v)?,
+            Sin => u(Cos, v)?,
+            Cos => u(Neg, &u(Sin, v)?)?,
+            Tan => b(BinaryFn::Add, &c(1.0), &u(Abs2, &u(Tan, v)?)?)?,
+            Asin => u(Inv, &u(Sqrt, &b(BinaryFn::Sub, &c(1.0), &u(Abs2, v)?)?)?)?,
+            Acos => u(
+                Neg,
+                &u(Inv, &u(Sqrt, &b(BinaryFn::Sub, &c(1.0), &u(Abs2, v)?)?)?)?,
+            )?,
+            Atan => u(Inv, &b(BinaryFn::Add, &c(1.0), &u(Abs2, v)?)?)?,
+            Sinh => u(Cosh, v)?,
+            Cosh => u(Sinh, v)?,
+            Tanh => b(BinaryFn::Sub, &c(1.0), &u(Abs2, &u(Tanh, v)?)?)?,
+            Sec => b(BinaryFn::Mul, &u(Sec, v)?, &u(Tan, v)?)?,
+            Csc => u(Neg, &b(BinaryFn::Mul, &u(Csc, v)?, &u(Cot, v)?)?)?,
+            Cot => u(Neg, &b(BinaryFn::Add, &c(1.0), &u(Abs2, &u(Cot, v)?)?)?)?,
+            Sign | Floor | Ceil | Round | Trunc => Tensor::filled(v.shape(), 0.0),
+            Sigmoid => {
+                let s = u(Sigmoid, v)?;
+                b(BinaryFn::Mul, &s, &b(BinaryFn::Sub, &c(1.0), &s)?)?
+            }
+            Relu => {
+                let step = v.primal().mapv(|x| if x > 0.0 { 1.0 } else { 0.0 });
+                Tensor::Plain(step)
+            }
+            Softplus => u(Sigmoid, v)?,
+            Inv => u(Neg, &u(Inv, &u(Abs2, v)?)?)?,
+        })
+    }
+}
+
+/// `f.(t)` for any number kind.
+pub fn unary(f: UnaryFn, t: &Tensor) -> Result<Tensor> {
+    match t {
+        Tensor::Plain(a) => {
+            if let Some(&bad) = a.iter().find(|&&x| !f.in_domain(x)) {
+                return Err(AdError::Domain {
+                    function: f.name(),
+                    value: bad,
+                });
+            }
+            Ok(Tensor::Plain(a.mapv(|x| f.apply(x))))
+        }
+        Tensor::Dual(d) => {
+            let value = unary(f, &d.value)?;
+            let slope = f.derivative(&d.value)?;
+            let partials = d
+                .partials
+                .iter()
+                .map(|p| binary(BinaryFn::Mul, &slope, p))
+                .collect::<Result<_>>()?;
+            Ok(Tensor::dual(d.tag, value, partials))
+        }
+    }
+}
+
+/// Binary elementwise functions (broadcasting, as the language's dotted operators).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum BinaryFn {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Max,
+    Min,
+    Atan2,
+    Hypot,
+    Mod,
+    Rem,
+}
+
+impl BinaryFn {
+    /// The language name of the function.
+    pub fn name(self) -> &'static str {
+        use BinaryFn::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Pow => "^",
+            Max => "max",
+            Min => "min",
+            Atan2 => "atan",
+            Hypot => "hypot",
+            Mod => "mod",
+            Rem => "rem",
+        }
+    }
+
+    /// The function on two plain numbers.
+    pub fn apply(self, x: f64, y: f64) -> f64 {
+        use BinaryFn::*;
+        match self {
+            Add => x + y,
+            Sub => x - y,
+            Mul => x * y,
+            Div => x / y,
+            Pow => pow(x, y),
+            Max => julia_max(x, y),
+            Min => julia_min(x, y),
+            Atan2 => x.atan2(y),
+            Hypot => x.hypot(y),
+            Mod => {
+                let r = x % y;
+                if r != 0.0 && (r < 0.0) != (y < 0.0) {
+                    r + y
+                } else {
+                    r
+                }
+            }
+            Rem => x % y,
+        }
+    }
+}
+
+/// `x^y` with an exact fast path for small integer powers.
+fn pow(x: f64, y: f64) -> f64 {
+    if y == 2.0 {
+        x * x
+    } else if y.fract() == 0.0 && y.abs() <= 64.0 {
+        x.powi(y as i32)
+    } else {
+        x.powf(y)
+    }
+}
+
+fn julia_max(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else {
+        x.max(y)
+    }
+}
+
+fn julia_min(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else {
+        x.min(y)
+    }
+}
+
+/// `f.(a, b)` for any number kinds, broadcasting.
+pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let Some(tag) = top_tag([a, b]) else {
+        let (Tensor::Plain(x), Tensor::Plain(y)) = (a, b) else {
+            unreachable!("no tag means both are plain")
+        };
+        if f == BinaryFn::Pow {
+            check_pow_domain(x, y)?;
+        }
+        return Ok(Tensor::Plain(broadcast::zip_map(x, y, |p, q| {
+            f.apply(p, q)
+        })?));
+    };
+    let n = chunk_len([a, b], tag);
+    let (va, pa) = a.split(tag);
+    let (vb, pb) = b.split(tag);
+    let value = binary(f, va, vb)?;
+    let out_shape = value.shape().to_vec();
+    let mut partials = Vec::with_capacity(n);
+    let (da, db) = slopes(f, va, vb, &value, pa.is_some(), pb.is_some())?;
+    for k in 0..n {
+        let term_a = match (&da, pa) {
+            (Some(s), Some(p)) => Some(binary(BinaryFn::Mul, s, &p[k])?),
+            _ => None,
+        };
+        let term_b = match (&db, pb) {
+            (Some(s), Some(p)) => Some(binary(BinaryFn::Mul, s, &p[k])?),
+            _ => None,
+        };
+        let partial = match (term_a, term_b) {
+            (Some(x), Some(y)) => binary(BinaryFn::Add, &x, &y)?,
+            (Some(x), None) | (None, Some(x)) => x,
+            (None, None) => Tensor::filled(&out_shape, 0.0),
+        };
+        partials.push(broadcast_tensor(&partial, &out_shape)?);
+    }
+    Ok(Tensor::dual(tag, value, partials))
+}
+
+/// Julia raises a `DomainError` for a negative base with a non-integer exponent.
+fn check_pow_domain(x: &ndarray::ArrayD<f64>, y: &ndarray::ArrayD<f64>) -> Result<()> {
+    if y.iter().all(|e| e.fract() == 0.0) {
+        return Ok(());
+    }
+    match x.iter().find(|&&v| v < 0.0) {
+        Some(&bad) => Err(AdError::Domain {
+            function: "^",
+            value: bad,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The partial derivatives `(∂f/∂a, ∂f/∂b)` at `(a, b)`, computed only for operands that carry
+/// partials.
+fn slopes(
+    f: BinaryFn,
+    a: &Tensor,
+    b: &Tensor,
+    out: &Tensor,
+    need_a: bool,
+    need_b: bool,
+) -> Result<(Option<Tensor>, Option<Tensor>)> {
+    use BinaryFn::*;
+    let c = Tensor::scalar;
+    let when = |need: bool, t: Result<Tensor>| -> Result<Option<Tensor>> {
+        if need {
+            t.map(Some)
+        } else {
+            Ok(None)
+        }
+    };
+    Ok(match f {
+        Add => (when(need_a, Ok(c(1.0)))?, when(need_b, Ok(c(1.0)))?),
+        Sub => (when(need_a, Ok(c(1.0)))?, when(need_b, Ok(c(-1.0)))?),
+        Mul => (when(need_a, Ok(b.clone()))?, when(need_b, Ok(a.clone()))?),
+        Div => (
+            when(need_a, unary(UnaryFn::Inv, b))?,
+            when(need_b, {
+                binary(Div, out, b).and_then(|q| unary(UnaryFn::Neg, &q))
+            })?,
+        ),
+        Pow => (
+            // d/da a^b = b a^(b-1); d/db a^b = a^b log(a), needed only for a varying exponent.
+            when(need_a, {
+                binary(Sub, b, &c(1.0))
+                    .and_then(|e| binary(Pow, a, &e))
+                    .and_then(|p| binary(Mul, b, &p))
+            })?,
+            when(
+                need_b,
+                unary(UnaryFn::Log, a).and_then(|l| binary(Mul, out, &l)),
+            )?,
+        ),
+        Max | Min => {
+            let pick_a = selector(f, a, b)?;
+            let pick_b = binary(Sub, &c(1.0), &pick_a)?;
+            (when(need_a, Ok(pick_a))?, when(need_b, Ok(pick_b))?)
+        }
+        Atan2 => {
+            let r2 = binary(Add, &unary(UnaryFn::Abs2, a)?, &unary(UnaryFn::Abs2, b)?)?;
+            (
+                when(need_a, binary(Div, b, &r2))?,
+                when(
+                    need_b,
+                    binary(Div, a, &r2).and_then(|q| unary(UnaryFn::Neg, &q)),
+                )?,
+            )
+        }
+        Hypot => (
+            when(need_a, binary(Div, a, out))?,
+            when(need_b, binary(Div, b, out))?,
+        ),
+        Mod | Rem => {
+            // a - b·q with q piecewise constant.
+            let q = broadcast::zip_map(a.primal(), b.primal(), |x, y| {
+                let r = f.apply(x, y);
+                (x - r) / y
+            })?;
+            (
+                when(need_a, Ok(c(1.0)))?,
+                when(need_b, unary(UnaryFn::Neg, &Tensor::Plain(q)))?,
+            )
+        }
+    })
+}
+
+/// 1 where `max`/`min` picks `a`, else 0 (ties go to `a`).
+fn selector(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let mask = broadcast::zip_map(a.primal(), b.primal(), |x, y| {
+        let picks_a = if f == BinaryFn::Max { x >= y } else { x <= y };
+        if picks_a {
+            1.0
+        } else {
+            0.0
+        }
+    })?;
+    Ok(Tensor::Plain(mask))
+}
+
+/// `t` broadcast to `shape`, for any number kind.
+pub fn broadcast_tensor(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    if t.shape() == shape {
+        return Ok(t.clone());
+    }
+    match t {
+        Tensor::Plain(a) => Ok(Tensor::Plain(broadcast::to_shape(a, shape)?)),
+        Tensor::Dual(d) => Ok(Tensor::dual(
+            d.tag,
+            broadcast_tensor(&d.value, shape)?,
+            d.partials
+                .iter()
+                .map(|p| broadcast_tensor(p, shape))
+                .collect::<Result<_>>()?,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::Tag;
+
+    fn seeded(x: f64) -> Tensor {
+        Tensor::dual(Tag::fresh(), Tensor::scalar(x), vec![Tensor::scalar(1.0)])
+    }
+
+    fn parts(t: &Tensor) -> (f64, f64) {
+        let Tensor::Dual(d) = t else {
+            panic!("expected a dual")
+        };
+        (d.value.primal()[[]], d.partials[0].primal()[[]])
+    }
+
+    #[test]
+    fn unary_rules_match_central_differences() {
+        let h = 1e-6;
+        for f in [
+            UnaryFn::Sin,
+            UnaryFn::Tanh,
+            UnaryFn::Sqrt,
+            UnaryFn::Log,
+            UnaryFn::Atan,
+            UnaryFn::Sigmoid,
+            UnaryFn::Softplus,
+            UnaryFn::Cbrt,
+            UnaryFn::Sec,
+            UnaryFn::Cot,
+            UnaryFn::Asin,
+        ] {
+            let x = 0.4;
+            let (_, d) = parts(&unary(f, &seeded(x)).unwrap());
+            let fd = (f.apply(x + h) - f.apply(x - h)) / (2.0 * h);
+            assert!((d - fd).abs() < 1e-6, "{f:?}: {d} vs {fd}");
+        }
+    }
+
+    #[test]
+    fn product_and_power_rules() {
+        let x = seeded(3.0);
+        let (v, d) = parts(&binary(BinaryFn::Mul, &x, &x).unwrap());
+        assert_eq!((v, d), (9.0, 6.0));
+        let (v, d) = parts(&binary(BinaryFn::Pow, &x, &Tensor::scalar(3.0)).unwrap());
+        assert_eq!((v, d), (27.0, 27.0));
+    }
+
+    #[test]
+    fn sqrt_of_negative_is_a_domain_error() {
+        let err = unary(UnaryFn::Sqrt, &Tensor::scalar(-1.0)).unwrap_err();
+        assert!(matches!(
+            err,
+            AdError::Domain {
+                function: "sqrt",
+                ..
+            }
+        ));
+    }
+}

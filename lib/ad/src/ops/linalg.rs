@@ -1,0 +1,84 @@
+//! Matrix products with the product rule `d(AB) = dA·B + A·dB`.
+
+use crate::error::{AdError, Result};
+use crate::ops::{chunk_len, elementwise, partials_or_zero};
+use crate::tensor::{col_major, top_tag, Tensor};
+use ndarray::{Array2, Ix2};
+
+/// `a * b` for matrices and vectors: (m×k)(k×n), (m×k)(k) → (m), (m)(1×n) → (m×n).
+pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let Some(tag) = top_tag([a, b]) else {
+        return matmul_plain(a, b);
+    };
+    let n = chunk_len([a, b], tag);
+    let (va, _) = a.split(tag);
+    let (vb, _) = b.split(tag);
+    let pa = partials_or_zero(a, tag, n);
+    let pb = partials_or_zero(b, tag, n);
+    let partials = pa
+        .iter()
+        .zip(&pb)
+        .map(|(da, db)| {
+            let left = matmul(da, vb)?;
+            let right = matmul(va, db)?;
+            elementwise::binary(elementwise::BinaryFn::Add, &left, &right)
+        })
+        .collect::<Result<_>>()?;
+    Ok(Tensor::dual(tag, matmul(va, vb)?, partials))
+}
+
+fn as_matrix(t: &Tensor) -> Result<Array2<f64>> {
+    let a = t.primal();
+    match a.ndim() {
+        1 => Ok(col_major(&[a.len(), 1], a.iter().copied().collect())
+            .into_dimensionality::<Ix2>()
+            .expect("rank 2")),
+        2 => Ok(a.clone().into_dimensionality::<Ix2>().expect("rank 2")),
+        r => Err(AdError::Argument(format!(
+            "matrix multiplication is not defined for arrays of rank {r}"
+        ))),
+    }
+}
+
+fn matmul_plain(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (ma, mb) = (as_matrix(a)?, as_matrix(b)?);
+    if ma.ncols() != mb.nrows() {
+        return Err(AdError::DimensionMismatch(format!(
+            "matrix A has dimensions ({},{}), matrix B has dimensions ({},{})",
+            ma.nrows(),
+            ma.ncols(),
+            mb.nrows(),
+            mb.ncols()
+        )));
+    }
+    let product = ma.dot(&mb);
+    let vector_result = b.shape().len() == 1;
+    let out = if vector_result {
+        product
+            .into_shape_with_order(ma.nrows())
+            .map(|v| v.into_dyn())
+    } else {
+        Ok(product.into_dyn())
+    };
+    out.map(Tensor::Plain)
+        .map_err(|e| AdError::Argument(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::Tag;
+
+    #[test]
+    fn matrix_vector_product_and_its_rule() {
+        let a = Tensor::from_col_major(&[2, 2], vec![1.0, 3.0, 2.0, 4.0]);
+        let x = Tensor::from_col_major(&[2], vec![1.0, 1.0]);
+        assert_eq!(matmul(&a, &x).unwrap().to_col_major(), vec![3.0, 7.0]);
+        let dx = Tensor::from_col_major(&[2], vec![1.0, 0.0]);
+        let xd = Tensor::dual(Tag::fresh(), x, vec![dx]);
+        let Tensor::Dual(y) = matmul(&a, &xd).unwrap() else {
+            panic!("dual expected")
+        };
+        assert_eq!(y.partials[0].to_col_major(), vec![1.0, 3.0]);
+    }
+}

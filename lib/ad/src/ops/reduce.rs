@@ -1,0 +1,62 @@
+//! Reductions: sums over all elements or along dimensions (linear, so their rule is themselves).
+
+use crate::error::{AdError, Result};
+use crate::tensor::Tensor;
+use ndarray::{Axis, IxDyn};
+
+/// The sum of all elements, as a rank-0 tensor.
+pub fn sum_all(t: &Tensor) -> Result<Tensor> {
+    match t {
+        Tensor::Plain(a) => Ok(Tensor::scalar(a.sum())),
+        Tensor::Dual(d) => Ok(Tensor::dual(
+            d.tag,
+            sum_all(&d.value)?,
+            d.partials.iter().map(sum_all).collect::<Result<_>>()?,
+        )),
+    }
+}
+
+/// The sum along the (0-based) dimensions `dims`, keeping them as length-1 dimensions (Julia's
+/// `sum(x; dims)`).
+pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
+    match t {
+        Tensor::Plain(a) => {
+            let mut out = a.clone();
+            for &k in dims {
+                if k >= out.ndim() {
+                    continue;
+                }
+                out = out.sum_axis(Axis(k)).insert_axis(Axis(k));
+            }
+            if out.ndim() != a.ndim() {
+                return Err(AdError::Argument("invalid dimensions".into()));
+            }
+            Ok(Tensor::Plain(
+                out.into_dimensionality::<IxDyn>()
+                    .map_err(|e| AdError::Argument(e.to_string()))?,
+            ))
+        }
+        Tensor::Dual(d) => Ok(Tensor::dual(
+            d.tag,
+            sum_dims(&d.value, dims)?,
+            d.partials
+                .iter()
+                .map(|p| sum_dims(p, dims))
+                .collect::<Result<_>>()?,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_along_columns_keep_the_dimension() {
+        let t = Tensor::from_col_major(&[2, 2], vec![1.0, 2.0, 3.0, 4.0]);
+        let s = sum_dims(&t, &[0]).unwrap();
+        assert_eq!(s.shape(), &[1, 2]);
+        assert_eq!(s.to_col_major(), vec![3.0, 7.0]);
+        assert_eq!(sum_all(&t).unwrap().primal()[[]], 10.0);
+    }
+}

@@ -1,0 +1,213 @@
+//! Structural operations: they move elements without arithmetic, so their derivative rule is
+//! the same operation applied to each partial.
+//!
+//! Indices are 0-based positions in column-major (Julia) order; the language computes them from
+//! its 1-based multi-dimensional indices.
+
+use crate::error::{AdError, Result};
+use crate::ops::{chunk_len, partials_or_zero};
+use crate::tensor::{col_major, col_major_data, top_tag, Tensor};
+use ndarray::ArrayD;
+
+/// Applies a *linear* map `op` to a plain tensor, or to the value and each partial of a dual
+/// (the derivative of a linear map is the map itself). Used for `cumsum`, `reverse`, ...
+pub fn linear(t: &Tensor, op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>) -> Result<Tensor> {
+    lift(t, op)
+}
+
+fn lift(t: &Tensor, op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>) -> Result<Tensor> {
+    match t {
+        Tensor::Plain(a) => Ok(Tensor::Plain(op(a)?)),
+        Tensor::Dual(d) => Ok(Tensor::dual(
+            d.tag,
+            lift(&d.value, op)?,
+            d.partials
+                .iter()
+                .map(|p| lift(p, op))
+                .collect::<Result<_>>()?,
+        )),
+    }
+}
+
+/// The elements at column-major positions `indices`, arranged in `shape`.
+pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> {
+    let len = t.len();
+    if let Some(&bad) = indices.iter().find(|&&i| i >= len) {
+        return Err(AdError::Bounds(format!(
+            "attempt to access {len}-element array at index [{}]",
+            bad + 1
+        )));
+    }
+    lift(t, &|a| {
+        let data = col_major_data(a);
+        Ok(col_major(shape, indices.iter().map(|&i| data[i]).collect()))
+    })
+}
+
+/// A copy of `target` with the column-major positions `indices` replaced by the elements of
+/// `values` (broadcast from a scalar when it has one element).
+pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Tensor> {
+    let len = target.len();
+    if let Some(&bad) = indices.iter().find(|&&i| i >= len) {
+        return Err(AdError::Bounds(format!(
+            "attempt to access {len}-element array at index [{}]",
+            bad + 1
+        )));
+    }
+    if values.len() != indices.len() && values.len() != 1 {
+        return Err(AdError::DimensionMismatch(format!(
+            "tried to assign {} elements to {} destinations",
+            values.len(),
+            indices.len()
+        )));
+    }
+    let Some(tag) = top_tag([target, values]) else {
+        let shape = target.shape().to_vec();
+        let mut data = target.to_col_major();
+        let source = values.to_col_major();
+        for (k, &i) in indices.iter().enumerate() {
+            data[i] = source[if source.len() == 1 { 0 } else { k }];
+        }
+        return Ok(Tensor::from_col_major(&shape, data));
+    };
+    let n = chunk_len([target, values], tag);
+    let (tv, _) = target.split(tag);
+    let (vv, _) = values.split(tag);
+    let target_partials = partials_or_zero(target, tag, n);
+    let value_partials = partials_or_zero(values, tag, n);
+    let partials = target_partials
+        .iter()
+        .zip(&value_partials)
+        .map(|(tp, vp)| scatter(tp, indices, vp))
+        .collect::<Result<_>>()?;
+    Ok(Tensor::dual(tag, scatter(tv, indices, vv)?, partials))
+}
+
+/// The same elements in column-major order with a new shape.
+pub fn reshape(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let len: usize = shape.iter().product();
+    if len != t.len() {
+        return Err(AdError::DimensionMismatch(format!(
+            "new dimensions {shape:?} must be consistent with array size {}",
+            t.len()
+        )));
+    }
+    lift(t, &|a| Ok(col_major(shape, col_major_data(a))))
+}
+
+/// The transpose of a matrix, or of a vector as a 1×n matrix.
+pub fn transpose(t: &Tensor) -> Result<Tensor> {
+    match t.shape().len() {
+        0 => Ok(t.clone()),
+        1 => reshape(t, &[1, t.len()]),
+        2 => lift(t, &|a| {
+            let (m, n) = (a.shape()[0], a.shape()[1]);
+            let data = col_major_data(a);
+            let mut out = Vec::with_capacity(m * n);
+            for i in 0..m {
+                for j in 0..n {
+                    out.push(data[i + j * m]);
+                }
+            }
+            Ok(col_major(&[n, m], out))
+        }),
+        r => Err(AdError::Argument(format!(
+            "transpose is not defined for arrays of rank {r}"
+        ))),
+    }
+}
+
+/// Concatenation along the (0-based) dimension `dim`; all other dimensions must agree.
+pub fn concat(parts: &[Tensor], dim: usize) -> Result<Tensor> {
+    let rank = parts
+        .iter()
+        .map(|p| p.shape().len())
+        .max()
+        .unwrap_or(1)
+        .max(dim + 1);
+    let shape_of = |t: &Tensor| {
+        let mut s = t.shape().to_vec();
+        s.resize(rank, 1);
+        s
+    };
+    let mut out_shape = parts.first().map(shape_of).unwrap_or_else(|| vec![0; rank]);
+    out_shape[dim] = 0;
+    for p in parts {
+        let s = shape_of(p);
+        for k in 0..rank {
+            if k != dim && s[k] != out_shape[k] {
+                return Err(AdError::DimensionMismatch(format!(
+                    "number of {} of each array must match (got {} and {})",
+                    if k == 0 { "rows" } else { "columns" },
+                    out_shape[k],
+                    s[k]
+                )));
+            }
+        }
+        out_shape[dim] += s[dim];
+    }
+    let Some(tag) = top_tag(parts) else {
+        return Ok(Tensor::Plain(concat_plain(parts, dim, &out_shape, rank)));
+    };
+    let n = chunk_len(parts, tag);
+    let values: Vec<Tensor> = parts.iter().map(|p| p.split(tag).0.clone()).collect();
+    let partials_by_part: Vec<Vec<Tensor>> =
+        parts.iter().map(|p| partials_or_zero(p, tag, n)).collect();
+    let partials = (0..n)
+        .map(|k| {
+            let column: Vec<Tensor> = partials_by_part.iter().map(|ps| ps[k].clone()).collect();
+            concat(&column, dim)
+        })
+        .collect::<Result<_>>()?;
+    Ok(Tensor::dual(tag, concat(&values, dim)?, partials))
+}
+
+fn concat_plain(parts: &[Tensor], dim: usize, out_shape: &[usize], rank: usize) -> ArrayD<f64> {
+    // Column-major: a block of `inner` elements (dimensions before `dim`) times the part's
+    // extent along `dim` is contiguous, repeated `outer` times (dimensions after `dim`).
+    let inner: usize = out_shape[..dim].iter().product();
+    let outer: usize = out_shape[dim + 1..].iter().product();
+    let datas: Vec<(Vec<f64>, usize)> = parts
+        .iter()
+        .map(|p| {
+            let mut s = p.shape().to_vec();
+            s.resize(rank, 1);
+            (p.to_col_major(), s[dim])
+        })
+        .collect();
+    let mut out = Vec::with_capacity(out_shape.iter().product());
+    for o in 0..outer {
+        for (data, extent) in &datas {
+            let block = inner * extent;
+            out.extend_from_slice(&data[o * block..(o + 1) * block]);
+        }
+    }
+    col_major(out_shape, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hcat_and_vcat_of_columns() {
+        let a = Tensor::from_col_major(&[2], vec![1.0, 2.0]);
+        let b = Tensor::from_col_major(&[2], vec![3.0, 4.0]);
+        let h = concat(&[a.clone(), b.clone()], 1).unwrap();
+        assert_eq!(h.shape(), &[2, 2]);
+        assert_eq!(h.to_col_major(), vec![1.0, 2.0, 3.0, 4.0]);
+        let v = concat(&[a, b], 0).unwrap();
+        assert_eq!(v.shape(), &[4]);
+    }
+
+    #[test]
+    fn transpose_and_gather() {
+        let m = Tensor::from_col_major(&[2, 3], (1..=6).map(f64::from).collect());
+        let t = transpose(&m).unwrap();
+        assert_eq!(t.shape(), &[3, 2]);
+        assert_eq!(t.to_col_major(), vec![1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
+        let g = gather(&m, &[5, 0], &[2]).unwrap();
+        assert_eq!(g.to_col_major(), vec![6.0, 1.0]);
+        assert!(gather(&m, &[6], &[1]).is_err());
+    }
+}

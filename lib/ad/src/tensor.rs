@@ -1,0 +1,169 @@
+//! The number kinds: [`Tensor`] is a real array of any rank, plain or carrying derivatives.
+//!
+//! A plain tensor is an `ndarray::ArrayD<f64>` whose shape is the language's (Julia's) shape;
+//! element order for linear indexing is column-major whatever the memory layout (see
+//! [`Tensor::to_col_major`]). A [`Dual`] holds a value tensor and one tangent tensor per partial
+//! (a chunk); its [`Tag`] says which differentiation it belongs to. Values of a dual may be duals
+//! of an older tag, which is how nested differentiation (second order) is represented. Rules for
+//! combining kinds live with each primitive in [`crate::ops`].
+
+use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Identifies one differentiation. Tags are issued in increasing order, so a later (inner)
+/// differentiation has a larger tag; when two duals of different tags meet, the larger tag is the
+/// outer layer of the result and the other operand is a constant for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Tag(u64);
+
+impl Tag {
+    /// A tag larger than every tag issued before.
+    pub fn fresh() -> Tag {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Tag(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// A real array, plain or dual. Scalars are rank-0 tensors.
+#[derive(Debug, Clone)]
+pub enum Tensor {
+    /// Plain numbers.
+    Plain(ArrayD<f64>),
+    /// Numbers with tangent partials.
+    Dual(Rc<Dual>),
+}
+
+/// A value with a chunk of tangents: the number `value + Σ partials[k] εₖ` for one [`Tag`].
+#[derive(Debug, Clone)]
+pub struct Dual {
+    /// The differentiation this perturbation belongs to.
+    pub tag: Tag,
+    /// The value (itself possibly a dual of an older tag).
+    pub value: Tensor,
+    /// One tangent per partial, each of the value's shape.
+    pub partials: Vec<Tensor>,
+}
+
+impl Tensor {
+    /// A rank-0 plain tensor.
+    pub fn scalar(x: f64) -> Tensor {
+        Tensor::Plain(ArrayD::from_elem(IxDyn(&[]), x))
+    }
+
+    /// A plain tensor of `shape` filled with `x`.
+    pub fn filled(shape: &[usize], x: f64) -> Tensor {
+        Tensor::Plain(ArrayD::from_elem(IxDyn(shape).f(), x))
+    }
+
+    /// A plain tensor of `shape` from data in column-major order.
+    ///
+    /// # Panics
+    /// If `data.len()` is not the product of `shape`; callers construct both together.
+    pub fn from_col_major(shape: &[usize], data: Vec<f64>) -> Tensor {
+        Tensor::Plain(col_major(shape, data))
+    }
+
+    /// A dual tensor; `partials` must each have the shape of `value`.
+    pub fn dual(tag: Tag, value: Tensor, partials: Vec<Tensor>) -> Tensor {
+        Tensor::Dual(Rc::new(Dual {
+            tag,
+            value,
+            partials,
+        }))
+    }
+
+    /// The shape (Julia's dimensions).
+    pub fn shape(&self) -> &[usize] {
+        match self {
+            Tensor::Plain(a) => a.shape(),
+            Tensor::Dual(d) => d.value.shape(),
+        }
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.shape().iter().product()
+    }
+
+    /// True when there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The plain numbers underneath every layer of duals.
+    pub fn primal(&self) -> &ArrayD<f64> {
+        match self {
+            Tensor::Plain(a) => a,
+            Tensor::Dual(d) => d.value.primal(),
+        }
+    }
+
+    /// The outermost tag, if this is a dual.
+    pub fn tag(&self) -> Option<Tag> {
+        match self {
+            Tensor::Plain(_) => None,
+            Tensor::Dual(d) => Some(d.tag),
+        }
+    }
+
+    /// True for plain numbers.
+    pub fn is_plain(&self) -> bool {
+        matches!(self, Tensor::Plain(_))
+    }
+
+    /// The primal values in column-major order.
+    pub fn to_col_major(&self) -> Vec<f64> {
+        col_major_data(self.primal())
+    }
+
+    /// Splits into (value, partials) for `tag`: a tensor of another (older) tag or a plain one is
+    /// a constant for `tag`, with no partials (`None`).
+    pub fn split(&self, tag: Tag) -> (&Tensor, Option<&[Tensor]>) {
+        match self {
+            Tensor::Dual(d) if d.tag == tag => (&d.value, Some(&d.partials)),
+            other => (other, None),
+        }
+    }
+}
+
+/// The elements of `a` in column-major (Julia) order.
+pub fn col_major_data(a: &ArrayD<f64>) -> Vec<f64> {
+    let reversed = a.t();
+    match reversed.as_slice() {
+        Some(s) => s.to_vec(),
+        None => reversed.iter().copied().collect(),
+    }
+}
+
+/// A column-major array of `shape` holding `data`.
+///
+/// # Panics
+/// If `data.len()` is not the product of `shape`.
+pub fn col_major(shape: &[usize], data: Vec<f64>) -> ArrayD<f64> {
+    ArrayD::from_shape_vec(IxDyn(shape).f(), data).expect("shape and data length agree")
+}
+
+/// The largest tag among the operands: the layer a multi-operand rule differentiates first.
+pub fn top_tag<'a>(operands: impl IntoIterator<Item = &'a Tensor>) -> Option<Tag> {
+    operands.into_iter().filter_map(Tensor::tag).max()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn column_major_round_trip() {
+        let t = Tensor::from_col_major(&[2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(t.primal()[[1, 0]], 2.0);
+        assert_eq!(t.primal()[[0, 1]], 3.0);
+        assert_eq!(t.to_col_major(), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    }
+
+    #[test]
+    fn later_tags_are_larger() {
+        let a = Tag::fresh();
+        assert!(Tag::fresh() > a);
+    }
+}

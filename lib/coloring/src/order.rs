@@ -1,0 +1,299 @@
+//! Vertex orders for greedy coloring: [`Order`] and the functions computing them.
+//!
+//! Static orders sort by degree once; dynamic orders (smallest-last, incidence-degree, dynamic
+//! largest-first) repeatedly pick a vertex by a degree that changes as vertices are ordered.
+//! The degree is the ordinary degree on an [`AdjacencyGraph`] and the distance-2 degree on one
+//! side of a bipartite graph. Dynamic orders keep vertices in degree buckets exactly as ColPack
+//! does (append at the back, take from the back, move a vertex by swapping it with the back of
+//! its bucket), so on the same sorted graph they give the same order and the same colors; the
+//! ColPack comparison in `tests/colpack.rs` relies on it.
+
+use crate::graph::{Adjacency, AdjacencyGraph};
+
+/// The order in which greedy coloring visits vertices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Increasing index.
+    Natural,
+    /// Decreasing degree, ties by increasing index.
+    LargestFirst,
+    /// Repeatedly remove a vertex of smallest degree in the remaining graph; color in reverse
+    /// removal order.
+    SmallestLast,
+    /// Repeatedly pick the vertex with the most already-ordered neighbors (on adjacency graphs
+    /// the first pick is the lowest-index vertex of maximum degree, as in ColPack).
+    IncidenceDegree,
+    /// Repeatedly pick the vertex with the most not-yet-ordered neighbors.
+    DynamicLargestFirst,
+    /// A uniformly random permutation drawn from the given seed (the same seed always gives
+    /// the same order).
+    Random(u64),
+}
+
+/// Vertex order on an adjacency graph (star, acyclic and bicoloring).
+pub(crate) fn adjacency_order(graph: &AdjacencyGraph, order: Order) -> Vec<usize> {
+    let n = graph.nvertices();
+    let degrees = || (0..n).map(|v| graph.degree(v)).collect::<Vec<_>>();
+    let neighbors = |v: usize, f: &mut dyn FnMut(usize)| graph.neighbors(v).iter().for_each(|&w| f(w));
+    match order {
+        Order::Natural => (0..n).collect(),
+        Order::Random(seed) => random_permutation(n, seed),
+        Order::LargestFirst => largest_first(&degrees()),
+        Order::SmallestLast => smallest_last(degrees(), neighbors),
+        Order::IncidenceDegree => incidence_degree(&degrees(), true, neighbors),
+        Order::DynamicLargestFirst => dynamic_largest_first(degrees(), neighbors),
+    }
+}
+
+/// Vertex order on one side of a bipartite graph (partial distance-2 coloring): `adjacency`
+/// maps the colored vertices to the middle vertices, `back` maps middle vertices back.
+pub(crate) fn bipartite_order(adjacency: &Adjacency, back: &Adjacency, order: Order) -> Vec<usize> {
+    let n = adjacency.len();
+    // Each distance-2 neighbor is reported once per visit, at its first occurrence, through a
+    // stamp array (ColPack's `vi_Visited`).
+    let mut stamp = vec![usize::MAX; n];
+    let neighbors = |v: usize, f: &mut dyn FnMut(usize)| {
+        for &w in adjacency.neighbors(v) {
+            for &x in back.neighbors(w) {
+                if x != v && stamp[x] != v {
+                    stamp[x] = v;
+                    f(x);
+                }
+            }
+        }
+    };
+    match order {
+        Order::Natural => (0..n).collect(),
+        Order::Random(seed) => random_permutation(n, seed),
+        Order::LargestFirst => largest_first(&distance2_degrees(adjacency, back)),
+        Order::SmallestLast => smallest_last(distance2_degrees(adjacency, back), neighbors),
+        Order::IncidenceDegree => incidence_degree(&distance2_degrees(adjacency, back), false, neighbors),
+        Order::DynamicLargestFirst => {
+            dynamic_largest_first(distance2_degrees(adjacency, back), neighbors)
+        }
+    }
+}
+
+/// Number of distinct distance-2 neighbors of every vertex.
+///
+/// The plain count walks every middle vertex's list once per vertex, which is quadratic when
+/// a middle vertex is dense (an arrowhead matrix, a row summing all inputs). Vertices are
+/// therefore grouped by their largest middle vertex `w`: the members of `back(w)` are marked
+/// once per group, and each vertex only walks its other middle vertices.
+pub(crate) fn distance2_degrees(adjacency: &Adjacency, back: &Adjacency) -> Vec<usize> {
+    let n = adjacency.len();
+    let nmiddle = back.len();
+    // Counting sort of the vertices by their largest middle vertex (`nmiddle` for none).
+    let largest: Vec<usize> = (0..n)
+        .map(|v| {
+            adjacency
+                .neighbors(v)
+                .iter()
+                .copied()
+                .max_by_key(|&w| (back.degree(w), std::cmp::Reverse(w)))
+                .unwrap_or(nmiddle)
+        })
+        .collect();
+    let mut start = vec![0; nmiddle + 2];
+    for &w in &largest {
+        start[w + 1] += 1;
+    }
+    for w in 0..=nmiddle {
+        start[w + 1] += start[w];
+    }
+    let mut grouped = vec![0; n];
+    let mut next = start.clone();
+    for (v, &w) in largest.iter().enumerate() {
+        grouped[next[w]] = v;
+        next[w] += 1;
+    }
+
+    let mut degrees = vec![0; n];
+    let mut in_largest = vec![usize::MAX; n];
+    let mut seen = vec![usize::MAX; n];
+    for w in 0..nmiddle {
+        let group = &grouped[start[w]..start[w + 1]];
+        if group.is_empty() {
+            continue;
+        }
+        for &x in back.neighbors(w) {
+            in_largest[x] = w;
+        }
+        for &v in group {
+            let mut count = back.degree(w) - 1; // `v` itself is in back(w)
+            for &u in adjacency.neighbors(v) {
+                if u == w {
+                    continue;
+                }
+                for &x in back.neighbors(u) {
+                    if in_largest[x] != w && seen[x] != v {
+                        seen[x] = v;
+                        count += 1;
+                    }
+                }
+            }
+            degrees[v] = count;
+        }
+    }
+    degrees
+}
+
+/// Decreasing degree, ties by increasing index (ColPack's bucket walk, a stable sort).
+fn largest_first(degrees: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..degrees.len()).collect();
+    order.sort_by_key(|&v| std::cmp::Reverse(degrees[v]));
+    order
+}
+
+/// Degree buckets managed as ColPack manages them: a vertex enters at the back of its bucket,
+/// selection pops the back, and a vertex leaves by swapping with the back.
+struct Buckets {
+    buckets: Vec<Vec<usize>>,
+    position: Vec<usize>,
+    degree: Vec<usize>,
+    ordered: Vec<bool>,
+}
+
+impl Buckets {
+    fn new(degree: Vec<usize>, nbuckets: usize) -> Self {
+        let mut buckets = vec![Vec::new(); nbuckets];
+        let mut position = vec![0; degree.len()];
+        for (v, &d) in degree.iter().enumerate() {
+            position[v] = buckets[d].len();
+            buckets[d].push(v);
+        }
+        let ordered = vec![false; degree.len()];
+        Self {
+            buckets,
+            position,
+            degree,
+            ordered,
+        }
+    }
+
+    /// Pops the back of bucket `d`, if any, and marks it ordered.
+    fn pop(&mut self, d: usize) -> Option<usize> {
+        let v = self.buckets[d].pop()?;
+        self.ordered[v] = true;
+        Some(v)
+    }
+
+    fn shift(&mut self, v: usize, increase: bool) {
+        let d = self.degree[v];
+        let p = self.position[v];
+        let bucket = &mut self.buckets[d];
+        let last = bucket[bucket.len() - 1];
+        bucket[p] = last;
+        self.position[last] = p;
+        bucket.pop();
+        let d = if increase { d + 1 } else { d - 1 };
+        self.degree[v] = d;
+        self.position[v] = self.buckets[d].len();
+        self.buckets[d].push(v);
+    }
+}
+
+type Neighbors<'a> = dyn FnMut(usize, &mut dyn FnMut(usize)) + 'a;
+
+fn smallest_last(degree: Vec<usize>, mut neighbors: impl FnMut(usize, &mut dyn FnMut(usize))) -> Vec<usize> {
+    let n = degree.len();
+    let nbuckets = degree.iter().max().map_or(1, |&d| d + 1);
+    let mut buckets = Buckets::new(degree, nbuckets);
+    let mut order = vec![0; n];
+    let mut low = 0;
+    for slot in (0..n).rev() {
+        // Removing a vertex of degree d leaves every degree at least d - 1.
+        let v = loop {
+            match buckets.pop(low) {
+                Some(v) => break v,
+                None => low += 1,
+            }
+        };
+        order[slot] = v;
+        visit_unordered(&mut buckets, &mut neighbors, v, false);
+        low = low.saturating_sub(1);
+    }
+    order
+}
+
+fn incidence_degree(
+    degree: &[usize],
+    start_at_max_degree: bool,
+    mut neighbors: impl FnMut(usize, &mut dyn FnMut(usize)),
+) -> Vec<usize> {
+    let n = degree.len();
+    let max_degree = degree.iter().copied().max().unwrap_or(0);
+    let mut buckets = Buckets::new(vec![0; n], max_degree + 1);
+    if start_at_max_degree && n > 0 {
+        // ColPack starts from the first vertex of maximum degree by swapping it to the back
+        // of bucket 0.
+        let first_max = degree.iter().position(|&d| d == max_degree).unwrap_or(0);
+        let bucket = &mut buckets.buckets[0];
+        let (p, last) = (buckets.position[first_max], bucket.len() - 1);
+        bucket.swap(p, last);
+        buckets.position[bucket[p]] = p;
+        buckets.position[first_max] = last;
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut high = 0;
+    for _ in 0..n {
+        let v = loop {
+            match buckets.pop(high) {
+                Some(v) => break v,
+                None => high -= 1,
+            }
+        };
+        order.push(v);
+        visit_unordered(&mut buckets, &mut neighbors, v, true);
+        // Ordering a vertex of incidence degree d raises others to at most d + 1.
+        high = (high + 1).min(max_degree);
+    }
+    order
+}
+
+fn dynamic_largest_first(degree: Vec<usize>, mut neighbors: impl FnMut(usize, &mut dyn FnMut(usize))) -> Vec<usize> {
+    let n = degree.len();
+    let max_degree = degree.iter().copied().max().unwrap_or(0);
+    let mut buckets = Buckets::new(degree, max_degree + 1);
+    let mut order = Vec::with_capacity(n);
+    let mut high = max_degree;
+    for _ in 0..n {
+        let v = loop {
+            match buckets.pop(high) {
+                Some(v) => break v,
+                None => high -= 1,
+            }
+        };
+        order.push(v);
+        visit_unordered(&mut buckets, &mut neighbors, v, false);
+    }
+    order
+}
+
+/// Moves every not-yet-ordered neighbor of `v` one bucket up or down.
+fn visit_unordered(buckets: &mut Buckets, neighbors: &mut Neighbors<'_>, v: usize, increase: bool) {
+    neighbors(v, &mut |w| {
+        if !buckets.ordered[w] {
+            buckets.shift(w, increase);
+        }
+    });
+}
+
+/// Fisher–Yates shuffle driven by SplitMix64, so a seed gives the same order on every platform.
+fn random_permutation(n: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        // Multiply-shift maps 64 random bits onto 0..=i without a division.
+        let j = ((u128::from(next()) * (i as u128 + 1)) >> 64) as usize;
+        order.swap(i, j);
+    }
+    order
+}

@@ -1,0 +1,200 @@
+//! Backend constructors of the language: `AutoForwardDiff(; chunksize)`,
+//! `AutoReverseDiff(; compile)`, `AutoFiniteDiff(; fdtype)`, `SecondOrder(outer, inner)`, and the
+//! clear error for backends of the documents that difflab does not implement.
+
+use crate::builtins::{to_size, Args};
+use crate::error::ErrorKind;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::object::Object;
+use crate::value::Value;
+use difflab_ad::di::{Backend, FdType};
+use std::any::Any;
+use std::rc::Rc;
+
+/// A backend as a language value.
+pub struct BackendValue(pub Backend);
+
+impl Object for BackendValue {
+    fn type_name(&self) -> String {
+        let text = self.0.to_string();
+        text.split('(').next().unwrap_or("Backend").to_string()
+    }
+
+    fn show(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn field(&self, name: &str) -> Option<Value> {
+        match (&self.0, name) {
+            (Backend::Forward { chunk }, "chunksize") => {
+                Some(chunk.map_or(Value::Nothing, |c| Value::Int(c as i64)))
+            }
+            (Backend::Reverse { compile }, "compile") => Some(Value::Bool(*compile)),
+            (Backend::FiniteDiff { fdtype }, "fdtype") => {
+                Some(Value::Symbol(difflab_syntax::Name::new(match fdtype {
+                    FdType::Forward => "forward",
+                    FdType::Central => "central",
+                })))
+            }
+            (Backend::SecondOrder { outer, .. }, "outer") => Some(backend_value((**outer).clone())),
+            (Backend::SecondOrder { inner, .. }, "inner") => Some(backend_value((**inner).clone())),
+            _ => None,
+        }
+    }
+
+    fn field_names(&self) -> Vec<&'static str> {
+        match self.0 {
+            Backend::Forward { .. } => vec!["chunksize"],
+            Backend::Reverse { .. } => vec!["compile"],
+            Backend::FiniteDiff { .. } => vec!["fdtype"],
+            Backend::SecondOrder { .. } => vec!["outer", "inner"],
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// A backend value.
+pub fn backend_value(b: Backend) -> Value {
+    Value::Object(Rc::new(Box::new(BackendValue(b))))
+}
+
+/// The backend held by `v`, if it is one.
+pub fn as_backend(v: &Value) -> Option<&Backend> {
+    match v {
+        Value::Object(o) => o.as_any().downcast_ref::<BackendValue>().map(|b| &b.0),
+        _ => None,
+    }
+}
+
+fn auto_forward(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("AutoForwardDiff", 0, 0)?;
+    let chunk = match args.kw("chunksize") {
+        None | Some(Value::Nothing) => None,
+        Some(v) => Some(to_size(v, "AutoForwardDiff")?.max(1)),
+    };
+    reject_unknown(&args, &["chunksize", "tag"], "AutoForwardDiff")?;
+    Ok(backend_value(Backend::Forward { chunk }))
+}
+
+fn auto_reverse(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("AutoReverseDiff", 0, 0)?;
+    let compile = match args.kw("compile") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "compile must be true or false, got {}",
+                    crate::display::repr(other)
+                ),
+            ))
+        }
+    };
+    reject_unknown(&args, &["compile"], "AutoReverseDiff")?;
+    Ok(backend_value(Backend::Reverse { compile }))
+}
+
+fn auto_finite(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("AutoFiniteDiff", 0, 0)?;
+    let fdtype = match args.kw("fdtype") {
+        None => FdType::Central,
+        Some(Value::Symbol(s)) if s.as_str() == "central" => FdType::Central,
+        Some(Value::Symbol(s)) if s.as_str() == "forward" => FdType::Forward,
+        Some(Value::Str(s)) if s.as_str() == "central" => FdType::Central,
+        Some(Value::Str(s)) if s.as_str() == "forward" => FdType::Forward,
+        Some(other) => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "fdtype must be :central or :forward, got {}",
+                    crate::display::repr(other)
+                ),
+            ))
+        }
+    };
+    reject_unknown(&args, &["fdtype"], "AutoFiniteDiff")?;
+    Ok(backend_value(Backend::FiniteDiff { fdtype }))
+}
+
+fn second_order(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("SecondOrder", 2, 2)?;
+    let outer = as_backend(&args.pos[0]).ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            "SecondOrder(outer, inner) takes two backends",
+        )
+    })?;
+    let inner = as_backend(&args.pos[1]).ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            "SecondOrder(outer, inner) takes two backends",
+        )
+    })?;
+    Ok(backend_value(Backend::SecondOrder {
+        outer: Box::new(outer.clone()),
+        inner: Box::new(inner.clone()),
+    }))
+}
+
+fn reject_unknown(args: &Args, known: &[&str], name: &str) -> Result<(), Flow> {
+    match args.kw.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+        Some((k, _)) => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "{name} has no keyword argument `{k}`; it accepts: {}",
+                known.join(", ")
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The backends difflab implements, for error messages.
+pub const IMPLEMENTED: &str =
+    "AutoForwardDiff(), AutoReverseDiff(), AutoFiniteDiff(), SecondOrder(outer, inner)";
+
+fn not_implemented(name: &str) -> Flow {
+    fail(
+        ErrorKind::ArgumentError,
+        format!(
+            "the backend {name} is not implemented in difflab; available backends: {IMPLEMENTED}"
+        ),
+    )
+}
+
+macro_rules! unavailable {
+    ($($fname:ident => $name:literal),* $(,)?) => {
+        $(fn $fname(_: &mut Interp, _: Args) -> EvalResult { Err(not_implemented($name)) })*
+    };
+}
+
+unavailable!(
+    enzyme => "AutoEnzyme", zygote => "AutoZygote", mooncake => "AutoMooncake",
+    tapir => "AutoTapir", tracker => "AutoTracker", fastdiff => "AutoFastDifferentiation",
+    symbolics => "AutoSymbolics", polyester => "AutoPolyesterForwardDiff",
+    diffractor => "AutoDiffractor", chainrules => "AutoChainRules",
+    finitedifferences => "AutoFiniteDifferences", gtpsa => "AutoGTPSA",
+);
+
+crate::builtins! {
+    "AutoForwardDiff" => auto_forward, false, "    AutoForwardDiff(; chunksize=nothing)\n\nForward-mode AD with dual numbers (the technique of ForwardDiff.jl). Each pass carries `chunksize` partials; by default all inputs up to 12, else evenly split batches of at most 12. Cheap when inputs are few.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoForwardDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
+    "AutoReverseDiff" => auto_reverse, false, "    AutoReverseDiff(; compile=false)\n\nReverse-mode AD with a tape (the technique of ReverseDiff.jl): one backward sweep gives a whole gradient. With `compile=true` the tape is recorded once at preparation and replayed for new inputs; like ReverseDiff's compiled tapes, this is wrong if the function takes value-dependent branches (difflab detects a branch that changes and raises an error).\n\n```\njulia> gradient(x -> sum(abs2, x), AutoReverseDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
+    "AutoFiniteDiff" => auto_finite, false, "    AutoFiniteDiff(; fdtype=:central)\n\nFinite differences (the technique of FiniteDiff.jl): `:central` (step ∛ε·max(1, |x|), error O(h²)) or `:forward` (step √ε·max(1, |x|)). Needs only function evaluations; accurate to about 1e-10 (central) or 1e-8 (forward).\n\n```\njulia> derivative(sin, AutoFiniteDiff(), 0.0)\n1.0\n```";
+    "SecondOrder" => second_order, false, "    SecondOrder(outer, inner)\n\nA second-order backend: `outer` differentiates what `inner` computes. `SecondOrder(AutoForwardDiff(), AutoReverseDiff())` is forward-over-reverse, the usual choice for Hessian-vector products.\n\n```\njulia> hessian(x -> sum(x .^ 3), SecondOrder(AutoForwardDiff(), AutoReverseDiff()), [1.0, 2.0])\n2×2 Matrix{Float64}:\n 6.0   0.0\n 0.0  12.0\n```";
+    "AutoEnzyme" => enzyme, false, "    AutoEnzyme()\n\nNot implemented in difflab: calling it raises an `ArgumentError` listing the backends that exist (AutoForwardDiff, AutoReverseDiff, AutoFiniteDiff, SecondOrder).\n\n```\njulia> AutoEnzyme()\nERROR: ArgumentError: the backend AutoEnzyme is not implemented in difflab; ...\n```";
+    "AutoZygote" => zygote, false, "    AutoZygote()\n\nNot implemented in difflab (an `ArgumentError` lists the backends that exist); use AutoReverseDiff() for reverse mode.\n\n```\njulia> AutoZygote()\nERROR: ArgumentError: ...\n```";
+    "AutoMooncake" => mooncake, false, "    AutoMooncake()\n\nNot implemented in difflab; use AutoReverseDiff().\n\n```\njulia> AutoMooncake()\nERROR: ArgumentError: ...\n```";
+    "AutoTapir" => tapir, false, "    AutoTapir()\n\nNot implemented in difflab; use AutoReverseDiff().\n\n```\njulia> AutoTapir()\nERROR: ArgumentError: ...\n```";
+    "AutoTracker" => tracker, false, "    AutoTracker()\n\nNot implemented in difflab; use AutoReverseDiff().\n\n```\njulia> AutoTracker()\nERROR: ArgumentError: ...\n```";
+    "AutoFastDifferentiation" => fastdiff, false, "    AutoFastDifferentiation()\n\nNot implemented in difflab.\n\n```\njulia> AutoFastDifferentiation()\nERROR: ArgumentError: ...\n```";
+    "AutoSymbolics" => symbolics, false, "    AutoSymbolics()\n\nNot implemented in difflab.\n\n```\njulia> AutoSymbolics()\nERROR: ArgumentError: ...\n```";
+    "AutoPolyesterForwardDiff" => polyester, false, "    AutoPolyesterForwardDiff()\n\nNot implemented in difflab; use AutoForwardDiff().\n\n```\njulia> AutoPolyesterForwardDiff()\nERROR: ArgumentError: ...\n```";
+    "AutoDiffractor" => diffractor, false, "    AutoDiffractor()\n\nNot implemented in difflab.\n\n```\njulia> AutoDiffractor()\nERROR: ArgumentError: ...\n```";
+    "AutoChainRules" => chainrules, false, "    AutoChainRules()\n\nNot implemented in difflab.\n\n```\njulia> AutoChainRules()\nERROR: ArgumentError: ...\n```";
+    "AutoFiniteDifferences" => finitedifferences, false, "    AutoFiniteDifferences()\n\nNot implemented in difflab; use AutoFiniteDiff().\n\n```\njulia> AutoFiniteDifferences()\nERROR: ArgumentError: ...\n```";
+    "AutoGTPSA" => gtpsa, false, "    AutoGTPSA()\n\nNot implemented in difflab.\n\n```\njulia> AutoGTPSA()\nERROR: ArgumentError: ...\n```";
+}

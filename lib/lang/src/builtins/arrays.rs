@@ -1,0 +1,927 @@
+//! Array construction and structure: `zeros`, `fill`, `reshape`, `collect`, `hcat`/`vcat`,
+//! `push!`, `findall`, `reverse`, `sort`, `diff`, `cumsum`, ...
+//!
+//! Operations that move numbers (reshape, reverse, diff, concatenation, sorting) are built from
+//! `ad::ops` primitives, so they work on arrays carrying derivatives too.
+
+use super::{dims_from, to_int, to_size, Args};
+use crate::error::ErrorKind;
+use crate::eval::collections::{collect_values, scalar_f64};
+use crate::eval::iterate::elements;
+use crate::eval::operators::{from_tensor, operand, range_tensor, to_tensor};
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::show::ElType;
+use crate::value::{Array, Range, Value};
+use difflab_ad::ops;
+use difflab_ad::Tensor;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The element type named by a leading type argument (`zeros(Int, 3)`), removing it.
+fn take_eltype(args: &mut Args, default: ElType) -> ElType {
+    if let Some(Value::Builtin(b)) = args.pos.first() {
+        let elt = match b.name {
+            "Float64" | "float" => Some(ElType::Float64),
+            "Int" | "Int64" => Some(ElType::Int64),
+            "Bool" => Some(ElType::Bool),
+            _ => None,
+        };
+        if let Some(e) = elt {
+            args.pos.remove(0);
+            return e;
+        }
+    }
+    default
+}
+
+fn filled(interp: &Interp, eltype: ElType, shape: &[usize], x: f64) -> EvalResult {
+    let n = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
+    let n = n.ok_or_else(|| fail(ErrorKind::OutOfMemoryError, "array dimensions overflow"))?;
+    interp.check_alloc(n)?;
+    Ok(super::array(eltype, shape, vec![x; n]))
+}
+
+fn zeros_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    let elt = take_eltype(&mut args, ElType::Float64);
+    let shape = dims_from(&args.pos, "zeros")?;
+    filled(interp, elt, &shape, 0.0)
+}
+
+fn ones_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    let elt = take_eltype(&mut args, ElType::Float64);
+    let shape = dims_from(&args.pos, "ones")?;
+    filled(interp, elt, &shape, 1.0)
+}
+
+fn trues_(interp: &mut Interp, args: Args) -> EvalResult {
+    filled(interp, ElType::Bool, &dims_from(&args.pos, "trues")?, 1.0)
+}
+
+fn falses_(interp: &mut Interp, args: Args) -> EvalResult {
+    filled(interp, ElType::Bool, &dims_from(&args.pos, "falses")?, 0.0)
+}
+
+fn fill_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("fill", 1, usize::MAX)?;
+    let shape = dims_from(&args.pos[1..], "fill")?;
+    let (elt, x) = match &args.pos[0] {
+        Value::Int(i) => (ElType::Int64, *i as f64),
+        Value::Bool(b) => (ElType::Bool, f64::from(u8::from(*b))),
+        Value::Float(x) => (ElType::Float64, *x),
+        Value::Real(t) => {
+            let n: usize = shape.iter().product();
+            interp.check_alloc(n)?;
+            let data = difflab_ad::ops::elementwise::broadcast_tensor(t, &shape)?;
+            return Ok(Value::float_array(data));
+        }
+        other => {
+            let n: usize = shape.iter().product();
+            interp.check_alloc(n)?;
+            if shape.len() != 1 {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    "fill of non-numbers supports vectors only",
+                ));
+            }
+            return Ok(Value::List(Rc::new(RefCell::new(vec![other.clone(); n]))));
+        }
+    };
+    filled(interp, elt, &shape, x)
+}
+
+fn similar_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("similar", 1, usize::MAX)?;
+    let Some(x) = operand(&args.pos[0]) else {
+        return Err(fail(ErrorKind::MethodError, "similar expects an array"));
+    };
+    let shape = if args.pos.len() > 1 {
+        dims_from(&args.pos[1..], "similar")?
+    } else {
+        x.tensor().shape().to_vec()
+    };
+    let elt = x.eltype;
+    drop(x);
+    filled(interp, elt, &shape, 0.0)
+}
+
+fn copy_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("copy", 1, 1)?;
+    Ok(deep_copy(&args.pos[0]))
+}
+
+/// A copy of a mutable container (one level deep, as Julia's `copy`).
+pub fn deep_copy(v: &Value) -> Value {
+    match v {
+        Value::Array(a) => Value::Array(Rc::new(RefCell::new(a.borrow().clone()))),
+        Value::List(items) => Value::List(Rc::new(RefCell::new(items.borrow().clone()))),
+        Value::Sparse(s) => Value::Sparse(Rc::new(RefCell::new(s.borrow().clone()))),
+        other => other.clone(),
+    }
+}
+
+fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
+    match v {
+        Value::Array(a) => Ok(a.borrow().data.shape().to_vec()),
+        Value::Range(r) => Ok(vec![r.len]),
+        Value::List(items) => Ok(vec![items.borrow().len()]),
+        Value::Tuple(items) => Ok(vec![items.len()]),
+        Value::Sparse(s) => {
+            let s = s.borrow();
+            Ok(vec![s.matrix.rows(), s.matrix.cols()])
+        }
+        Value::Str(s) => Ok(vec![s.chars().count()]),
+        Value::NamedTuple(items) => Ok(vec![items.len()]),
+        v if v.is_number() => Ok(vec![]),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", other.type_name()),
+        )),
+    }
+}
+
+fn length_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("length", 1, 1)?;
+    Ok(Value::Int(
+        shape_of(&args.pos[0], "length")?.iter().product::<usize>() as i64,
+    ))
+}
+
+fn size_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("size", 1, 2)?;
+    let shape = shape_of(&args.pos[0], "size")?;
+    if let Some(d) = args.pos.get(1) {
+        let d = to_int(d, "size")?;
+        if d < 1 {
+            return Err(fail(ErrorKind::ArgumentError, "dimension out of range"));
+        }
+        return Ok(Value::Int(
+            shape.get(d as usize - 1).copied().unwrap_or(1) as i64
+        ));
+    }
+    Ok(Value::Tuple(Rc::new(
+        shape.into_iter().map(|n| Value::Int(n as i64)).collect(),
+    )))
+}
+
+fn ndims_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("ndims", 1, 1)?;
+    Ok(Value::Int(shape_of(&args.pos[0], "ndims")?.len() as i64))
+}
+
+fn eltype_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("eltype", 1, 1)?;
+    let name = match &args.pos[0] {
+        Value::Array(a) => match a.borrow().eltype {
+            ElType::Float64 => "Float64",
+            ElType::Int64 => "Int64",
+            ElType::Bool => "Bool",
+        },
+        Value::Range(r) if r.is_int => "Int64",
+        Value::Range(_) | Value::Sparse(_) => "Float64",
+        _ => "Any",
+    };
+    Ok(super::lookup(difflab_syntax::Name::new(name)).map_or(Value::Nothing, Value::Builtin))
+}
+
+fn reshape_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("reshape", 2, usize::MAX)?;
+    let Some(x) = operand(&args.pos[0]) else {
+        return Err(fail(ErrorKind::MethodError, "reshape expects an array"));
+    };
+    let len = x.tensor().len();
+    let mut shape = Vec::new();
+    let mut free = None;
+    let dims: Vec<Value> = match &args.pos[1..] {
+        [Value::Tuple(items)] => items.as_ref().clone(),
+        rest => rest.to_vec(),
+    };
+    for (k, d) in dims.iter().enumerate() {
+        match d {
+            Value::Builtin(b) if b.name == ":" => {
+                free = Some(k);
+                shape.push(1);
+            }
+            other => shape.push(to_size(other, "reshape")?),
+        }
+    }
+    if let Some(k) = free {
+        let known: usize = shape.iter().product();
+        if known == 0 || len % known != 0 {
+            return Err(fail(
+                ErrorKind::DimensionMismatch,
+                format!("array size {len} must be divisible by the product of the new dimensions"),
+            ));
+        }
+        shape[k] = len / known;
+    }
+    let _ = interp;
+    let t = ops::reshape(x.tensor(), &shape)?;
+    Ok(from_tensor(t, x.eltype, false))
+}
+
+fn vec_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("vec", 1, 1)?;
+    let n = shape_of(&args.pos[0], "vec")?.iter().product::<usize>();
+    reshape_(
+        interp,
+        Args {
+            pos: vec![args.pos[0].clone(), Value::Int(n as i64)],
+            kw: vec![],
+            dotted: false,
+        },
+    )
+}
+
+fn collect_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("collect", 1, 1)?;
+    match &args.pos[0] {
+        Value::Range(r) => {
+            interp.check_alloc(r.len)?;
+            Ok(from_tensor(
+                range_tensor(r),
+                if r.is_int {
+                    ElType::Int64
+                } else {
+                    ElType::Float64
+                },
+                false,
+            ))
+        }
+        Value::Array(_) => Ok(deep_copy(&args.pos[0])),
+        other => {
+            let items = elements(other)?;
+            let n = items.len();
+            collect_values(interp, items, &[n])
+        }
+    }
+}
+
+fn range_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("range", 1, 2)?;
+    let start = super::to_float(&args.pos[0], "range")?;
+    let length = args.kw("length").map(|v| to_size(v, "range")).transpose()?;
+    let stop = match (args.pos.get(1), args.kw("stop")) {
+        (Some(v), _) | (None, Some(v)) => Some(super::to_float(v, "range")?),
+        _ => None,
+    };
+    let step = args
+        .kw("step")
+        .map(|v| super::to_float(v, "range"))
+        .transpose()?;
+    let (step, len) = match (stop, step, length) {
+        (Some(b), None, Some(n)) => (
+            if n > 1 {
+                (b - start) / (n - 1) as f64
+            } else {
+                0.0
+            },
+            n,
+        ),
+        (Some(b), Some(s), None) => (s, ((b - start) / s + 1e-10).floor().max(-1.0) as usize + 1),
+        (None, Some(s), Some(n)) => (s, n),
+        _ => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                "range needs two of stop, step and length",
+            ))
+        }
+    };
+    let all_int = args.pos.iter().all(|v| matches!(v, Value::Int(_)))
+        && step.fract() == 0.0
+        && args.kw("step").is_none_or(|v| matches!(v, Value::Int(_)));
+    Ok(Value::Range(Rc::new(Range {
+        start,
+        step: if step == 0.0 { 1.0 } else { step },
+        len,
+        is_int: all_int && length.is_none(),
+        unit: false,
+    })))
+}
+
+fn step_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("step", 1, 1)?;
+    match &args.pos[0] {
+        Value::Range(r) if r.is_int => Ok(Value::Int(r.step as i64)),
+        Value::Range(r) => Ok(Value::Float(r.step)),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching step(::{})", other.type_name()),
+        )),
+    }
+}
+
+fn first_last(interp: &mut Interp, args: Args, last: bool) -> EvalResult {
+    let name = if last { "last" } else { "first" };
+    args.arity(name, 1, 2)?;
+    let n = shape_of(&args.pos[0], name)?.iter().product::<usize>();
+    if let Some(k) = args.pos.get(1) {
+        let k = to_size(k, name)?.min(n);
+        let idx = if last {
+            Value::Range(Rc::new(Range {
+                start: (n - k + 1) as f64,
+                step: 1.0,
+                len: k,
+                is_int: true,
+                unit: true,
+            }))
+        } else {
+            Value::Range(Rc::new(Range {
+                start: 1.0,
+                step: 1.0,
+                len: k,
+                is_int: true,
+                unit: true,
+            }))
+        };
+        return interp.index_value(&args.pos[0], &[idx]);
+    }
+    if n == 0 {
+        return Err(fail(
+            ErrorKind::BoundsError,
+            format!("attempt to access 0-element collection with {name}"),
+        ));
+    }
+    interp.index_value(&args.pos[0], &[Value::Int(if last { n as i64 } else { 1 })])
+}
+
+fn first_(interp: &mut Interp, args: Args) -> EvalResult {
+    first_last(interp, args, false)
+}
+
+fn last_(interp: &mut Interp, args: Args) -> EvalResult {
+    first_last(interp, args, true)
+}
+
+/// Concatenation of values along `dim` (0-based): numbers and arrays into one array.
+pub fn cat(values: &[Value], dim: usize) -> EvalResult {
+    if values.iter().all(|v| matches!(v, Value::Sparse(_))) && !values.is_empty() {
+        return super::sparse::cat(values, dim);
+    }
+    let mut parts = Vec::with_capacity(values.len());
+    let mut eltype: Option<ElType> = None;
+    for v in values {
+        let x = operand(v).ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                format!("cannot concatenate a {}", v.type_name()),
+            )
+        })?;
+        let t = if x.scalar {
+            ops::reshape(x.tensor(), &[1])?
+        } else {
+            x.tensor().clone()
+        };
+        eltype = Some(match (eltype, x.eltype) {
+            (None, e) => e,
+            (Some(a), b) if a == b => a,
+            (Some(ElType::Bool | ElType::Int64), ElType::Bool | ElType::Int64) => ElType::Int64,
+            _ => ElType::Float64,
+        });
+        parts.push(t);
+    }
+    let t = ops::concat(&parts, dim)?;
+    Ok(from_tensor(t, eltype.unwrap_or(ElType::Float64), false))
+}
+
+/// `[a b; c d]`: each row concatenated horizontally, then the rows vertically.
+pub fn hvcat(_: &mut Interp, rows: Vec<Vec<Value>>) -> EvalResult {
+    if rows.len() == 1 {
+        return if rows[0].len() == 1 {
+            cat(&rows[0], 0)
+        } else {
+            cat(&rows[0], 1)
+        };
+    }
+    let mut stacked = Vec::with_capacity(rows.len());
+    for row in rows {
+        stacked.push(if row.len() == 1 {
+            row.into_iter().next().expect("one element")
+        } else {
+            cat(&row, 1)?
+        });
+    }
+    cat(&stacked, 0)
+}
+
+fn vcat_(_: &mut Interp, args: Args) -> EvalResult {
+    cat(&args.pos, 0)
+}
+
+fn hcat_(_: &mut Interp, args: Args) -> EvalResult {
+    cat(&args.pos, 1)
+}
+
+fn cat_(_: &mut Interp, args: Args) -> EvalResult {
+    let dims = args
+        .kw("dims")
+        .ok_or_else(|| fail(ErrorKind::ArgumentError, "cat needs dims=k"))?;
+    let d = to_size(dims, "cat")?;
+    if d == 0 {
+        return Err(fail(ErrorKind::ArgumentError, "dims must be at least 1"));
+    }
+    cat(&args.pos, d - 1)
+}
+
+/// The indices of a collection as a range.
+pub fn eachindex_of(v: &Value) -> EvalResult {
+    let n = shape_of(v, "eachindex")?.iter().product::<usize>();
+    Ok(Value::Range(Rc::new(Range {
+        start: 1.0,
+        step: 1.0,
+        len: n,
+        is_int: true,
+        unit: true,
+    })))
+}
+
+fn eachindex_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("eachindex", 1, usize::MAX)?;
+    eachindex_of(&args.pos[0])
+}
+
+fn axes_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("axes", 1, 2)?;
+    let shape = shape_of(&args.pos[0], "axes")?;
+    let axis = |n: usize| {
+        Value::Range(Rc::new(Range {
+            start: 1.0,
+            step: 1.0,
+            len: n,
+            is_int: true,
+            unit: true,
+        }))
+    };
+    if let Some(d) = args.pos.get(1) {
+        let d = to_size(d, "axes")?;
+        return Ok(axis(shape.get(d.saturating_sub(1)).copied().unwrap_or(1)));
+    }
+    Ok(Value::Tuple(Rc::new(shape.into_iter().map(axis).collect())))
+}
+
+fn enumerate_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("enumerate", 1, 1)?;
+    let items = elements(&args.pos[0])?;
+    Ok(Value::List(Rc::new(RefCell::new(
+        items
+            .into_iter()
+            .enumerate()
+            .map(|(k, v)| Value::Tuple(Rc::new(vec![Value::Int(k as i64 + 1), v])))
+            .collect(),
+    ))))
+}
+
+fn zip_(_: &mut Interp, args: Args) -> EvalResult {
+    let columns: Vec<Vec<Value>> = args.pos.iter().map(elements).collect::<Result<_, _>>()?;
+    let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+    Ok(Value::List(Rc::new(RefCell::new(
+        (0..n)
+            .map(|k| Value::Tuple(Rc::new(columns.iter().map(|c| c[k].clone()).collect())))
+            .collect(),
+    ))))
+}
+
+fn bool_values(v: &Value, name: &str) -> Result<Vec<bool>, Flow> {
+    elements(v)?
+        .iter()
+        .map(|x| match x {
+            Value::Bool(b) => Ok(*b),
+            other => Err(fail(
+                ErrorKind::TypeError,
+                format!(
+                    "{name}: non-boolean ({}) used in boolean context",
+                    other.type_name()
+                ),
+            )),
+        })
+        .collect()
+}
+
+fn predicate_values(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<bool>, Flow> {
+    match args.pos.as_slice() {
+        [v] => bool_values(v, name),
+        [f, v] => {
+            let mut out = Vec::new();
+            for x in elements(v)? {
+                match interp.call(f, vec![x])? {
+                    Value::Bool(b) => out.push(b),
+                    other => {
+                        return Err(fail(
+                            ErrorKind::TypeError,
+                            format!("{name}: predicate returned a {}", other.type_name()),
+                        ))
+                    }
+                }
+            }
+            Ok(out)
+        }
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {name} with {} arguments",
+                args.pos.len()
+            ),
+        )),
+    }
+}
+
+fn findall_(interp: &mut Interp, args: Args) -> EvalResult {
+    let flags = predicate_values(interp, &args, "findall")?;
+    let idx: Vec<f64> = flags
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b)
+        .map(|(k, _)| (k + 1) as f64)
+        .collect();
+    let n = idx.len();
+    Ok(super::array(ElType::Int64, &[n], idx))
+}
+
+fn findfirst_(interp: &mut Interp, args: Args) -> EvalResult {
+    let flags = predicate_values(interp, &args, "findfirst")?;
+    Ok(flags
+        .iter()
+        .position(|&b| b)
+        .map_or(Value::Nothing, |k| Value::Int(k as i64 + 1)))
+}
+
+fn any_(interp: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::Bool(
+        predicate_values(interp, &args, "any")?
+            .into_iter()
+            .any(|b| b),
+    ))
+}
+
+fn all_(interp: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::Bool(
+        predicate_values(interp, &args, "all")?
+            .into_iter()
+            .all(|b| b),
+    ))
+}
+
+fn count_(interp: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::Int(
+        predicate_values(interp, &args, "count")?
+            .into_iter()
+            .filter(|&b| b)
+            .count() as i64,
+    ))
+}
+
+fn push_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("push!", 2, usize::MAX)?;
+    append_values(&args.pos[0], args.pos[1..].to_vec())?;
+    Ok(args.pos[0].clone())
+}
+
+fn append_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("append!", 2, 2)?;
+    append_values(&args.pos[0], elements(&args.pos[1])?)?;
+    Ok(args.pos[0].clone())
+}
+
+fn append_values(target: &Value, items: Vec<Value>) -> Result<(), Flow> {
+    match target {
+        Value::List(list) => {
+            list.borrow_mut().extend(items);
+            Ok(())
+        }
+        Value::Array(a) => {
+            let mut a = a.borrow_mut();
+            if a.data.shape().len() != 1 {
+                return Err(fail(ErrorKind::MethodError, "push! works on vectors only"));
+            }
+            let mut parts = vec![a.data.clone()];
+            for v in &items {
+                parts.push(ops::reshape(&to_tensor(v)?, &[1])?);
+                if a.eltype == ElType::Int64 && scalar_f64(v).is_ok_and(|x| x.fract() != 0.0) {
+                    return Err(fail(
+                        ErrorKind::InexactError,
+                        format!("Int64({})", crate::display::repr(v)),
+                    ));
+                }
+            }
+            a.data = ops::concat(&parts, 0)?;
+            Ok(())
+        }
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching push!(::{}, ...)", other.type_name()),
+        )),
+    }
+}
+
+fn pop_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("pop!", 1, 1)?;
+    match &args.pos[0] {
+        Value::List(list) => list
+            .borrow_mut()
+            .pop()
+            .ok_or_else(|| fail(ErrorKind::ArgumentError, "array must be non-empty")),
+        Value::Array(cell) => {
+            let mut a = cell.borrow_mut();
+            let n = a.data.len();
+            if n == 0 || a.data.shape().len() != 1 {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    "array must be a non-empty vector",
+                ));
+            }
+            let last = ops::gather(&a.data, &[n - 1], &[])?;
+            a.data = ops::gather(&a.data, &(0..n - 1).collect::<Vec<_>>(), &[n - 1])?;
+            Ok(from_tensor(last, a.eltype, true))
+        }
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching pop!(::{})", other.type_name()),
+        )),
+    }
+}
+
+/// Gathers positions of a vector-like value, keeping its element type.
+fn regather(v: &Value, positions: &[usize], name: &str) -> EvalResult {
+    match v {
+        Value::List(items) => {
+            let items = items.borrow();
+            Ok(Value::List(Rc::new(RefCell::new(
+                positions.iter().map(|&k| items[k].clone()).collect(),
+            ))))
+        }
+        _ => {
+            let x = operand(v).ok_or_else(|| {
+                fail(
+                    ErrorKind::MethodError,
+                    format!("no method matching {name}(::{})", v.type_name()),
+                )
+            })?;
+            let t = ops::gather(x.tensor(), positions, &[positions.len()])?;
+            Ok(from_tensor(t, x.eltype, false))
+        }
+    }
+}
+
+fn reverse_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("reverse", 1, 1)?;
+    let n = shape_of(&args.pos[0], "reverse")?.iter().product::<usize>();
+    if let Value::Str(s) = &args.pos[0] {
+        return Ok(Value::str(s.chars().rev().collect::<String>()));
+    }
+    regather(&args.pos[0], &(0..n).rev().collect::<Vec<_>>(), "reverse")
+}
+
+fn sort_permutation(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<usize>, Flow> {
+    let items = elements(&args.pos[0])?;
+    let keys: Vec<Value> = match args.kw("by") {
+        Some(f) => items
+            .iter()
+            .map(|x| interp.call(f, vec![x.clone()]))
+            .collect::<Result<_, _>>()?,
+        None => items,
+    };
+    let nums: Option<Vec<f64>> = keys.iter().map(|k| super::to_float(k, name).ok()).collect();
+    let mut perm: Vec<usize> = (0..keys.len()).collect();
+    match nums {
+        Some(n) => perm.sort_by(|&a, &b| n[a].total_cmp(&n[b])),
+        None => {
+            let strings: Vec<String> = keys.iter().map(crate::display::print_string).collect();
+            perm.sort_by(|&a, &b| strings[a].cmp(&strings[b]));
+        }
+    }
+    if matches!(args.kw("rev"), Some(Value::Bool(true))) {
+        perm.reverse();
+    }
+    Ok(perm)
+}
+
+fn sort_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sort", 1, 1)?;
+    let perm = sort_permutation(interp, &args, "sort")?;
+    regather(&args.pos[0], &perm, "sort")
+}
+
+fn sortperm_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sortperm", 1, 1)?;
+    let perm = sort_permutation(interp, &args, "sortperm")?;
+    let n = perm.len();
+    Ok(super::array(
+        ElType::Int64,
+        &[n],
+        perm.into_iter().map(|k| (k + 1) as f64).collect(),
+    ))
+}
+
+fn diff_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("diff", 1, 1)?;
+    let x = operand(&args.pos[0])
+        .ok_or_else(|| fail(ErrorKind::MethodError, "diff expects a vector"))?;
+    let shape = x.tensor().shape().to_vec();
+    let dims = args
+        .kw("dims")
+        .map(|d| to_size(d, "diff"))
+        .transpose()?
+        .unwrap_or(1);
+    if shape.len() > 2 || dims == 0 || dims > shape.len().max(1) {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            "diff supports vectors and matrices (dims = 1 or 2)",
+        ));
+    }
+    let (m, n) = (shape[0], shape.get(1).copied().unwrap_or(1));
+    let (rows, cols) = if dims == 1 {
+        (m.saturating_sub(1), n)
+    } else {
+        (m, n.saturating_sub(1))
+    };
+    let (offset, mut hi, mut lo) = (if dims == 1 { 1 } else { m }, Vec::new(), Vec::new());
+    for j in 0..cols {
+        for i in 0..rows {
+            let k = i + j * m;
+            lo.push(k);
+            hi.push(k + offset);
+        }
+    }
+    let out_shape: Vec<usize> = if shape.len() == 1 {
+        vec![rows]
+    } else {
+        vec![rows, cols]
+    };
+    let upper = ops::gather(x.tensor(), &hi, &out_shape)?;
+    let lower = ops::gather(x.tensor(), &lo, &out_shape)?;
+    let t = ops::binary(ops::BinaryFn::Sub, &upper, &lower)?;
+    Ok(from_tensor(
+        t,
+        if x.eltype == ElType::Float64 {
+            ElType::Float64
+        } else {
+            ElType::Int64
+        },
+        false,
+    ))
+}
+
+fn cumulative(args: &Args, name: &str, product: bool) -> EvalResult {
+    args.arity(name, 1, 1)?;
+    let x = operand(&args.pos[0])
+        .ok_or_else(|| fail(ErrorKind::MethodError, format!("{name} expects a vector")))?;
+    if x.tensor().shape().len() != 1 {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!("{name} of a matrix needs dims; use a vector"),
+        ));
+    }
+    let eltype = if x.eltype == ElType::Float64 {
+        ElType::Float64
+    } else {
+        ElType::Int64
+    };
+    if !product {
+        let t = ops::linear(x.tensor(), &|a| {
+            let mut acc = 0.0;
+            Ok(a.mapv(|v| {
+                acc += v;
+                acc
+            }))
+        })?;
+        return Ok(from_tensor(t, eltype, false));
+    }
+    let n = x.tensor().len();
+    let mut parts = Vec::with_capacity(n);
+    let mut acc: Option<difflab_ad::Tensor> = None;
+    for k in 0..n {
+        let xk = ops::gather(x.tensor(), &[k], &[1])?;
+        let next = match acc {
+            None => xk,
+            Some(prev) => ops::binary(ops::BinaryFn::Mul, &prev, &xk)?,
+        };
+        parts.push(next.clone());
+        acc = Some(next);
+    }
+    let t = if parts.is_empty() {
+        Tensor::from_col_major(&[0], vec![])
+    } else {
+        ops::concat(&parts, 0)?
+    };
+    Ok(from_tensor(t, eltype, false))
+}
+
+fn cumsum_(_: &mut Interp, args: Args) -> EvalResult {
+    cumulative(&args, "cumsum", false)
+}
+
+fn cumprod_(_: &mut Interp, args: Args) -> EvalResult {
+    cumulative(&args, "cumprod", true)
+}
+
+fn repeat_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("repeat", 2, 3)?;
+    if let Value::Str(s) = &args.pos[0] {
+        return Ok(Value::str(s.repeat(to_size(&args.pos[1], "repeat")?)));
+    }
+    let x = operand(&args.pos[0])
+        .ok_or_else(|| fail(ErrorKind::MethodError, "repeat expects an array"))?;
+    let times: Vec<usize> = args.pos[1..]
+        .iter()
+        .map(|v| to_size(v, "repeat"))
+        .collect::<Result<_, _>>()?;
+    let mut t = x.tensor().clone();
+    let eltype = x.eltype;
+    drop(x);
+    for (dim, &count) in times.iter().enumerate() {
+        interp.check_alloc(t.len().saturating_mul(count))?;
+        t = ops::concat(&vec![t; count], dim)?;
+    }
+    Ok(from_tensor(t, eltype, false))
+}
+
+fn colon_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity(":", 2, 3)?;
+    match args.pos.as_slice() {
+        [a, b] => crate::eval::operators::make_range(a, None, b),
+        [a, s, b] => crate::eval::operators::make_range(a, Some(s), b),
+        _ => unreachable!("arity checked"),
+    }
+}
+
+fn transpose_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("transpose", 1, 1)?;
+    crate::eval::operators::adjoint(&args.pos[0])
+}
+
+fn array_from(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("Array", 1, 1)?;
+    match &args.pos[0] {
+        Value::Sparse(_) => super::sparse::to_dense(&args.pos[0]),
+        Value::Array(_) => Ok(deep_copy(&args.pos[0])),
+        other => collect_(
+            interp,
+            Args {
+                pos: vec![other.clone()],
+                kw: vec![],
+                dotted: false,
+            },
+        ),
+    }
+}
+
+fn undef_vector(interp: &mut Interp, mut args: Args) -> EvalResult {
+    // `Vector{Float64}(undef, n)` arrives as `Vector(Float64, undef, n)`.
+    let elt = take_eltype(&mut args, ElType::Float64);
+    args.pos.retain(|v| !matches!(v, Value::Nothing));
+    let shape = dims_from(&args.pos, "Vector")?;
+    filled(interp, elt, &shape, 0.0)
+}
+
+crate::builtins! {
+    "zeros" => zeros_, false, "    zeros([T,] dims...)\n\nAn array of zeros (Float64 unless `T` is given).\n\n```\njulia> zeros(2, 3)\n2×3 Matrix{Float64}:\n 0.0  0.0  0.0\n 0.0  0.0  0.0\n```";
+    "ones" => ones_, false, "    ones([T,] dims...)\n\nAn array of ones.\n\n```\njulia> ones(Int, 2)\n2-element Vector{Int64}:\n 1\n 1\n```";
+    "trues" => trues_, false, "    trues(dims...)\n\nA Bool array of `true`.\n\n```\njulia> trues(2)\n2-element BitVector:\n 1\n 1\n```";
+    "falses" => falses_, false, "    falses(dims...)\n\nA Bool array of `false`.\n\n```\njulia> count(falses(3))\n0\n```";
+    "fill" => fill_, false, "    fill(x, dims...)\n\nAn array with every element equal to `x`.\n\n```\njulia> fill(2.5, 2)\n2-element Vector{Float64}:\n 2.5\n 2.5\n```";
+    "similar" => similar_, false, "    similar(x, [dims...])\n\nA new array with the element type (and by default the shape) of `x`; here it is zero-filled.\n\n```\njulia> similar([1.0, 2.0])\n2-element Vector{Float64}:\n 0.0\n 0.0\n```";
+    "copy" => copy_, false, "    copy(x)\n\nA copy of an array (changing it leaves `x` alone).\n\n```\njulia> y = copy(x); y[1] = 0;\n```";
+    "length" => length_, false, "    length(x)\n\nThe number of elements.\n\n```\njulia> length(zeros(2, 3))\n6\n```";
+    "size" => size_, false, "    size(x, [dim])\n\nThe dimensions of an array as a tuple, or the length along `dim`.\n\n```\njulia> size(zeros(2, 3))\n(2, 3)\n```";
+    "ndims" => ndims_, false, "    ndims(x)\n\nThe number of dimensions.\n\n```\njulia> ndims(zeros(2, 3))\n2\n```";
+    "eltype" => eltype_, false, "    eltype(x)\n\nThe element type of an array.\n\n```\njulia> eltype([1, 2])\nInt64\n```";
+    "reshape" => reshape_, false, "    reshape(x, dims...)\n\nThe same elements (column-major) in a new shape; one dimension may be `:`.\n\n```\njulia> reshape(1:6, 2, 3)\n2×3 Matrix{Int64}:\n 1  3  5\n 2  4  6\n```";
+    "vec" => vec_, false, "    vec(x)\n\nThe elements of an array as a vector, column by column.\n\n```\njulia> vec([1 2; 3 4])\n4-element Vector{Int64}:\n 1\n 3\n 2\n 4\n```";
+    "collect" => collect_, false, "    collect(x)\n\nThe elements of a range or collection as an array.\n\n```\njulia> collect(1:3)\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "range" => range_, false, "    range(start, stop; length)\n    range(start; stop, step, length)\n\nAn evenly spaced range.\n\n```\njulia> collect(range(0, 1; length=3))\n3-element Vector{Float64}:\n 0.0\n 0.5\n 1.0\n```";
+    "step" => step_, false, "    step(r)\n\nThe step of a range.\n\n```\njulia> step(1:2:9)\n2\n```";
+    "first" => first_, false, "    first(x, [n])\n\nThe first element (or the first `n`).\n\n```\njulia> first([3, 4, 5])\n3\n```";
+    "last" => last_, false, "    last(x, [n])\n\nThe last element (or the last `n`).\n\n```\njulia> last(1:10)\n10\n```";
+    "vcat" => vcat_, false, "    vcat(xs...)\n\nVertical concatenation, also `[a; b]`.\n\n```\njulia> vcat([1, 2], 3)\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "hcat" => hcat_, false, "    hcat(xs...)\n\nHorizontal concatenation, also `[a b]`.\n\n```\njulia> hcat([1, 2], [3, 4])\n2×2 Matrix{Int64}:\n 1  3\n 2  4\n```";
+    "cat" => cat_, false, "    cat(xs...; dims=k)\n\nConcatenation along dimension `k`.\n\n```\njulia> size(cat([1, 2], [3, 4]; dims=2))\n(2, 2)\n```";
+    "eachindex" => eachindex_, false, "    eachindex(x)\n\nThe linear indices of `x`, as a range.\n\n```\njulia> eachindex([5, 6, 7])\n1:3\n```";
+    "axes" => axes_, false, "    axes(x, [dim])\n\nThe index ranges of each dimension.\n\n```\njulia> axes(zeros(2, 3))\n(1:2, 1:3)\n```";
+    "enumerate" => enumerate_, false, "    enumerate(xs)\n\nPairs `(i, x)` of index and element.\n\n```\njulia> for (i, x) in enumerate([10, 20]); println(i, \" \", x); end\n1 10\n2 20\n```";
+    "zip" => zip_, false, "    zip(xs, ys...)\n\nTuples of corresponding elements.\n\n```\njulia> collect(zip([1, 2], [3, 4]))\n2-element Vector{Tuple{Int64, Int64}}:\n (1, 3)\n (2, 4)\n```";
+    "findall" => findall_, false, "    findall(mask)\n    findall(pred, xs)\n\nThe indices where a Bool array is true (or `pred` holds).\n\n```\njulia> findall([1, 5, 2] .> 1)\n2-element Vector{Int64}:\n 2\n 3\n```";
+    "findfirst" => findfirst_, false, "    findfirst(mask)\n    findfirst(pred, xs)\n\nThe first index where the condition holds, or `nothing`.\n\n```\njulia> findfirst(iszero, [1, 0, 0])\n2\n```";
+    "any" => any_, false, "    any(mask)\n    any(pred, xs)\n\nWhether any element is true.\n\n```\njulia> any([1, 2] .> 1)\ntrue\n```";
+    "all" => all_, false, "    all(mask)\n    all(pred, xs)\n\nWhether every element is true.\n\n```\njulia> all(x -> x > 0, [1, 2])\ntrue\n```";
+    "count" => count_, false, "    count(mask)\n    count(pred, xs)\n\nThe number of true elements.\n\n```\njulia> count([1, 2, 3] .> 1)\n2\n```";
+    "push!" => push_, false, "    push!(v, xs...)\n\nAppends elements to a vector, in place.\n\n```\njulia> v = [1.0]; push!(v, 2.0)\n2-element Vector{Float64}:\n 1.0\n 2.0\n```";
+    "append!" => append_, false, "    append!(v, xs)\n\nAppends all elements of `xs` to `v`, in place.\n\n```\njulia> append!([1], [2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "pop!" => pop_, false, "    pop!(v)\n\nRemoves and returns the last element.\n\n```\njulia> pop!([1, 2, 3])\n3\n```";
+    "reverse" => reverse_, false, "    reverse(v)\n\nThe elements in reverse order.\n\n```\njulia> reverse([1, 2, 3])\n3-element Vector{Int64}:\n 3\n 2\n 1\n```";
+    "sort" => sort_, false, "    sort(v; by, rev=false)\n\nA sorted copy.\n\n```\njulia> sort([3, 1, 2])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "sortperm" => sortperm_, false, "    sortperm(v; by, rev=false)\n\nThe permutation that sorts `v`.\n\n```\njulia> sortperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
+    "diff" => diff_, false, "    diff(x; dims=1)\n\nDifferences of neighbours, `x[2:end] - x[1:end-1]`.\n\n```\njulia> diff([1, 4, 9])\n2-element Vector{Int64}:\n 3\n 5\n```";
+    "cumsum" => cumsum_, false, "    cumsum(x)\n\nRunning sums.\n\n```\njulia> cumsum([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 3\n 6\n```";
+    "cumprod" => cumprod_, false, "    cumprod(x)\n\nRunning products.\n\n```\njulia> cumprod([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 6\n```";
+    "repeat" => repeat_, false, "    repeat(x, counts...)\n\nTiles an array `counts[k]` times along dimension `k`.\n\n```\njulia> repeat([1, 2], 2)\n4-element Vector{Int64}:\n 1\n 2\n 1\n 2\n```";
+    ":" => colon_, false, "    (:)(a, b)\n    (:)(a, s, b)\n\nThe range `a:b` or `a:s:b`; a bare `:` in an index selects everything.\n\n```\njulia> 1:3\n1:3\n```";
+    "transpose" => transpose_, false, "    transpose(A)\n\nThe transpose (same as `A'` for real matrices).\n\n```\njulia> transpose([1 2])\n2×1 Matrix{Int64}:\n 1\n 2\n```";
+    "adjoint" => transpose_, false, "    adjoint(A)\n\nThe adjoint `A'` (the transpose, for real numbers).\n\n```\njulia> adjoint([1 2])\n2×1 Matrix{Int64}:\n 1\n 2\n```";
+    "Array" => array_from, false, "    Array(x)\n\nA dense array with the elements of `x` (a sparse matrix, range, ...).\n\n```\njulia> Array(1:2)\n2-element Vector{Int64}:\n 1\n 2\n```";
+    "Matrix" => array_from, false, "    Matrix(A)\n\nA dense matrix from a sparse one.\n\n```\njulia> Matrix(sparse([1], [1], [2.0], 2, 2))\n2×2 Matrix{Float64}:\n 2.0  0.0\n 0.0  0.0\n```";
+    "Vector" => undef_vector, false, "    Vector{T}(undef, n)\n\nA new vector of length `n` (zero-filled here).\n\n```\njulia> Vector{Float64}(undef, 2)\n2-element Vector{Float64}:\n 0.0\n 0.0\n```";
+}
+
+/// A numeric array value (for other families).
+pub fn new_array(eltype: ElType, data: Tensor) -> Value {
+    Value::Array(Rc::new(RefCell::new(Array::new(eltype, data))))
+}

@@ -1,0 +1,70 @@
+//! Collections: membership, `push!`, `append!`, `keys`, `haskey`, tuples and vectors of values.
+
+use super::Args;
+use crate::error::ErrorKind;
+use crate::eval::iterate::elements;
+use crate::eval::operators::values_equal;
+use crate::eval::{fail, EvalResult, Interp};
+use crate::value::Value;
+
+/// `item in collection`.
+pub fn contains(_: &mut Interp, collection: &Value, item: &Value) -> EvalResult {
+    if let (Value::Range(r), Some(x)) = (collection, super::to_float(item, "in").ok()) {
+        let k = (x - r.start) / r.step;
+        return Ok(Value::Bool(
+            k >= 0.0 && k.fract() == 0.0 && (k as usize) < r.len,
+        ));
+    }
+    let items = elements(collection)?;
+    Ok(Value::Bool(items.iter().any(|v| values_equal(v, item))))
+}
+
+fn in_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("in", 2, 2)?;
+    contains(interp, &args.pos[1], &args.pos[0])
+}
+
+fn haskey_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("haskey", 2, 2)?;
+    match (&args.pos[0], &args.pos[1]) {
+        (Value::NamedTuple(items), Value::Symbol(s)) => {
+            Ok(Value::Bool(items.iter().any(|(k, _)| k == s)))
+        }
+        (other, _) => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching haskey(::{}, ...)", other.type_name()),
+        )),
+    }
+}
+
+fn keys_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("keys", 1, 1)?;
+    match &args.pos[0] {
+        Value::NamedTuple(items) => Ok(Value::Tuple(std::rc::Rc::new(
+            items.iter().map(|(k, _)| Value::Symbol(*k)).collect(),
+        ))),
+        other => super::arrays::eachindex_of(other),
+    }
+}
+
+fn values_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("values", 1, 1)?;
+    match &args.pos[0] {
+        Value::NamedTuple(items) => Ok(Value::Tuple(std::rc::Rc::new(
+            items.iter().map(|(_, v)| v.clone()).collect(),
+        ))),
+        other => Ok(other.clone()),
+    }
+}
+
+fn tuple_(_: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::Tuple(std::rc::Rc::new(args.pos)))
+}
+
+crate::builtins! {
+    "in" => in_, false, "    in(x, collection)\n    x ∈ collection\n\nWhether `x` is an element of the collection.\n\n```\njulia> 2 in [1, 2, 3]\ntrue\n```";
+    "haskey" => haskey_, false, "    haskey(nt, :key)\n\nWhether a named tuple has a field.\n\n```\njulia> haskey((a = 1,), :a)\ntrue\n```";
+    "keys" => keys_, false, "    keys(x)\n\nThe keys of a named tuple, or the indices of an array.\n\n```\njulia> keys((a = 1, b = 2))\n(:a, :b)\n```";
+    "values" => values_, false, "    values(nt)\n\nThe values of a named tuple.\n\n```\njulia> values((a = 1, b = 2))\n(1, 2)\n```";
+    "tuple" => tuple_, false, "    tuple(xs...)\n\nA tuple of the arguments.\n\n```\njulia> tuple(1, 2)\n(1, 2)\n```";
+}

@@ -1,0 +1,76 @@
+//! Raising errors: `error`, `throw`, `rethrow`, and the exception constructors
+//! (`ArgumentError(msg)`, `DomainError(x, msg)`, ...).
+
+use super::Args;
+use crate::display::print_string;
+use crate::error::{ErrorKind, LangError};
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::value::Value;
+use std::rc::Rc;
+
+fn error_(_: &mut Interp, args: Args) -> EvalResult {
+    let message: String = args.pos.iter().map(print_string).collect();
+    Err(fail(ErrorKind::ErrorException, message))
+}
+
+fn throw_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("throw", 1, 1)?;
+    Err(raise(&args.pos[0]))
+}
+
+/// The flow that throws `v`: exceptions keep their kind, other values travel as payload.
+pub fn raise(v: &Value) -> Flow {
+    match v {
+        Value::Exception(e) => {
+            let mut e = e.as_ref().clone();
+            e.location = None;
+            e.trace.clear();
+            Flow::Error(Box::new(e))
+        }
+        other => {
+            let mut e = LangError::new(ErrorKind::Thrown, "");
+            e.payload = Some(other.clone());
+            Flow::Error(Box::new(e))
+        }
+    }
+}
+
+fn make(kind: ErrorKind, args: &Args) -> EvalResult {
+    let message = match (kind, args.pos.as_slice()) {
+        (ErrorKind::DomainError, [x, msg]) => {
+            format!("{}:\n{}", crate::display::repr(x), print_string(msg))
+        }
+        (ErrorKind::DomainError, [x]) => crate::display::repr(x),
+        (ErrorKind::UndefVarError, [Value::Symbol(s)]) => format!("`{s}` not defined"),
+        (_, parts) => parts.iter().map(print_string).collect(),
+    };
+    Ok(Value::Exception(Rc::new(LangError::new(kind, message))))
+}
+
+macro_rules! constructors {
+    ($($fname:ident => $kind:ident),* $(,)?) => {
+        $(fn $fname(_: &mut Interp, args: Args) -> EvalResult { make(ErrorKind::$kind, &args) })*
+    };
+}
+
+constructors!(
+    argument_error => ArgumentError, dimension_mismatch => DimensionMismatch,
+    domain_error => DomainError, bounds_error => BoundsError, error_exception => ErrorException,
+    assertion_error => AssertionError, method_error => MethodError, key_error => KeyError,
+    undef_var_error => UndefVarError, inexact_error => InexactError,
+);
+
+crate::builtins! {
+    "error" => error_, false, "    error(msg...)\n\nRaises an `ErrorException` with the message.\n\n```\njulia> error(\"bad input: \", 3)\nERROR: bad input: 3\n```";
+    "throw" => throw_, false, "    throw(e)\n\nRaises the exception `e` (any value may be thrown).\n\n```\njulia> throw(ArgumentError(\"n must be positive\"))\nERROR: ArgumentError: n must be positive\n```";
+    "ArgumentError" => argument_error, false, "    ArgumentError(msg)\n\nThe exception for invalid arguments.\n\n```\njulia> throw(ArgumentError(\"bad\"))\n```";
+    "DimensionMismatch" => dimension_mismatch, false, "    DimensionMismatch(msg)\n\nThe exception for arrays whose sizes do not fit.\n\n```\njulia> throw(DimensionMismatch(\"sizes differ\"))\n```";
+    "DomainError" => domain_error, false, "    DomainError(x, [msg])\n\nThe exception for an argument outside a function's domain.\n\n```\njulia> throw(DomainError(-1, \"must be positive\"))\n```";
+    "BoundsError" => bounds_error, false, "    BoundsError([msg])\n\nThe exception for an index out of bounds.\n\n```\njulia> throw(BoundsError())\n```";
+    "ErrorException" => error_exception, false, "    ErrorException(msg)\n\nThe generic exception raised by `error`.\n\n```\njulia> throw(ErrorException(\"oops\"))\n```";
+    "AssertionError" => assertion_error, false, "    AssertionError(msg)\n\nThe exception raised by a failed `@assert`.\n\n```\njulia> throw(AssertionError(\"x > 0\"))\n```";
+    "MethodError" => method_error, false, "    MethodError(msg)\n\nThe exception for a call no method accepts.\n\n```\njulia> throw(MethodError(\"no method\"))\n```";
+    "KeyError" => key_error, false, "    KeyError(key)\n\nThe exception for a missing key.\n\n```\njulia> throw(KeyError(:a))\n```";
+    "UndefVarError" => undef_var_error, false, "    UndefVarError(:name)\n\nThe exception for an undefined name.\n\n```\njulia> throw(UndefVarError(:x))\n```";
+    "InexactError" => inexact_error, false, "    InexactError(msg)\n\nThe exception for a conversion that loses information.\n\n```\njulia> Int(1.5)\nERROR: InexactError: Int64(1.5)\n```";
+}

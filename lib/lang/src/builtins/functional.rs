@@ -1,0 +1,148 @@
+//! Higher-order functions: composition `f ∘ g`, `map`, `reduce`, `mapreduce`, `foreach`,
+//! `filter`.
+
+use super::Args;
+use crate::error::ErrorKind;
+use crate::eval::iterate::elements;
+use crate::eval::{collections::collect_values, fail, EvalResult, Interp};
+use crate::object::Object;
+use crate::value::Value;
+use difflab_syntax::Name;
+use std::any::Any;
+use std::rc::Rc;
+
+/// `f ∘ g`: calls `g`, then `f` on its result.
+pub struct Composed {
+    outer: Value,
+    inner: Value,
+}
+
+impl Object for Composed {
+    fn type_name(&self) -> String {
+        "ComposedFunction".into()
+    }
+
+    fn show(&self) -> String {
+        format!(
+            "{} ∘ {}",
+            crate::display::repr(&self.outer),
+            crate::display::repr(&self.inner)
+        )
+    }
+
+    fn call(
+        &self,
+        interp: &mut Interp,
+        args: Vec<Value>,
+        kwargs: Vec<(Name, Value)>,
+    ) -> Option<EvalResult> {
+        Some(
+            interp
+                .call_value(&self.inner, args, kwargs)
+                .and_then(|v| interp.call(&self.outer, vec![v])),
+        )
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `a ∘ b`.
+pub fn compose(a: &Value, b: &Value) -> EvalResult {
+    Ok(Value::Object(Rc::new(Box::new(Composed {
+        outer: a.clone(),
+        inner: b.clone(),
+    }))))
+}
+
+fn map_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("map", 2, usize::MAX)?;
+    let f = args.pos[0].clone();
+    let columns: Vec<Vec<Value>> = args.pos[1..]
+        .iter()
+        .map(elements)
+        .collect::<Result<_, _>>()?;
+    let n = columns.iter().map(Vec::len).min().unwrap_or(0);
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        interp.check_interrupt()?;
+        let call_args = columns.iter().map(|c| c[k].clone()).collect();
+        out.push(interp.call(&f, call_args)?);
+    }
+    let shape = match &args.pos[1] {
+        Value::Array(a) if args.pos.len() == 2 => a.borrow().data.shape().to_vec(),
+        _ => vec![n],
+    };
+    collect_values(interp, out, &shape)
+}
+
+fn foreach_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("foreach", 2, 2)?;
+    for item in elements(&args.pos[1])? {
+        interp.call(&args.pos[0], vec![item])?;
+    }
+    Ok(Value::Nothing)
+}
+
+fn filter_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("filter", 2, 2)?;
+    let mut kept = Vec::new();
+    for item in elements(&args.pos[1])? {
+        match interp.call(&args.pos[0], vec![item.clone()])? {
+            Value::Bool(true) => kept.push(item),
+            Value::Bool(false) => {}
+            other => {
+                return Err(fail(
+                    ErrorKind::TypeError,
+                    format!("filter: predicate returned a {}", other.type_name()),
+                ))
+            }
+        }
+    }
+    let n = kept.len();
+    collect_values(interp, kept, &[n])
+}
+
+/// Folds `op` over `items` from the left, starting from `init` or the first item.
+pub fn fold(interp: &mut Interp, op: &Value, items: Vec<Value>, init: Option<Value>) -> EvalResult {
+    let mut iter = items.into_iter();
+    let mut acc = match init.or_else(|| iter.next()) {
+        Some(v) => v,
+        None => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                "reducing over an empty collection is not allowed; consider supplying `init`",
+            ))
+        }
+    };
+    for item in iter {
+        acc = interp.call(op, vec![acc, item])?;
+    }
+    Ok(acc)
+}
+
+fn reduce_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("reduce", 2, 2)?;
+    let init = args.kw("init").cloned();
+    let items = elements(&args.pos[1])?;
+    fold(interp, &args.pos[0], items, init)
+}
+
+fn mapreduce_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("mapreduce", 3, 3)?;
+    let init = args.kw("init").cloned();
+    let mut mapped = Vec::new();
+    for item in elements(&args.pos[2])? {
+        mapped.push(interp.call(&args.pos[0], vec![item])?);
+    }
+    fold(interp, &args.pos[1], mapped, init)
+}
+
+crate::builtins! {
+    "map" => map_, false, "    map(f, xs...)\n\nApplies `f` to each element (or to elements of several collections in step).\n\n```\njulia> map(x -> x^2, [1, 2, 3])\n3-element Vector{Int64}:\n 1\n 4\n 9\n```";
+    "foreach" => foreach_, false, "    foreach(f, xs)\n\nCalls `f` on each element for its effect.\n\n```\njulia> foreach(println, 1:2)\n1\n2\n```";
+    "filter" => filter_, false, "    filter(pred, xs)\n\nThe elements for which `pred` is true.\n\n```\njulia> filter(iseven, 1:6)\n3-element Vector{Int64}:\n 2\n 4\n 6\n```";
+    "reduce" => reduce_, false, "    reduce(op, xs; init)\n\nCombines the elements with `op` from the left.\n\n```\njulia> reduce(+, [1, 2, 3])\n6\n```";
+    "mapreduce" => mapreduce_, false, "    mapreduce(f, op, xs; init)\n\n`reduce(op, map(f, xs))` without the intermediate array.\n\n```\njulia> mapreduce(abs2, +, [1, 2])\n5\n```";
+}

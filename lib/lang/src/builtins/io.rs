@@ -1,0 +1,112 @@
+//! Printing and input: `println`, `print`, `display`, `show`, `string`, `repr`, `readline`,
+//! `clear_output`, and `typeof`.
+
+use super::Args;
+use crate::display::{plain, print_string, repr};
+use crate::eval::{EvalResult, Interp};
+use crate::output::Stream;
+use crate::value::Value;
+
+/// Splits an optional leading `stdout`/`stderr` argument off the arguments.
+fn stream_of(args: &mut Args) -> Stream {
+    if let Some(Value::Symbol(s)) = args.pos.first() {
+        let stream = match s.as_str() {
+            "stdout" => Some(Stream::Stdout),
+            "stderr" => Some(Stream::Stderr),
+            _ => None,
+        };
+        if let Some(stream) = stream {
+            args.pos.remove(0);
+            return stream;
+        }
+    }
+    Stream::Stdout
+}
+
+fn joined(args: &Args) -> String {
+    args.pos.iter().map(print_string).collect()
+}
+
+fn println_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    let stream = stream_of(&mut args);
+    let mut text = joined(&args);
+    text.push('\n');
+    interp.out.write(stream, &text);
+    Ok(Value::Nothing)
+}
+
+fn print_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    let stream = stream_of(&mut args);
+    let text = joined(&args);
+    interp.out.write(stream, &text);
+    Ok(Value::Nothing)
+}
+
+fn display_(interp: &mut Interp, args: Args) -> EvalResult {
+    for v in &args.pos {
+        interp.out.display(v);
+    }
+    Ok(Value::Nothing)
+}
+
+fn show_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    let stream = stream_of(&mut args);
+    let text: String = args.pos.iter().map(repr).collect();
+    interp.out.write(stream, &text);
+    Ok(Value::Nothing)
+}
+
+fn string_(_: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::str(joined(&args)))
+}
+
+fn repr_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("repr", 1, 1)?;
+    Ok(Value::str(repr(&args.pos[0])))
+}
+
+fn sprint_display(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("summary", 1, 1)?;
+    Ok(Value::str(plain(&args.pos[0])))
+}
+
+fn readline_(interp: &mut Interp, args: Args) -> EvalResult {
+    let prompt = args.kw("prompt").map(print_string).unwrap_or_default();
+    Ok(Value::str(
+        interp.out.read_line(&prompt).unwrap_or_default(),
+    ))
+}
+
+fn clear_output_(interp: &mut Interp, args: Args) -> EvalResult {
+    let wait = matches!(
+        args.pos.first().or(args.kw("wait")),
+        Some(Value::Bool(true))
+    );
+    interp.out.clear_output(wait);
+    Ok(Value::Nothing)
+}
+
+fn typeof_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("typeof", 1, 1)?;
+    Ok(Value::Symbol(difflab_syntax::Name::new(
+        &args.pos[0].type_name(),
+    )))
+}
+
+fn flush_(_: &mut Interp, _: Args) -> EvalResult {
+    Ok(Value::Nothing)
+}
+
+crate::builtins! {
+    "println" => println_, false, "    println([io,] xs...)\n\nPrints the arguments (strings without quotes) and a newline; `io` may be `stdout` or `stderr`.\n\n```\njulia> println(\"x = \", 1.5)\nx = 1.5\n```";
+    "print" => print_, false, "    print([io,] xs...)\n\nPrints the arguments without a newline.\n\n```\njulia> print(\"a\", 1); println()\na1\n```";
+    "display" => display_, false, "    display(x)\n\nShows `x` with its richest rendering: a table as HTML and a plot as an image in a notebook; text in the terminal.\n\n```\njulia> display([1, 2])\n2-element Vector{Int64}:\n 1\n 2\n```";
+    "show" => show_, false, "    show([io,] x)\n\nWrites the compact representation of `x` (strings quoted).\n\n```\njulia> show(\"a\"); println()\n\"a\"\n```";
+    "string" => string_, false, "    string(xs...)\n\nThe arguments printed into one string.\n\n```\njulia> string(\"n = \", 3)\n\"n = 3\"\n```";
+    "repr" => repr_, false, "    repr(x)\n\nThe compact representation of `x` as a string.\n\n```\njulia> repr(\"a\")\n\"\\\"a\\\"\"\n```";
+    "summary" => sprint_display, false, "    summary(x)\n\nThe multi-line display of `x` as a string.\n\n```\njulia> println(summary(1:3))\n1:3\n```";
+    "readline" => readline_, false, "    readline(; prompt=\"\")\n\nReads a line typed by the user (the terminal, or the notebook's input box).\n\n```\njulia> name = readline()\n```";
+    "clear_output" => clear_output_, false, "    clear_output(wait=false)\n\nClears the cell's output in a notebook, or the screen in the REPL.\n\n```\njulia> clear_output()\n```";
+    "typeof" => typeof_, false, "    typeof(x)\n\nThe type of `x`, as a symbol-like name.\n\n```\njulia> typeof(1.0)\n:Float64\n```";
+    "flush" => flush_, false, "    flush(io)\n\nFlushes an output stream (output is always flushed here).\n\n```\njulia> flush(stdout)\n```";
+}

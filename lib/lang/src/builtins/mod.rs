@@ -1,0 +1,215 @@
+//! The builtin library, one module per family, each builtin registered with its docstring.
+//!
+//! A [`Builtin`] is a name, a docstring (shown by `?name`), whether `f.(x)` may call it once on
+//! whole arrays (`vectorized`), and the Rust function that runs it on [`Args`]. Families:
+//! [`math`], [`arrays`], [`reductions`], [`linalg`], [`sparse`], [`random`], [`io`],
+//! [`strings`], [`collections`], [`functional`], [`errors`], [`bench`], [`mtx`].
+
+pub mod arrays;
+pub mod bench;
+pub mod collections;
+pub mod errors;
+pub mod functional;
+pub mod io;
+pub mod linalg;
+pub mod math;
+pub mod mtx;
+pub mod random;
+pub mod reductions;
+pub mod sparse;
+pub mod strings;
+
+use crate::error::ErrorKind;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::show::ElType;
+use crate::value::Value;
+use difflab_syntax::Name;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// A builtin function.
+pub struct Builtin {
+    /// Its name in the language.
+    pub name: &'static str,
+    /// Its docstring: a signature line, a description, and an example.
+    pub doc: &'static str,
+    /// True when `f.(arrays...)` is computed by one call on the whole arrays.
+    pub vectorized: bool,
+    /// The implementation.
+    pub run: fn(&mut Interp, Args) -> EvalResult,
+}
+
+/// The arguments of a builtin call.
+pub struct Args {
+    /// Positional arguments.
+    pub pos: Vec<Value>,
+    /// Keyword arguments.
+    pub kw: Vec<(Name, Value)>,
+    /// True when called as `f.(...)`.
+    pub dotted: bool,
+}
+
+impl Args {
+    /// Checks the number of positional arguments.
+    pub fn arity(&self, name: &str, min: usize, max: usize) -> Result<(), Flow> {
+        let n = self.pos.len();
+        if n < min || n > max {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching {name}({})",
+                    self.pos
+                        .iter()
+                        .map(|v| format!("::{}", v.type_name()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The keyword argument `name`, if given.
+    pub fn kw(&self, name: &str) -> Option<&Value> {
+        self.kw
+            .iter()
+            .find(|(k, _)| k.as_str() == name)
+            .map(|(_, v)| v)
+    }
+
+    /// Positional argument `i` as an `Int`.
+    pub fn int(&self, i: usize, name: &str) -> Result<i64, Flow> {
+        to_int(&self.pos[i], name)
+    }
+
+    /// Positional argument `i` as a plain `Float64`.
+    pub fn float(&self, i: usize, name: &str) -> Result<f64, Flow> {
+        to_float(&self.pos[i], name)
+    }
+}
+
+/// A plain integer, or a `MethodError` naming the function.
+pub fn to_int(v: &Value, name: &str) -> Result<i64, Flow> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        Value::Bool(b) => Ok(i64::from(*b)),
+        Value::Float(x) if x.fract() == 0.0 => Ok(*x as i64),
+        Value::Float(x) => Err(fail(
+            ErrorKind::InexactError,
+            format!("Int64({})", crate::show::float(*x)),
+        )),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("{name}: expected an integer, got a {}", other.type_name()),
+        )),
+    }
+}
+
+/// A plain number as `f64` (dual numbers give their value), or a `MethodError`.
+pub fn to_float(v: &Value, name: &str) -> Result<f64, Flow> {
+    match v {
+        Value::Int(i) => Ok(*i as f64),
+        Value::Float(x) => Ok(*x),
+        Value::Bool(b) => Ok(f64::from(u8::from(*b))),
+        Value::Real(t) => Ok(t.primal().iter().next().copied().unwrap_or(f64::NAN)),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("{name}: expected a number, got a {}", other.type_name()),
+        )),
+    }
+}
+
+/// A non-negative size (array dimension), checked.
+pub fn to_size(v: &Value, name: &str) -> Result<usize, Flow> {
+    let n = to_int(v, name)?;
+    usize::try_from(n).map_err(|_| {
+        fail(
+            ErrorKind::ArgumentError,
+            format!("invalid Array dimensions: {n} is negative"),
+        )
+    })
+}
+
+/// Dimensions given as `f(2, 3)` or `f((2, 3))`.
+pub fn dims_from(args: &[Value], name: &str) -> Result<Vec<usize>, Flow> {
+    if let [Value::Tuple(items)] = args {
+        return items.iter().map(|v| to_size(v, name)).collect();
+    }
+    args.iter().map(|v| to_size(v, name)).collect()
+}
+
+/// A numeric array value of `eltype` from column-major data.
+pub fn array(eltype: ElType, shape: &[usize], data: Vec<f64>) -> Value {
+    Value::array(eltype, shape, data)
+}
+
+/// Declares a static table of builtins: `name => function, vectorized, "doc"`.
+#[macro_export]
+macro_rules! builtins {
+    ($($name:literal => $run:path, $vectorized:literal, $doc:literal;)*) => {
+        /// The builtins of this family.
+        pub(crate) static BUILTINS: &[$crate::builtins::Builtin] = &[
+            $($crate::builtins::Builtin { name: $name, doc: $doc, vectorized: $vectorized, run: $run },)*
+        ];
+    };
+}
+
+fn families() -> [&'static [Builtin]; 13] {
+    [
+        math::BUILTINS,
+        arrays::BUILTINS,
+        reductions::BUILTINS,
+        linalg::BUILTINS,
+        sparse::BUILTINS,
+        random::BUILTINS,
+        io::BUILTINS,
+        strings::BUILTINS,
+        collections::BUILTINS,
+        functional::BUILTINS,
+        errors::BUILTINS,
+        bench::BUILTINS,
+        mtx::BUILTINS,
+    ]
+}
+
+fn table() -> &'static HashMap<Name, &'static Builtin> {
+    static TABLE: OnceLock<HashMap<Name, &'static Builtin>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        families()
+            .into_iter()
+            .flatten()
+            .map(|b| (Name::new(b.name), b))
+            .collect()
+    })
+}
+
+/// The builtin called `name`.
+pub fn lookup(name: Name) -> Option<&'static Builtin> {
+    table().get(&name).copied()
+}
+
+/// Every builtin.
+pub fn all() -> impl Iterator<Item = &'static Builtin> {
+    families().into_iter().flatten()
+}
+
+/// The `:` function (a bare colon in an index).
+pub fn colon() -> &'static Builtin {
+    lookup(Name::new(":")).expect("`:` is registered")
+}
+
+/// Named constants (`pi`, `π`, `ℯ`, `Inf`, `NaN`, `nothing`, `stdout`, ...).
+pub fn constant(name: &str) -> Option<Value> {
+    Some(match name {
+        "pi" | "π" => Value::Float(std::f64::consts::PI),
+        "ℯ" => Value::Float(std::f64::consts::E),
+        "Inf" | "Inf64" => Value::Float(f64::INFINITY),
+        "NaN" | "NaN64" => Value::Float(f64::NAN),
+        "nothing" => Value::Nothing,
+        "missing" | "undef" => Value::Nothing,
+        "stdout" => Value::Symbol(Name::new("stdout")),
+        "stderr" => Value::Symbol(Name::new("stderr")),
+        "eps" => return None,
+        _ => return None,
+    })
+}

@@ -1,0 +1,3 @@
+//! Matrix Market files (being written).
+
+crate::builtins! {}

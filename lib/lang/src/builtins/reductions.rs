@@ -1,0 +1,311 @@
+//! Reductions: `sum`, `prod`, `maximum`, `minimum`, `mean`, `dot`, `norm`, `argmax`, ...
+//!
+//! Sums go through `ad::ops::sum_all`/`sum_dims` and extrema gather the selected element, so
+//! every reduction here is differentiable.
+
+use super::{to_size, Args};
+use crate::error::ErrorKind;
+use crate::eval::iterate::elements;
+use crate::eval::operators::{from_tensor, operand, Operand};
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::show::ElType;
+use crate::value::Value;
+use difflab_ad::ops::{self, BinaryFn, UnaryFn};
+use difflab_ad::Tensor;
+
+fn numeric<'a>(v: &'a Value, name: &str) -> Result<Operand<'a>, Flow> {
+    operand(v).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", v.type_name()),
+        )
+    })
+}
+
+/// The 0-based dimensions of a `dims` keyword (an Int or a tuple).
+fn dims_kw(args: &Args, name: &str) -> Result<Option<Vec<usize>>, Flow> {
+    let Some(d) = args.kw("dims") else {
+        return Ok(None);
+    };
+    let list = match d {
+        Value::Tuple(items) => items.as_ref().clone(),
+        other => vec![other.clone()],
+    };
+    list.iter()
+        .map(|v| {
+            let k = to_size(v, name)?;
+            if k == 0 {
+                return Err(fail(ErrorKind::ArgumentError, "dimensions must be ≥ 1"));
+            }
+            Ok(k - 1)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// `sum(x)`, `sum(f, x)`, `sum(x; dims)`.
+fn sum_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sum", 1, 2)?;
+    if args.pos.len() == 2 {
+        let mapped = interp.broadcast_call(&args.pos[0], vec![args.pos[1].clone()], vec![])?;
+        return sum_(
+            interp,
+            Args {
+                pos: vec![mapped],
+                kw: args.kw,
+                dotted: false,
+            },
+        );
+    }
+    if let Value::List(_) | Value::Tuple(_) = &args.pos[0] {
+        let items = elements(&args.pos[0])?;
+        let plus = super::lookup(difflab_syntax::Name::new("+")).map(Value::Builtin);
+        return match plus {
+            Some(op) => super::functional::fold(interp, &op, items, Some(Value::Int(0))),
+            None => Err(fail(ErrorKind::MethodError, "`+` is not available")),
+        };
+    }
+    let x = numeric(&args.pos[0], "sum")?;
+    let eltype = if x.eltype == ElType::Float64 {
+        ElType::Float64
+    } else {
+        ElType::Int64
+    };
+    if let Some(dims) = dims_kw(&args, "sum")? {
+        return Ok(from_tensor(
+            ops::sum_dims(x.tensor(), &dims)?,
+            eltype,
+            false,
+        ));
+    }
+    Ok(from_tensor(ops::sum_all(x.tensor())?, eltype, true))
+}
+
+fn prod_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("prod", 1, 1)?;
+    let x = numeric(&args.pos[0], "prod")?;
+    let eltype = if x.eltype == ElType::Float64 {
+        ElType::Float64
+    } else {
+        ElType::Int64
+    };
+    let t = x.tensor();
+    if t.is_plain() {
+        return Ok(from_tensor(
+            Tensor::scalar(t.primal().iter().product()),
+            eltype,
+            true,
+        ));
+    }
+    let mut acc = Tensor::scalar(1.0);
+    for k in 0..t.len() {
+        acc = ops::binary(BinaryFn::Mul, &acc, &ops::gather(t, &[k], &[])?)?;
+    }
+    Ok(from_tensor(acc, eltype, true))
+}
+
+/// The position of the largest (or smallest) element by primal value; NaN wins, as in Julia.
+fn extremum_position(x: &Tensor, largest: bool) -> Option<usize> {
+    let data = x.to_col_major();
+    let mut best: Option<usize> = None;
+    for (k, &v) in data.iter().enumerate() {
+        if v.is_nan() {
+            return Some(k);
+        }
+        let better = match best {
+            None => true,
+            Some(b) => {
+                if largest {
+                    v > data[b]
+                } else {
+                    v < data[b]
+                }
+            }
+        };
+        if better {
+            best = Some(k);
+        }
+    }
+    best
+}
+
+fn extremum(interp: &mut Interp, args: Args, largest: bool, name: &str) -> EvalResult {
+    args.arity(name, 1, 2)?;
+    if args.pos.len() == 2 {
+        let mapped = interp.broadcast_call(&args.pos[0], vec![args.pos[1].clone()], vec![])?;
+        return extremum(
+            interp,
+            Args {
+                pos: vec![mapped],
+                kw: args.kw,
+                dotted: false,
+            },
+            largest,
+            name,
+        );
+    }
+    let x = numeric(&args.pos[0], name)?;
+    if let Some(dims) = dims_kw(&args, name)? {
+        let f = if largest {
+            BinaryFn::Max
+        } else {
+            BinaryFn::Min
+        };
+        return reduce_dims(&x, &dims, f);
+    }
+    let k = extremum_position(x.tensor(), largest).ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            format!("reducing over an empty collection is not allowed ({name})"),
+        )
+    })?;
+    Ok(from_tensor(
+        ops::gather(x.tensor(), &[k], &[])?,
+        x.eltype,
+        true,
+    ))
+}
+
+/// `maximum(x; dims)` / `minimum(x; dims)` for plain arrays.
+fn reduce_dims(x: &Operand, dims: &[usize], f: BinaryFn) -> EvalResult {
+    let mut a = x.tensor().primal().clone();
+    for &d in dims {
+        if d < a.ndim() {
+            a = a
+                .fold_axis(
+                    ndarray::Axis(d),
+                    if f == BinaryFn::Max {
+                        f64::NEG_INFINITY
+                    } else {
+                        f64::INFINITY
+                    },
+                    |&acc, &v| f.apply(acc, v),
+                )
+                .insert_axis(ndarray::Axis(d));
+        }
+    }
+    Ok(from_tensor(Tensor::Plain(a), x.eltype, false))
+}
+
+fn maximum_(interp: &mut Interp, args: Args) -> EvalResult {
+    extremum(interp, args, true, "maximum")
+}
+
+fn minimum_(interp: &mut Interp, args: Args) -> EvalResult {
+    extremum(interp, args, false, "minimum")
+}
+
+fn arg_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
+    args.arity(name, 1, 1)?;
+    let x = numeric(&args.pos[0], name)?;
+    let k = extremum_position(x.tensor(), largest)
+        .ok_or_else(|| fail(ErrorKind::ArgumentError, "collection must be non-empty"))?;
+    Ok(Value::Int(k as i64 + 1))
+}
+
+fn argmax_(_: &mut Interp, args: Args) -> EvalResult {
+    arg_extremum(&args, true, "argmax")
+}
+
+fn argmin_(_: &mut Interp, args: Args) -> EvalResult {
+    arg_extremum(&args, false, "argmin")
+}
+
+fn extrema_(interp: &mut Interp, args: Args) -> EvalResult {
+    let lo = minimum_(
+        interp,
+        Args {
+            pos: args.pos.clone(),
+            kw: vec![],
+            dotted: false,
+        },
+    )?;
+    let hi = maximum_(interp, args)?;
+    Ok(Value::Tuple(std::rc::Rc::new(vec![lo, hi])))
+}
+
+fn mean_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("mean", 1, 2)?;
+    let n = match args.pos.last() {
+        Some(v) => numeric(v, "mean")?.tensor().len(),
+        None => 0,
+    };
+    let dims = dims_kw(&args, "mean")?;
+    let count = match (&dims, args.pos.last().and_then(operand)) {
+        (Some(d), Some(x)) => d
+            .iter()
+            .map(|&k| x.tensor().shape().get(k).copied().unwrap_or(1))
+            .product(),
+        _ => n,
+    };
+    let total = sum_(interp, args)?;
+    let total_t = numeric(&total, "mean")?.tensor().clone();
+    let t = ops::binary(BinaryFn::Div, &total_t, &Tensor::scalar(count as f64))?;
+    Ok(from_tensor(t, ElType::Float64, dims.is_none()))
+}
+
+fn dot_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("dot", 2, 2)?;
+    let (x, y) = (numeric(&args.pos[0], "dot")?, numeric(&args.pos[1], "dot")?);
+    if x.tensor().len() != y.tensor().len() {
+        return Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!(
+                "first array has length {} which does not match the length of the second, {}",
+                x.tensor().len(),
+                y.tensor().len()
+            ),
+        ));
+    }
+    let n = x.tensor().len();
+    let a = ops::reshape(x.tensor(), &[n])?;
+    let b = ops::reshape(y.tensor(), &[n])?;
+    let t = ops::sum_all(&ops::binary(BinaryFn::Mul, &a, &b)?)?;
+    let eltype = if x.eltype == ElType::Float64 || y.eltype == ElType::Float64 {
+        ElType::Float64
+    } else {
+        ElType::Int64
+    };
+    Ok(from_tensor(t, eltype, true))
+}
+
+fn norm_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("norm", 1, 2)?;
+    let x = numeric(&args.pos[0], "norm")?;
+    let p = match args.pos.get(1) {
+        Some(v) => super::to_float(v, "norm")?,
+        None => 2.0,
+    };
+    let t = x.tensor();
+    let abs = ops::unary(UnaryFn::Abs, t)?;
+    let result = if p == 2.0 {
+        ops::unary(
+            UnaryFn::Sqrt,
+            &ops::sum_all(&ops::unary(UnaryFn::Abs2, t)?)?,
+        )?
+    } else if p == 1.0 {
+        ops::sum_all(&abs)?
+    } else if p.is_infinite() {
+        match extremum_position(&abs, p > 0.0) {
+            Some(k) => ops::gather(&abs, &[k], &[])?,
+            None => Tensor::scalar(0.0),
+        }
+    } else {
+        let powered = ops::sum_all(&ops::binary(BinaryFn::Pow, &abs, &Tensor::scalar(p))?)?;
+        ops::binary(BinaryFn::Pow, &powered, &Tensor::scalar(1.0 / p))?
+    };
+    Ok(from_tensor(result, ElType::Float64, true))
+}
+
+crate::builtins! {
+    "sum" => sum_, false, "    sum(x; dims)\n    sum(f, x)\n\nThe sum of the elements (along `dims`, or of `f` applied to each).\n\n```\njulia> sum([1.0, 2.0, 3.0])\n6.0\n\njulia> sum(abs2, [1, 2])\n5\n```";
+    "prod" => prod_, false, "    prod(x)\n\nThe product of the elements.\n\n```\njulia> prod([1, 2, 3, 4])\n24\n```";
+    "maximum" => maximum_, false, "    maximum(x; dims)\n    maximum(f, x)\n\nThe largest element.\n\n```\njulia> maximum([3, 7, 2])\n7\n```";
+    "minimum" => minimum_, false, "    minimum(x; dims)\n    minimum(f, x)\n\nThe smallest element.\n\n```\njulia> minimum([3, 7, 2])\n2\n```";
+    "argmax" => argmax_, false, "    argmax(x)\n\nThe index of the largest element.\n\n```\njulia> argmax([3, 7, 2])\n2\n```";
+    "argmin" => argmin_, false, "    argmin(x)\n\nThe index of the smallest element.\n\n```\njulia> argmin([3, 7, 2])\n3\n```";
+    "extrema" => extrema_, false, "    extrema(x)\n\n`(minimum(x), maximum(x))`.\n\n```\njulia> extrema([3, 7, 2])\n(2, 7)\n```";
+    "mean" => mean_, false, "    mean(x; dims)\n\nThe arithmetic mean.\n\n```\njulia> mean([1.0, 2.0, 3.0])\n2.0\n```";
+    "dot" => dot_, false, "    dot(x, y)\n\nThe inner product `sum(x .* y)`, also `x ⋅ y`.\n\n```\njulia> dot([1, 2], [3, 4])\n11\n```";
+    "norm" => norm_, false, "    norm(x, p=2)\n\nThe p-norm of the elements (Frobenius for matrices).\n\n```\njulia> norm([3.0, 4.0])\n5.0\n```";
+}

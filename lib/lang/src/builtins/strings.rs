@@ -1,0 +1,138 @@
+//! Strings: `uppercase`, `lowercase`, `split`, `join`, `replace`, `occursin`, `startswith`,
+//! `endswith`, `strip`, `lpad`, `rpad`, `parse`.
+
+use super::{to_size, Args};
+use crate::display::print_string;
+use crate::error::ErrorKind;
+use crate::eval::iterate::elements;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::value::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+fn text<'a>(args: &'a Args, i: usize, name: &str) -> Result<&'a str, Flow> {
+    match args.pos.get(i) {
+        Some(Value::Str(s)) => Ok(s.as_str()),
+        Some(other) => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", other.type_name()),
+        )),
+        None => Err(fail(
+            ErrorKind::MethodError,
+            format!("{name} needs a string"),
+        )),
+    }
+}
+
+fn uppercase_(_: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::str(text(&args, 0, "uppercase")?.to_uppercase()))
+}
+
+fn lowercase_(_: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::str(text(&args, 0, "lowercase")?.to_lowercase()))
+}
+
+fn strip_(_: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::str(text(&args, 0, "strip")?.trim()))
+}
+
+fn split_(_: &mut Interp, args: Args) -> EvalResult {
+    let s = text(&args, 0, "split")?;
+    let parts: Vec<Value> = match args.pos.get(1) {
+        Some(Value::Str(sep)) => s.split(sep.as_str()).map(Value::str).collect(),
+        _ => s.split_whitespace().map(Value::str).collect(),
+    };
+    Ok(Value::List(Rc::new(RefCell::new(parts))))
+}
+
+fn join_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("join", 1, 2)?;
+    let items = elements(&args.pos[0])?;
+    let sep = args.pos.get(1).map(print_string).unwrap_or_default();
+    Ok(Value::str(
+        items
+            .iter()
+            .map(print_string)
+            .collect::<Vec<_>>()
+            .join(&sep),
+    ))
+}
+
+fn replace_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("replace", 2, 2)?;
+    let s = text(&args, 0, "replace")?;
+    match &args.pos[1] {
+        Value::Tuple(pair) if pair.len() == 2 => Ok(Value::str(
+            s.replace(&print_string(&pair[0]), &print_string(&pair[1])),
+        )),
+        _ => Err(fail(ErrorKind::ArgumentError, "replace(s, old => new)")),
+    }
+}
+
+fn occursin_(_: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::Bool(
+        text(&args, 1, "occursin")?.contains(text(&args, 0, "occursin")?),
+    ))
+}
+
+fn startswith_(_: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::Bool(
+        text(&args, 0, "startswith")?.starts_with(text(&args, 1, "startswith")?),
+    ))
+}
+
+fn endswith_(_: &mut Interp, args: Args) -> EvalResult {
+    Ok(Value::Bool(
+        text(&args, 0, "endswith")?.ends_with(text(&args, 1, "endswith")?),
+    ))
+}
+
+fn pad(args: &Args, left: bool) -> EvalResult {
+    let name = if left { "lpad" } else { "rpad" };
+    args.arity(name, 2, 3)?;
+    let s = print_string(&args.pos[0]);
+    let width = to_size(&args.pos[1], name)?;
+    let fill = args
+        .pos
+        .get(2)
+        .map(print_string)
+        .unwrap_or_else(|| " ".into());
+    let missing = width.saturating_sub(s.chars().count());
+    let padding: String = fill.chars().cycle().take(missing).collect();
+    Ok(Value::str(if left { padding + &s } else { s + &padding }))
+}
+
+fn lpad_(_: &mut Interp, args: Args) -> EvalResult {
+    pad(&args, true)
+}
+
+fn rpad_(_: &mut Interp, args: Args) -> EvalResult {
+    pad(&args, false)
+}
+
+fn parse_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("parse", 2, 2)?;
+    let f = args.pos[0].clone();
+    interp.call(&f, vec![args.pos[1].clone()])
+}
+
+fn symbol_(_: &mut Interp, args: Args) -> EvalResult {
+    let s: String = args.pos.iter().map(print_string).collect();
+    Ok(Value::Symbol(difflab_syntax::Name::new(&s)))
+}
+
+crate::builtins! {
+    "uppercase" => uppercase_, false, "    uppercase(s)\n\nThe string in upper case.\n\n```\njulia> uppercase(\"ad\")\n\"AD\"\n```";
+    "lowercase" => lowercase_, false, "    lowercase(s)\n\nThe string in lower case.\n\n```\njulia> lowercase(\"AD\")\n\"ad\"\n```";
+    "strip" => strip_, false, "    strip(s)\n\nThe string without leading and trailing whitespace.\n\n```\njulia> strip(\"  a \")\n\"a\"\n```";
+    "split" => split_, false, "    split(s, [sep])\n\nThe pieces of `s` between separators (whitespace by default).\n\n```\njulia> split(\"a b\")\n2-element Vector{String}:\n \"a\"\n \"b\"\n```";
+    "join" => join_, false, "    join(xs, [sep])\n\nThe elements printed and joined with `sep`.\n\n```\njulia> join([1, 2, 3], \", \")\n\"1, 2, 3\"\n```";
+    "replace" => replace_, false, "    replace(s, old => new)\n\n`s` with every `old` replaced by `new`.\n\n```\njulia> replace(\"a-b\", \"-\" => \"+\")\n\"a+b\"\n```";
+    "occursin" => occursin_, false, "    occursin(needle, haystack)\n\nWhether `needle` occurs in `haystack`.\n\n```\njulia> occursin(\"ff\", \"diff\")\ntrue\n```";
+    "startswith" => startswith_, false, "    startswith(s, prefix)\n\nWhether `s` starts with `prefix`.\n\n```\njulia> startswith(\"gradient\", \"grad\")\ntrue\n```";
+    "endswith" => endswith_, false, "    endswith(s, suffix)\n\nWhether `s` ends with `suffix`.\n\n```\njulia> endswith(\"file.mtx\", \".mtx\")\ntrue\n```";
+    "lpad" => lpad_, false, "    lpad(s, n, [fill])\n\n`s` printed and padded on the left to `n` characters.\n\n```\njulia> lpad(7, 3, \"0\")\n\"007\"\n```";
+    "rpad" => rpad_, false, "    rpad(s, n, [fill])\n\n`s` printed and padded on the right to `n` characters.\n\n```\njulia> rpad(\"a\", 3) * \"|\"\n\"a  |\"\n```";
+    "parse" => parse_, false, "    parse(T, s)\n\nThe number written in `s`, as type `T`.\n\n```\njulia> parse(Float64, \"2.5\")\n2.5\n```";
+    "Symbol" => symbol_, false, "    Symbol(s)\n\nThe symbol with the given name.\n\n```\njulia> Symbol(\"central\")\n:central\n```";
+}

@@ -1,0 +1,233 @@
+//! Errors of the language: [`LangError`] with Julia's error kinds, and where they happened.
+//!
+//! An error carries its [`ErrorKind`], a message, and the location (source and byte span) of
+//! the expression that raised it; line and column are computed only by [`LangError::render`].
+//! `throw(v)` of a non-exception value keeps the value as the error's payload.
+
+use crate::value::Value;
+use difflab_syntax::{line_col, line_text, Span};
+use std::fmt;
+use std::rc::Rc;
+
+/// One input the session evaluated: a REPL line, a notebook cell or a script file.
+#[derive(Debug)]
+pub struct Source {
+    /// How errors name it: `REPL[3]`, `In[3]`, or a file path.
+    pub name: String,
+    /// The text.
+    pub text: String,
+}
+
+/// The kinds of error, named as Julia names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// A variable or function name that is not defined.
+    UndefVarError,
+    /// No method of a function accepts these arguments.
+    MethodError,
+    /// An index outside an array's bounds.
+    BoundsError,
+    /// Arrays whose sizes do not fit together.
+    DimensionMismatch,
+    /// An argument outside a function's domain (`sqrt(-1.0)`).
+    DomainError,
+    /// An invalid argument.
+    ArgumentError,
+    /// A parse error.
+    LoadError,
+    /// The user interrupted the computation.
+    InterruptException,
+    /// Recursion deeper than the configured limit.
+    StackOverflowError,
+    /// An allocation beyond the configured memory limit.
+    OutOfMemoryError,
+    /// `error("msg")`.
+    ErrorException,
+    /// A failed `@assert`.
+    AssertionError,
+    /// A missing key or field.
+    KeyError,
+    /// A conversion that would lose information (`Int(1.5)`).
+    InexactError,
+    /// Integer division by zero.
+    DivideError,
+    /// A value of the wrong type where a specific type is required.
+    TypeError,
+    /// An operating-system error (files).
+    SystemError,
+    /// `throw(v)` of a value that is not an exception.
+    Thrown,
+}
+
+impl ErrorKind {
+    /// The Julia name of the kind.
+    pub fn name(self) -> &'static str {
+        use ErrorKind::*;
+        match self {
+            UndefVarError => "UndefVarError",
+            MethodError => "MethodError",
+            BoundsError => "BoundsError",
+            DimensionMismatch => "DimensionMismatch",
+            DomainError => "DomainError",
+            ArgumentError => "ArgumentError",
+            LoadError => "LoadError",
+            InterruptException => "InterruptException",
+            StackOverflowError => "StackOverflowError",
+            OutOfMemoryError => "OutOfMemoryError",
+            ErrorException => "ErrorException",
+            AssertionError => "AssertionError",
+            KeyError => "KeyError",
+            InexactError => "InexactError",
+            DivideError => "DivideError",
+            TypeError => "TypeError",
+            SystemError => "SystemError",
+            Thrown => "Exception",
+        }
+    }
+
+    /// The kind called `name`, for exception constructors (`ArgumentError("…")`).
+    pub fn from_name(name: &str) -> Option<ErrorKind> {
+        use ErrorKind::*;
+        Some(match name {
+            "UndefVarError" => UndefVarError,
+            "MethodError" => MethodError,
+            "BoundsError" => BoundsError,
+            "DimensionMismatch" => DimensionMismatch,
+            "DomainError" => DomainError,
+            "ArgumentError" => ArgumentError,
+            "InterruptException" => InterruptException,
+            "StackOverflowError" => StackOverflowError,
+            "OutOfMemoryError" => OutOfMemoryError,
+            "ErrorException" => ErrorException,
+            "AssertionError" => AssertionError,
+            "KeyError" => KeyError,
+            "InexactError" => InexactError,
+            "DivideError" => DivideError,
+            "TypeError" => TypeError,
+            "SystemError" => SystemError,
+            _ => return None,
+        })
+    }
+}
+
+/// A raised error.
+#[derive(Debug, Clone)]
+pub struct LangError {
+    /// The kind.
+    pub kind: ErrorKind,
+    /// The message after `Kind: `.
+    pub message: String,
+    /// Where it was raised, once known.
+    pub location: Option<(Rc<Source>, Span)>,
+    /// Calls it passed through, innermost first: (function name, call site).
+    pub trace: Vec<(String, Option<(Rc<Source>, Span)>)>,
+    /// The thrown value for `throw(v)` of a non-exception.
+    pub payload: Option<Value>,
+}
+
+impl LangError {
+    /// An error of `kind` with `message`, location unknown yet.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> LangError {
+        LangError {
+            kind,
+            message: message.into(),
+            location: None,
+            trace: Vec::new(),
+            payload: None,
+        }
+    }
+
+    /// `Kind: message` (or just `Kind` when there is no message), as Julia's `showerror`.
+    pub fn headline(&self) -> String {
+        if self.kind == ErrorKind::Thrown {
+            let shown = self
+                .payload
+                .as_ref()
+                .map(crate::display::repr)
+                .unwrap_or_default();
+            return shown;
+        }
+        if self.message.is_empty() {
+            self.kind.name().to_string()
+        } else {
+            format!("{}: {}", self.kind.name(), self.message)
+        }
+    }
+
+    /// The full report: `ERROR: Kind: message`, the source line with a caret under the span,
+    /// and `@ source:line:column`, then the call trace.
+    pub fn render(&self) -> String {
+        let mut out = format!("ERROR: {}", self.headline());
+        if let Some((source, span)) = &self.location {
+            let (line, col) = line_col(&source.text, span.start as usize);
+            let text = line_text(&source.text, line);
+            let (_, end_col) = line_col(&source.text, span.end as usize);
+            let width = if end_col > col && line_col(&source.text, span.end as usize).0 == line {
+                end_col - col
+            } else {
+                1
+            };
+            out.push_str(&format!(
+                "\n  {text}\n  {}{}\n@ {}:{line}:{col}",
+                " ".repeat(col - 1),
+                "^".repeat(width.max(1)),
+                source.name
+            ));
+        }
+        // Consecutive identical frames (deep recursion) are shown once with a count, as Julia does.
+        let mut k = 0;
+        while k < self.trace.len() {
+            let (function, site) = &self.trace[k];
+            let repeats = self.trace[k + 1..]
+                .iter()
+                .take_while(|(f, s)| f == function && same_site(s, site))
+                .count();
+            match site {
+                Some((source, span)) => {
+                    let (line, col) = line_col(&source.text, span.start as usize);
+                    out.push_str(&format!(
+                        "\n  in {function} at {}:{line}:{col}",
+                        source.name
+                    ));
+                }
+                None => out.push_str(&format!("\n  in {function}")),
+            }
+            if repeats > 0 {
+                out.push_str(&format!(" [repeats {repeats} more times]"));
+            }
+            k += repeats + 1;
+        }
+        out
+    }
+}
+
+/// True when two call sites are the same place in the same source.
+fn same_site(a: &Option<(Rc<Source>, Span)>, b: &Option<(Rc<Source>, Span)>) -> bool {
+    match (a, b) {
+        (Some((sa, pa)), Some((sb, pb))) => Rc::ptr_eq(sa, sb) && pa == pb,
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+impl fmt::Display for LangError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.headline())
+    }
+}
+
+impl std::error::Error for LangError {}
+
+impl From<difflab_ad::AdError> for LangError {
+    fn from(e: difflab_ad::AdError) -> LangError {
+        use difflab_ad::AdError::*;
+        let kind = match &e {
+            DimensionMismatch(_) => ErrorKind::DimensionMismatch,
+            Domain { .. } => ErrorKind::DomainError,
+            NoRule { .. } => ErrorKind::MethodError,
+            Argument(_) => ErrorKind::ArgumentError,
+            Bounds(_) => ErrorKind::BoundsError,
+        };
+        LangError::new(kind, e.to_string())
+    }
+}

@@ -1,0 +1,109 @@
+//! Assignment: `x = v`, compound `x += v`, indexed `y[i] = v`, broadcast `y .= v`, fields and
+//! destructuring `a, b = t`.
+
+use super::scope::{Scope, Target};
+use super::{fail, EvalResult, Flow, Interp};
+use crate::error::ErrorKind;
+use crate::value::Value;
+use difflab_syntax::{BinOp, Expr, ExprKind, Name};
+
+impl Interp {
+    pub(crate) fn eval_assign(
+        &mut self,
+        target: &Expr,
+        op: Option<BinOp>,
+        dotted: bool,
+        value: &Expr,
+    ) -> EvalResult {
+        let mut v = self.eval(value)?;
+        if let Some(op) = op {
+            let current = self.eval(target)?;
+            v = self.binary(op, dotted, &current, &v)?;
+            if dotted {
+                if let ExprKind::Ident(_) | ExprKind::Index { .. } = target.kind {
+                    // `x .+= v` updates the array in place, like `x .= x .+ v`.
+                    if matches!(current, Value::Array(_)) {
+                        self.assign_broadcast(target, &v)?;
+                        return Ok(v);
+                    }
+                }
+            }
+        } else if dotted {
+            self.assign_broadcast(target, &v)?;
+            return Ok(v);
+        }
+        self.assign_to(target, v.clone())?;
+        Ok(v)
+    }
+
+    /// Stores `v` into the place `target` denotes.
+    pub(crate) fn assign_to(&mut self, target: &Expr, v: Value) -> Result<(), Flow> {
+        match &target.kind {
+            ExprKind::Ident(name) => {
+                self.assign_name(*name, v);
+                Ok(())
+            }
+            ExprKind::Index { target: t, indices } => {
+                let container = self.eval(t)?;
+                self.set_index(&container, indices, v)
+                    .map_err(|f| self.locate(f, target.span))
+            }
+            ExprKind::Tuple(parts) => {
+                let items = super::iterate::elements(&v)?;
+                if items.len() < parts.len() {
+                    return Err(fail(
+                        ErrorKind::BoundsError,
+                        format!(
+                            "cannot destructure {} values into {} places",
+                            items.len(),
+                            parts.len()
+                        ),
+                    ));
+                }
+                for (part, item) in parts.iter().zip(items) {
+                    self.assign_to(&part.value, item)?;
+                }
+                Ok(())
+            }
+            ExprKind::Field { target: t, field } => {
+                let container = self.eval(t)?;
+                Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!(
+                        "cannot set field `{field}` of a {}: library objects are immutable",
+                        container.type_name()
+                    ),
+                ))
+            }
+            _ => Err(fail(ErrorKind::ArgumentError, "invalid assignment target")),
+        }
+    }
+
+    /// Assigns a variable following the scope rules of [`Scope::assignment_target`].
+    pub fn assign_name(&mut self, name: Name, v: Value) {
+        match self.current_scope() {
+            None => self.set_global(name, v),
+            Some(scope) => {
+                match Scope::assignment_target(&scope, name, self.global(name).is_some()) {
+                    Target::Local(frame) => frame.define(name, v),
+                    Target::Global => self.set_global(name, v),
+                }
+            }
+        }
+    }
+
+    /// `target .= v`: writes `v` (broadcast) into every element of the existing array.
+    fn assign_broadcast(&mut self, target: &Expr, v: &Value) -> Result<(), Flow> {
+        match &target.kind {
+            ExprKind::Index { target: t, indices } => {
+                let container = self.eval(t)?;
+                self.set_index(&container, indices, v.clone())
+            }
+            _ => {
+                let container = self.eval(target)?;
+                self.fill_all(&container, v)
+                    .map_err(|f| self.locate(f, target.span))
+            }
+        }
+    }
+}

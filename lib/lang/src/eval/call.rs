@@ -1,0 +1,479 @@
+//! Calls: evaluating arguments, calling builtins, user functions and callable objects,
+//! broadcasting dotted calls, and defining functions.
+
+use super::iterate::number;
+use super::scope::Scope;
+use super::{fail, EvalResult, Flow, Interp};
+use crate::builtins::Args;
+use crate::error::ErrorKind;
+use crate::show::ElType;
+use crate::value::{Closure, Value};
+use difflab_syntax::{Arg, Expr, ExprKind, FunctionDef, Kwarg, Name, Span};
+use std::rc::Rc;
+
+/// Names that stand for Julia modules: `Random.seed!` means the builtin `seed!`.
+const MODULES: &[&str] = &[
+    "Random",
+    "LinearAlgebra",
+    "SparseArrays",
+    "DifferentiationInterface",
+    "DI",
+    "DifferentiationInterfaceTest",
+    "DIT",
+    "SparseConnectivityTracer",
+    "SparseMatrixColorings",
+    "ImplicitDifferentiation",
+    "ADTypes",
+    "Base",
+    "Statistics",
+    "MatrixMarket",
+    "Chairmarks",
+    "BenchmarkTools",
+];
+
+impl Interp {
+    /// Evaluates positional arguments, expanding splats.
+    pub(crate) fn eval_args(&mut self, args: &[Arg]) -> Result<Vec<Value>, Flow> {
+        let mut values = Vec::with_capacity(args.len());
+        for arg in args {
+            let v = self.eval(&arg.value)?;
+            if arg.splat {
+                values.extend(super::iterate::elements(&v)?);
+            } else {
+                values.push(v);
+            }
+        }
+        Ok(values)
+    }
+
+    pub(crate) fn eval_call(
+        &mut self,
+        callee: &Expr,
+        args: &[Arg],
+        kwargs: &[Kwarg],
+        dotted: bool,
+        span: Span,
+    ) -> EvalResult {
+        let (function, mut prefix) = match &callee.kind {
+            ExprKind::Curly { name, params } => {
+                let mut values = Vec::with_capacity(params.len());
+                for p in params {
+                    values.push(self.eval(p)?);
+                }
+                (self.lookup(*name)?, values)
+            }
+            _ => (self.eval(callee)?, Vec::new()),
+        };
+        prefix.extend(self.eval_args(args)?);
+        let mut kw = Vec::with_capacity(kwargs.len());
+        for k in kwargs {
+            kw.push((k.name, self.eval(&k.value)?));
+        }
+        let result = if dotted {
+            self.broadcast_call(&function, prefix, kw)
+        } else {
+            self.call_value(&function, prefix, kw)
+        };
+        result.map_err(|flow| self.trace(flow, &function, span))
+    }
+
+    /// Records a call site in the trace of an error passing through a user function call.
+    fn trace(&self, flow: Flow, function: &Value, span: Span) -> Flow {
+        match (flow, function) {
+            (Flow::Error(mut e), Value::Function(f)) => {
+                let name = f
+                    .def
+                    .name
+                    .map_or("anonymous".to_string(), |n| n.to_string());
+                e.trace.push((name, Some((self.source(), span))));
+                Flow::Error(e)
+            }
+            (other, _) => self.locate(other, span),
+        }
+    }
+
+    /// Calls any callable value.
+    pub fn call_value(
+        &mut self,
+        f: &Value,
+        args: Vec<Value>,
+        kw: Vec<(Name, Value)>,
+    ) -> EvalResult {
+        match f {
+            Value::Builtin(b) => (b.run)(
+                self,
+                Args {
+                    pos: args,
+                    kw,
+                    dotted: false,
+                },
+            ),
+            Value::Function(closure) => self.call_closure(closure, args, kw),
+            Value::Object(obj) => match obj.call(self, args, kw) {
+                Some(result) => result,
+                None => Err(fail(
+                    ErrorKind::MethodError,
+                    format!("objects of type {} are not callable", obj.type_name()),
+                )),
+            },
+            other => Err(fail(
+                ErrorKind::MethodError,
+                format!("objects of type {} are not callable", other.type_name()),
+            )),
+        }
+    }
+
+    /// Calls a function with positional arguments only.
+    pub fn call(&mut self, f: &Value, args: Vec<Value>) -> EvalResult {
+        self.call_value(f, args, Vec::new())
+    }
+
+    fn call_closure(
+        &mut self,
+        closure: &Rc<Closure>,
+        args: Vec<Value>,
+        kw: Vec<(Name, Value)>,
+    ) -> EvalResult {
+        let method = select_method(closure, args.len()).ok_or_else(|| {
+            let name = closure
+                .def
+                .name
+                .map_or("anonymous".to_string(), |n| n.to_string());
+            fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching {name}({})",
+                    args.iter()
+                        .map(|a| format!("::{}", a.type_name()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })?;
+        if self.depth >= self.config.max_depth {
+            return Err(fail(ErrorKind::StackOverflowError, ""));
+        }
+        self.check_interrupt()?;
+        let frame = Scope::new(method.scope.clone(), true);
+        let saved_scope = std::mem::replace(&mut self.scope, Some(frame.clone()));
+        let saved_source = std::mem::replace(&mut self.source, method.source.clone());
+        self.depth += 1;
+        let result = self
+            .bind_params(&method.def, &frame, args, kw)
+            .and_then(|()| self.eval_block(&method.def.body));
+        self.depth -= 1;
+        self.scope = saved_scope;
+        self.source = saved_source;
+        match result {
+            Ok(v) | Err(Flow::Return(v)) => Ok(v),
+            Err(Flow::Break | Flow::Continue) => Err(fail(
+                ErrorKind::ErrorException,
+                "break or continue outside a loop",
+            )),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn bind_params(
+        &mut self,
+        def: &FunctionDef,
+        frame: &Rc<Scope>,
+        args: Vec<Value>,
+        mut kw: Vec<(Name, Value)>,
+    ) -> Result<(), Flow> {
+        let mut args = args.into_iter();
+        for param in &def.params {
+            if param.vararg {
+                let rest: Vec<Value> = args.by_ref().collect();
+                self.bind_pattern(&param.pattern, Value::Tuple(Rc::new(rest)))?;
+                continue;
+            }
+            let v = match args.next() {
+                Some(v) => v,
+                None => match &param.default {
+                    Some(d) => self.eval(d)?,
+                    None => unreachable!("arity checked by select_method"),
+                },
+            };
+            self.bind_pattern(&param.pattern, v)?;
+        }
+        for param in &def.kwparams {
+            let difflab_syntax::Pattern::Name(name) = param.pattern else {
+                continue;
+            };
+            if param.vararg {
+                let rest = std::mem::take(&mut kw);
+                frame.define(name, Value::NamedTuple(Rc::new(rest)));
+                continue;
+            }
+            let v = match kw.iter().position(|(k, _)| *k == name) {
+                Some(i) => kw.remove(i).1,
+                None => match &param.default {
+                    Some(d) => self.eval(d)?,
+                    None => {
+                        return Err(fail(
+                            ErrorKind::ArgumentError,
+                            format!("keyword argument `{name}` not assigned"),
+                        ))
+                    }
+                },
+            };
+            frame.define(name, v);
+        }
+        if let Some((k, _)) = kw.first() {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching {}(...; {k}): unsupported keyword argument `{k}`",
+                    def.name.map_or("anonymous".to_string(), |n| n.to_string())
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `f.(args...)`: a vectorized builtin runs one whole-array kernel; anything else is
+    /// called once per element of the broadcast arguments.
+    pub fn broadcast_call(
+        &mut self,
+        f: &Value,
+        args: Vec<Value>,
+        kw: Vec<(Name, Value)>,
+    ) -> EvalResult {
+        if let Value::Builtin(b) = f {
+            if b.vectorized {
+                return (b.run)(
+                    self,
+                    Args {
+                        pos: args,
+                        kw,
+                        dotted: true,
+                    },
+                );
+            }
+        }
+        let shape = broadcast_shape(&args)?;
+        let Some(shape) = shape else {
+            return self.call_value(f, args, kw);
+        };
+        let len: usize = shape.iter().product();
+        self.check_alloc(len)?;
+        let columns: Vec<Vec<Value>> = args
+            .iter()
+            .map(|a| expand(a, &shape))
+            .collect::<Result<_, Flow>>()?;
+        let mut results = Vec::with_capacity(len);
+        for k in 0..len {
+            self.check_interrupt()?;
+            let call_args = columns.iter().map(|c| c[k].clone()).collect();
+            results.push(self.call_value(f, call_args, kw.clone())?);
+        }
+        super::collections::collect_values(self, results, &shape)
+    }
+
+    pub(crate) fn make_closure(&self, def: Rc<FunctionDef>) -> Value {
+        Value::Function(Rc::new(Closure {
+            def,
+            scope: self.current_scope(),
+            methods: Vec::new(),
+            source: self.source(),
+        }))
+    }
+
+    pub(crate) fn define_function(&mut self, def: &Rc<FunctionDef>) -> EvalResult {
+        let Some(name) = def.name else {
+            return Ok(self.make_closure(def.clone()));
+        };
+        let existing = match self.current_scope() {
+            Some(scope) => Scope::lookup(&scope, name),
+            None => self.global(name).cloned(),
+        };
+        let mut methods = Vec::new();
+        if let Some(Value::Function(old)) = existing {
+            let arity = arity_key(def);
+            for m in std::iter::once(&old).chain(old.methods.iter()) {
+                if arity_key(&m.def) != arity {
+                    methods.push(Rc::new(Closure {
+                        def: m.def.clone(),
+                        scope: m.scope.clone(),
+                        methods: Vec::new(),
+                        source: m.source.clone(),
+                    }));
+                }
+            }
+        }
+        let f = Value::Function(Rc::new(Closure {
+            def: def.clone(),
+            scope: self.current_scope(),
+            methods,
+            source: self.source(),
+        }));
+        if let Some(doc) = &def.doc {
+            self.docs.insert(name, doc.clone());
+        }
+        match self.current_scope() {
+            Some(scope) => scope.define(name, f.clone()),
+            None => self.set_global(name, f.clone()),
+        }
+        Ok(f)
+    }
+
+    pub(crate) fn eval_curly(&mut self, name: Name, _params: &[Expr]) -> EvalResult {
+        Err(fail(
+            ErrorKind::ArgumentError,
+            format!("`{name}{{…}}` is only supported as a constructor call, as in `{name}{{…}}(args...)`"),
+        ))
+    }
+
+    /// `v.field`.
+    pub fn field(&mut self, v: &Value, field: Name) -> EvalResult {
+        let text = field.as_str();
+        match v {
+            Value::Object(obj) => obj.field(text).ok_or_else(|| {
+                fail(
+                    ErrorKind::ArgumentError,
+                    format!(
+                        "{} has no field `{text}`; its fields are: {}",
+                        obj.type_name(),
+                        obj.field_names().join(", ")
+                    ),
+                )
+            }),
+            Value::NamedTuple(items) => items
+                .iter()
+                .find(|(k, _)| *k == field)
+                .map(|(_, v)| v.clone())
+                .ok_or_else(|| {
+                    fail(
+                        ErrorKind::ArgumentError,
+                        format!("type NamedTuple has no field {text}"),
+                    )
+                }),
+            Value::Exception(e) if text == "msg" => Ok(Value::str(e.message.clone())),
+            Value::Sparse(s) => crate::builtins::sparse::field(&s.borrow(), text),
+            Value::Range(r) => match text {
+                "start" => Ok(number(
+                    if r.is_int {
+                        ElType::Int64
+                    } else {
+                        ElType::Float64
+                    },
+                    r.start,
+                )),
+                "step" => Ok(number(
+                    if r.is_int {
+                        ElType::Int64
+                    } else {
+                        ElType::Float64
+                    },
+                    r.step,
+                )),
+                "stop" => Ok(number(
+                    if r.is_int {
+                        ElType::Int64
+                    } else {
+                        ElType::Float64
+                    },
+                    r.last(),
+                )),
+                _ => Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!("type range has no field {text}"),
+                )),
+            },
+            other => Err(fail(
+                ErrorKind::ArgumentError,
+                format!("type {} has no field {text}", other.type_name()),
+            )),
+        }
+    }
+
+    /// Resolves `Module.name` for the module names the documents use.
+    pub(crate) fn module_member(&self, target: &Expr, field: Name) -> Option<Value> {
+        let ExprKind::Ident(module) = target.kind else {
+            return None;
+        };
+        if !MODULES.contains(&module.as_str()) || self.lookup(module).is_ok() {
+            return None;
+        }
+        self.lookup(field).ok()
+    }
+}
+
+/// The method of `closure` that accepts `n` positional arguments.
+fn select_method(closure: &Rc<Closure>, n: usize) -> Option<&Rc<Closure>> {
+    std::iter::once(closure)
+        .chain(closure.methods.iter())
+        .find(|m| accepts(&m.def, n))
+}
+
+fn accepts(def: &FunctionDef, n: usize) -> bool {
+    let required = def
+        .params
+        .iter()
+        .filter(|p| p.default.is_none() && !p.vararg)
+        .count();
+    let vararg = def.params.iter().any(|p| p.vararg);
+    let max = def.params.iter().filter(|p| !p.vararg).count();
+    n >= required && (vararg || n <= max)
+}
+
+/// Methods are told apart by their number of positional parameters.
+fn arity_key(def: &FunctionDef) -> (usize, bool) {
+    (def.params.len(), def.params.iter().any(|p| p.vararg))
+}
+
+/// The common broadcast shape of the array-like arguments, or `None` when all are scalars.
+fn broadcast_shape(args: &[Value]) -> Result<Option<Vec<usize>>, Flow> {
+    let mut shape: Option<Vec<usize>> = None;
+    for a in args {
+        let s = match a {
+            Value::Array(arr) => arr.borrow().data.shape().to_vec(),
+            Value::Range(r) => vec![r.len],
+            Value::List(items) => vec![items.borrow().len()],
+            _ => continue,
+        };
+        shape = Some(match shape {
+            None => s,
+            Some(prev) => difflab_ad::broadcast::shape(&prev, &s)?,
+        });
+    }
+    Ok(shape)
+}
+
+/// The elements of `v` broadcast to `shape`, in column-major order.
+fn expand(v: &Value, shape: &[usize]) -> Result<Vec<Value>, Flow> {
+    let len: usize = shape.iter().product();
+    let own_shape = match v {
+        Value::Array(arr) => arr.borrow().data.shape().to_vec(),
+        Value::Range(r) => vec![r.len],
+        Value::List(items) => vec![items.borrow().len()],
+        _ => return Ok(vec![v.clone(); len]),
+    };
+    let items = super::iterate::elements(v)?;
+    if own_shape == shape {
+        return Ok(items);
+    }
+    let mut out = Vec::with_capacity(len);
+    let mut index = vec![0usize; shape.len()];
+    for _ in 0..len {
+        let mut k = 0;
+        let mut stride = 1;
+        for (d, &i) in index.iter().enumerate() {
+            let extent = own_shape.get(d).copied().unwrap_or(1);
+            if extent != 1 {
+                k += i * stride;
+            }
+            stride *= extent;
+        }
+        out.push(items[k].clone());
+        for (d, i) in index.iter_mut().enumerate() {
+            *i += 1;
+            if *i < shape[d] {
+                break;
+            }
+            *i = 0;
+        }
+    }
+    Ok(out)
+}

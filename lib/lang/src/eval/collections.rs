@@ -1,0 +1,229 @@
+//! Collection literals: tuples, vectors, matrix concatenation, typed vectors, comprehensions;
+//! and [`collect_values`], which turns computed elements into the right kind of array.
+
+use super::iterate::iterate;
+use super::scope::Scope;
+use super::{fail, EvalResult, Flow, Interp};
+use crate::error::ErrorKind;
+use crate::show::ElType;
+use crate::value::Value;
+use difflab_ad::{ops, Tensor};
+use difflab_syntax::{Arg, Expr, ExprKind, Generator, Name};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+impl Interp {
+    pub(crate) fn eval_tuple(&mut self, items: &[Arg]) -> EvalResult {
+        let named = !items.is_empty()
+            && items.iter().all(|a| {
+                matches!(&a.value.kind, ExprKind::Assign { target, op: None, .. }
+                    if matches!(target.kind, ExprKind::Ident(_)))
+            });
+        if named {
+            let mut fields = Vec::with_capacity(items.len());
+            for a in items {
+                let ExprKind::Assign { target, value, .. } = &a.value.kind else {
+                    unreachable!("checked above")
+                };
+                let ExprKind::Ident(name) = target.kind else {
+                    unreachable!("checked above")
+                };
+                fields.push((name, self.eval(value)?));
+            }
+            return Ok(Value::NamedTuple(Rc::new(fields)));
+        }
+        Ok(Value::Tuple(Rc::new(self.eval_args(items)?)))
+    }
+
+    pub(crate) fn eval_vector(&mut self, items: &[Arg]) -> EvalResult {
+        let values = self.eval_args(items)?;
+        let n = values.len();
+        if n == 0 {
+            // `[]` is Julia's `Any[]`, which can hold anything pushed into it.
+            return Ok(Value::List(Rc::new(RefCell::new(values))));
+        }
+        collect_values(self, values, &[n])
+    }
+
+    pub(crate) fn eval_typed_vector(&mut self, eltype: Name, elements: &[Expr]) -> EvalResult {
+        let mut values = Vec::with_capacity(elements.len());
+        for e in elements {
+            values.push(self.eval(e)?);
+        }
+        let elt = match eltype.as_str() {
+            "Float64" | "Float32" | "Real" | "Number" => ElType::Float64,
+            "Int" | "Int64" => ElType::Int64,
+            "Bool" => ElType::Bool,
+            "Any" => return Ok(Value::List(Rc::new(RefCell::new(values)))),
+            other => {
+                return Err(fail(
+                    ErrorKind::UndefVarError,
+                    format!("`{other}` not defined as an element type"),
+                ))
+            }
+        };
+        let n = values.len();
+        let mut data = Vec::with_capacity(n);
+        for v in &values {
+            data.push(scalar_f64(v)?);
+        }
+        Ok(Value::array(elt, &[n], data))
+    }
+
+    pub(crate) fn eval_concat(&mut self, rows: &[Vec<Expr>]) -> EvalResult {
+        let mut row_values = Vec::with_capacity(rows.len());
+        for row in rows {
+            let mut values = Vec::with_capacity(row.len());
+            for e in row {
+                values.push(self.eval(e)?);
+            }
+            row_values.push(values);
+        }
+        crate::builtins::arrays::hvcat(self, row_values)
+    }
+
+    pub(crate) fn eval_comprehension(
+        &mut self,
+        body: &Expr,
+        generators: &[Generator],
+        filter: Option<&Expr>,
+    ) -> EvalResult {
+        let frame = Scope::new(self.current_scope(), false);
+        self.with_frame(frame, |me| {
+            let mut results = Vec::new();
+            let mut shape = Vec::new();
+            me.comprehend(body, generators, filter, &mut results, &mut shape, 0)?;
+            if filter.is_some() || shape.is_empty() {
+                let n = results.len();
+                return collect_values(me, results, &[n]);
+            }
+            // Julia's first generator varies fastest: results were produced with the last one
+            // innermost, so reorder into column-major.
+            let reordered = reorder_outer_major(results, &shape);
+            collect_values(me, reordered, &shape)
+        })
+    }
+
+    fn comprehend(
+        &mut self,
+        body: &Expr,
+        generators: &[Generator],
+        filter: Option<&Expr>,
+        results: &mut Vec<Value>,
+        shape: &mut Vec<usize>,
+        level: usize,
+    ) -> Result<(), Flow> {
+        let Some((first, rest)) = generators.split_first() else {
+            if let Some(cond) = filter {
+                if !self.truthy(cond)? {
+                    return Ok(());
+                }
+            }
+            self.check_interrupt()?;
+            results.push(self.eval(body)?);
+            return Ok(());
+        };
+        let iterable = self.eval(&first.iter)?;
+        let mut count = 0;
+        for item in iterate(&iterable)? {
+            self.bind_pattern(&first.pattern, item)?;
+            self.comprehend(body, rest, filter, results, shape, level + 1)?;
+            count += 1;
+        }
+        if shape.len() <= level {
+            shape.resize(level + 1, 0);
+        }
+        shape[level] = count;
+        Ok(())
+    }
+}
+
+/// Reorders values produced with the first dimension outermost into column-major order.
+fn reorder_outer_major(values: Vec<Value>, shape: &[usize]) -> Vec<Value> {
+    if shape.len() < 2 {
+        return values;
+    }
+    let len = values.len();
+    let mut out = vec![Value::Nothing; len];
+    for (k, v) in values.into_iter().enumerate() {
+        // k enumerates indices with the last dimension fastest.
+        let mut rest = k;
+        let mut index = vec![0; shape.len()];
+        for d in (0..shape.len()).rev() {
+            index[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        let mut linear = 0;
+        let mut stride = 1;
+        for d in 0..shape.len() {
+            linear += index[d] * stride;
+            stride *= shape[d];
+        }
+        out[linear] = v;
+    }
+    out
+}
+
+/// A plain number as `f64`, or a `MethodError` for anything else.
+pub fn scalar_f64(v: &Value) -> Result<f64, Flow> {
+    match v {
+        Value::Float(x) => Ok(*x),
+        Value::Int(i) => Ok(*i as f64),
+        Value::Bool(b) => Ok(f64::from(u8::from(*b))),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "cannot convert a value of type {} to a number",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+/// Builds an array of `shape` from computed elements: numbers become a numeric array
+/// (`Int64` when all are integers, `Bool` when all are booleans, dual when any carries
+/// derivatives), anything else a vector of values.
+pub fn collect_values(interp: &Interp, values: Vec<Value>, shape: &[usize]) -> EvalResult {
+    interp.check_alloc(values.len())?;
+    let all_numbers = values.iter().all(Value::is_number);
+    if !all_numbers {
+        if shape.len() > 1 {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                "multi-dimensional arrays of non-numbers are not supported",
+            ));
+        }
+        return Ok(Value::List(Rc::new(RefCell::new(values))));
+    }
+    let eltype = if values.iter().all(|v| matches!(v, Value::Bool(_))) && !values.is_empty() {
+        ElType::Bool
+    } else if values
+        .iter()
+        .all(|v| matches!(v, Value::Int(_) | Value::Bool(_)))
+        && !values.is_empty()
+    {
+        ElType::Int64
+    } else {
+        ElType::Float64
+    };
+    if values.iter().any(|v| matches!(v, Value::Real(_))) {
+        let parts: Vec<Tensor> = values
+            .iter()
+            .map(|v| match v {
+                Value::Real(t) => ops::reshape(t, &[1]),
+                other => Ok(Tensor::from_col_major(
+                    &[1],
+                    vec![scalar_f64(other).unwrap_or(0.0)],
+                )),
+            })
+            .collect::<Result<_, _>>()?;
+        let stacked = ops::concat(&parts, 0)?;
+        let data = ops::reshape(&stacked, shape)?;
+        return Ok(Value::float_array(data));
+    }
+    let data = values
+        .iter()
+        .map(scalar_f64)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::array(eltype, shape, data))
+}

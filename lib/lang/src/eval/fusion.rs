@@ -1,0 +1,342 @@
+//! Fused broadcasting: a chain of dotted operations (`x .^ 2 .+ 2 .* sin.(x)`) runs as one
+//! pass over the data, block by block, instead of one pass (and one temporary array) per
+//! operation.
+//!
+//! [`Interp::eval_dotted`] evaluates the operands of the chain first (left to right, as the
+//! unfused evaluation would), then runs the fused kernel when every operand is a plain array of
+//! the common shape or a plain scalar. Anything else (numbers carrying derivatives, shapes that
+//! broadcast against each other, non-numeric operands) is evaluated operation by operation on
+//! the same already-computed operands, so no expression is ever evaluated twice.
+
+use super::operators::{from_tensor, operand};
+use super::{fail, EvalResult, Flow, Interp};
+use crate::error::ErrorKind;
+use crate::show::ElType;
+use crate::value::Value;
+use difflab_ad::ops::{BinaryFn, UnaryFn};
+use difflab_ad::Tensor;
+use difflab_syntax::{Arg, BinOp, Expr, ExprKind, UnaryOp};
+
+/// Elements processed per block: small enough for every temporary to stay in L1 cache.
+const BLOCK: usize = 512;
+
+/// A dotted chain with its operands already evaluated.
+enum Tree {
+    Leaf(Value),
+    Binary(BinOp, Box<Tree>, Box<Tree>),
+    Unary(UnaryFn, Box<Tree>),
+}
+
+fn fusable_binary(op: BinOp) -> Option<BinaryFn> {
+    Some(match op {
+        BinOp::Add => BinaryFn::Add,
+        BinOp::Sub => BinaryFn::Sub,
+        BinOp::Mul => BinaryFn::Mul,
+        BinOp::Div => BinaryFn::Div,
+        BinOp::Pow => BinaryFn::Pow,
+        _ => return None,
+    })
+}
+
+/// True when `expr` is a dotted operation that can start a fused chain.
+pub fn is_dotted_chain(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Binary {
+            op, dotted: true, ..
+        } => fusable_binary(*op).is_some(),
+        ExprKind::Unary {
+            op: UnaryOp::Neg,
+            dotted: true,
+            ..
+        } => true,
+        _ => false,
+    }
+}
+
+impl Interp {
+    /// Evaluates a dotted chain, fused when possible.
+    pub(crate) fn eval_dotted(&mut self, expr: &Expr) -> EvalResult {
+        let tree = self.collect_tree(expr)?;
+        if let Some(result) = self.run_fused(&tree)? {
+            return Ok(result);
+        }
+        self.run_unfused(tree)
+    }
+
+    fn collect_tree(&mut self, expr: &Expr) -> Result<Tree, Flow> {
+        match &expr.kind {
+            ExprKind::Binary {
+                op,
+                dotted: true,
+                lhs,
+                rhs,
+            } if fusable_binary(*op).is_some() => {
+                let l = self.collect_tree(lhs)?;
+                let r = self.collect_tree(rhs)?;
+                Ok(Tree::Binary(*op, Box::new(l), Box::new(r)))
+            }
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                dotted: true,
+                operand,
+            } => {
+                let x = self.collect_tree(operand)?;
+                Ok(Tree::Unary(UnaryFn::Neg, Box::new(x)))
+            }
+            ExprKind::Call {
+                callee,
+                args,
+                kwargs,
+                dotted: true,
+            } if kwargs.is_empty() => {
+                if let (
+                    ExprKind::Ident(name),
+                    [Arg {
+                        value,
+                        splat: false,
+                    }],
+                ) = (&callee.kind, args.as_slice())
+                {
+                    let f = self.lookup(*name)?;
+                    if let Value::Builtin(b) = &f {
+                        if let Some(u) = crate::builtins::math::unary_fn_of(b.name) {
+                            let x = self.collect_tree(value)?;
+                            return Ok(Tree::Unary(u, Box::new(x)));
+                        }
+                    }
+                }
+                Ok(Tree::Leaf(self.eval(expr)?))
+            }
+            _ => Ok(Tree::Leaf(self.eval(expr)?)),
+        }
+    }
+
+    fn run_unfused(&mut self, tree: Tree) -> EvalResult {
+        match tree {
+            Tree::Leaf(v) => Ok(v),
+            Tree::Binary(op, l, r) => {
+                let a = self.run_unfused(*l)?;
+                let b = self.run_unfused(*r)?;
+                self.binary(op, true, &a, &b)
+            }
+            Tree::Unary(UnaryFn::Neg, x) => {
+                let v = self.run_unfused(*x)?;
+                super::operators::unary(UnaryOp::Neg, true, &v)
+            }
+            Tree::Unary(f, x) => {
+                let v = self.run_unfused(*x)?;
+                let b = crate::builtins::lookup(difflab_syntax::Name::new(f.name()))
+                    .ok_or_else(|| fail(ErrorKind::UndefVarError, f.name().to_string()))?;
+                self.broadcast_call(&Value::Builtin(b), vec![v], vec![])
+            }
+        }
+    }
+
+    /// The fused result, or `None` when the operands do not allow fusion.
+    fn run_fused(&self, tree: &Tree) -> Result<Option<Value>, Flow> {
+        let mut leaves = Vec::new();
+        let mut shape: Option<Vec<usize>> = None;
+        if !gather_leaves(tree, &mut leaves, &mut shape) {
+            return Ok(None);
+        }
+        let Some(shape) = shape else {
+            return Ok(None);
+        };
+        let len: usize = shape.iter().product();
+        if len < BLOCK {
+            return Ok(None);
+        }
+        let eltype = result_eltype(tree);
+        let mut out = vec![0.0; len];
+        let mut start = 0;
+        let mut leaf_index = 0;
+        while start < len {
+            let n = BLOCK.min(len - start);
+            leaf_index = 0;
+            let block = eval_block(tree, &leaves, &mut leaf_index, start, n)?;
+            out[start..start + n].copy_from_slice(&block.materialize(n));
+            start += n;
+        }
+        let _ = leaf_index;
+        Ok(Some(from_tensor(
+            Tensor::from_col_major(&shape, out),
+            eltype,
+            false,
+        )))
+    }
+}
+
+/// A leaf's numbers: a plain scalar or a plain array in column-major order.
+enum LeafData {
+    Scalar(f64),
+    Array(Vec<f64>),
+}
+
+/// Collects the leaves in evaluation order; false when one cannot be fused.
+fn gather_leaves(tree: &Tree, leaves: &mut Vec<LeafData>, shape: &mut Option<Vec<usize>>) -> bool {
+    match tree {
+        Tree::Leaf(v) => match v {
+            Value::Float(x) => {
+                leaves.push(LeafData::Scalar(*x));
+                true
+            }
+            Value::Int(i) => {
+                leaves.push(LeafData::Scalar(*i as f64));
+                true
+            }
+            Value::Array(_) | Value::Range(_) => {
+                let Some(op) = operand(v) else { return false };
+                let t = op.tensor();
+                if !t.is_plain() {
+                    return false;
+                }
+                match shape {
+                    Some(s) if s.as_slice() != t.shape() => return false,
+                    _ => *shape = Some(t.shape().to_vec()),
+                }
+                leaves.push(LeafData::Array(t.to_col_major()));
+                true
+            }
+            _ => false,
+        },
+        Tree::Binary(_, l, r) => gather_leaves(l, leaves, shape) && gather_leaves(r, leaves, shape),
+        Tree::Unary(_, x) => gather_leaves(x, leaves, shape),
+    }
+}
+
+fn result_eltype(tree: &Tree) -> ElType {
+    fn integral(tree: &Tree) -> bool {
+        match tree {
+            Tree::Leaf(Value::Int(_)) => true,
+            Tree::Leaf(v @ (Value::Array(_) | Value::Range(_))) => {
+                operand(v).is_some_and(|o| o.eltype != ElType::Float64)
+            }
+            Tree::Leaf(_) => false,
+            Tree::Binary(op, l, r) => {
+                matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) && integral(l) && integral(r)
+            }
+            Tree::Unary(f, x) => *f == UnaryFn::Neg && integral(x),
+        }
+    }
+    if integral(tree) {
+        ElType::Int64
+    } else {
+        ElType::Float64
+    }
+}
+
+/// One block of a node's values.
+enum Block {
+    Scalar(f64),
+    Values(Vec<f64>),
+}
+
+impl Block {
+    fn materialize(self, n: usize) -> Vec<f64> {
+        match self {
+            Block::Scalar(x) => vec![x; n],
+            Block::Values(v) => v,
+        }
+    }
+}
+
+fn eval_block(
+    tree: &Tree,
+    leaves: &[LeafData],
+    next: &mut usize,
+    start: usize,
+    n: usize,
+) -> Result<Block, Flow> {
+    match tree {
+        Tree::Leaf(_) => {
+            let leaf = &leaves[*next];
+            *next += 1;
+            Ok(match leaf {
+                LeafData::Scalar(x) => Block::Scalar(*x),
+                LeafData::Array(data) => Block::Values(data[start..start + n].to_vec()),
+            })
+        }
+        Tree::Unary(f, x) => {
+            let inner = eval_block(x, leaves, next, start, n)?;
+            let mut values = inner.materialize(n);
+            apply_unary(*f, &mut values)?;
+            Ok(Block::Values(values))
+        }
+        Tree::Binary(op, l, r) => {
+            let a = eval_block(l, leaves, next, start, n)?;
+            let b = eval_block(r, leaves, next, start, n)?;
+            let f = fusable_binary(*op).expect("only fusable operators are collected");
+            apply_binary(f, a, b, n).map(Block::Values)
+        }
+    }
+}
+
+fn apply_unary(f: UnaryFn, values: &mut [f64]) -> Result<(), Flow> {
+    if let Some(&bad) = values.iter().find(|&&x| f.apply(x).is_nan() && !x.is_nan()) {
+        if !matches!(f, UnaryFn::Sin | UnaryFn::Cos | UnaryFn::Tan) {
+            return Err(difflab_ad::AdError::Domain {
+                function: f.name(),
+                value: bad,
+            }
+            .into());
+        }
+    }
+    for v in values.iter_mut() {
+        *v = f.apply(*v);
+    }
+    Ok(())
+}
+
+/// `f` over two blocks, with the operator chosen outside the loop so each loop vectorizes.
+fn apply_binary(f: BinaryFn, a: Block, b: Block, n: usize) -> Result<Vec<f64>, Flow> {
+    macro_rules! kernel {
+        ($op:expr) => {
+            match (a, b) {
+                (Block::Values(mut x), Block::Values(y)) => {
+                    x.iter_mut().zip(&y).for_each(|(p, &q)| *p = $op(*p, q));
+                    x
+                }
+                (Block::Values(mut x), Block::Scalar(q)) => {
+                    x.iter_mut().for_each(|p| *p = $op(*p, q));
+                    x
+                }
+                (Block::Scalar(p), Block::Values(mut y)) => {
+                    y.iter_mut().for_each(|q| *q = $op(p, *q));
+                    y
+                }
+                (Block::Scalar(p), Block::Scalar(q)) => vec![$op(p, q); n],
+            }
+        };
+    }
+    Ok(match f {
+        BinaryFn::Add => kernel!(|p: f64, q: f64| p + q),
+        BinaryFn::Sub => kernel!(|p: f64, q: f64| p - q),
+        BinaryFn::Mul => kernel!(|p: f64, q: f64| p * q),
+        BinaryFn::Div => kernel!(|p: f64, q: f64| p / q),
+        BinaryFn::Pow => {
+            if let Block::Scalar(e) = b {
+                if e == 2.0 {
+                    return Ok(kernel!(|p: f64, _q: f64| p * p));
+                }
+                if e.fract() != 0.0 {
+                    if let Block::Values(x) = &a {
+                        if let Some(&bad) = x.iter().find(|&&v| v < 0.0) {
+                            return Err(difflab_ad::AdError::Domain {
+                                function: "^",
+                                value: bad,
+                            }
+                            .into());
+                        }
+                    }
+                }
+            }
+            kernel!(|p: f64, q: f64| BinaryFn::Pow.apply(p, q))
+        }
+        other => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("`{}` cannot be fused", other.name()),
+            ))
+        }
+    })
+}

@@ -1,0 +1,479 @@
+//! Indexing: `x[i]`, `A[i, j]`, `x[2:end]`, `A[:, j]`, `x[mask]`, and indexed assignment.
+//!
+//! Each index is resolved against its dimension into 0-based positions ([`IndexSpec`]); the
+//! selected elements are their cartesian product in column-major order, gathered with one
+//! `ad::ops::gather` (so indexing works for every number kind).
+
+use super::collections::scalar_f64;
+use super::iterate::{elements, number};
+use super::{fail, EvalResult, Flow, Interp};
+use crate::error::ErrorKind;
+use crate::show::ElType;
+use crate::value::{Array, Value};
+use difflab_ad::{ops, Tensor};
+use difflab_syntax::Expr;
+use ndarray::{ArrayD, IxDyn};
+
+/// One resolved index.
+pub enum IndexSpec {
+    /// A single position (the dimension is dropped from the result).
+    Scalar(usize),
+    /// Several positions with the shape they give the result.
+    List(Vec<usize>, Vec<usize>),
+}
+
+impl IndexSpec {
+    fn positions(&self) -> &[usize] {
+        match self {
+            IndexSpec::Scalar(i) => std::slice::from_ref(i),
+            IndexSpec::List(p, _) => p,
+        }
+    }
+}
+
+fn bounds_error(extent: usize, index: i64) -> Flow {
+    fail(
+        ErrorKind::BoundsError,
+        format!("attempt to access {extent}-element dimension at index [{index}]"),
+    )
+}
+
+/// Resolves one index value against a dimension of length `extent`.
+pub fn resolve(index: &Value, extent: usize) -> Result<IndexSpec, Flow> {
+    let check = |i: i64| -> Result<usize, Flow> {
+        if i >= 1 && (i as usize) <= extent {
+            Ok(i as usize - 1)
+        } else {
+            Err(bounds_error(extent, i))
+        }
+    };
+    match index {
+        Value::Int(i) => Ok(IndexSpec::Scalar(check(*i)?)),
+        Value::Bool(_) => Err(fail(
+            ErrorKind::ArgumentError,
+            "invalid index: a Bool is not an index; use an Int or a Bool array",
+        )),
+        Value::Float(x) => Err(fail(
+            ErrorKind::ArgumentError,
+            format!("invalid index: {} of type Float64", crate::show::float(*x)),
+        )),
+        Value::Builtin(b) if b.name == ":" => {
+            Ok(IndexSpec::List((0..extent).collect(), vec![extent]))
+        }
+        Value::Range(r) => {
+            let mut out = Vec::with_capacity(r.len);
+            for k in 0..r.len {
+                out.push(check(r.get(k) as i64)?);
+            }
+            let n = out.len();
+            Ok(IndexSpec::List(out, vec![n]))
+        }
+        Value::Array(a) => {
+            let a = a.borrow();
+            let data = a.data.to_col_major();
+            if a.eltype == ElType::Bool {
+                if data.len() != extent {
+                    return Err(fail(
+                        ErrorKind::BoundsError,
+                        format!(
+                            "attempt to index a {extent}-element dimension with a {}-element mask",
+                            data.len()
+                        ),
+                    ));
+                }
+                let picked: Vec<usize> = (0..extent).filter(|&k| data[k] != 0.0).collect();
+                let n = picked.len();
+                return Ok(IndexSpec::List(picked, vec![n]));
+            }
+            let mut out = Vec::with_capacity(data.len());
+            for x in data {
+                if x.fract() != 0.0 {
+                    return Err(fail(
+                        ErrorKind::ArgumentError,
+                        "invalid index: not an integer",
+                    ));
+                }
+                out.push(check(x as i64)?);
+            }
+            Ok(IndexSpec::List(out, a.data.shape().to_vec()))
+        }
+        Value::List(items) => {
+            let items = items.borrow();
+            let mut out = Vec::with_capacity(items.len());
+            for v in items.iter() {
+                match resolve(v, extent)? {
+                    IndexSpec::Scalar(i) => out.push(i),
+                    IndexSpec::List(..) => {
+                        return Err(fail(ErrorKind::ArgumentError, "invalid nested index"))
+                    }
+                }
+            }
+            let n = out.len();
+            Ok(IndexSpec::List(out, vec![n]))
+        }
+        other => Err(fail(
+            ErrorKind::ArgumentError,
+            format!("invalid index of type {}", other.type_name()),
+        )),
+    }
+}
+
+/// The extents used by `n` indices into an array of `shape` (trailing dimensions merge into the
+/// last index, as Julia does).
+fn extents(shape: &[usize], n: usize) -> Vec<usize> {
+    if n == 1 {
+        return vec![shape.iter().product()];
+    }
+    (0..n)
+        .map(|d| {
+            if d + 1 == n {
+                shape.iter().skip(d).product()
+            } else {
+                shape.get(d).copied().unwrap_or(1)
+            }
+        })
+        .collect()
+}
+
+/// Linear column-major positions and result shape (`None` for a single element).
+fn positions(specs: &[IndexSpec], extents: &[usize]) -> (Vec<usize>, Option<Vec<usize>>) {
+    let mut shape = Vec::new();
+    let mut all_scalar = true;
+    for s in specs {
+        if let IndexSpec::List(_, sh) = s {
+            shape.extend_from_slice(sh);
+            all_scalar = false;
+        }
+    }
+    let mut out = vec![0usize];
+    let mut stride = 1;
+    for (spec, &extent) in specs.iter().zip(extents) {
+        let ps = spec.positions();
+        // Earlier dimensions vary fastest: each new position wraps all previous combinations.
+        let mut next = Vec::with_capacity(out.len() * ps.len());
+        for &p in ps {
+            for &base in &out {
+                next.push(base + p * stride);
+            }
+        }
+        out = next;
+        stride *= extent;
+    }
+    (out, (!all_scalar).then_some(shape))
+}
+
+/// The element at column-major position `k` of a plain array, whatever its memory layout.
+pub fn get_linear(a: &ArrayD<f64>, k: usize) -> f64 {
+    if let Some(s) = a.t().as_slice() {
+        return s[k];
+    }
+    a[IxDyn(&unravel(a.shape(), k))]
+}
+
+/// Writes position `k` (column-major) of a plain array.
+pub fn set_linear(a: &mut ArrayD<f64>, k: usize, x: f64) {
+    let index = unravel(a.shape(), k);
+    a[IxDyn(&index)] = x;
+}
+
+fn unravel(shape: &[usize], mut k: usize) -> Vec<usize> {
+    shape
+        .iter()
+        .map(|&n| {
+            let i = k % n.max(1);
+            k /= n.max(1);
+            i
+        })
+        .collect()
+}
+
+impl Interp {
+    pub(crate) fn eval_index(&mut self, target: &Expr, indices: &[Expr]) -> EvalResult {
+        let container = self.eval(target)?;
+        let shape = shape_of(&container);
+        let ext = extents(&shape, indices.len().max(1));
+        let mut values = Vec::with_capacity(indices.len());
+        for (d, e) in indices.iter().enumerate() {
+            values.push(self.with_end(ext[d], e)?);
+        }
+        self.index_value(&container, &values)
+    }
+
+    /// `container[indices...]` with evaluated indices.
+    pub fn index_value(&mut self, container: &Value, indices: &[Value]) -> EvalResult {
+        match container {
+            Value::Array(a) => {
+                let a = a.borrow();
+                let shape = a.data.shape().to_vec();
+                if indices.is_empty() {
+                    return match shape.iter().product::<usize>() {
+                        1 => Ok(element(&a, 0)?),
+                        n => Err(fail(
+                            ErrorKind::BoundsError,
+                            format!("attempt to access {n}-element array at index []"),
+                        )),
+                    };
+                }
+                let ext = extents(&shape, indices.len());
+                let specs = indices
+                    .iter()
+                    .zip(&ext)
+                    .map(|(v, &n)| resolve(v, n))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let (pos, out_shape) = positions(&specs, &ext);
+                match out_shape {
+                    None => element(&a, pos[0]),
+                    Some(out_shape) => {
+                        self.check_alloc(pos.len())?;
+                        let data = ops::gather(&a.data, &pos, &out_shape)?;
+                        Ok(Value::Array(std::rc::Rc::new(std::cell::RefCell::new(
+                            Array::new(a.eltype, data),
+                        ))))
+                    }
+                }
+            }
+            Value::Range(_)
+            | Value::Tuple(_)
+            | Value::List(_)
+            | Value::Str(_)
+            | Value::NamedTuple(_) => {
+                let items = elements(container)?;
+                if let (Value::NamedTuple(fields), [Value::Symbol(s)]) = (container, indices) {
+                    return fields
+                        .iter()
+                        .find(|(k, _)| k == s)
+                        .map(|(_, v)| v.clone())
+                        .ok_or_else(|| fail(ErrorKind::KeyError, format!("key :{s} not found")));
+                }
+                let [index] = indices else {
+                    return Err(fail(
+                        ErrorKind::BoundsError,
+                        "too many indices for a one-dimensional collection",
+                    ));
+                };
+                match resolve(index, items.len())? {
+                    IndexSpec::Scalar(i) => Ok(items[i].clone()),
+                    IndexSpec::List(ps, _) => {
+                        let picked: Vec<Value> = ps.iter().map(|&i| items[i].clone()).collect();
+                        match container {
+                            Value::Str(_) => Ok(Value::str(
+                                picked
+                                    .iter()
+                                    .map(crate::display::print_string)
+                                    .collect::<String>(),
+                            )),
+                            Value::List(_) => Ok(Value::List(std::rc::Rc::new(
+                                std::cell::RefCell::new(picked),
+                            ))),
+                            Value::Tuple(_) => Ok(Value::Tuple(std::rc::Rc::new(picked))),
+                            _ => {
+                                let n = picked.len();
+                                super::collections::collect_values(self, picked, &[n])
+                            }
+                        }
+                    }
+                }
+            }
+            Value::Sparse(s) => crate::builtins::sparse::index(self, &s.borrow(), indices),
+            Value::Object(o) => Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching getindex(::{}, ...)", o.type_name()),
+            )),
+            other if other.is_number() && indices.iter().all(|i| matches!(i, Value::Int(1))) => {
+                Ok(other.clone())
+            }
+            other => Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching getindex(::{}, ...)", other.type_name()),
+            )),
+        }
+    }
+
+    /// `container[indices...] = v` (also `container[indices...] .= v`).
+    pub(crate) fn set_index(
+        &mut self,
+        container: &Value,
+        indices: &[Expr],
+        v: Value,
+    ) -> Result<(), Flow> {
+        let shape = shape_of(container);
+        let ext = extents(&shape, indices.len().max(1));
+        let mut index_values = Vec::with_capacity(indices.len());
+        for (d, e) in indices.iter().enumerate() {
+            index_values.push(self.with_end(ext[d], e)?);
+        }
+        self.set_index_values(container, &index_values, v)
+    }
+
+    /// `container[indices...] = v` with evaluated indices.
+    pub fn set_index_values(
+        &mut self,
+        container: &Value,
+        indices: &[Value],
+        v: Value,
+    ) -> Result<(), Flow> {
+        match container {
+            Value::Array(cell) => {
+                let mut a = cell.borrow_mut();
+                let shape = a.data.shape().to_vec();
+                let ext = extents(&shape, indices.len().max(1));
+                let specs = indices
+                    .iter()
+                    .zip(&ext)
+                    .map(|(iv, &n)| resolve(iv, n))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let (pos, _) = positions(&specs, &ext);
+                write_positions(&mut a, &pos, &v)
+            }
+            Value::List(items) => {
+                let mut items = items.borrow_mut();
+                let [index] = indices else {
+                    return Err(fail(
+                        ErrorKind::BoundsError,
+                        "too many indices for a vector",
+                    ));
+                };
+                match resolve(index, items.len())? {
+                    IndexSpec::Scalar(i) => {
+                        items[i] = v;
+                        Ok(())
+                    }
+                    IndexSpec::List(..) => Err(fail(
+                        ErrorKind::ArgumentError,
+                        "cannot assign to several elements of a Vector{Any} at once",
+                    )),
+                }
+            }
+            Value::Sparse(s) => {
+                crate::builtins::sparse::set_index(&mut s.borrow_mut(), indices, &v)
+            }
+            other => Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching setindex!(::{}, ...)", other.type_name()),
+            )),
+        }
+    }
+
+    /// `y .= v`: every element of the array `y` from `v` broadcast to its shape.
+    pub(crate) fn fill_all(&mut self, container: &Value, v: &Value) -> Result<(), Flow> {
+        match container {
+            Value::Array(cell) => {
+                let mut a = cell.borrow_mut();
+                let pos: Vec<usize> = (0..a.data.len()).collect();
+                let shape = a.data.shape().to_vec();
+                let source = crate::eval::operators::to_tensor(v)?;
+                let broadcast = difflab_ad::ops::elementwise::broadcast_tensor(&source, &shape)?;
+                write_tensor(&mut a, &pos, &broadcast)
+            }
+            Value::List(items) => {
+                let mut items = items.borrow_mut();
+                let source = elements(v).unwrap_or_else(|_| vec![v.clone()]);
+                for (k, slot) in items.iter_mut().enumerate() {
+                    *slot = source
+                        .get(k)
+                        .or(source.first())
+                        .cloned()
+                        .unwrap_or(Value::Nothing);
+                }
+                Ok(())
+            }
+            other => Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching broadcast assignment into {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+}
+
+/// The shape used to resolve `end` in an index of `v`.
+fn shape_of(v: &Value) -> Vec<usize> {
+    match v {
+        Value::Array(a) => a.borrow().data.shape().to_vec(),
+        Value::Sparse(s) => {
+            let s = s.borrow();
+            vec![s.matrix.rows(), s.matrix.cols()]
+        }
+        Value::Str(s) => vec![s.chars().count()],
+        other => vec![Interp::length_of(other).unwrap_or(1)],
+    }
+}
+
+/// Element `k` (column-major) of an array as a value.
+fn element(a: &Array, k: usize) -> EvalResult {
+    match &a.data {
+        Tensor::Plain(p) => Ok(number(a.eltype, get_linear(p, k))),
+        dual => Ok(Value::from_scalar(ops::gather(dual, &[k], &[])?)),
+    }
+}
+
+/// Writes `v` (a scalar, or an array with one element per position) at `pos`.
+fn write_positions(a: &mut Array, pos: &[usize], v: &Value) -> Result<(), Flow> {
+    if let (Tensor::Plain(data), Some(x)) = (&mut a.data, plain_scalar(v)) {
+        check_eltype(a.eltype, x)?;
+        for &k in pos {
+            set_linear(data, k, x);
+        }
+        return Ok(());
+    }
+    let source = crate::eval::operators::to_tensor(v)?;
+    write_tensor(a, pos, &source)
+}
+
+fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Result<(), Flow> {
+    if source.len() != pos.len() && source.len() != 1 {
+        return Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!(
+                "tried to assign {} elements to {} destinations",
+                source.len(),
+                pos.len()
+            ),
+        ));
+    }
+    if let (Tensor::Plain(data), Tensor::Plain(_)) = (&mut a.data, source) {
+        let values = source.to_col_major();
+        if a.eltype != ElType::Float64 {
+            for &x in &values {
+                check_eltype(a.eltype, x)?;
+            }
+        }
+        for (j, &k) in pos.iter().enumerate() {
+            set_linear(data, k, values[if values.len() == 1 { 0 } else { j }]);
+        }
+        return Ok(());
+    }
+    // A dual written into an array turns the whole array into a dual one.
+    a.data = ops::scatter(&a.data, pos, source)?;
+    a.eltype = ElType::Float64;
+    Ok(())
+}
+
+fn plain_scalar(v: &Value) -> Option<f64> {
+    match v {
+        Value::Float(_) | Value::Int(_) | Value::Bool(_) => scalar_f64(v).ok(),
+        _ => None,
+    }
+}
+
+fn check_eltype(eltype: ElType, x: f64) -> Result<(), Flow> {
+    let fits = match eltype {
+        ElType::Float64 => true,
+        ElType::Int64 => x.fract() == 0.0,
+        ElType::Bool => x == 0.0 || x == 1.0,
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(fail(
+            ErrorKind::InexactError,
+            format!(
+                "{}({})",
+                crate::show::type_name(eltype, 0),
+                crate::show::float(x)
+            ),
+        ))
+    }
+}

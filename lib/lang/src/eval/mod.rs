@@ -1,0 +1,432 @@
+//! The evaluator: walks the syntax tree and produces values.
+//!
+//! [`Interp`] owns the global table, the configuration (memory and recursion limits), the
+//! interrupt flag, the random generator and the output sink. Evaluation is split by syntactic
+//! category: [`control`] (blocks, branches, loops, `try`), [`assign`], [`call`] (function calls
+//! and definitions), [`collections`] (array literals, comprehensions, tuples), [`index`],
+//! [`operators`] (arithmetic and broadcasting on values), [`iterate`] and [`macros`].
+//! `break`, `continue` and `return` travel as [`Flow`], never as errors.
+
+pub mod assign;
+pub mod call;
+pub mod collections;
+pub mod control;
+pub mod fusion;
+pub mod index;
+pub mod iterate;
+pub mod macros;
+pub mod operators;
+pub mod scope;
+
+use crate::error::{ErrorKind, LangError, Source};
+use crate::output::Output;
+use crate::value::Value;
+use difflab_syntax::{Block, Expr, ExprKind, Name, Span, StrPart};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use scope::{Scope, ScopeRef};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Non-local control flow out of an expression.
+pub enum Flow {
+    /// An error being raised.
+    Error(Box<LangError>),
+    /// `break` out of the innermost loop.
+    Break,
+    /// `continue` with the next iteration.
+    Continue,
+    /// `return v` from the current function.
+    Return(Value),
+}
+
+impl From<LangError> for Flow {
+    fn from(e: LangError) -> Flow {
+        Flow::Error(Box::new(e))
+    }
+}
+
+impl From<difflab_ad::AdError> for Flow {
+    fn from(e: difflab_ad::AdError) -> Flow {
+        Flow::Error(Box::new(e.into()))
+    }
+}
+
+/// The result of evaluating an expression.
+pub type EvalResult = Result<Value, Flow>;
+
+/// An error of `kind` as a [`Flow`].
+pub fn fail(kind: ErrorKind, message: impl Into<String>) -> Flow {
+    Flow::Error(Box::new(LangError::new(kind, message)))
+}
+
+/// Limits that protect the session from runaway programs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The largest single allocation a program may request, in bytes (`OutOfMemoryError` beyond).
+    pub memory_limit: usize,
+    /// The deepest call nesting before `StackOverflowError`.
+    pub max_depth: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            memory_limit: 4 << 30,
+            max_depth: 5_000,
+        }
+    }
+}
+
+/// The seed of the default random generator in a fresh session.
+pub const DEFAULT_SEED: u64 = 42;
+
+/// The interpreter state of one session.
+pub struct Interp {
+    globals: Vec<Option<Value>>,
+    /// Limits.
+    pub config: Config,
+    /// Raised by another thread to interrupt the running program.
+    pub interrupt: Arc<AtomicBool>,
+    /// The default random generator (`rand`, `randn`, `seed!`).
+    pub rng: Xoshiro256PlusPlus,
+    /// Where printing goes.
+    pub out: Box<dyn Output>,
+    /// Docstrings of user functions.
+    pub docs: HashMap<Name, String>,
+    depth: usize,
+    scope: Option<ScopeRef>,
+    source: Rc<Source>,
+    end_stack: Vec<usize>,
+}
+
+impl Interp {
+    /// A fresh interpreter printing to `out`.
+    pub fn new(config: Config, out: Box<dyn Output>) -> Interp {
+        Interp {
+            globals: Vec::new(),
+            config,
+            interrupt: Arc::new(AtomicBool::new(false)),
+            rng: Xoshiro256PlusPlus::seed_from_u64(DEFAULT_SEED),
+            out,
+            docs: HashMap::new(),
+            depth: 0,
+            scope: None,
+            source: Rc::new(Source {
+                name: "none".into(),
+                text: String::new(),
+            }),
+            end_stack: Vec::new(),
+        }
+    }
+
+    /// Evaluates a parsed program from `source` at top level; the value of the last expression.
+    pub fn run(&mut self, program: &Block, source: Rc<Source>) -> Result<Value, LangError> {
+        self.source = source;
+        self.scope = None;
+        self.depth = 0;
+        self.end_stack.clear();
+        self.interrupt.store(false, Ordering::Relaxed);
+        match self.eval_block(program) {
+            Ok(v) => Ok(v),
+            Err(Flow::Error(e)) => Err(*e),
+            Err(Flow::Return(v)) => Ok(v),
+            Err(Flow::Break | Flow::Continue) => Err(LangError::new(
+                ErrorKind::ErrorException,
+                "break or continue outside a loop",
+            )),
+        }
+    }
+
+    /// The global called `name`, if defined.
+    pub fn global(&self, name: Name) -> Option<&Value> {
+        self.globals.get(name.index()).and_then(Option::as_ref)
+    }
+
+    /// Defines or overwrites the global `name`.
+    pub fn set_global(&mut self, name: Name, value: Value) {
+        let i = name.index();
+        if i >= self.globals.len() {
+            self.globals.resize(i + 1, None);
+        }
+        self.globals[i] = Some(value);
+    }
+
+    /// Every defined global name.
+    pub fn global_names(&self) -> Vec<Name> {
+        (0..self.globals.len())
+            .filter(|&i| self.globals[i].is_some())
+            .filter_map(Name::from_index)
+            .collect()
+    }
+
+    /// Raises `InterruptException` if an interrupt was requested (and clears the request).
+    pub fn check_interrupt(&self) -> Result<(), Flow> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            self.interrupt.store(false, Ordering::Relaxed);
+            return Err(fail(ErrorKind::InterruptException, ""));
+        }
+        Ok(())
+    }
+
+    /// Raises `OutOfMemoryError` when `elements` numbers exceed the configured limit.
+    pub fn check_alloc(&self, elements: usize) -> Result<(), Flow> {
+        let bytes = elements.saturating_mul(8);
+        if bytes > self.config.memory_limit {
+            return Err(fail(
+                ErrorKind::OutOfMemoryError,
+                format!(
+                    "an array of {elements} elements ({} MiB) exceeds the memory limit of {} MiB",
+                    bytes >> 20,
+                    self.config.memory_limit >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The current source (for locating errors in code defined now).
+    pub fn source(&self) -> Rc<Source> {
+        self.source.clone()
+    }
+
+    /// Evaluates a block; its value is the last expression's (`nothing` when empty).
+    pub fn eval_block(&mut self, block: &Block) -> EvalResult {
+        let mut last = Value::Nothing;
+        for expr in block {
+            last = self.eval(expr)?;
+        }
+        Ok(last)
+    }
+
+    /// Evaluates one expression, attaching its location to errors raised directly inside it.
+    pub fn eval(&mut self, expr: &Expr) -> EvalResult {
+        self.eval_kind(expr)
+            .map_err(|flow| self.locate(flow, expr.span))
+    }
+
+    /// Attaches `span` in the current source to an error that has no location yet.
+    pub fn locate(&self, flow: Flow, span: Span) -> Flow {
+        match flow {
+            Flow::Error(mut e) if e.location.is_none() => {
+                e.location = Some((self.source.clone(), span));
+                Flow::Error(e)
+            }
+            other => other,
+        }
+    }
+
+    fn eval_kind(&mut self, expr: &Expr) -> EvalResult {
+        match &expr.kind {
+            ExprKind::Int(i) => Ok(Value::Int(*i)),
+            ExprKind::Float(x) => Ok(Value::Float(*x)),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::Str(parts) => self.eval_string(parts),
+            ExprKind::Symbol(s) => Ok(Value::Symbol(*s)),
+            ExprKind::Ident(name) => self.lookup(*name),
+            ExprKind::Nothing | ExprKind::Using => Ok(Value::Nothing),
+            ExprKind::Colon => Ok(Value::Builtin(crate::builtins::colon())),
+            ExprKind::End => self
+                .end_stack
+                .last()
+                .map(|&n| Value::Int(n as i64))
+                .ok_or_else(|| fail(ErrorKind::ErrorException, "`end` used outside an index")),
+            ExprKind::Tuple(items) => self.eval_tuple(items),
+            ExprKind::Vector(items) => self.eval_vector(items),
+            ExprKind::Concat(rows) => self.eval_concat(rows),
+            ExprKind::TypedVector { eltype, elements } => self.eval_typed_vector(*eltype, elements),
+            ExprKind::Comprehension {
+                body,
+                generators,
+                filter,
+            } => self.eval_comprehension(body, generators, filter.as_deref()),
+            ExprKind::Range { start, step, stop } => {
+                let start = self.eval(start)?;
+                let step = step.as_ref().map(|s| self.eval(s)).transpose()?;
+                let stop = self.eval(stop)?;
+                operators::make_range(&start, step.as_ref(), &stop)
+            }
+            _ if fusion::is_dotted_chain(expr) => self.eval_dotted(expr),
+            ExprKind::Binary {
+                op,
+                dotted,
+                lhs,
+                rhs,
+            } => {
+                let a = self.eval(lhs)?;
+                let b = self.eval(rhs)?;
+                self.binary(*op, *dotted, &a, &b)
+            }
+            ExprKind::Unary {
+                op,
+                dotted,
+                operand,
+            } => {
+                let v = self.eval(operand)?;
+                operators::unary(*op, *dotted, &v)
+            }
+            ExprKind::And(a, b) => {
+                if self.truthy(a)? {
+                    self.eval(b)
+                } else {
+                    Ok(Value::Bool(false))
+                }
+            }
+            ExprKind::Or(a, b) => {
+                if self.truthy(a)? {
+                    Ok(Value::Bool(true))
+                } else {
+                    self.eval(b)
+                }
+            }
+            ExprKind::Ternary {
+                cond,
+                then,
+                otherwise,
+            } => {
+                if self.truthy(cond)? {
+                    self.eval(then)
+                } else {
+                    self.eval(otherwise)
+                }
+            }
+            ExprKind::Call {
+                callee,
+                args,
+                kwargs,
+                dotted,
+            } => self.eval_call(callee, args, kwargs, *dotted, expr.span),
+            ExprKind::Curly { name, params } => self.eval_curly(*name, params),
+            ExprKind::Index { target, indices } => self.eval_index(target, indices),
+            ExprKind::Field { target, field } => {
+                if let Some(member) = self.module_member(target, *field) {
+                    return Ok(member);
+                }
+                let v = self.eval(target)?;
+                self.field(&v, *field)
+            }
+            ExprKind::Adjoint(inner) => {
+                let v = self.eval(inner)?;
+                operators::adjoint(&v)
+            }
+            ExprKind::Splat(_) => Err(fail(
+                ErrorKind::ArgumentError,
+                "splatting `...` is only allowed in calls and array literals",
+            )),
+            ExprKind::Lambda(def) => Ok(self.make_closure(def.clone())),
+            ExprKind::Function(def) => self.define_function(def),
+            ExprKind::Block(body) => self.eval_block(body),
+            ExprKind::Let { bindings, body } => self.eval_let(bindings, body),
+            ExprKind::If {
+                branches,
+                otherwise,
+            } => self.eval_if(branches, otherwise.as_ref()),
+            ExprKind::For { generators, body } => self.eval_for(generators, body),
+            ExprKind::While { cond, body } => self.eval_while(cond, body),
+            ExprKind::Break => Err(Flow::Break),
+            ExprKind::Continue => Err(Flow::Continue),
+            ExprKind::Return(value) => {
+                let v = match value {
+                    Some(e) => self.eval(e)?,
+                    None => Value::Nothing,
+                };
+                Err(Flow::Return(v))
+            }
+            ExprKind::Try {
+                body,
+                catch_var,
+                catch_body,
+                finally,
+            } => self.eval_try(body, *catch_var, catch_body.as_ref(), finally.as_ref()),
+            ExprKind::Assign {
+                target,
+                op,
+                dotted,
+                value,
+            } => self.eval_assign(target, *op, *dotted, value),
+            ExprKind::Declare { global, bindings } => self.eval_declare(*global, bindings),
+            ExprKind::Macro { name, args } => self.eval_macro(*name, args, expr.span),
+            ExprKind::Interpolate(inner) => self.eval(inner),
+        }
+    }
+
+    fn eval_string(&mut self, parts: &[StrPart]) -> EvalResult {
+        let mut out = String::new();
+        for part in parts {
+            match part {
+                StrPart::Text(t) => out.push_str(t),
+                StrPart::Interp(e) => {
+                    let v = self.eval(e)?;
+                    out.push_str(&crate::display::print_string(&v));
+                }
+            }
+        }
+        Ok(Value::str(out))
+    }
+
+    /// The value of the variable `name`: locals, then globals, then builtins.
+    pub fn lookup(&self, name: Name) -> EvalResult {
+        if let Some(scope) = &self.scope {
+            if let Some(v) = Scope::lookup(scope, name) {
+                return Ok(v);
+            }
+        }
+        if let Some(v) = self.global(name) {
+            return Ok(v.clone());
+        }
+        if let Some(b) = crate::builtins::lookup(name) {
+            return Ok(Value::Builtin(b));
+        }
+        if let Some(v) = crate::builtins::constant(name.as_str()) {
+            return Ok(v);
+        }
+        Err(fail(
+            ErrorKind::UndefVarError,
+            format!("`{name}` not defined"),
+        ))
+    }
+
+    /// Evaluates a condition, which must be a `Bool`.
+    pub fn truthy(&mut self, expr: &Expr) -> Result<bool, Flow> {
+        match self.eval(expr)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.locate(
+                fail(
+                    ErrorKind::TypeError,
+                    format!(
+                        "non-boolean ({}) used in boolean context",
+                        other.type_name()
+                    ),
+                ),
+                expr.span,
+            )),
+        }
+    }
+
+    /// Runs `body` inside a new soft frame (loops, `let`, comprehensions).
+    pub fn with_frame<T>(
+        &mut self,
+        frame: ScopeRef,
+        body: impl FnOnce(&mut Interp) -> Result<T, Flow>,
+    ) -> Result<T, Flow> {
+        let saved = std::mem::replace(&mut self.scope, Some(frame));
+        let result = body(self);
+        self.scope = saved;
+        result
+    }
+
+    /// The current local frame, if any.
+    pub fn current_scope(&self) -> Option<ScopeRef> {
+        self.scope.clone()
+    }
+
+    /// Evaluates `expr` with `end` meaning `n`.
+    pub fn with_end(&mut self, n: usize, expr: &Expr) -> EvalResult {
+        self.end_stack.push(n);
+        let result = self.eval(expr);
+        self.end_stack.pop();
+        result
+    }
+}

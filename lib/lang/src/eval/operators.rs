@@ -1,0 +1,558 @@
+//! Operators on values: arithmetic, comparisons and broadcasting (`.+`), ranges and adjoints.
+//!
+//! Plain scalars take a fast path with Julia's promotion rules (`Int` op `Int` stays `Int` for
+//! `+ - * ^`, `/` gives `Float64`, `Bool` counts as 0/1). Arrays and numbers carrying
+//! derivatives go through `ad::ops`, one whole-array kernel per operation.
+
+use super::{fail, EvalResult, Flow, Interp};
+use crate::error::ErrorKind;
+use crate::show::ElType;
+use crate::value::{Array, Range, Value};
+use difflab_ad::ops::{self, BinaryFn, UnaryFn};
+use difflab_ad::Tensor;
+use difflab_syntax::{BinOp, UnaryOp};
+use std::cell::{Ref, RefCell};
+use std::rc::Rc;
+
+/// A numeric operand borrowed from a value (arrays are not copied).
+pub struct Operand<'a> {
+    guard: Option<Ref<'a, Array>>,
+    owned: Option<Tensor>,
+    /// The element type the language sees.
+    pub eltype: ElType,
+    /// True for a scalar (not an array).
+    pub scalar: bool,
+}
+
+impl Operand<'_> {
+    /// The numbers.
+    pub fn tensor(&self) -> &Tensor {
+        match (&self.guard, &self.owned) {
+            (Some(g), _) => &g.data,
+            (None, Some(t)) => t,
+            (None, None) => unreachable!("an operand holds one or the other"),
+        }
+    }
+
+    /// True for the adjoint of a vector.
+    pub fn row_adjoint(&self) -> bool {
+        self.guard.as_ref().is_some_and(|g| g.row_adjoint)
+    }
+}
+
+/// The numeric operand of `v`, or `None` for non-numeric values.
+pub fn operand(v: &Value) -> Option<Operand<'_>> {
+    let scalar = |t: Tensor, eltype| {
+        Some(Operand {
+            guard: None,
+            owned: Some(t),
+            eltype,
+            scalar: true,
+        })
+    };
+    match v {
+        Value::Float(x) => scalar(Tensor::scalar(*x), ElType::Float64),
+        Value::Int(i) => scalar(Tensor::scalar(*i as f64), ElType::Int64),
+        Value::Bool(b) => scalar(Tensor::scalar(f64::from(u8::from(*b))), ElType::Bool),
+        Value::Real(t) => scalar(t.as_ref().clone(), ElType::Float64),
+        Value::Array(a) => {
+            let g = a.borrow();
+            let eltype = g.eltype;
+            Some(Operand {
+                guard: Some(g),
+                owned: None,
+                eltype,
+                scalar: false,
+            })
+        }
+        Value::Range(r) => Some(Operand {
+            guard: None,
+            owned: Some(range_tensor(r)),
+            eltype: if r.is_int {
+                ElType::Int64
+            } else {
+                ElType::Float64
+            },
+            scalar: false,
+        }),
+        _ => None,
+    }
+}
+
+/// The elements of a range as a vector.
+pub fn range_tensor(r: &Range) -> Tensor {
+    Tensor::from_col_major(&[r.len], (0..r.len).map(|k| r.get(k)).collect())
+}
+
+/// The numbers of a numeric value as a tensor (copied).
+pub fn to_tensor(v: &Value) -> Result<Tensor, Flow> {
+    operand(v).map(|o| o.tensor().clone()).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("expected numbers, got a value of type {}", v.type_name()),
+        )
+    })
+}
+
+/// A value from a tensor result: rank 0 becomes a scalar.
+pub fn from_tensor(t: Tensor, eltype: ElType, scalar: bool) -> Value {
+    if scalar && t.shape().is_empty() {
+        let x = t.primal().iter().next().copied().unwrap_or(f64::NAN);
+        return match (&t, eltype) {
+            (Tensor::Plain(_), ElType::Int64) => Value::Int(x as i64),
+            (Tensor::Plain(_), ElType::Bool) => Value::Bool(x != 0.0),
+            _ => Value::from_scalar(t),
+        };
+    }
+    Value::Array(Rc::new(RefCell::new(Array::new(eltype, t))))
+}
+
+fn arith_fn(op: BinOp) -> Option<BinaryFn> {
+    Some(match op {
+        BinOp::Add => BinaryFn::Add,
+        BinOp::Sub => BinaryFn::Sub,
+        BinOp::Mul => BinaryFn::Mul,
+        BinOp::Div => BinaryFn::Div,
+        BinOp::Pow => BinaryFn::Pow,
+        BinOp::Rem => BinaryFn::Rem,
+        _ => return None,
+    })
+}
+
+fn is_comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
+}
+
+fn compare(op: BinOp, x: f64, y: f64) -> bool {
+    match op {
+        BinOp::Eq => x == y,
+        BinOp::Ne => x != y,
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        _ => false,
+    }
+}
+
+/// The element type of an arithmetic result.
+fn result_eltype(op: BinOp, a: ElType, b: ElType) -> ElType {
+    let integral = |e| matches!(e, ElType::Int64 | ElType::Bool);
+    if integral(a)
+        && integral(b)
+        && matches!(
+            op,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Pow | BinOp::Rem | BinOp::IntDiv
+        )
+    {
+        ElType::Int64
+    } else {
+        ElType::Float64
+    }
+}
+
+impl Interp {
+    /// `a op b` (or `a .op b` when `dotted`).
+    pub fn binary(&mut self, op: BinOp, dotted: bool, a: &Value, b: &Value) -> EvalResult {
+        if let Some(v) = scalar_binary(op, a, b)? {
+            return Ok(v);
+        }
+        match op {
+            BinOp::Pipe => return self.call(b, vec![a.clone()]),
+            BinOp::Pair => return Ok(Value::Tuple(Rc::new(vec![a.clone(), b.clone()]))),
+            BinOp::In => return crate::builtins::collections::contains(self, b, a),
+            BinOp::Compose => return crate::builtins::functional::compose(a, b),
+            BinOp::Identical => return Ok(Value::Bool(identical(a, b))),
+            BinOp::NotIdentical => return Ok(Value::Bool(!identical(a, b))),
+            BinOp::Approx if !dotted => {
+                return crate::builtins::math::isapprox(self, a, b, None, None)
+            }
+            _ => {}
+        }
+        let (Some(x), Some(y)) = (operand(a), operand(b)) else {
+            return non_numeric_binary(op, dotted, a, b);
+        };
+        if dotted || x.scalar || y.scalar {
+            return elementwise(op, &x, &y);
+        }
+        match op {
+            BinOp::Add | BinOp::Sub => {
+                if x.tensor().shape() != y.tensor().shape() {
+                    return Err(fail(
+                        ErrorKind::DimensionMismatch,
+                        format!(
+                            "a has size {:?}, b has size {:?}, mismatch at dimension 1",
+                            x.tensor().shape(),
+                            y.tensor().shape()
+                        ),
+                    ));
+                }
+                elementwise(op, &x, &y)
+            }
+            BinOp::Mul => {
+                let product = ops::matmul(x.tensor(), y.tensor())?;
+                if x.row_adjoint() && y.tensor().shape().len() == 1 {
+                    return Ok(Value::from_scalar(ops::reshape(&product, &[])?));
+                }
+                let eltype = result_eltype(op, x.eltype, y.eltype);
+                if x.row_adjoint() {
+                    let mut arr = Array::new(eltype, product);
+                    arr.row_adjoint = y.row_adjoint() || y.tensor().shape().len() == 2;
+                    arr.row_adjoint &= arr.data.shape().first() == Some(&1);
+                    return Ok(Value::Array(Rc::new(RefCell::new(arr))));
+                }
+                Ok(from_tensor(product, eltype, false))
+            }
+            BinOp::LeftDiv => {
+                drop((x, y));
+                crate::builtins::linalg::solve(self, a, b)
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let equal = x.tensor().shape() == y.tensor().shape()
+                    && x.tensor()
+                        .primal()
+                        .iter()
+                        .zip(y.tensor().primal().iter())
+                        .all(|(p, q)| p == q);
+                Ok(Value::Bool(equal == (op == BinOp::Eq)))
+            }
+            BinOp::Pow => {
+                drop((x, y));
+                crate::builtins::linalg::matrix_power(self, a, b)
+            }
+            _ => Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching {}(::{}, ::{}); for elementwise operations use `.{}`",
+                    op.symbol(),
+                    a.type_name(),
+                    b.type_name(),
+                    op.symbol()
+                ),
+            )),
+        }
+    }
+}
+
+/// Whole-array elementwise `a .op b`.
+fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
+    let scalar = x.scalar && y.scalar;
+    if let Some(f) = arith_fn(op) {
+        let eltype = result_eltype(op, x.eltype, y.eltype);
+        if eltype == ElType::Int64
+            && op == BinOp::Pow
+            && y.tensor().primal().iter().any(|&e| e < 0.0)
+        {
+            return Err(fail(
+                ErrorKind::DomainError,
+                "Cannot raise an integer to a negative power",
+            ));
+        }
+        let t = ops::binary(f, x.tensor(), y.tensor())?;
+        return Ok(from_tensor(t, eltype, scalar));
+    }
+    let (p, q) = (x.tensor().primal(), y.tensor().primal());
+    let mask = |f: &dyn Fn(f64, f64) -> f64| -> EvalResult {
+        let t = Tensor::Plain(difflab_ad::broadcast::zip_map(p, q, f)?);
+        Ok(from_tensor(t, ElType::Bool, scalar))
+    };
+    match op {
+        _ if is_comparison(op) => mask(&|a, b| f64::from(u8::from(compare(op, a, b)))),
+        BinOp::Approx => {
+            mask(&|a, b| f64::from(u8::from(crate::builtins::math::approx_scalar(a, b))))
+        }
+        BinOp::BitAnd => mask(&|a, b| f64::from(u8::from(a != 0.0 && b != 0.0))),
+        BinOp::BitOr => mask(&|a, b| f64::from(u8::from(a != 0.0 || b != 0.0))),
+        BinOp::IntDiv => {
+            let eltype = result_eltype(op, x.eltype, y.eltype);
+            if q.iter().any(|&d| d == 0.0) && eltype == ElType::Int64 {
+                return Err(fail(ErrorKind::DivideError, "integer division error"));
+            }
+            let t = Tensor::Plain(difflab_ad::broadcast::zip_map(p, q, |a, b| {
+                (a / b).trunc()
+            })?);
+            Ok(from_tensor(t, eltype, scalar))
+        }
+        BinOp::LeftDiv => {
+            let t = ops::binary(BinaryFn::Div, y.tensor(), x.tensor())?;
+            Ok(from_tensor(t, ElType::Float64, scalar))
+        }
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            format!("no elementwise method for `{}`", op.symbol()),
+        )),
+    }
+}
+
+/// Scalar arithmetic with Julia's promotion, or `None` when an operand is not a plain scalar.
+fn scalar_binary(op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>, Flow> {
+    use Value::{Bool, Float, Int};
+    let as_int = |v: &Value| match v {
+        Int(i) => Some(*i),
+        Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    };
+    if let (Some(x), Some(y)) = (as_int(a), as_int(b)) {
+        if let (Bool(p), Bool(q)) = (a, b) {
+            match op {
+                BinOp::BitAnd => return Ok(Some(Bool(*p && *q))),
+                BinOp::BitOr => return Ok(Some(Bool(*p || *q))),
+                _ => {}
+            }
+        }
+        return Ok(Some(match op {
+            BinOp::Add => Int(x.wrapping_add(y)),
+            BinOp::Sub => Int(x.wrapping_sub(y)),
+            BinOp::Mul => Int(x.wrapping_mul(y)),
+            BinOp::Div => Float(x as f64 / y as f64),
+            BinOp::Pow => {
+                if y < 0 {
+                    return Err(fail(
+                        ErrorKind::DomainError,
+                        format!("Cannot raise an integer x to a negative power {y}. Convert the base to Float64: float(x)^{y}"),
+                    ));
+                }
+                Int(x.wrapping_pow(y.min(u32::MAX as i64) as u32))
+            }
+            BinOp::IntDiv | BinOp::Rem if y == 0 => {
+                return Err(fail(ErrorKind::DivideError, "integer division error"))
+            }
+            BinOp::IntDiv => Int(x.wrapping_div(y)),
+            BinOp::Rem => Int(x.wrapping_rem(y)),
+            BinOp::BitAnd => Int(x & y),
+            BinOp::BitOr => Int(x | y),
+            BinOp::LeftDiv => Float(y as f64 / x as f64),
+            BinOp::Approx => Bool(x == y),
+            _ if is_comparison(op) => Bool(compare(op, x as f64, y as f64)),
+            _ => return Ok(None),
+        }));
+    }
+    let as_float = |v: &Value| match v {
+        Float(x) => Some(*x),
+        Int(i) => Some(*i as f64),
+        Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => None,
+    };
+    let (Some(x), Some(y)) = (as_float(a), as_float(b)) else {
+        return Ok(None);
+    };
+    Ok(Some(match op {
+        BinOp::Add => Float(x + y),
+        BinOp::Sub => Float(x - y),
+        BinOp::Mul => Float(x * y),
+        BinOp::Div => Float(x / y),
+        BinOp::LeftDiv => Float(y / x),
+        BinOp::Pow => {
+            if x < 0.0 && y.fract() != 0.0 {
+                return Err(fail(
+                    ErrorKind::DomainError,
+                    format!(
+                        "{} ^ {}: exponentiation yielding a complex result requires a complex argument",
+                        crate::show::float(x),
+                        crate::show::float(y)
+                    ),
+                ));
+            }
+            Float(BinaryFn::Pow.apply(x, y))
+        }
+        BinOp::IntDiv => Float((x / y).trunc()),
+        BinOp::Rem => Float(x % y),
+        BinOp::Approx => Bool(crate::builtins::math::approx_scalar(x, y)),
+        _ if is_comparison(op) => Bool(compare(op, x, y)),
+        _ => return Ok(None),
+    }))
+}
+
+/// `==`, `*` and comparisons on strings, symbols, tuples and other non-numbers.
+fn non_numeric_binary(op: BinOp, dotted: bool, a: &Value, b: &Value) -> EvalResult {
+    match (op, a, b) {
+        (BinOp::Mul, Value::Str(x), Value::Str(y)) => Ok(Value::str(format!("{x}{y}"))),
+        (BinOp::Pow, Value::Str(x), Value::Int(n)) if *n >= 0 => {
+            Ok(Value::str(x.repeat(*n as usize)))
+        }
+        (BinOp::Eq, _, _) => Ok(Value::Bool(values_equal(a, b))),
+        (BinOp::Ne, _, _) => Ok(Value::Bool(!values_equal(a, b))),
+        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Str(x), Value::Str(y)) => {
+            let ord = x.cmp(y);
+            Ok(Value::Bool(match op {
+                BinOp::Lt => ord.is_lt(),
+                BinOp::Le => ord.is_le(),
+                BinOp::Gt => ord.is_gt(),
+                _ => ord.is_ge(),
+            }))
+        }
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {}{}(::{}, ::{})",
+                if dotted { "." } else { "" },
+                op.symbol(),
+                a.type_name(),
+                b.type_name()
+            ),
+        )),
+    }
+}
+
+/// Julia's `==` on any two values.
+pub fn values_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Nothing, Value::Nothing) => true,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Symbol(x), Value::Symbol(y)) => x == y,
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(p, q))
+        }
+        (Value::List(x), Value::List(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(p, q))
+        }
+        _ => match (operand(a), operand(b)) {
+            (Some(x), Some(y)) => {
+                x.tensor().shape() == y.tensor().shape()
+                    && x.tensor()
+                        .primal()
+                        .iter()
+                        .zip(y.tensor().primal().iter())
+                        .all(|(p, q)| p == q)
+            }
+            _ => identical(a, b),
+        },
+    }
+}
+
+/// Julia's `===`: the same object, or equal immutable values.
+pub fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Array(x), Value::Array(y)) => Rc::ptr_eq(x, y),
+        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
+        (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
+        (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
+        (Value::Object(x), Value::Object(y)) => Rc::ptr_eq(x, y),
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Nothing, Value::Nothing) => true,
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Symbol(x), Value::Symbol(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// `op v` (or `.op v`).
+pub fn unary(op: UnaryOp, _dotted: bool, v: &Value) -> EvalResult {
+    match (op, v) {
+        (UnaryOp::Plus, _) => Ok(v.clone()),
+        (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(i.wrapping_neg())),
+        (UnaryOp::Neg, Value::Float(x)) => Ok(Value::Float(-x)),
+        (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-i64::from(*b))),
+        (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
+        (UnaryOp::Not, Value::Array(a)) if a.borrow().eltype == ElType::Bool => {
+            let a = a.borrow();
+            let t = Tensor::Plain(a.data.primal().mapv(|x| f64::from(u8::from(x == 0.0))));
+            Ok(from_tensor(t, ElType::Bool, false))
+        }
+        (UnaryOp::Neg | UnaryOp::Sqrt, _) => {
+            let Some(x) = operand(v) else {
+                return Err(fail(
+                    ErrorKind::MethodError,
+                    format!("no method matching -(::{})", v.type_name()),
+                ));
+            };
+            let f = if op == UnaryOp::Neg {
+                UnaryFn::Neg
+            } else {
+                UnaryFn::Sqrt
+            };
+            let eltype = if op == UnaryOp::Neg && x.eltype != ElType::Float64 {
+                ElType::Int64
+            } else {
+                ElType::Float64
+            };
+            let t = ops::unary(f, x.tensor())?;
+            Ok(from_tensor(t, eltype, x.scalar))
+        }
+        (UnaryOp::Not, other) => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching !(::{})", other.type_name()),
+        )),
+    }
+}
+
+/// `start:stop` and `start:step:stop`.
+pub fn make_range(start: &Value, step: Option<&Value>, stop: &Value) -> EvalResult {
+    let num = |v: &Value| -> Result<(f64, bool), Flow> {
+        match v {
+            Value::Int(i) => Ok((*i as f64, true)),
+            Value::Float(x) => Ok((*x, false)),
+            Value::Real(t) => Ok((t.primal().iter().next().copied().unwrap_or(0.0), false)),
+            other => Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching (:)(::{})", other.type_name()),
+            )),
+        }
+    };
+    let (a, ai) = num(start)?;
+    let (b, bi) = num(stop)?;
+    let (s, si) = match step {
+        Some(v) => num(v)?,
+        None => (1.0, true),
+    };
+    if s == 0.0 {
+        return Err(fail(ErrorKind::ArgumentError, "step cannot be zero"));
+    }
+    let is_int = ai && bi && si;
+    let span = (b - a) / s;
+    // A tolerance of a few ulps keeps `0:0.1:1` at 11 elements, as Julia's range does.
+    let len = if span < 0.0 {
+        0
+    } else if is_int {
+        span.floor() as usize + 1
+    } else {
+        (span + span.abs() * 4.0 * f64::EPSILON).floor() as usize + 1
+    };
+    Ok(Value::Range(Rc::new(Range {
+        start: a,
+        step: s,
+        len,
+        is_int,
+        unit: step.is_none() && is_int,
+    })))
+}
+
+/// `v'`: transpose of a real matrix; a vector becomes a 1×n row that multiplies a vector into a
+/// scalar; the adjoint of such a row is the vector again.
+pub fn adjoint(v: &Value) -> EvalResult {
+    match v {
+        Value::Array(a) => {
+            let a = a.borrow();
+            let shape = a.data.shape().to_vec();
+            let (data, row) = match (shape.len(), a.row_adjoint) {
+                (2, true) => (ops::reshape(&a.data, &[shape[1]])?, false),
+                (1, _) => (ops::reshape(&a.data, &[1, shape[0]])?, true),
+                _ => (ops::transpose(&a.data)?, false),
+            };
+            let mut out = Array::new(a.eltype, data);
+            out.row_adjoint = row;
+            Ok(Value::Array(Rc::new(RefCell::new(out))))
+        }
+        Value::Range(r) => adjoint(&from_tensor(
+            range_tensor(r),
+            if r.is_int {
+                ElType::Int64
+            } else {
+                ElType::Float64
+            },
+            false,
+        )),
+        Value::Sparse(_) => crate::builtins::sparse::transpose_value(v),
+        other if other.is_number() => Ok(other.clone()),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching adjoint(::{})", other.type_name()),
+        )),
+    }
+}

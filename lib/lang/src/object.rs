@@ -1,0 +1,42 @@
+//! Library objects: values defined by the builtin library rather than the language core.
+//!
+//! Backends, preparation results, coloring results, plots and tables implement [`Object`]: they
+//! print readably, expose their parts as fields (`result.colors`), and may offer rich MIME
+//! renderings (HTML tables, SVG and PNG plots) that notebooks display.
+
+use crate::value::Value;
+use std::any::Any;
+
+/// A MIME rendering of a value: (`mime type`, data). Binary data (PNG) is base64-encoded text.
+pub type MimeData = (String, String);
+
+/// A value defined by the library.
+pub trait Object: Any {
+    /// The type name (`AutoForwardDiff`, `ColoringResult`, ...).
+    fn type_name(&self) -> String;
+    /// The `text/plain` display.
+    fn show(&self) -> String;
+    /// The field called `name`, if there is one.
+    fn field(&self, _name: &str) -> Option<Value> {
+        None
+    }
+    /// The names of the fields (for completion and errors).
+    fn field_names(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// Renderings beyond `text/plain` (HTML, SVG, PNG).
+    fn rich(&self) -> Vec<MimeData> {
+        Vec::new()
+    }
+    /// Calls the object as a function (`implicit(x)`); `None` when it is not callable.
+    fn call(
+        &self,
+        _interp: &mut crate::eval::Interp,
+        _args: Vec<Value>,
+        _kwargs: Vec<(difflab_syntax::Name, Value)>,
+    ) -> Option<crate::eval::EvalResult> {
+        None
+    }
+    /// For downcasting to the concrete type.
+    fn as_any(&self) -> &dyn Any;
+}

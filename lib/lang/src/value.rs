@@ -1,0 +1,229 @@
+//! The values of the language: [`Value`] and the heap objects it points to.
+//!
+//! Plain scalars (`Int`, `Float64`, `Bool`) are stored inline; everything else is reference
+//! counted. Arrays are shared and mutable, as in Julia (`b = a; b[1] = 0` changes `a`): an
+//! [`ArrayRef`] is an `Rc<RefCell<Array>>`. An array's numbers are an `ad::Tensor`, so the same
+//! array may hold plain numbers or numbers carrying derivatives; its [`ElType`] records whether
+//! the language sees `Float64`, `Int64` or `Bool` elements. A number carrying derivatives outside
+//! an array is a [`Value::Real`] (a rank-0 tensor).
+
+use crate::error::LangError;
+use crate::show::ElType;
+use difflab_ad::Tensor;
+use difflab_syntax::{FunctionDef, Name};
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+/// A value of the language.
+#[derive(Clone)]
+pub enum Value {
+    /// `nothing`
+    Nothing,
+    /// `true`, `false`
+    Bool(bool),
+    /// A 64-bit integer.
+    Int(i64),
+    /// A plain `Float64`.
+    Float(f64),
+    /// A scalar carrying derivatives (a rank-0 dual); arithmetic treats it as a `Float64`.
+    Real(Rc<Tensor>),
+    /// A string.
+    Str(Rc<String>),
+    /// A symbol `:name`.
+    Symbol(Name),
+    /// A shared, mutable array.
+    Array(ArrayRef),
+    /// A lazy range `start:step:stop`.
+    Range(Rc<Range>),
+    /// A tuple `(a, b)`.
+    Tuple(Rc<Vec<Value>>),
+    /// A named tuple `(x = 1, y = 2)`.
+    NamedTuple(Rc<Vec<(Name, Value)>>),
+    /// A vector of arbitrary values (`[rand(3), rand(4)]`, a vector of backends).
+    List(Rc<RefCell<Vec<Value>>>),
+    /// A sparse matrix `SparseMatrixCSC{Float64, Int64}` (shared and mutable).
+    Sparse(Rc<RefCell<SparseMatrix>>),
+    /// A user function or closure.
+    Function(Rc<Closure>),
+    /// A builtin function.
+    Builtin(&'static crate::builtins::Builtin),
+    /// An exception value (`ArgumentError("msg")`, or what `catch e` binds).
+    Exception(Rc<LangError>),
+    /// A library object (backend, preparation, coloring result, plot, ...).
+    Object(Rc<Box<dyn crate::object::Object>>),
+}
+
+/// A shared, mutable array.
+pub type ArrayRef = Rc<RefCell<Array>>;
+
+/// A numeric array of any rank: its numbers and the element type the language sees.
+#[derive(Debug, Clone)]
+pub struct Array {
+    /// `Float64`, `Int64` or `Bool`.
+    pub eltype: ElType,
+    /// The numbers (plain or carrying derivatives).
+    pub data: Tensor,
+    /// True for the adjoint of a vector (`x'`): a 1×n row that multiplies a vector into a scalar.
+    pub row_adjoint: bool,
+}
+
+impl Array {
+    /// A plain array.
+    pub fn new(eltype: ElType, data: Tensor) -> Array {
+        Array {
+            eltype,
+            data,
+            row_adjoint: false,
+        }
+    }
+}
+
+/// A range `start:step:stop` of `Int` or `Float64` values; `len` is the number of elements.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Range {
+    /// First element.
+    pub start: f64,
+    /// Increment.
+    pub step: f64,
+    /// Number of elements.
+    pub len: usize,
+    /// True when every element is an `Int`.
+    pub is_int: bool,
+    /// True when the range was written without a step (`1:5` prints without it).
+    pub unit: bool,
+}
+
+impl Range {
+    /// The `k`-th element (0-based).
+    pub fn get(&self, k: usize) -> f64 {
+        self.start + self.step * k as f64
+    }
+
+    /// The last element (`start` when empty).
+    pub fn last(&self) -> f64 {
+        if self.len == 0 {
+            self.start
+        } else {
+            self.get(self.len - 1)
+        }
+    }
+}
+
+/// A sparse matrix in compressed sparse column form, with its element type.
+#[derive(Debug, Clone)]
+pub struct SparseMatrix {
+    /// The matrix.
+    pub matrix: sprs::CsMat<f64>,
+    /// `Float64` or `Bool` (a sparsity pattern).
+    pub eltype: ElType,
+}
+
+/// A user function: its definition and the scope it closes over.
+pub struct Closure {
+    /// The syntax of the definition.
+    pub def: Rc<FunctionDef>,
+    /// The enclosing local scope (`None` for functions defined at top level).
+    pub scope: Option<crate::eval::scope::ScopeRef>,
+    /// Further methods of the same name with other arities (`f(x) = …; f(x, y) = …`).
+    pub methods: Vec<Rc<Closure>>,
+    /// The input the definition came from (errors inside the body point into it).
+    pub source: Rc<crate::error::Source>,
+}
+
+impl Value {
+    /// A `Float64` array from an ad tensor.
+    pub fn float_array(data: Tensor) -> Value {
+        Value::Array(Rc::new(RefCell::new(Array::new(ElType::Float64, data))))
+    }
+
+    /// A typed array from column-major data.
+    pub fn array(eltype: ElType, shape: &[usize], data: Vec<f64>) -> Value {
+        Value::Array(Rc::new(RefCell::new(Array::new(
+            eltype,
+            Tensor::from_col_major(shape, data),
+        ))))
+    }
+
+    /// A string value.
+    pub fn str(s: impl Into<String>) -> Value {
+        Value::Str(Rc::new(s.into()))
+    }
+
+    /// A number from a rank-0 tensor: plain ones become `Float64`.
+    pub fn from_scalar(t: Tensor) -> Value {
+        match t {
+            Tensor::Plain(a) => Value::Float(a.iter().next().copied().unwrap_or(f64::NAN)),
+            dual => Value::Real(Rc::new(dual)),
+        }
+    }
+
+    /// The Julia type name of the value, as `typeof` prints it.
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::Nothing => "Nothing".into(),
+            Value::Bool(_) => "Bool".into(),
+            Value::Int(_) => "Int64".into(),
+            Value::Float(_) => "Float64".into(),
+            Value::Real(_) => "Dual{Float64}".into(),
+            Value::Str(_) => "String".into(),
+            Value::Symbol(_) => "Symbol".into(),
+            Value::Array(a) => {
+                let a = a.borrow();
+                crate::show::type_name(a.eltype, a.data.shape().len())
+            }
+            Value::Range(r) => {
+                if r.is_int {
+                    if r.unit {
+                        "UnitRange{Int64}".into()
+                    } else {
+                        "StepRange{Int64, Int64}".into()
+                    }
+                } else {
+                    "StepRangeLen{Float64}".into()
+                }
+            }
+            Value::Tuple(items) => format!(
+                "Tuple{{{}}}",
+                items
+                    .iter()
+                    .map(Value::type_name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Value::NamedTuple(_) => "NamedTuple".into(),
+            Value::List(_) => "Vector{Any}".into(),
+            Value::Sparse(s) => match s.borrow().eltype {
+                ElType::Bool => "SparseMatrixCSC{Bool, Int64}".into(),
+                _ => "SparseMatrixCSC{Float64, Int64}".into(),
+            },
+            Value::Function(_) | Value::Builtin(_) => "Function".into(),
+            Value::Exception(e) => e.kind.name().into(),
+            Value::Object(o) => o.type_name(),
+        }
+    }
+
+    /// True for numbers (`Int`, `Float64`, `Bool`, dual scalars).
+    pub fn is_number(&self) -> bool {
+        matches!(
+            self,
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Real(_)
+        )
+    }
+}
+
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::display::repr(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Value;
+
+    #[test]
+    fn value_stays_two_words() {
+        assert_eq!(std::mem::size_of::<Value>(), 16);
+    }
+}

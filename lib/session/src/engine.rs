@@ -1,0 +1,237 @@
+//! The engine thread: owns the interpreter (whose values are not `Send`) and answers requests.
+//!
+//! The [`crate::Session`] sends [`Request`]s over a channel and receives [`Reply`]s; printing
+//! during a run streams back as events at once, and `readline` round-trips an input request.
+//! The thread has a large stack so deep (but bounded) recursion in user code reaches the
+//! interpreter's `StackOverflowError` long before the real stack ends.
+
+use crate::complete::{complete, Completions};
+use crate::events::{ErrorReport, Event, MimeBundle, Outcome, StreamName};
+use crate::help;
+use difflab_lang::output::{Output, Stream};
+use difflab_lang::{Config, Interp, LangError, Source, Value};
+use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+
+/// What the session asks of the engine.
+pub enum Request {
+    /// Run code.
+    Execute {
+        /// The code.
+        code: String,
+        /// How errors name this input (`In[3]`).
+        source_name: String,
+        /// Show the final value as a result.
+        show_result: bool,
+        /// The execution count to report.
+        execution_count: usize,
+    },
+    /// Complete at a byte offset.
+    Complete {
+        /// The code.
+        code: String,
+        /// The cursor (byte offset).
+        cursor: usize,
+    },
+    /// The documentation of the name at a byte offset.
+    Inspect {
+        /// The code.
+        code: String,
+        /// The cursor (byte offset).
+        cursor: usize,
+    },
+    /// The answer to an input request.
+    Input(Option<String>),
+}
+
+/// What the engine answers.
+pub enum Reply {
+    /// An event of the running execution.
+    Event(Event),
+    /// The running program asks for a line of input.
+    InputRequest(String),
+    /// The execution finished.
+    Done(Outcome),
+    /// Completion candidates.
+    Completions(Completions),
+    /// Documentation, if any.
+    Inspection(Option<String>),
+}
+
+/// The interpreter's output sink: forwards everything as events.
+struct ChannelOutput {
+    replies: Sender<Reply>,
+    inputs: Rc<Receiver<Request>>,
+}
+
+impl Output for ChannelOutput {
+    fn write(&mut self, stream: Stream, text: &str) {
+        let name = match stream {
+            Stream::Stdout => StreamName::Stdout,
+            Stream::Stderr => StreamName::Stderr,
+        };
+        let _ = self.replies.send(Reply::Event(Event::Stream {
+            name,
+            text: text.to_string(),
+        }));
+    }
+
+    fn display(&mut self, value: &Value) {
+        let _ = self
+            .replies
+            .send(Reply::Event(Event::Display(bundle(value))));
+    }
+
+    fn clear_output(&mut self, wait: bool) {
+        let _ = self.replies.send(Reply::Event(Event::ClearOutput { wait }));
+    }
+
+    fn read_line(&mut self, prompt: &str) -> Option<String> {
+        self.replies
+            .send(Reply::InputRequest(prompt.to_string()))
+            .ok()?;
+        loop {
+            match self.inputs.recv().ok()? {
+                Request::Input(line) => return line,
+                // Nothing else can arrive while the session waits for input.
+                _ => continue,
+            }
+        }
+    }
+}
+
+/// The MIME bundle of a value: `text/plain` always, plus an object's rich renderings.
+pub fn bundle(value: &Value) -> MimeBundle {
+    let mut data = vec![(
+        "text/plain".to_string(),
+        difflab_lang::display::plain(value),
+    )];
+    if let Value::Object(obj) = value {
+        data.extend(obj.rich());
+    }
+    MimeBundle { data }
+}
+
+/// The error report of a language error.
+pub fn report(error: &LangError) -> ErrorReport {
+    ErrorReport {
+        ename: error.kind.name().to_string(),
+        evalue: error.message.clone(),
+        traceback: error.render().lines().map(str::to_string).collect(),
+    }
+}
+
+/// Runs the engine until the session hangs up.
+pub fn run(
+    config: Config,
+    interrupt: Arc<AtomicBool>,
+    requests: Receiver<Request>,
+    replies: Sender<Reply>,
+) {
+    let requests = Rc::new(requests);
+    let output = ChannelOutput {
+        replies: replies.clone(),
+        inputs: requests.clone(),
+    };
+    let mut interp = Interp::new(config, Box::new(output));
+    interp.interrupt = interrupt;
+    while let Ok(request) = requests.recv() {
+        let reply = match request {
+            Request::Execute {
+                code,
+                source_name,
+                show_result,
+                execution_count,
+            } => {
+                // A bug in the interpreter must not end the session: report it and go on.
+                let run = std::panic::AssertUnwindSafe(|| {
+                    execute(&mut interp, &replies, code, source_name, show_result)
+                });
+                let failed = std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    let _ = replies.send(Reply::Event(Event::Error(internal_error(&what))));
+                    true
+                });
+                Reply::Done(Outcome {
+                    execution_count,
+                    failed,
+                })
+            }
+            Request::Complete { code, cursor } => {
+                Reply::Completions(complete(&interp, &code, cursor))
+            }
+            Request::Inspect { code, cursor } => {
+                Reply::Inspection(help::inspect(&interp, &code, cursor))
+            }
+            Request::Input(_) => continue,
+        };
+        if replies.send(reply).is_err() {
+            break;
+        }
+    }
+}
+
+/// The report of a bug in difflab itself (a panic), which the session survives.
+fn internal_error(what: &str) -> ErrorReport {
+    ErrorReport {
+        ename: "InternalError".into(),
+        evalue: what.to_string(),
+        traceback: vec![format!(
+            "ERROR: InternalError: {what} (this is a bug in difflab; your variables are intact)"
+        )],
+    }
+}
+
+/// Runs one input; true when it failed.
+fn execute(
+    interp: &mut Interp,
+    replies: &Sender<Reply>,
+    code: String,
+    source_name: String,
+    show_result: bool,
+) -> bool {
+    let send = |e: Event| {
+        let _ = replies.send(Reply::Event(e));
+    };
+    if let Some(topic) = help::help_query(&code) {
+        send(Event::Result(MimeBundle::text(help::help_text(
+            interp, topic,
+        ))));
+        return false;
+    }
+    let source = Rc::new(Source {
+        name: source_name,
+        text: code,
+    });
+    let program = match difflab_syntax::parse(&source.text) {
+        Ok(p) => p,
+        Err(e) => {
+            let mut error = LangError::new(difflab_lang::ErrorKind::LoadError, e.message());
+            error.location = Some((source.clone(), e.span));
+            send(Event::Error(report(&error)));
+            return true;
+        }
+    };
+    let hide = source.text.trim_end().ends_with(';');
+    match interp.run(&program, source) {
+        Ok(value) => {
+            if show_result && !hide && !matches!(value, Value::Nothing) {
+                send(Event::Result(bundle(&value)));
+            }
+            if !matches!(value, Value::Nothing) {
+                interp.set_global(difflab_syntax::Name::new("ans"), value);
+            }
+            false
+        }
+        Err(e) => {
+            send(Event::Error(report(&e)));
+            true
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Bad input never ends a session or loses its variables: errors, interrupts, runaway
+//! recursion and refused allocations all leave every variable in place.
+
+use difflab_session::{Config, Event, ExecuteOptions, Session};
+use std::time::{Duration, Instant};
+
+fn run(session: &mut Session, code: &str) -> Vec<Event> {
+    session.execute_collect(code, &ExecuteOptions::default()).1
+}
+
+fn error_name(events: &[Event]) -> Option<String> {
+    events.iter().find_map(|e| match e {
+        Event::Error(r) => Some(r.ename.clone()),
+        _ => None,
+    })
+}
+
+fn result_text(events: &[Event]) -> Option<String> {
+    events.iter().find_map(|e| match e {
+        Event::Result(b) => Some(b.plain().to_string()),
+        _ => None,
+    })
+}
+
+#[test]
+fn an_interrupt_stops_a_runaway_loop_quickly_and_keeps_variables() {
+    let mut session = Session::new();
+    run(&mut session, "kept = 41");
+    let handle = session.interrupt_handle();
+    let interrupter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        let sent = Instant::now();
+        handle.interrupt();
+        sent
+    });
+    let events = run(&mut session, "while true end");
+    let stopped = Instant::now();
+    let sent = interrupter.join().unwrap();
+    assert_eq!(error_name(&events).as_deref(), Some("InterruptException"));
+    assert!(
+        stopped - sent < Duration::from_millis(100),
+        "took {:?}",
+        stopped - sent
+    );
+    assert_eq!(
+        result_text(&run(&mut session, "kept + 1")).as_deref(),
+        Some("42")
+    );
+}
+
+#[test]
+fn an_interrupt_stops_a_runaway_recursion_and_a_busy_builtin_loop() {
+    let mut session = Session::new();
+    let handle = session.interrupt_handle();
+    let interrupter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        handle.interrupt();
+    });
+    let events = run(&mut session, "s = 0; for i in 1:10^12; s += sum(1:10); end");
+    interrupter.join().unwrap();
+    assert_eq!(error_name(&events).as_deref(), Some("InterruptException"));
+    assert!(result_text(&run(&mut session, "s > 0")).is_some());
+}
+
+#[test]
+fn unbounded_recursion_is_a_stack_overflow_error() {
+    let mut session = Session::new();
+    run(&mut session, "kept = [1, 2, 3]; down(n) = down(n + 1) + 1");
+    let events = run(&mut session, "down(1)");
+    assert_eq!(error_name(&events).as_deref(), Some("StackOverflowError"));
+    assert_eq!(
+        result_text(&run(&mut session, "sum(kept)")).as_deref(),
+        Some("6")
+    );
+    // Recursion within the limit still works afterwards.
+    run(&mut session, "depth(n) = n == 0 ? 0 : 1 + depth(n - 1)");
+    assert_eq!(
+        result_text(&run(&mut session, "depth(2000)")).as_deref(),
+        Some("2000")
+    );
+}
+
+#[test]
+fn an_allocation_beyond_the_limit_is_an_out_of_memory_error() {
+    let config = Config {
+        memory_limit: 1 << 20,
+        ..Config::default()
+    };
+    let mut session = Session::with_config(config);
+    run(&mut session, "kept = 7");
+    for code in [
+        "zeros(10^6)",
+        "rand(1000, 1000)",
+        "fill(1.0, 10^9)",
+        "collect(1:10^7)",
+        "zeros(10^10, 10^10)",
+    ] {
+        let events = run(&mut session, code);
+        assert_eq!(
+            error_name(&events).as_deref(),
+            Some("OutOfMemoryError"),
+            "{code}"
+        );
+    }
+    assert_eq!(
+        result_text(&run(&mut session, "kept")).as_deref(),
+        Some("7")
+    );
+}
+
+#[test]
+fn errors_keep_every_variable_and_report_julia_kinds() {
+    let mut session = Session::new();
+    run(&mut session, "a = 1.5; v = [1.0, 2.0]");
+    let cases = [
+        ("nope + 1", "UndefVarError"),
+        ("v[3]", "BoundsError"),
+        ("v + [1.0]", "DimensionMismatch"),
+        ("sqrt(-1.0)", "DomainError"),
+        ("sin(v)", "MethodError"),
+        ("throw(ArgumentError(\"bad\"))", "ArgumentError"),
+        ("x = (1 +", "LoadError"),
+        ("a = ", "LoadError"),
+    ];
+    for (code, kind) in cases {
+        assert_eq!(
+            error_name(&run(&mut session, code)).as_deref(),
+            Some(kind),
+            "{code}"
+        );
+    }
+    assert_eq!(
+        result_text(&run(&mut session, "a + sum(v)")).as_deref(),
+        Some("4.5")
+    );
+}
+
+#[test]
+fn parse_errors_point_at_the_span() {
+    let mut session = Session::new();
+    let events = run(&mut session, "y = 1\nz = [1, 2 +* 3]");
+    let Some(Event::Error(report)) = events.first() else {
+        panic!("expected an error: {events:?}");
+    };
+    let text = report.rendered();
+    assert!(text.starts_with("ERROR: LoadError"), "{text}");
+    assert!(
+        text.contains("z = [1, 2 +* 3]"),
+        "the source line is shown: {text}"
+    );
+    assert!(text.contains('^'), "a caret marks the span: {text}");
+    assert!(text.contains("In[1]:2:"), "line 2 is named: {text}");
+}
+
+#[test]
+fn completion_inspection_and_completeness() {
+    let mut session = Session::new();
+    run(&mut session, "my_variable = 1");
+    let c = session.complete("my_var", 6);
+    assert_eq!(c.matches, vec!["my_variable".to_string()]);
+    assert!(session
+        .complete("prin", 4)
+        .matches
+        .contains(&"println".to_string()));
+    assert!(session
+        .inspect("sum(x)", 1)
+        .is_some_and(|d| d.contains("sum(")));
+    use difflab_session::Completeness::*;
+    assert_eq!(session.is_complete("x = 1"), Complete);
+    assert!(matches!(
+        session.is_complete("function f(x)"),
+        Incomplete(_)
+    ));
+    assert_eq!(session.is_complete("x = )"), Invalid);
+}
+
+#[test]
+fn every_builtin_has_a_docstring_with_an_example() {
+    for b in difflab_lang::builtins::all() {
+        assert!(
+            b.doc.contains(b.name),
+            "`{}`: the docstring shows its signature",
+            b.name
+        );
+        assert!(
+            b.doc.contains("```"),
+            "`{}`: the docstring has an example",
+            b.name
+        );
+    }
+}

@@ -1,0 +1,392 @@
+//! The abstract syntax tree produced by [`crate::parser`] and walked by the evaluator (`difflab-lang`).
+//!
+//! Everything in the language is an expression ([`Expr`]); statements are expressions whose value
+//! is usually ignored. Every node carries the byte [`Span`] of its source text so that errors can
+//! point at it. Names are interned ([`Name`]) so the evaluator compares integers, not strings.
+
+use crate::span::Span;
+use crate::names::Name;
+
+/// An expression with the byte range of its source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    /// What the expression is.
+    pub kind: ExprKind,
+    /// Where it is in the source (byte offsets).
+    pub span: Span,
+}
+
+/// A sequence of expressions: the body of a `begin`, a function, a loop, a branch or a cell.
+pub type Block = Vec<Expr>;
+
+/// The kinds of expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    /// `42`, `1_000`
+    Int(i64),
+    /// `1.5`, `1e-3`, `.5`
+    Float(f64),
+    /// `true`, `false`
+    Bool(bool),
+    /// `"plain"` or `"with $x and $(f(x))"`: literal pieces and interpolated expressions.
+    Str(Vec<StrPart>),
+    /// `:central`
+    Symbol(Name),
+    /// `x`, `π`, `AutoForwardDiff`
+    Ident(Name),
+    /// A bare `:` inside an index, as in `A[:, j]`.
+    Colon,
+    /// `end` inside an index, as in `x[2:end]`: the length along the indexed dimension.
+    End,
+    /// `(a, b)`, `(a,)`, `(x = 1, y = 2)` (named when every element is `name = value`).
+    Tuple(Vec<Arg>),
+    /// `[a, b, c]` (elements may be splatted: `[xs...]`).
+    Vector(Vec<Arg>),
+    /// `[1 2; 3 4]`, `[a; b]`, `[a b]`: rows separated by `;` or newlines, elements by spaces.
+    /// `[a; b]` is two rows of one element each (vertical concatenation).
+    Concat(Vec<Vec<Expr>>),
+    /// `Float64[]`, `Int[1, 2]`: a vector with a declared element type.
+    TypedVector {
+        /// The element type name (`Float64`, `Int`, `Any`, ...).
+        eltype: Name,
+        /// The elements.
+        elements: Vec<Expr>,
+    },
+    /// `[f(i) for i in 1:n if cond]`, `[a + b for a in x, b in y]`.
+    Comprehension {
+        /// The expression evaluated for each element.
+        body: Box<Expr>,
+        /// `for pattern in iter` clauses; the first varies fastest in the result (as in Julia).
+        generators: Vec<Generator>,
+        /// The `if` filter, if any.
+        filter: Option<Box<Expr>>,
+    },
+    /// `a:b` and `a:s:b`.
+    Range {
+        /// First value.
+        start: Box<Expr>,
+        /// Step, when given (`a:s:b`).
+        step: Option<Box<Expr>>,
+        /// Last value.
+        stop: Box<Expr>,
+    },
+    /// `a + b`, `a .* b` (dotted: broadcast).
+    Binary {
+        /// The operator.
+        op: BinOp,
+        /// True for the dotted form `.op`.
+        dotted: bool,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `-x`, `!c`, `.-x`.
+    Unary {
+        /// The operator.
+        op: UnaryOp,
+        /// True for the dotted form.
+        dotted: bool,
+        /// The operand.
+        operand: Box<Expr>,
+    },
+    /// `a && b`
+    And(Box<Expr>, Box<Expr>),
+    /// `a || b`
+    Or(Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
+    Ternary {
+        /// The condition.
+        cond: Box<Expr>,
+        /// Value when true.
+        then: Box<Expr>,
+        /// Value when false.
+        otherwise: Box<Expr>,
+    },
+    /// `f(x, y; k = 1)`, `f.(x)` (dotted: broadcast the call).
+    Call {
+        /// The called expression (usually an identifier).
+        callee: Box<Expr>,
+        /// Positional arguments (possibly splatted).
+        args: Vec<Arg>,
+        /// Keyword arguments, after `;` or as `name = value` among the arguments.
+        kwargs: Vec<Kwarg>,
+        /// True for `f.(args)`.
+        dotted: bool,
+    },
+    /// `Scenario{:gradient, :out}`: a name with curly-brace parameters (used as a constructor).
+    Curly {
+        /// The type-like name.
+        name: Name,
+        /// The parameters inside the braces.
+        params: Vec<Expr>,
+    },
+    /// `x[i]`, `A[i, j]`, `x[2:end]`.
+    Index {
+        /// The indexed value.
+        target: Box<Expr>,
+        /// One expression per dimension.
+        indices: Vec<Expr>,
+    },
+    /// `row.time`, `Random.seed!`.
+    Field {
+        /// The value whose field is read.
+        target: Box<Expr>,
+        /// The field name.
+        field: Name,
+    },
+    /// `x'` (adjoint).
+    Adjoint(Box<Expr>),
+    /// `x...` in a position where splatting is meaningful only through [`Arg`]; kept for errors.
+    Splat(Box<Expr>),
+    /// `x -> x^2`, `(x, y) -> x + y`, `() -> 1`.
+    Lambda(std::rc::Rc<FunctionDef>),
+    /// `function f(x; k = 1) ... end` and `f(x) = ...` (with an optional docstring before it).
+    Function(std::rc::Rc<FunctionDef>),
+    /// `begin ... end` or a parenthesized sequence `(a; b)`.
+    Block(Block),
+    /// `let a = 1, b ... end`: a new local scope with the given bindings.
+    Let {
+        /// `name = value` (or just `name`) bindings.
+        bindings: Vec<(Name, Option<Expr>)>,
+        /// The body.
+        body: Block,
+    },
+    /// `if c ... elseif d ... else ... end`.
+    If {
+        /// `(condition, body)` for `if` and each `elseif`.
+        branches: Vec<(Expr, Block)>,
+        /// The `else` body.
+        otherwise: Option<Block>,
+    },
+    /// `for i in 1:n, j in 1:m ... end` (several clauses nest, the first outermost).
+    For {
+        /// `pattern in iterable` clauses.
+        generators: Vec<Generator>,
+        /// The loop body.
+        body: Block,
+    },
+    /// `while c ... end`.
+    While {
+        /// The condition.
+        cond: Box<Expr>,
+        /// The loop body.
+        body: Block,
+    },
+    /// `break`
+    Break,
+    /// `continue`
+    Continue,
+    /// `return` or `return x`
+    Return(Option<Box<Expr>>),
+    /// `try ... catch e ... finally ... end`.
+    Try {
+        /// The protected body.
+        body: Block,
+        /// The variable bound to the exception in the catch block, if named.
+        catch_var: Option<Name>,
+        /// The catch block (`None` when there is no `catch`).
+        catch_body: Option<Block>,
+        /// The `finally` block.
+        finally: Option<Block>,
+    },
+    /// `x = v`, `x += v`, `y[i] = v`, `y .= f.(x)`, `a, b = t`, `p.x = 1`.
+    Assign {
+        /// The assigned place: an identifier, index, field, or tuple of places.
+        target: Box<Expr>,
+        /// For compound assignment (`+=`), the operator.
+        op: Option<BinOp>,
+        /// True for `.=` and dotted compound forms (`.+=`).
+        dotted: bool,
+        /// The assigned value.
+        value: Box<Expr>,
+    },
+    /// `global x` or `local x = 1` declarations.
+    Declare {
+        /// `true` for `global`, `false` for `local`.
+        global: bool,
+        /// The declared names with optional initial values.
+        bindings: Vec<(Name, Option<Expr>)>,
+    },
+    /// `@time expr`, `@assert c "msg"`, `@show x`.
+    Macro {
+        /// The macro name without `@`.
+        name: Name,
+        /// Its arguments (space separated, or parenthesized).
+        args: Vec<Expr>,
+    },
+    /// `$x` inside a macro argument (as in `@b f($x)`): evaluates to `x`.
+    Interpolate(Box<Expr>),
+    /// `using X`, `import X: y`: accepted and ignored.
+    Using,
+    /// `nothing` produced by an empty statement (a lone `;` or an empty cell).
+    Nothing,
+}
+
+/// A piece of a string literal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StrPart {
+    /// Literal text (escapes already decoded).
+    Text(String),
+    /// `$x` or `$(expr)`.
+    Interp(Expr),
+}
+
+/// A positional argument or element, possibly splatted (`xs...`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arg {
+    /// The argument expression.
+    pub value: Expr,
+    /// True for `value...`.
+    pub splat: bool,
+}
+
+/// A keyword argument `name = value` (or `name` alone after `;`, meaning `name = name`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kwarg {
+    /// The keyword.
+    pub name: Name,
+    /// Its value.
+    pub value: Expr,
+}
+
+/// One `pattern in iterable` clause of a `for` loop or comprehension (`=` and `∈` work too).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Generator {
+    /// The loop variable(s): an identifier or a tuple of identifiers (`(i, x)`).
+    pub pattern: Pattern,
+    /// The iterated expression.
+    pub iter: Expr,
+}
+
+/// A binding pattern: a name or a (nested) tuple of names.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pattern {
+    /// `x`
+    Name(Name),
+    /// `(i, x)` or `i, x`
+    Tuple(Vec<Pattern>),
+}
+
+/// A user function: `function name(params; kwparams) body end`, `name(x) = body`, or a lambda.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionDef {
+    /// The function name (`None` for lambdas).
+    pub name: Option<Name>,
+    /// Positional parameters; the last may be a vararg `args...`.
+    pub params: Vec<Param>,
+    /// Keyword parameters (after `;`).
+    pub kwparams: Vec<Param>,
+    /// The body.
+    pub body: Block,
+    /// A docstring written right before the definition.
+    pub doc: Option<String>,
+    /// The span of the whole definition.
+    pub span: Span,
+}
+
+/// A function parameter: `x`, `x = 1` (default), `args...` (vararg), `(a, b)` (destructured).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// The bound name(s).
+    pub pattern: Pattern,
+    /// The default value, if any.
+    pub default: Option<Expr>,
+    /// True for `args...`.
+    pub vararg: bool,
+}
+
+/// Binary operators, in the spelling of the language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `\` (left division / linear solve)
+    LeftDiv,
+    /// `^`
+    Pow,
+    /// `÷` (integer division)
+    IntDiv,
+    /// `%` (remainder)
+    Rem,
+    /// `==`
+    Eq,
+    /// `!=`, `≠`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`, `≤`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`, `≥`
+    Ge,
+    /// `≈` (isapprox)
+    Approx,
+    /// `===`
+    Identical,
+    /// `!==`
+    NotIdentical,
+    /// `&` (bitwise/elementwise and)
+    BitAnd,
+    /// `|` (bitwise/elementwise or)
+    BitOr,
+    /// `=>` (pair)
+    Pair,
+    /// `∈`, `in` (membership, outside `for`)
+    In,
+    /// `|>` (pipe: `x |> f` is `f(x)`)
+    Pipe,
+    /// `∘` (function composition)
+    Compose,
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `+x`
+    Plus,
+    /// `!x`
+    Not,
+    /// `√x`
+    Sqrt,
+}
+
+impl BinOp {
+    /// The operator as written (`"+"`, `"\\"`, `"≈"`), used for function names and messages.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::LeftDiv => "\\",
+            BinOp::Pow => "^",
+            BinOp::IntDiv => "÷",
+            BinOp::Rem => "%",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Approx => "≈",
+            BinOp::Identical => "===",
+            BinOp::NotIdentical => "!==",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::Pair => "=>",
+            BinOp::In => "in",
+            BinOp::Pipe => "|>",
+            BinOp::Compose => "∘",
+        }
+    }
+}

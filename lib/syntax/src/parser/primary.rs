@@ -1,0 +1,532 @@
+//! Primary expressions: literals, names, strings with interpolation, `:sym` and `:`,
+//! parentheses (grouping, tuples, `(a; b)` blocks, generators), array literals (vectors,
+//! matrices, comprehensions) and macro calls.
+//!
+//! Array literals are whitespace-sensitive, as in Julia: spaces separate the elements of a row
+//! (`[1 -2]` has two, `[1 - 2]` one), `;` and newlines separate rows. Keyword forms (`if`,
+//! `function`, ...) are in [`super::control`].
+
+use super::{Ctx, Opener, PResult, ParseError, ParseErrorKind, Parser};
+use crate::ast::{Expr, ExprKind, Generator, Pattern, StrPart};
+use crate::lexer::{Keyword, StrPiece, Token, TokenKind};
+use crate::names::Name;
+use crate::span::Span;
+
+impl<'s> Parser<'s> {
+    /// A primary expression: the operand that operators and postfix forms apply to.
+    pub(super) fn parse_primary(&mut self) -> PResult<Expr> {
+        let token = self.peek();
+        let span = token.span;
+        let kind = match token.kind {
+            TokenKind::Int(v) => ExprKind::Int(v),
+            TokenKind::Float(v) => ExprKind::Float(v),
+            TokenKind::Ident(name) => ExprKind::Ident(name),
+            TokenKind::Str(_) => return self.parse_string(),
+            TokenKind::Keyword(keyword) => return self.parse_keyword(keyword),
+            TokenKind::Macro(name) => return self.parse_macro(name),
+            TokenKind::LParen => return self.parse_paren(),
+            TokenKind::LBracket => return self.parse_array(),
+            TokenKind::Colon => return self.parse_colon(),
+            TokenKind::Dollar => return self.parse_interpolate(),
+            TokenKind::Op { dotted: false, .. } if self.operator_is_value() => {
+                ExprKind::Ident(Name::new(&self.text(span)))
+            }
+            TokenKind::ColonColon => {
+                return Err(ParseError {
+                    kind: ParseErrorKind::Unsupported {
+                        what: "type annotations (\"::\")".into(),
+                    },
+                    span,
+                })
+            }
+            _ => {
+                let token = token.clone();
+                return Err(self.unexpected(&token));
+            }
+        };
+        self.bump();
+        Ok(Expr { kind, span })
+    }
+
+    /// `"text $x $(f(x))"`: the string's pieces, interpolations parsed as expressions.
+    fn parse_string(&mut self) -> PResult<Expr> {
+        let token = self.bump();
+        let TokenKind::Str(pieces) = token.kind else {
+            return Err(self.unexpected(&token));
+        };
+        let mut parts: Vec<StrPart> = Vec::with_capacity(pieces.len());
+        for piece in pieces {
+            match piece {
+                StrPiece::Text(text) => match parts.last_mut() {
+                    Some(StrPart::Text(previous)) => previous.push_str(&text),
+                    _ => parts.push(StrPart::Text(text)),
+                },
+                StrPiece::Name(name, span) => parts.push(StrPart::Interp(Expr {
+                    kind: ExprKind::Ident(name),
+                    span,
+                })),
+                StrPiece::Expr(tokens) => {
+                    parts.push(StrPart::Interp(self.parse_interpolated(&tokens)?))
+                }
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::Str(parts),
+            span: token.span,
+        })
+    }
+
+    /// `:sym` (a `:` right before a name, in prefix position) or a bare `:` in an index
+    /// (`A[:, j]`).
+    fn parse_colon(&mut self) -> PResult<Expr> {
+        let colon = self.bump();
+        let next = self.peek_raw().clone();
+        if !next.space_before {
+            let name = match next.kind {
+                TokenKind::Ident(name) => Some(name),
+                TokenKind::Keyword(keyword) => Some(Name::new(keyword.as_str())),
+                TokenKind::LParen => {
+                    return Err(ParseError {
+                        kind: ParseErrorKind::Unsupported {
+                            what: "quoted expressions (\":(…)\")".into(),
+                        },
+                        span: colon.span.to(next.span),
+                    })
+                }
+                _ => None,
+            };
+            if let Some(name) = name {
+                self.bump();
+                return Ok(Expr {
+                    kind: ExprKind::Symbol(name),
+                    span: colon.span.to(next.span),
+                });
+            }
+        }
+        match self.peek().kind {
+            TokenKind::Comma | TokenKind::RParen | TokenKind::RBracket => Ok(Expr {
+                kind: ExprKind::Colon,
+                span: colon.span,
+            }),
+            _ => Err(self.unexpected(&colon)),
+        }
+    }
+
+    /// `$x` or `$(expr)` in a macro argument (`@b f($x)`).
+    fn parse_interpolate(&mut self) -> PResult<Expr> {
+        let dollar = self.bump();
+        if !self.ctx.in_macro {
+            return Err(ParseError {
+                kind: ParseErrorKind::InterpolationOutsideMacro,
+                span: dollar.span,
+            });
+        }
+        let base = self.enter()?;
+        let inner = self.parse_primary();
+        self.depth = base;
+        let inner = inner?;
+        Ok(Expr {
+            span: dollar.span.to(inner.span),
+            kind: ExprKind::Interpolate(Box::new(inner)),
+        })
+    }
+
+    /// `( … )`: `()`, grouping `(x)`, tuples `(a, b)`, `(a,)`, `(x = 1, y = 2)`, blocks
+    /// `(a; b)` and generators `(f(x) for x in xs)`.
+    fn parse_paren(&mut self) -> PResult<Expr> {
+        let open = self.bump();
+        let ctx = self.ctx.paren();
+        self.with_ctx(ctx, |p| {
+            p.with_opener(Opener::Bracket('('), open.span, |p| p.parse_paren_contents(open.span))
+        })
+    }
+
+    fn parse_paren_contents(&mut self, open: Span) -> PResult<Expr> {
+        if let Some(close) = self.eat(|k| *k == TokenKind::RParen) {
+            return Ok(Expr {
+                kind: ExprKind::Tuple(Vec::new()),
+                span: open.to(close.span),
+            });
+        }
+        if self.at(&TokenKind::Semicolon) {
+            return self.parse_paren_block(Vec::new(), open);
+        }
+        let first = self.parse_expr()?;
+        if self.at_keyword(Keyword::For) {
+            let generator = self.parse_generator_tail(first)?;
+            let close = self.expect(&TokenKind::RParen, "\")\"")?;
+            return Ok(Expr {
+                kind: generator.kind,
+                span: open.to(close.span),
+            });
+        }
+        let first = self.parse_splat(first);
+        match self.peek().kind {
+            TokenKind::RParen => {
+                let close = self.bump();
+                let span = open.to(close.span);
+                let kind = match first.kind {
+                    ExprKind::Splat(_) => ExprKind::Tuple(vec![Self::into_arg(first)]),
+                    kind => kind,
+                };
+                Ok(Expr { kind, span })
+            }
+            TokenKind::Comma => self.parse_tuple(first, open),
+            TokenKind::Semicolon => self.parse_paren_block(vec![first], open),
+            _ => {
+                let found = self.peek().clone();
+                Err(self.expected("\",\" or \")\"", &found))
+            }
+        }
+    }
+
+    /// The rest of `(a, b, …)` after its first element.
+    fn parse_tuple(&mut self, first: Expr, open: Span) -> PResult<Expr> {
+        let mut items = vec![Self::into_arg(first)];
+        while self.eat(|k| *k == TokenKind::Comma).is_some() {
+            if self.at(&TokenKind::RParen) {
+                break;
+            }
+            let item = self.parse_expr()?;
+            items.push(Self::into_arg(self.parse_splat(item)));
+        }
+        let close = self.expect(&TokenKind::RParen, "\",\" or \")\"")?;
+        Ok(Expr {
+            kind: ExprKind::Tuple(items),
+            span: open.to(close.span),
+        })
+    }
+
+    /// The rest of `(a; b; …)` after the expressions already read.
+    fn parse_paren_block(&mut self, mut exprs: Vec<Expr>, open: Span) -> PResult<Expr> {
+        while self.eat(|k| *k == TokenKind::Semicolon).is_some() {
+            if self.at(&TokenKind::RParen) || self.at(&TokenKind::Semicolon) {
+                continue;
+            }
+            exprs.push(self.parse_expr()?);
+        }
+        let close = self.expect(&TokenKind::RParen, "\";\" or \")\"")?;
+        Ok(Expr {
+            kind: ExprKind::Block(exprs),
+            span: open.to(close.span),
+        })
+    }
+
+    /// `[ … ]`: `[]`, `[a, b]`, `[a b; c d]`, `[a; b]`, `[f(x) for x in xs if c]`.
+    pub(super) fn parse_array(&mut self) -> PResult<Expr> {
+        let open = self.bump();
+        let ctx = self.ctx.array();
+        self.with_ctx(ctx, |p| {
+            p.with_opener(Opener::Bracket('['), open.span, |p| p.parse_array_contents(open.span))
+        })
+    }
+
+    fn parse_array_contents(&mut self, open: Span) -> PResult<Expr> {
+        self.skip_newlines();
+        if let Some(close) = self.eat(|k| *k == TokenKind::RBracket) {
+            return Ok(Expr {
+                kind: ExprKind::Vector(Vec::new()),
+                span: open.to(close.span),
+            });
+        }
+        let first = self.parse_element()?;
+        if self.for_follows() {
+            self.skip_newlines();
+            let comprehension = self.parse_generator_tail(first)?;
+            self.skip_newlines();
+            let close = self.expect(&TokenKind::RBracket, "\"]\"")?;
+            return Ok(Expr {
+                kind: comprehension.kind,
+                span: open.to(close.span),
+            });
+        }
+        match self.peek_raw().kind {
+            TokenKind::RBracket => {
+                let close = self.bump();
+                Ok(Expr {
+                    kind: ExprKind::Vector(vec![Self::into_arg(first)]),
+                    span: open.to(close.span),
+                })
+            }
+            TokenKind::Comma => self.parse_vector(first, open),
+            _ => self.parse_concat(first, open),
+        }
+    }
+
+    /// One element of an array literal (possibly `xs...`).
+    fn parse_element(&mut self) -> PResult<Expr> {
+        let element = self.parse_pair()?;
+        Ok(self.parse_splat(element))
+    }
+
+    /// Whether `for` comes next, newlines aside (a comprehension).
+    fn for_follows(&self) -> bool {
+        self.tokens[self.pos..]
+            .iter()
+            .find(|t| t.kind != TokenKind::Newline)
+            .is_some_and(|t| t.kind == TokenKind::Keyword(Keyword::For))
+    }
+
+    /// The rest of `[a, b, …]` after its first element; newlines are insignificant.
+    fn parse_vector(&mut self, first: Expr, open: Span) -> PResult<Expr> {
+        self.ctx.skip_newlines = true;
+        let mut items = vec![Self::into_arg(first)];
+        while self.eat(|k| *k == TokenKind::Comma).is_some() {
+            if self.at(&TokenKind::RBracket) {
+                break;
+            }
+            items.push(Self::into_arg(self.parse_element()?));
+        }
+        let close = self.expect(&TokenKind::RBracket, "\",\" or \"]\"")?;
+        Ok(Expr {
+            kind: ExprKind::Vector(items),
+            span: open.to(close.span),
+        })
+    }
+
+    /// The rest of `[a b; c d]` after its first element: rows separated by `;` or newlines,
+    /// elements by spaces.
+    fn parse_concat(&mut self, first: Expr, open: Span) -> PResult<Expr> {
+        let mut rows = vec![vec![first]];
+        loop {
+            let token = self.peek_raw().clone();
+            match token.kind {
+                TokenKind::RBracket => {
+                    self.bump();
+                    return Ok(Expr {
+                        kind: ExprKind::Concat(rows),
+                        span: open.to(token.span),
+                    });
+                }
+                TokenKind::Semicolon | TokenKind::Newline => {
+                    self.skip_separators();
+                    if !self.at(&TokenKind::RBracket) {
+                        rows.push(vec![self.parse_element()?]);
+                    }
+                }
+                TokenKind::Eof => return Err(self.eof_error()),
+                TokenKind::Comma | TokenKind::Keyword(_) => return Err(self.unexpected(&token)),
+                _ if token.space_before => {
+                    let element = self.parse_element()?;
+                    if let Some(row) = rows.last_mut() {
+                        row.push(element);
+                    }
+                }
+                _ => return Err(self.unexpected(&token)),
+            }
+        }
+    }
+
+    /// After the body of a comprehension or generator, at `for`: its clauses and `if` filter.
+    pub(super) fn parse_generator_tail(&mut self, body: Expr) -> PResult<Expr> {
+        self.bump();
+        let ctx = Ctx {
+            skip_newlines: true,
+            ..self.ctx.paren()
+        };
+        self.with_ctx(ctx, |p| {
+            let generators = p.parse_generators()?;
+            let filter = match p.eat(|k| *k == TokenKind::Keyword(Keyword::If)) {
+                Some(_) => Some(Box::new(p.parse_pair()?)),
+                None => None,
+            };
+            let end = match &filter {
+                Some(filter) => filter.span,
+                None => generators.last().map_or(body.span, |g| g.iter.span),
+            };
+            Ok(Expr {
+                span: body.span.to(end),
+                kind: ExprKind::Comprehension {
+                    body: Box::new(body),
+                    generators,
+                    filter,
+                },
+            })
+        })
+    }
+
+    /// `pattern in iter, pattern = iter, pattern ∈ iter, …` (of `for` loops and comprehensions).
+    pub(super) fn parse_generators(&mut self) -> PResult<Vec<Generator>> {
+        let mut generators = Vec::new();
+        loop {
+            let pattern = self.parse_pattern("a loop variable")?;
+            let token = self.peek().clone();
+            let is_in = matches!(
+                token.kind,
+                TokenKind::Keyword(Keyword::In)
+                    | TokenKind::Assign {
+                        op: None,
+                        dotted: false
+                    }
+                    | TokenKind::Op {
+                        op: crate::lexer::Op::In,
+                        dotted: false
+                    }
+            );
+            if !is_in {
+                return Err(self.expected("\"in\", \"=\" or \"∈\"", &token));
+            }
+            self.bump();
+            self.skip_newlines();
+            let iter = self.parse_pair()?;
+            generators.push(Generator { pattern, iter });
+            if self.eat(|k| *k == TokenKind::Comma).is_none() {
+                return Ok(generators);
+            }
+            self.skip_newlines();
+        }
+    }
+
+    /// A name or a parenthesized tuple of patterns: `x`, `(i, x)`, `(a, (b, c))`.
+    pub(super) fn parse_pattern(&mut self, what: &'static str) -> PResult<Pattern> {
+        let token = self.peek().clone();
+        match token.kind {
+            TokenKind::Ident(name) => {
+                self.bump();
+                Ok(Pattern::Name(name))
+            }
+            TokenKind::LParen => {
+                let base = self.enter()?;
+                self.bump();
+                let ctx = self.ctx.paren();
+                let result = self.with_ctx(ctx, |p| {
+                    p.with_opener(Opener::Bracket('('), token.span, |p| {
+                        let mut items = Vec::new();
+                        while p.eat(|k| *k == TokenKind::RParen).is_none() {
+                            items.push(p.parse_pattern(what)?);
+                            if p.eat(|k| *k == TokenKind::Comma).is_none()
+                                && !p.at(&TokenKind::RParen)
+                            {
+                                let found = p.peek().clone();
+                                return Err(p.expected("\",\" or \")\"", &found));
+                            }
+                        }
+                        Ok(Pattern::Tuple(items))
+                    })
+                });
+                self.depth = base;
+                result
+            }
+            _ => Err(self.expected(what, &token)),
+        }
+    }
+
+    /// `@name args…` (space-separated to the end of the statement) or `@name(a, b)`.
+    fn parse_macro(&mut self, name: Name) -> PResult<Expr> {
+        let at = self.bump();
+        let next = self.peek_raw();
+        let (args, end) = if next.kind == TokenKind::LParen && !next.space_before {
+            let open = self.bump();
+            let ctx = Ctx {
+                in_macro: true,
+                ..self.ctx.paren()
+            };
+            self.with_ctx(ctx, |p| {
+                p.with_opener(Opener::Bracket('('), open.span, |p| {
+                    let mut args = Vec::new();
+                    loop {
+                        if let Some(close) = p.eat(|k| *k == TokenKind::RParen) {
+                            return Ok((args, close.span));
+                        }
+                        let arg = p.parse_expr()?;
+                        args.push(p.parse_splat(arg));
+                        if p.eat(|k| *k == TokenKind::Comma).is_none()
+                            && !p.at(&TokenKind::RParen)
+                        {
+                            let found = p.peek().clone();
+                            return Err(p.expected("\",\" or \")\"", &found));
+                        }
+                    }
+                })
+            })?
+        } else {
+            let ctx = Ctx {
+                skip_newlines: false,
+                space_sensitive: true,
+                ternary_then: false,
+                in_macro: true,
+                ..self.ctx
+            };
+            self.with_ctx(ctx, |p| {
+                let mut args = Vec::new();
+                let mut end = at.span;
+                while !is_macro_args_end(p.peek_raw()) {
+                    let arg = p.parse_expr()?;
+                    end = arg.span;
+                    args.push(arg);
+                }
+                Ok((args, end))
+            })?
+        };
+        Ok(Expr {
+            kind: ExprKind::Macro { name, args },
+            span: at.span.to(end),
+        })
+    }
+
+    /// A keyword at the start of a primary expression.
+    fn parse_keyword(&mut self, keyword: Keyword) -> PResult<Expr> {
+        let simple = |p: &mut Self, kind| {
+            let token = p.bump();
+            Ok(Expr {
+                kind,
+                span: token.span,
+            })
+        };
+        match keyword {
+            Keyword::True => simple(self, ExprKind::Bool(true)),
+            Keyword::False => simple(self, ExprKind::Bool(false)),
+            Keyword::Break => simple(self, ExprKind::Break),
+            Keyword::Continue => simple(self, ExprKind::Continue),
+            Keyword::End if self.ctx.in_index => simple(self, ExprKind::End),
+            Keyword::Function => self.parse_function(),
+            Keyword::If => self.parse_if(),
+            Keyword::For => self.parse_for(),
+            Keyword::While => self.parse_while(),
+            Keyword::Try => self.parse_try(),
+            Keyword::Begin => self.parse_begin(),
+            Keyword::Let => self.parse_let(),
+            Keyword::Return => self.parse_return(),
+            Keyword::Global => self.parse_declaration(true),
+            Keyword::Local => self.parse_declaration(false),
+            Keyword::Using | Keyword::Import => self.parse_using(),
+            Keyword::Const => self.parse_const(),
+            Keyword::Reserved(word) => {
+                let span = self.peek().span;
+                Err(ParseError {
+                    kind: ParseErrorKind::Unsupported {
+                        what: format!("\"{word}\""),
+                    },
+                    span,
+                })
+            }
+            Keyword::End
+            | Keyword::Else
+            | Keyword::Elseif
+            | Keyword::Catch
+            | Keyword::Finally
+            | Keyword::In => {
+                let token = self.peek().clone();
+                Err(self.unexpected(&token))
+            }
+        }
+    }
+}
+
+/// Where space-separated macro arguments stop: the end of the statement or of the enclosing
+/// bracket or block.
+fn is_macro_args_end(token: &Token) -> bool {
+    matches!(
+        token.kind,
+        TokenKind::Newline
+            | TokenKind::Semicolon
+            | TokenKind::Eof
+            | TokenKind::RParen
+            | TokenKind::RBracket
+            | TokenKind::RBrace
+            | TokenKind::Comma
+            | TokenKind::Keyword(
+                Keyword::End | Keyword::Else | Keyword::Elseif | Keyword::Catch | Keyword::Finally
+            )
+    )
+}

@@ -1,0 +1,228 @@
+//! Test helpers: a compact S-expression rendering of the syntax tree (spans left out), so
+//! that a test states the shape of a parse in one line, as `(+ a (* 2 b))`.
+//!
+//! Full `Debug` trees, spans included, are snapshotted in `tests/snapshots.rs`.
+
+#![allow(dead_code)]
+
+use difflab_syntax::ast::{Arg, Expr, ExprKind, FunctionDef, Generator, Param, Pattern, StrPart};
+use difflab_syntax::{parse, BinOp, UnaryOp};
+
+/// The statements of `src` as S-expressions, one per line; panics with the message on error.
+pub fn sexpr(src: &str) -> String {
+    match parse(src) {
+        Ok(block) => block.iter().map(expr).collect::<Vec<_>>().join("\n"),
+        Err(e) => panic!("{src:?} failed to parse: {} ({:?})", e.message(), e.span),
+    }
+}
+
+/// The error message for `src`, which must fail to parse.
+pub fn error(src: &str) -> String {
+    match parse(src) {
+        Ok(block) => panic!("{src:?} parsed: {}", block.iter().map(expr).collect::<Vec<_>>().join("\n")),
+        Err(e) => e.message(),
+    }
+}
+
+fn list(head: &str, items: impl IntoIterator<Item = String>) -> String {
+    let mut out = format!("({head}");
+    for item in items {
+        out.push(' ');
+        out.push_str(&item);
+    }
+    out.push(')');
+    out
+}
+
+fn arg(a: &Arg) -> String {
+    if a.splat {
+        list("...", [expr(&a.value)])
+    } else {
+        expr(&a.value)
+    }
+}
+
+fn block(head: &str, b: &[Expr]) -> String {
+    list(head, b.iter().map(expr))
+}
+
+fn pattern(p: &Pattern) -> String {
+    match p {
+        Pattern::Name(n) => n.to_string(),
+        Pattern::Tuple(items) => list("tuple", items.iter().map(pattern)),
+    }
+}
+
+fn param(p: &Param) -> String {
+    let mut s = pattern(&p.pattern);
+    if p.vararg {
+        s = list("...", [s]);
+    }
+    match &p.default {
+        Some(d) => list("=", [s, expr(d)]),
+        None => s,
+    }
+}
+
+fn generator(g: &Generator) -> String {
+    list("=", [pattern(&g.pattern), expr(&g.iter)])
+}
+
+fn function(head: &str, f: &FunctionDef) -> String {
+    let mut items = Vec::new();
+    if let Some(doc) = &f.doc {
+        items.push(format!("(doc {doc:?})"));
+    }
+    if let Some(name) = f.name {
+        items.push(name.to_string());
+    }
+    let mut params = list("params", f.params.iter().map(param));
+    if !f.kwparams.is_empty() {
+        params = list("params", f.params.iter().map(param).chain([list(";", f.kwparams.iter().map(param))]));
+    }
+    items.push(params);
+    items.push(block("block", &f.body));
+    list(head, items)
+}
+
+fn binop(op: BinOp, dotted: bool) -> String {
+    format!("{}{}", if dotted { "." } else { "" }, op.symbol())
+}
+
+/// One expression as an S-expression.
+pub fn expr(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Int(v) => v.to_string(),
+        ExprKind::Float(v) => format!("{v:?}"),
+        ExprKind::Bool(b) => b.to_string(),
+        ExprKind::Str(parts) => {
+            if let [StrPart::Text(t)] = parts.as_slice() {
+                format!("{t:?}")
+            } else {
+                list(
+                    "string",
+                    parts.iter().map(|p| match p {
+                        StrPart::Text(t) => format!("{t:?}"),
+                        StrPart::Interp(e) => expr(e),
+                    }),
+                )
+            }
+        }
+        ExprKind::Symbol(n) => format!(":{n}"),
+        ExprKind::Ident(n) => n.to_string(),
+        ExprKind::Colon => ":".into(),
+        ExprKind::End => "end".into(),
+        ExprKind::Tuple(items) => list("tuple", items.iter().map(arg)),
+        ExprKind::Vector(items) => list("vect", items.iter().map(arg)),
+        ExprKind::Concat(rows) => list("vcat", rows.iter().map(|r| list("row", r.iter().map(expr)))),
+        ExprKind::TypedVector { eltype, elements } => {
+            list("typed", std::iter::once(eltype.to_string()).chain(elements.iter().map(expr)))
+        }
+        ExprKind::Comprehension { body, generators, filter } => {
+            let mut items = vec![expr(body)];
+            items.extend(generators.iter().map(generator));
+            if let Some(f) = filter {
+                items.push(list("if", [expr(f)]));
+            }
+            list("comprehension", items)
+        }
+        ExprKind::Range { start, step, stop } => {
+            let mut items = vec![expr(start)];
+            if let Some(s) = step {
+                items.push(expr(s));
+            }
+            items.push(expr(stop));
+            list("range", items)
+        }
+        ExprKind::Binary { op, dotted, lhs, rhs } => list(&binop(*op, *dotted), [expr(lhs), expr(rhs)]),
+        ExprKind::Unary { op, dotted, operand } => {
+            let name = match op {
+                UnaryOp::Neg => "neg",
+                UnaryOp::Plus => "plus",
+                UnaryOp::Not => "not",
+                UnaryOp::Sqrt => "sqrt",
+            };
+            list(&format!("{}{name}", if *dotted { "." } else { "" }), [expr(operand)])
+        }
+        ExprKind::And(a, b) => list("&&", [expr(a), expr(b)]),
+        ExprKind::Or(a, b) => list("||", [expr(a), expr(b)]),
+        ExprKind::Ternary { cond, then, otherwise } => list("?", [expr(cond), expr(then), expr(otherwise)]),
+        ExprKind::Call { callee, args, kwargs, dotted } => {
+            let mut items = vec![expr(callee)];
+            items.extend(args.iter().map(arg));
+            items.extend(kwargs.iter().map(|k| list("kw", [k.name.to_string(), expr(&k.value)])));
+            list(if *dotted { ".call" } else { "call" }, items)
+        }
+        ExprKind::Curly { name, params } => {
+            list("curly", std::iter::once(name.to_string()).chain(params.iter().map(expr)))
+        }
+        ExprKind::Index { target, indices } => {
+            list("ref", std::iter::once(expr(target)).chain(indices.iter().map(expr)))
+        }
+        ExprKind::Field { target, field } => list(".", [expr(target), field.to_string()]),
+        ExprKind::Adjoint(x) => list("'", [expr(x)]),
+        ExprKind::Splat(x) => list("...", [expr(x)]),
+        ExprKind::Lambda(f) => function("->", f),
+        ExprKind::Function(f) => function("function", f),
+        ExprKind::Block(b) => block("block", b),
+        ExprKind::Let { bindings, body } => {
+            let bs = bindings.iter().map(|(n, v)| match v {
+                Some(v) => list("=", [n.to_string(), expr(v)]),
+                None => n.to_string(),
+            });
+            list("let", [list("bindings", bs), block("block", body)])
+        }
+        ExprKind::If { branches, otherwise } => {
+            let mut items = Vec::new();
+            for (i, (c, b)) in branches.iter().enumerate() {
+                if i == 0 {
+                    items.push(expr(c));
+                    items.push(block("block", b));
+                } else {
+                    items.push(list("elseif", [expr(c), block("block", b)]));
+                }
+            }
+            if let Some(o) = otherwise {
+                items.push(block("else", o));
+            }
+            list("if", items)
+        }
+        ExprKind::For { generators, body } => {
+            list("for", [list("iter", generators.iter().map(generator)), block("block", body)])
+        }
+        ExprKind::While { cond, body } => list("while", [expr(cond), block("block", body)]),
+        ExprKind::Break => "break".into(),
+        ExprKind::Continue => "continue".into(),
+        ExprKind::Return(v) => list("return", v.iter().map(|v| expr(v))),
+        ExprKind::Try { body, catch_var, catch_body, finally } => {
+            let mut items = vec![block("block", body)];
+            if let Some(c) = catch_body {
+                let var = catch_var.map_or("_".to_string(), |n| n.to_string());
+                items.push(list("catch", [var, block("block", c)]));
+            }
+            if let Some(f) = finally {
+                items.push(block("finally", f));
+            }
+            list("try", items)
+        }
+        ExprKind::Assign { target, op, dotted, value } => {
+            let head = format!(
+                "{}{}=",
+                if *dotted { "." } else { "" },
+                op.map_or("", |o| o.symbol())
+            );
+            list(&head, [expr(target), expr(value)])
+        }
+        ExprKind::Declare { global, bindings } => {
+            let bs = bindings.iter().map(|(n, v)| match v {
+                Some(v) => list("=", [n.to_string(), expr(v)]),
+                None => n.to_string(),
+            });
+            list(if *global { "global" } else { "local" }, bs)
+        }
+        ExprKind::Macro { name, args } => list(&format!("@{name}"), args.iter().map(expr)),
+        ExprKind::Interpolate(x) => list("$", [expr(x)]),
+        ExprKind::Using => "using".into(),
+        ExprKind::Nothing => "nothing".into(),
+    }
+}

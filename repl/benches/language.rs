@@ -1,0 +1,100 @@
+//! Language speed, side by side with a baseline measured in the same run:
+//! - a scalar loop against CPython 3 running the same loop;
+//! - a fused broadcast `sum(x .^ 2 .+ 2 .* x)` against a native Rust loop;
+//! - `difflab -e '1+1'` wall time (start-up) against `python3 -c 1+1`.
+//!
+//! Run with `cargo bench -p difflab-repl --bench language`; results are recorded in
+//! `docs/benchmarks.md` as ratios.
+
+use difflab_session::{ExecuteOptions, Session};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The median of `runs` timings of `f`.
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+fn run(session: &mut Session, code: &str) {
+    let options = ExecuteOptions {
+        show_result: false,
+        store_history: false,
+        source_name: None,
+    };
+    let (outcome, events) = session.execute_collect(code, &options);
+    assert!(!outcome.failed, "{code}: {events:?}");
+}
+
+fn python_seconds(code: &str) -> Option<f64> {
+    let program =
+        format!("import time\nt = time.perf_counter()\n{code}\nprint(time.perf_counter() - t)");
+    let out = Command::new("python3")
+        .args(["-c", &program])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+fn report(name: &str, ours: Duration, theirs: Duration, peer: &str) {
+    println!(
+        "| {name} | {:.3} ms | {peer} {:.3} ms | {:.2}× |",
+        ours.as_secs_f64() * 1e3,
+        theirs.as_secs_f64() * 1e3,
+        ours.as_secs_f64() / theirs.as_secs_f64()
+    );
+}
+
+fn main() {
+    println!("| benchmark | difflab | baseline | difflab / baseline |");
+    println!("|---|---|---|---|");
+    let mut session = Session::new();
+
+    let scalar_loop = "s = 0.0; for i in 1:10^7; s += i * 0.5; end";
+    let ours = median(5, || run(&mut session, scalar_loop));
+    let python: Vec<f64> = (0..5)
+        .filter_map(|_| python_seconds("s = 0.0\nfor i in range(1, 10**7 + 1):\n    s += i * 0.5"))
+        .collect();
+    if let Some(&p) = python.get(python.len() / 2) {
+        report(
+            "scalar loop, 10⁷ iterations (top level)",
+            ours,
+            Duration::from_secs_f64(p),
+            "CPython",
+        );
+    }
+
+    run(&mut session, "x = rand(10^6);");
+    let ours = median(21, || run(&mut session, "sum(x .^ 2 .+ 2 .* x)"));
+    let data: Vec<f64> = (0..1_000_000).map(|i| (i as f64 * 0.618).fract()).collect();
+    let native = median(21, || {
+        let s: f64 = data.iter().map(|&v| v * v + 2.0 * v).sum();
+        std::hint::black_box(s);
+    });
+    report(
+        "sum(x .^ 2 .+ 2 .* x), n = 10⁶",
+        ours,
+        native,
+        "native Rust loop",
+    );
+
+    let binary = env!("CARGO_BIN_EXE_difflab");
+    let ours = median(11, || {
+        let status = Command::new(binary)
+            .args(["-e", "1+1"])
+            .status()
+            .expect("difflab runs");
+        assert!(status.success());
+    });
+    let python = median(11, || {
+        let _ = Command::new("python3").args(["-c", "1+1"]).status();
+    });
+    report("`difflab -e '1+1'` wall time", ours, python, "python3 -c");
+}

@@ -1,0 +1,75 @@
+//! Shared helpers of the end-to-end tests: running transcripts through a session.
+//!
+//! A transcript (`tests/data/*.dl`) is what a REPL user would see: inputs after `difflab> `
+//! (continuation lines indented by nine spaces), each followed by the expected output up to
+//! the next prompt. [`run_transcript`] replays the inputs in one fresh session and returns the
+//! transcript it actually produced, so a test compares the two texts.
+
+use difflab_session::{Event, ExecuteOptions, Session};
+
+/// The prompt that starts an input line.
+pub const PROMPT: &str = "difflab> ";
+const CONTINUATION: &str = "         ";
+
+/// The inputs of a transcript, in order.
+pub fn inputs(transcript: &str) -> Vec<String> {
+    let mut inputs = Vec::new();
+    let mut current: Option<String> = None;
+    for line in transcript.lines() {
+        if let Some(code) = line.strip_prefix(PROMPT) {
+            if let Some(done) = current.take() {
+                inputs.push(done);
+            }
+            current = Some(code.to_string());
+        } else if let (Some(code), Some(rest)) = (current.as_mut(), line.strip_prefix(CONTINUATION))
+        {
+            code.push('\n');
+            code.push_str(rest);
+        } else if let Some(done) = current.take() {
+            inputs.push(done);
+        }
+    }
+    inputs.extend(current);
+    inputs
+}
+
+/// What the session shows for one input, as the REPL renders it.
+pub fn render(events: &[Event]) -> String {
+    let mut out = String::new();
+    for event in events {
+        match event {
+            Event::Stream { text, .. } => out.push_str(text),
+            Event::Display(b) | Event::Result(b) => {
+                out.push_str(b.plain());
+                out.push('\n');
+            }
+            Event::Error(report) => {
+                out.push_str(&report.rendered());
+                out.push('\n');
+            }
+            Event::ClearOutput { .. } => {}
+        }
+    }
+    out
+}
+
+/// Replays the inputs of `transcript` in a fresh session and returns the resulting transcript.
+pub fn run_transcript(transcript: &str) -> String {
+    let mut session = Session::new();
+    let mut out = String::new();
+    for (k, code) in inputs(transcript).iter().enumerate() {
+        let options = ExecuteOptions {
+            source_name: Some(format!("REPL[{}]", k + 1)),
+            ..ExecuteOptions::default()
+        };
+        let (_, events) = session.execute_collect(code, &options);
+        for (i, line) in code.lines().enumerate() {
+            out.push_str(if i == 0 { PROMPT } else { CONTINUATION });
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str(&render(&events));
+        out.push('\n');
+    }
+    out
+}
