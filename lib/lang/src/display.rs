@@ -77,7 +77,18 @@ pub fn plain(v: &Value) -> String {
     match v {
         Value::Array(a) => {
             let a = a.borrow();
-            show::dense_plain(a.eltype, a.data.primal().view(), None)
+            let text = show::dense_plain(a.eltype, a.data.primal().view(), None);
+            if !a.row_adjoint {
+                return text;
+            }
+            // `x'` of a vector is shown as Julia shows an adjoint vector.
+            let (_, body) = text.split_once('\n').unwrap_or((&text, ""));
+            let n = a.data.len();
+            format!(
+                "1×{n} adjoint(::{}) with eltype {}:\n{body}",
+                show::type_name(a.eltype, 1),
+                a.eltype.name()
+            )
         }
         Value::Sparse(s) => {
             let s = s.borrow();
@@ -103,7 +114,9 @@ pub fn plain(v: &Value) -> String {
                 None => "#anonymous (generic function with 1 method)".into(),
             }
         }
-        Value::Builtin(b) => format!("{} (builtin function)", b.name),
+        // Capitalized builtins are types and constructors (`Float64`, `AutoForwardDiff`).
+        Value::Builtin(b) if b.name.starts_with(char::is_uppercase) => b.name.to_string(),
+        Value::Builtin(b) => format!("{} (generic function)", b.name),
         Value::Exception(e) => format!("{}({:?})", e.kind.name(), e.message),
         other => repr(other),
     }

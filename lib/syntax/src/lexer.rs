@@ -9,11 +9,11 @@
 
 use crate::ast::BinOp;
 use crate::names::Name;
-use crate::parser::{ParseError, ParseErrorKind};
+use crate::parser::{stack_position, ParseError, ParseErrorKind, STACK_BUDGET};
 use crate::span::Span;
 
 /// How deeply string interpolations may nest (`"$("$(…)")"`) before lexing gives up.
-const MAX_STRING_NESTING: usize = 100;
+const MAX_STRING_NESTING: usize = 50;
 
 /// A token with the byte range of its source.
 #[derive(Debug, Clone, PartialEq)]
@@ -268,6 +268,7 @@ pub fn lex(source: &str) -> (Vec<Token>, Option<ParseError>) {
         pos: 0,
         nesting: 0,
         value_end: None,
+        stack_top: stack_position(),
     };
     let mut tokens = Vec::with_capacity(source.len() / 3 + 1);
     loop {
@@ -315,6 +316,8 @@ struct Lexer<'s> {
     /// End of the previous token when it was a value (identifier, literal, closing bracket):
     /// a `'` right there is an adjoint, a `.` followed by a digit is field access.
     value_end: Option<usize>,
+    /// [`stack_position`] where lexing started, for the [`STACK_BUDGET`].
+    stack_top: usize,
 }
 
 type LexResult<T> = Result<T, ParseError>;
@@ -642,7 +645,8 @@ impl<'s> Lexer<'s> {
 
     fn lex_string(&mut self, start: usize) -> LexResult<TokenKind> {
         self.nesting += 1;
-        if self.nesting > MAX_STRING_NESTING {
+        let stack_used = self.stack_top.abs_diff(stack_position());
+        if self.nesting > MAX_STRING_NESTING || stack_used > STACK_BUDGET {
             return Err(error(ParseErrorKind::TooDeep, start, start + 1));
         }
         let triple = self.src[start..].starts_with("\"\"\"");

@@ -3,7 +3,6 @@
 //! - [`backend`]: the backends and their settings.
 //! - [`primitives`]: batched pushforward and pullback, native or by fallback.
 //! - [`operators`]: derivative, gradient, Jacobian, HVP, Hessian and second derivative.
-//! - `reverse`: the reverse-mode primitive on the tape.
 //!
 //! Functions are Rust closures `FnMut(&Tensor) -> Result<Tensor, E>` with `E: From<AdError>`, so
 //! the language can pass its interpreted functions (and get its own errors back) while Rust
@@ -24,6 +23,5 @@
 pub mod backend;
 pub mod operators;
 pub mod primitives;
-mod reverse;
 
 pub use backend::{default_chunk, Backend, FdType, Mode};

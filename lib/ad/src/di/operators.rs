@@ -4,7 +4,7 @@
 //! Hessians from HVPs, and HVPs as `outer` differentiating `inner`'s gradient (forward over
 //! reverse for `SecondOrder(AutoForwardDiff(), AutoReverseDiff())`).
 
-use super::backend::{Backend, Mode};
+use super::backend::{default_chunk, Backend, Mode};
 use super::primitives::{basis, pullback, pushforward, stack};
 use crate::error::AdError;
 use crate::ops;
@@ -41,8 +41,7 @@ where
             Ok((y, g.swap_remove(0)))
         }
         _ => {
-            let seeds: Vec<Tensor> = (0..x.len()).map(|k| basis(x.shape(), k)).collect();
-            let (y, partials) = pushforward(f, backend, x, &seeds)?;
+            let (y, partials) = basis_pushforwards(f, backend, x)?;
             check_scalar(&y, "gradient")?;
             Ok((y, stack(&partials, x.shape())?))
         }
@@ -58,6 +57,44 @@ fn check_scalar(y: &Tensor, operator: &str) -> Result<(), AdError> {
             y.shape()
         )))
     }
+}
+
+/// How many basis directions to push through at once: a chunk for forward mode, one at a time
+/// otherwise (each costs a full evaluation anyway).
+fn batch_size(backend: &Backend, n: usize) -> usize {
+    match backend.first_order() {
+        Backend::Forward { chunk } => chunk.unwrap_or_else(|| default_chunk(n)).max(1),
+        _ => 1,
+    }
+}
+
+/// `f(x)` and the pushforwards of every basis direction, created one batch at a time so memory
+/// stays O(chunk · n) rather than O(n²).
+fn basis_pushforwards<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+) -> Result<(Tensor, Vec<Tensor>), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    let n = x.len();
+    if n == 0 {
+        return Ok((f(x)?, Vec::new()));
+    }
+    let chunk = batch_size(backend, n);
+    let mut value = None;
+    let mut out = Vec::with_capacity(n);
+    for start in (0..n).step_by(chunk) {
+        let seeds: Vec<Tensor> = (start..(start + chunk).min(n))
+            .map(|k| basis(x.shape(), k))
+            .collect();
+        let (y, partials) = pushforward(f, backend, x, &seeds)?;
+        value.get_or_insert(y);
+        out.extend(partials);
+    }
+    Ok((value.expect("n > 0"), out))
 }
 
 /// `f(x)` and the Jacobian `∂vec(f)/∂vec(x)` (length(y) × length(x), column-major flattening).
@@ -76,7 +113,7 @@ where
             let y = f(x)?;
             let m = y.len();
             let seeds: Vec<Tensor> = (0..m).map(|i| basis(y.shape(), i)).collect();
-            let (y, rows) = pullback(f, backend, x, &seeds)?;
+            let (_, rows) = pullback(f, backend, x, &seeds)?;
             let flat: Vec<Tensor> = rows
                 .iter()
                 .map(|r| ops::reshape(r, &[1, n]))
@@ -89,8 +126,7 @@ where
             Ok((y, j))
         }
         _ => {
-            let seeds: Vec<Tensor> = (0..n).map(|k| basis(x.shape(), k)).collect();
-            let (y, columns) = pushforward(f, backend, x, &seeds)?;
+            let (y, columns) = basis_pushforwards(f, backend, x)?;
             let m = y.len();
             let flat: Vec<Tensor> = columns
                 .iter()
@@ -166,8 +202,18 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     let n = x.len();
-    let seeds: Vec<Tensor> = (0..n).map(|k| basis(x.shape(), k)).collect();
-    let (y, g, columns) = gradient_and_hvp(f, backend, x, &seeds)?;
+    let chunk = batch_size(backend.second_order().0, n);
+    let mut columns = Vec::with_capacity(n);
+    let mut value_and_gradient = None;
+    for start in (0..n.max(1)).step_by(chunk) {
+        let seeds: Vec<Tensor> = (start..(start + chunk).min(n))
+            .map(|k| basis(x.shape(), k))
+            .collect();
+        let (y, g, hvps) = gradient_and_hvp(f, backend, x, &seeds)?;
+        value_and_gradient.get_or_insert((y, g));
+        columns.extend(hvps);
+    }
+    let (y, g) = value_and_gradient.expect("at least one batch");
     let flat: Vec<Tensor> = columns
         .iter()
         .map(|c| ops::reshape(c, &[n, 1]))

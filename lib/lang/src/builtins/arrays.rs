@@ -163,6 +163,11 @@ fn size_(_: &mut Interp, args: Args) -> EvalResult {
     )))
 }
 
+fn isempty_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isempty", 1, 1)?;
+    Ok(Value::Bool(shape_of(&args.pos[0], "isempty")?.contains(&0)))
+}
+
 fn ndims_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("ndims", 1, 1)?;
     Ok(Value::Int(shape_of(&args.pos[0], "ndims")?.len() as i64))
@@ -882,6 +887,7 @@ crate::builtins! {
     "copy" => copy_, false, "    copy(x)\n\nA copy of an array (changing it leaves `x` alone).\n\n```\njulia> y = copy(x); y[1] = 0;\n```";
     "length" => length_, false, "    length(x)\n\nThe number of elements.\n\n```\njulia> length(zeros(2, 3))\n6\n```";
     "size" => size_, false, "    size(x, [dim])\n\nThe dimensions of an array as a tuple, or the length along `dim`.\n\n```\njulia> size(zeros(2, 3))\n(2, 3)\n```";
+    "isempty" => isempty_, false, "    isempty(x)\n\nWhether a collection has no elements.\n\n```\njulia> isempty(Float64[])\ntrue\n```";
     "ndims" => ndims_, false, "    ndims(x)\n\nThe number of dimensions.\n\n```\njulia> ndims(zeros(2, 3))\n2\n```";
     "eltype" => eltype_, false, "    eltype(x)\n\nThe element type of an array.\n\n```\njulia> eltype([1, 2])\nInt64\n```";
     "reshape" => reshape_, false, "    reshape(x, dims...)\n\nThe same elements (column-major) in a new shape; one dimension may be `:`.\n\n```\njulia> reshape(1:6, 2, 3)\n2×3 Matrix{Int64}:\n 1  3  5\n 2  4  6\n```";

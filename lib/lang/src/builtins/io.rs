@@ -88,9 +88,30 @@ fn clear_output_(interp: &mut Interp, args: Args) -> EvalResult {
 
 fn typeof_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("typeof", 1, 1)?;
-    Ok(Value::Symbol(difflab_syntax::Name::new(
-        &args.pos[0].type_name(),
-    )))
+    let name = args.pos[0].type_name();
+    // Types that are also constructors (`Float64`, `Int64`, `Bool`) are those builtins, so
+    // `typeof(x) == Float64` holds.
+    if let Some(b) = super::lookup(difflab_syntax::Name::new(&name)) {
+        return Ok(Value::Builtin(b));
+    }
+    Ok(Value::Object(std::rc::Rc::new(Box::new(TypeName(name)))))
+}
+
+/// A type, as `typeof` returns it.
+pub struct TypeName(String);
+
+impl crate::object::Object for TypeName {
+    fn type_name(&self) -> String {
+        "DataType".into()
+    }
+
+    fn show(&self) -> String {
+        self.0.clone()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 fn flush_(_: &mut Interp, _: Args) -> EvalResult {
@@ -107,6 +128,6 @@ crate::builtins! {
     "summary" => sprint_display, false, "    summary(x)\n\nThe multi-line display of `x` as a string.\n\n```\njulia> println(summary(1:3))\n1:3\n```";
     "readline" => readline_, false, "    readline(; prompt=\"\")\n\nReads a line typed by the user (the terminal, or the notebook's input box).\n\n```\njulia> name = readline()\n```";
     "clear_output" => clear_output_, false, "    clear_output(wait=false)\n\nClears the cell's output in a notebook, or the screen in the REPL.\n\n```\njulia> clear_output()\n```";
-    "typeof" => typeof_, false, "    typeof(x)\n\nThe type of `x`, as a symbol-like name.\n\n```\njulia> typeof(1.0)\n:Float64\n```";
+    "typeof" => typeof_, false, "    typeof(x)\n\nThe type of `x`.\n\n```\njulia> typeof(1.0)\nFloat64\n```";
     "flush" => flush_, false, "    flush(io)\n\nFlushes an output stream (output is always flushed here).\n\n```\njulia> flush(stdout)\n```";
 }

@@ -3,8 +3,10 @@
 //! A [`Builtin`] is a name, a docstring (shown by `?name`), whether `f.(x)` may call it once on
 //! whole arrays (`vectorized`), and the Rust function that runs it on [`Args`]. Families:
 //! [`math`], [`arrays`], [`reductions`], [`linalg`], [`sparse`], [`random`], [`io`],
-//! [`strings`], [`collections`], [`functional`], [`errors`], [`bench`], [`mtx`].
+//! [`strings`], [`collections`], [`functional`], [`errors`], [`bench`], [`mtx`], and the
+//! differentiation library [`ad`].
 
+pub mod ad;
 pub mod arrays;
 pub mod bench;
 pub mod collections;
@@ -154,8 +156,11 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 13] {
+fn families() -> [&'static [Builtin]; 16] {
     [
+        ad::backends::BUILTINS,
+        ad::contexts::BUILTINS,
+        ad::operators::BUILTINS,
         math::BUILTINS,
         arrays::BUILTINS,
         reductions::BUILTINS,

@@ -8,29 +8,30 @@ use std::rc::Rc;
 
 use super::{Opener, PResult, ParseError, ParseErrorKind, Parser};
 use crate::ast::{Arg, Expr, ExprKind, FunctionDef, Param, Pattern};
-use crate::lexer::{Keyword, Token, TokenKind};
+use crate::lexer::{Keyword, TokenKind};
 use crate::names::Name;
 use crate::span::Span;
 
 impl<'s> Parser<'s> {
-    /// Consumes the block keyword and runs `f` inside it (block context, opener pushed).
-    fn parse_block_construct<T>(
+    /// Consumes the block keyword and parses the rest with `rest` (given the keyword's span),
+    /// in block context with the keyword on the opener stack.
+    fn parse_block_construct(
         &mut self,
         keyword: &'static str,
-        f: impl FnOnce(&mut Self, Token) -> PResult<T>,
-    ) -> PResult<T> {
+        rest: fn(&mut Self, Span) -> PResult<Expr>,
+    ) -> PResult<Expr> {
         let token = self.bump();
-        let ctx = self.ctx.block();
-        self.with_ctx(ctx, |p| {
-            p.with_opener(Opener::Block(keyword), token.span, |p| f(p, token))
-        })
+        let saved = self.open(self.ctx.block(), Opener::Block(keyword), token.span);
+        let result = rest(self, token.span);
+        self.close(saved);
+        result
     }
 
     /// `if c … elseif d … else … end`.
     pub(super) fn parse_if(&mut self) -> PResult<Expr> {
-        self.parse_block_construct("if", |p, keyword| {
+        self.parse_block_construct("if", |p, keyword: Span| {
             let branch_end = [Keyword::Elseif, Keyword::Else, Keyword::End];
-            let cond = p.parse_pair()?;
+            let cond = p.parse_no_assign()?;
             let body = p.parse_block(&branch_end)?;
             let mut branches = vec![(cond, body)];
             let mut otherwise = None;
@@ -38,7 +39,7 @@ impl<'s> Parser<'s> {
                 let token = p.bump();
                 match token.kind {
                     TokenKind::Keyword(Keyword::Elseif) => {
-                        let cond = p.parse_pair()?;
+                        let cond = p.parse_no_assign()?;
                         let body = p.parse_block(&branch_end)?;
                         branches.push((cond, body));
                     }
@@ -54,28 +55,28 @@ impl<'s> Parser<'s> {
                     branches,
                     otherwise,
                 },
-                span: keyword.span.to(end.span),
+                span: keyword.to(end.span),
             })
         })
     }
 
     /// `for i in 1:n, j in 1:m … end` (also `=` and `∈`, and tuple patterns).
     pub(super) fn parse_for(&mut self) -> PResult<Expr> {
-        self.parse_block_construct("for", |p, keyword| {
+        self.parse_block_construct("for", |p, keyword: Span| {
             let generators = p.parse_generators()?;
             let body = p.parse_block(&[Keyword::End])?;
             let end = p.bump();
             Ok(Expr {
                 kind: ExprKind::For { generators, body },
-                span: keyword.span.to(end.span),
+                span: keyword.to(end.span),
             })
         })
     }
 
     /// `while c … end`.
     pub(super) fn parse_while(&mut self) -> PResult<Expr> {
-        self.parse_block_construct("while", |p, keyword| {
-            let cond = p.parse_pair()?;
+        self.parse_block_construct("while", |p, keyword: Span| {
+            let cond = p.parse_no_assign()?;
             let body = p.parse_block(&[Keyword::End])?;
             let end = p.bump();
             Ok(Expr {
@@ -83,14 +84,14 @@ impl<'s> Parser<'s> {
                     cond: Box::new(cond),
                     body,
                 },
-                span: keyword.span.to(end.span),
+                span: keyword.to(end.span),
             })
         })
     }
 
     /// `try … catch e … finally … end`; `catch` followed by a newline or `;` binds nothing.
     pub(super) fn parse_try(&mut self) -> PResult<Expr> {
-        self.parse_block_construct("try", |p, keyword| {
+        self.parse_block_construct("try", |p, keyword: Span| {
             let body = p.parse_block(&[Keyword::Catch, Keyword::Finally, Keyword::End])?;
             let mut catch_var = None;
             let mut catch_body = None;
@@ -115,26 +116,26 @@ impl<'s> Parser<'s> {
                     catch_body,
                     finally,
                 },
-                span: keyword.span.to(token.span),
+                span: keyword.to(token.span),
             })
         })
     }
 
     /// `begin … end`.
     pub(super) fn parse_begin(&mut self) -> PResult<Expr> {
-        self.parse_block_construct("begin", |p, keyword| {
+        self.parse_block_construct("begin", |p, keyword: Span| {
             let body = p.parse_block(&[Keyword::End])?;
             let end = p.bump();
             Ok(Expr {
                 kind: ExprKind::Block(body),
-                span: keyword.span.to(end.span),
+                span: keyword.to(end.span),
             })
         })
     }
 
     /// `let a = 1, b … end`.
     pub(super) fn parse_let(&mut self) -> PResult<Expr> {
-        self.parse_block_construct("let", |p, keyword| {
+        self.parse_block_construct("let", |p, keyword: Span| {
             let bindings = match p.peek_raw().kind {
                 TokenKind::Newline | TokenKind::Semicolon | TokenKind::Keyword(Keyword::End) => {
                     Vec::new()
@@ -145,7 +146,7 @@ impl<'s> Parser<'s> {
             let end = p.bump();
             Ok(Expr {
                 kind: ExprKind::Let { bindings, body },
-                span: keyword.span.to(end.span),
+                span: keyword.to(end.span),
             })
         })
     }
@@ -281,7 +282,7 @@ impl<'s> Parser<'s> {
 
     /// `function f(x, y = 2; k = 1) … end`, or anonymous `function (x) … end`.
     pub(super) fn parse_function(&mut self) -> PResult<Expr> {
-        self.parse_block_construct("function", |p, keyword| {
+        self.parse_block_construct("function", |p, keyword: Span| {
             let next = p.peek_raw().clone();
             let name = match next.kind {
                 TokenKind::Ident(name) => {
@@ -294,7 +295,7 @@ impl<'s> Parser<'s> {
                                     what: "functions without methods (\"function f end\")"
                                         .into(),
                                 },
-                                span: keyword.span.to(paren.span),
+                                span: keyword.to(paren.span),
                             });
                         }
                         return Err(p.expected("\"(\" right after the function name", &paren));
@@ -319,7 +320,7 @@ impl<'s> Parser<'s> {
             }
             let body = p.parse_block(&[Keyword::End])?;
             let end = p.bump();
-            let span = keyword.span.to(end.span);
+            let span = keyword.to(end.span);
             let def = Rc::new(FunctionDef {
                 name,
                 params,
@@ -341,41 +342,44 @@ impl<'s> Parser<'s> {
     /// parameters.
     pub(super) fn parse_params(&mut self) -> PResult<(Vec<Param>, Vec<Param>)> {
         let open = self.bump();
-        let ctx = self.ctx.paren();
-        self.with_ctx(ctx, |p| {
-            p.with_opener(Opener::Bracket('('), open.span, |p| {
-                let mut params = Vec::new();
-                let mut kwparams = Vec::new();
-                let mut keywords = false;
-                loop {
-                    if p.eat(|k| *k == TokenKind::RParen).is_some() {
-                        return Ok((params, kwparams));
-                    }
-                    if p.at(&TokenKind::Semicolon) && !keywords {
-                        p.bump();
-                        keywords = true;
-                        continue;
-                    }
-                    let param = p.parse_param()?;
-                    if keywords {
-                        kwparams.push(param);
-                    } else {
-                        params.push(param);
-                    }
-                    match p.peek().kind {
-                        TokenKind::Comma => {
-                            p.bump();
-                        }
-                        TokenKind::RParen => {}
-                        TokenKind::Semicolon if !keywords => {}
-                        _ => {
-                            let found = p.peek().clone();
-                            return Err(p.expected("\",\" or \")\"", &found));
-                        }
-                    }
+        let saved = self.open(self.ctx.paren(), Opener::Bracket('('), open.span);
+        let result = self.parse_param_list();
+        self.close(saved);
+        result
+    }
+
+    /// The parameters after `(`, through the closing `)`.
+    fn parse_param_list(&mut self) -> PResult<(Vec<Param>, Vec<Param>)> {
+        let mut params = Vec::new();
+        let mut kwparams = Vec::new();
+        let mut keywords = false;
+        loop {
+            if self.eat(|k| *k == TokenKind::RParen).is_some() {
+                return Ok((params, kwparams));
+            }
+            if self.at(&TokenKind::Semicolon) && !keywords {
+                self.bump();
+                keywords = true;
+                continue;
+            }
+            let param = self.parse_param()?;
+            if keywords {
+                kwparams.push(param);
+            } else {
+                params.push(param);
+            }
+            match self.peek().kind {
+                TokenKind::Comma => {
+                    self.bump();
                 }
-            })
-        })
+                TokenKind::RParen => {}
+                TokenKind::Semicolon if !keywords => {}
+                _ => {
+                    let found = self.peek().clone();
+                    return Err(self.expected("\",\" or \")\"", &found));
+                }
+            }
+        }
     }
 
     /// One parameter: `x`, `x = default`, `args...`, `(a, b)`.
@@ -412,7 +416,7 @@ impl<'s> Parser<'s> {
         let default = match self.eat(|k| *k == plain_assign) {
             Some(_) => {
                 self.skip_newlines();
-                Some(self.parse_pair()?)
+                Some(self.parse_no_assign()?)
             }
             None => None,
         };

@@ -11,11 +11,13 @@
 mod control;
 mod error;
 mod expr;
+mod postfix;
 mod primary;
 
 use std::rc::Rc;
 
 pub use error::{ParseError, ParseErrorKind};
+
 
 use crate::ast::{Arg, Block, Expr, ExprKind, StrPart};
 use crate::lexer::{self, Keyword, Token, TokenKind};
@@ -26,6 +28,19 @@ use crate::span::{line_col, Span};
 /// accepts before it stops with [`ParseErrorKind::TooDeep`]; this bounds its own stack and the
 /// depth of the tree the evaluator walks.
 const MAX_DEPTH: usize = 500;
+
+/// How much stack (in bytes) one parse may use, whatever the nesting: checked with the depth,
+/// so that deeply nested input is an error and never a stack overflow, even on a thread with
+/// a small stack (2 MiB is Rust's default for spawned threads) or in an unoptimized build,
+/// where each level of parentheses costs several kilobytes.
+pub(crate) const STACK_BUDGET: usize = 1 << 20;
+
+/// The address of a local variable of the caller: a measure of how deep the stack is.
+#[inline(always)]
+pub(crate) fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
 
 /// Parses a whole cell, script or REPL line: top-level expressions separated by newlines or `;`.
 pub fn parse(source: &str) -> Result<Block, ParseError> {
@@ -39,6 +54,7 @@ pub fn parse(source: &str) -> Result<Block, ParseError> {
     }
     let (tokens, lex_error) = lexer::lex(source);
     let mut parser = Parser::new(source, tokens, lex_error, Ctx::BLOCK, 0);
+    parser.stack_top = stack_position();
     let block = parser.parse_block(&[])?;
     // Lexing stopped at an error, and everything before it parsed: report the lexing error.
     match parser.lex_error {
@@ -123,6 +139,8 @@ pub(crate) struct Parser<'s> {
     depth: usize,
     openers: Vec<(Opener, Span)>,
     names: KnownNames,
+    /// [`stack_position`] where the parse started, for the [`STACK_BUDGET`].
+    stack_top: usize,
 }
 
 /// Names the parser produces itself.
@@ -151,6 +169,7 @@ impl<'s> Parser<'s> {
                 isa: Name::new("isa"),
                 dot: Name::new("dot"),
             },
+            stack_top: stack_position(),
         }
     }
 
@@ -312,7 +331,8 @@ impl<'s> Parser<'s> {
     /// left-deep chain, which deepens the tree without recursing).
     fn deeper(&mut self) -> PResult<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        let stack_used = self.stack_top.abs_diff(stack_position());
+        if self.depth > MAX_DEPTH || stack_used > STACK_BUDGET {
             let span = self.peek().span;
             return Err(ParseError {
                 kind: ParseErrorKind::TooDeep,
@@ -322,26 +342,17 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    /// Runs `f` in context `ctx`, restoring the current context afterwards.
-    fn with_ctx<T>(&mut self, ctx: Ctx, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
-        let saved = self.ctx;
-        self.ctx = ctx;
-        let result = f(self);
-        self.ctx = saved;
-        result
+    /// Enters a nested construct: context `ctx`, with `opener` on the stack of open
+    /// constructs; returns the context for [`Parser::close`] to restore.
+    fn open(&mut self, ctx: Ctx, opener: Opener, span: Span) -> Ctx {
+        self.openers.push((opener, span));
+        std::mem::replace(&mut self.ctx, ctx)
     }
 
-    /// Runs `f` with `opener` on the stack of open constructs.
-    fn with_opener<T>(
-        &mut self,
-        opener: Opener,
-        span: Span,
-        f: impl FnOnce(&mut Self) -> PResult<T>,
-    ) -> PResult<T> {
-        self.openers.push((opener, span));
-        let result = f(self);
+    /// Leaves the construct entered by [`Parser::open`].
+    fn close(&mut self, saved: Ctx) {
         self.openers.pop();
-        result
+        self.ctx = saved;
     }
 
     // ----- Blocks and statements -----
@@ -349,23 +360,28 @@ impl<'s> Parser<'s> {
     /// Statements up to one of `terminators` (not consumed), or to the end of input when
     /// `terminators` is empty (the top level).
     fn parse_block(&mut self, terminators: &[Keyword]) -> PResult<Block> {
-        let ctx = self.ctx.block();
-        self.with_ctx(ctx, |p| {
-            let mut block = Vec::new();
-            loop {
-                p.skip_separators();
-                if p.at_block_end(terminators)? {
-                    return Ok(block);
-                }
-                let statement = p.parse_statement()?;
-                match p.parse_docstring_target(&statement)? {
-                    Some(next) if is_documented(&next) => block.push(next),
-                    Some(next) => block.extend([statement, next]),
-                    None => block.push(statement),
-                }
-                p.check_statement_end(terminators)?;
+        let block_ctx = self.ctx.block();
+        let saved = std::mem::replace(&mut self.ctx, block_ctx);
+        let result = self.parse_statements(terminators);
+        self.ctx = saved;
+        result
+    }
+
+    fn parse_statements(&mut self, terminators: &[Keyword]) -> PResult<Block> {
+        let mut block = Vec::new();
+        loop {
+            self.skip_separators();
+            if self.at_block_end(terminators)? {
+                return Ok(block);
             }
-        })
+            let statement = self.parse_statement()?;
+            match self.parse_docstring_target(&statement)? {
+                Some(next) if is_documented(&next) => block.push(next),
+                Some(next) => block.extend([statement, next]),
+                None => block.push(statement),
+            }
+            self.check_statement_end(terminators)?;
+        }
     }
 
     fn skip_separators(&mut self) {
@@ -493,6 +509,7 @@ impl<'s> Parser<'s> {
             space_before: false,
         });
         let mut inner = Parser::new(self.src, tokens, None, self.ctx.paren(), self.depth);
+        inner.stack_top = self.stack_top;
         inner.ctx.in_macro = false;
         inner.bump();
         let expr = inner.parse_expr()?;

@@ -135,10 +135,10 @@ impl<'s> Parser<'s> {
     /// `(a; b)` and generators `(f(x) for x in xs)`.
     fn parse_paren(&mut self) -> PResult<Expr> {
         let open = self.bump();
-        let ctx = self.ctx.paren();
-        self.with_ctx(ctx, |p| {
-            p.with_opener(Opener::Bracket('('), open.span, |p| p.parse_paren_contents(open.span))
-        })
+        let saved = self.open(self.ctx.paren(), Opener::Bracket('('), open.span);
+        let result = self.parse_paren_contents(open.span);
+        self.close(saved);
+        result
     }
 
     fn parse_paren_contents(&mut self, open: Span) -> PResult<Expr> {
@@ -215,10 +215,10 @@ impl<'s> Parser<'s> {
     /// `[ … ]`: `[]`, `[a, b]`, `[a b; c d]`, `[a; b]`, `[f(x) for x in xs if c]`.
     pub(super) fn parse_array(&mut self) -> PResult<Expr> {
         let open = self.bump();
-        let ctx = self.ctx.array();
-        self.with_ctx(ctx, |p| {
-            p.with_opener(Opener::Bracket('['), open.span, |p| p.parse_array_contents(open.span))
-        })
+        let saved = self.open(self.ctx.array(), Opener::Bracket('['), open.span);
+        let result = self.parse_array_contents(open.span);
+        self.close(saved);
+        result
     }
 
     fn parse_array_contents(&mut self, open: Span) -> PResult<Expr> {
@@ -255,7 +255,7 @@ impl<'s> Parser<'s> {
 
     /// One element of an array literal (possibly `xs...`).
     fn parse_element(&mut self) -> PResult<Expr> {
-        let element = self.parse_pair()?;
+        let element = self.parse_no_assign()?;
         Ok(self.parse_splat(element))
     }
 
@@ -320,28 +320,30 @@ impl<'s> Parser<'s> {
     /// After the body of a comprehension or generator, at `for`: its clauses and `if` filter.
     pub(super) fn parse_generator_tail(&mut self, body: Expr) -> PResult<Expr> {
         self.bump();
-        let ctx = Ctx {
-            skip_newlines: true,
-            ..self.ctx.paren()
+        let saved = self.ctx;
+        self.ctx = self.ctx.paren();
+        let result = self.parse_generator_clauses(body);
+        self.ctx = saved;
+        result
+    }
+
+    fn parse_generator_clauses(&mut self, body: Expr) -> PResult<Expr> {
+        let generators = self.parse_generators()?;
+        let filter = match self.eat(|k| *k == TokenKind::Keyword(Keyword::If)) {
+            Some(_) => Some(Box::new(self.parse_no_assign()?)),
+            None => None,
         };
-        self.with_ctx(ctx, |p| {
-            let generators = p.parse_generators()?;
-            let filter = match p.eat(|k| *k == TokenKind::Keyword(Keyword::If)) {
-                Some(_) => Some(Box::new(p.parse_pair()?)),
-                None => None,
-            };
-            let end = match &filter {
-                Some(filter) => filter.span,
-                None => generators.last().map_or(body.span, |g| g.iter.span),
-            };
-            Ok(Expr {
-                span: body.span.to(end),
-                kind: ExprKind::Comprehension {
-                    body: Box::new(body),
-                    generators,
-                    filter,
-                },
-            })
+        let end = match &filter {
+            Some(filter) => filter.span,
+            None => generators.last().map_or(body.span, |g| g.iter.span),
+        };
+        Ok(Expr {
+            span: body.span.to(end),
+            kind: ExprKind::Comprehension {
+                body: Box::new(body),
+                generators,
+                filter,
+            },
         })
     }
 
@@ -368,7 +370,7 @@ impl<'s> Parser<'s> {
             }
             self.bump();
             self.skip_newlines();
-            let iter = self.parse_pair()?;
+            let iter = self.parse_no_assign()?;
             generators.push(Generator { pattern, iter });
             if self.eat(|k| *k == TokenKind::Comma).is_none() {
                 return Ok(generators);
@@ -388,22 +390,9 @@ impl<'s> Parser<'s> {
             TokenKind::LParen => {
                 let base = self.enter()?;
                 self.bump();
-                let ctx = self.ctx.paren();
-                let result = self.with_ctx(ctx, |p| {
-                    p.with_opener(Opener::Bracket('('), token.span, |p| {
-                        let mut items = Vec::new();
-                        while p.eat(|k| *k == TokenKind::RParen).is_none() {
-                            items.push(p.parse_pattern(what)?);
-                            if p.eat(|k| *k == TokenKind::Comma).is_none()
-                                && !p.at(&TokenKind::RParen)
-                            {
-                                let found = p.peek().clone();
-                                return Err(p.expected("\",\" or \")\"", &found));
-                            }
-                        }
-                        Ok(Pattern::Tuple(items))
-                    })
-                });
+                let saved = self.open(self.ctx.paren(), Opener::Bracket('('), token.span);
+                let result = self.parse_pattern_items(what);
+                self.close(saved);
                 self.depth = base;
                 result
             }
@@ -411,57 +400,78 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// The patterns after `(`, through the closing `)`.
+    fn parse_pattern_items(&mut self, what: &'static str) -> PResult<Pattern> {
+        let mut items = Vec::new();
+        while self.eat(|k| *k == TokenKind::RParen).is_none() {
+            items.push(self.parse_pattern(what)?);
+            if self.eat(|k| *k == TokenKind::Comma).is_none() && !self.at(&TokenKind::RParen) {
+                let found = self.peek().clone();
+                return Err(self.expected("\",\" or \")\"", &found));
+            }
+        }
+        Ok(Pattern::Tuple(items))
+    }
+
     /// `@name args…` (space-separated to the end of the statement) or `@name(a, b)`.
     fn parse_macro(&mut self, name: Name) -> PResult<Expr> {
         let at = self.bump();
         let next = self.peek_raw();
-        let (args, end) = if next.kind == TokenKind::LParen && !next.space_before {
+        let result = if next.kind == TokenKind::LParen && !next.space_before {
             let open = self.bump();
             let ctx = Ctx {
                 in_macro: true,
                 ..self.ctx.paren()
             };
-            self.with_ctx(ctx, |p| {
-                p.with_opener(Opener::Bracket('('), open.span, |p| {
-                    let mut args = Vec::new();
-                    loop {
-                        if let Some(close) = p.eat(|k| *k == TokenKind::RParen) {
-                            return Ok((args, close.span));
-                        }
-                        let arg = p.parse_expr()?;
-                        args.push(p.parse_splat(arg));
-                        if p.eat(|k| *k == TokenKind::Comma).is_none()
-                            && !p.at(&TokenKind::RParen)
-                        {
-                            let found = p.peek().clone();
-                            return Err(p.expected("\",\" or \")\"", &found));
-                        }
-                    }
-                })
-            })?
+            let saved = self.open(ctx, Opener::Bracket('('), open.span);
+            let result = self.parse_macro_paren_args();
+            self.close(saved);
+            result
         } else {
-            let ctx = Ctx {
+            let saved = self.ctx;
+            self.ctx = Ctx {
                 skip_newlines: false,
                 space_sensitive: true,
                 ternary_then: false,
                 in_macro: true,
                 ..self.ctx
             };
-            self.with_ctx(ctx, |p| {
-                let mut args = Vec::new();
-                let mut end = at.span;
-                while !is_macro_args_end(p.peek_raw()) {
-                    let arg = p.parse_expr()?;
-                    end = arg.span;
-                    args.push(arg);
-                }
-                Ok((args, end))
-            })?
+            let result = self.parse_macro_spaced_args(at.span);
+            self.ctx = saved;
+            result
         };
+        let (args, end) = result?;
         Ok(Expr {
             kind: ExprKind::Macro { name, args },
             span: at.span.to(end),
         })
+    }
+
+    /// `@m(a, b)` arguments after `(`, through the closing `)` (returns its span).
+    fn parse_macro_paren_args(&mut self) -> PResult<(Vec<Expr>, Span)> {
+        let mut args = Vec::new();
+        loop {
+            if let Some(close) = self.eat(|k| *k == TokenKind::RParen) {
+                return Ok((args, close.span));
+            }
+            let arg = self.parse_expr()?;
+            args.push(self.parse_splat(arg));
+            if self.eat(|k| *k == TokenKind::Comma).is_none() && !self.at(&TokenKind::RParen) {
+                let found = self.peek().clone();
+                return Err(self.expected("\",\" or \")\"", &found));
+            }
+        }
+    }
+
+    /// `@m a b` arguments, to the end of the statement (returns the span of the last).
+    fn parse_macro_spaced_args(&mut self, mut end: Span) -> PResult<(Vec<Expr>, Span)> {
+        let mut args = Vec::new();
+        while !is_macro_args_end(self.peek_raw()) {
+            let arg = self.parse_expr()?;
+            end = arg.span;
+            args.push(arg);
+        }
+        Ok((args, end))
     }
 
     /// A keyword at the start of a primary expression.

@@ -1,0 +1,9 @@
+//! The differentiation library of the language: backends ([`backends`]), contexts
+//! ([`contexts`]), the operators and their variants ([`operators`]) and preparation
+//! ([`prep`]). The mathematics lives in `difflab_ad::di`; this module adapts interpreted
+//! functions and language values to it.
+
+pub mod backends;
+pub mod contexts;
+pub mod operators;
+pub mod prep;
