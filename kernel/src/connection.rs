@@ -102,8 +102,12 @@ mod tests {
     #[test]
     fn refuses_other_schemes_and_missing_ports() {
         let md5 = FILE.replace("hmac-sha256", "hmac-md5");
-        assert!(ConnectionInfo::parse(&md5).unwrap_err().contains("hmac-md5"));
+        assert!(ConnectionInfo::parse(&md5)
+            .unwrap_err()
+            .contains("hmac-md5"));
         let no_port = FILE.replace(r#""hb_port": 5005,"#, "");
-        assert!(ConnectionInfo::parse(&no_port).unwrap_err().contains("hb_port"));
+        assert!(ConnectionInfo::parse(&no_port)
+            .unwrap_err()
+            .contains("hb_port"));
     }
 }

@@ -22,7 +22,9 @@ pub fn serve(socket: &zmq::Socket, kernel: &Kernel) {
                 return;
             }
         }
-        let Ok(frames) = socket.recv_multipart(0) else { continue };
+        let Ok(frames) = socket.recv_multipart(0) else {
+            continue;
+        };
         match kernel.codec.decode(frames) {
             Ok(request) => handle(socket, kernel, &request),
             Err(e) => eprintln!("difflab-kernel: dropped a message on control: {e}"),

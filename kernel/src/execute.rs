@@ -42,7 +42,8 @@ pub fn execute(cx: Context<'_>, request: &Message) -> Executed {
     let code = request.str_field("code");
     let silent = request.bool_field("silent", false);
     // Blank cells are not counted, as in IPython.
-    let store_history = !silent && request.bool_field("store_history", true) && !code.trim().is_empty();
+    let store_history =
+        !silent && request.bool_field("store_history", true) && !code.trim().is_empty();
     let allow_stdin = request.bool_field("allow_stdin", false);
     let parent = &request.header;
     let iopub = &cx.kernel.iopub;
@@ -96,7 +97,10 @@ pub fn execute(cx: Context<'_>, request: &Message) -> Executed {
             "payload": [],
             "user_expressions": {},
         });
-        return Executed { reply, failed: true };
+        return Executed {
+            reply,
+            failed: true,
+        };
     }
     if let (true, Some(text)) = (store_history, cell.result) {
         cx.outputs.insert(outcome.execution_count, text);
@@ -138,7 +142,9 @@ fn user_expressions(session: &mut Session, expressions: &Value) -> Value {
         let mut result = json!({"status": "ok", "data": {"text/plain": "nothing"}, "metadata": {}});
         for event in events {
             match event {
-                Event::Result(b) => result = json!({"status": "ok", "data": bundle(&b), "metadata": {}}),
+                Event::Result(b) => {
+                    result = json!({"status": "ok", "data": bundle(&b), "metadata": {}})
+                }
                 Event::Error(e) => {
                     result = json!({
                         "status": "error",
@@ -240,7 +246,9 @@ impl Stdin<'_> {
         }
         let interrupts = self.kernel.interrupter.count();
         loop {
-            if self.kernel.stop.load(Ordering::Relaxed) || self.kernel.interrupter.count() != interrupts {
+            if self.kernel.stop.load(Ordering::Relaxed)
+                || self.kernel.interrupter.count() != interrupts
+            {
                 return None;
             }
             if self.socket.poll(zmq::POLLIN, INPUT_POLL_MS).ok()? == 0 {

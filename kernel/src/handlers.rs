@@ -132,7 +132,10 @@ mod tests {
             data: vec![
                 ("text/plain".into(), "2×2 Matrix".into()),
                 ("image/png".into(), "iVBORw0KGgo=".into()),
-                ("application/vnd.vegalite.v5+json".into(), r#"{"mark": "line"}"#.into()),
+                (
+                    "application/vnd.vegalite.v5+json".into(),
+                    r#"{"mark": "line"}"#.into(),
+                ),
                 ("application/json".into(), "not json".into()),
             ],
         };
@@ -169,8 +172,14 @@ mod tests {
         let mut session = Session::new();
         let reply = inspect(&mut session, &json!({"code": "sin(x)", "cursor_pos": 1}));
         assert_eq!(reply["found"], true);
-        assert!(reply["data"]["text/plain"].as_str().unwrap().contains("sin"));
-        let reply = inspect(&mut session, &json!({"code": "nosuchname", "cursor_pos": 3}));
+        assert!(reply["data"]["text/plain"]
+            .as_str()
+            .unwrap()
+            .contains("sin"));
+        let reply = inspect(
+            &mut session,
+            &json!({"code": "nosuchname", "cursor_pos": 3}),
+        );
         assert_eq!(reply["found"], false);
     }
 }

@@ -16,7 +16,10 @@ pub const SESSION: i64 = 1;
 ///
 /// `inputs` are the stored inputs, oldest first; `outputs` the `text/plain` results by line.
 pub fn query(inputs: &[String], outputs: &HashMap<usize, String>, request: &Value) -> Vec<Value> {
-    let lines = inputs.iter().enumerate().map(|(i, code)| (i + 1, code.as_str()));
+    let lines = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, code)| (i + 1, code.as_str()));
     let int = |key: &str| request[key].as_i64();
     let selected: Vec<(usize, &str)> = match request["hist_access_type"].as_str() {
         Some("tail") => tail(lines.collect(), int("n")),
@@ -36,7 +39,8 @@ pub fn query(inputs: &[String], outputs: &HashMap<usize, String>, request: &Valu
         }
         Some("search") => {
             let pattern = request["pattern"].as_str().unwrap_or("*");
-            let mut found: Vec<(usize, &str)> = lines.filter(|&(_, code)| glob(pattern, code)).collect();
+            let mut found: Vec<(usize, &str)> =
+                lines.filter(|&(_, code)| glob(pattern, code)).collect();
             if request["unique"].as_bool().unwrap_or(false) {
                 // Keep the latest occurrence of each input, in order.
                 let mut seen = std::collections::HashSet::new();
@@ -109,7 +113,12 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 /// Matches `c` against the class `[...]` starting at `p[start]`: the index after it, if it
 /// matches. An unclosed `[` is a literal.
 fn class(p: &[char], start: usize, c: char) -> Option<usize> {
-    let Some(close) = p[start + 1..].iter().skip(1).position(|&x| x == ']').map(|i| start + 2 + i) else {
+    let Some(close) = p[start + 1..]
+        .iter()
+        .skip(1)
+        .position(|&x| x == ']')
+        .map(|i| start + 2 + i)
+    else {
         return (c == '[').then_some(start + 1);
     };
     let set = &p[start + 1..close];
@@ -149,14 +158,24 @@ mod tests {
     #[test]
     fn tail() {
         let reply = ask(json!({"hist_access_type": "tail", "n": 2, "output": false}));
-        assert_eq!(reply, vec![json!([1, 4, "1 + 2"]), json!([1, 5, "println(x)"])]);
+        assert_eq!(
+            reply,
+            vec![json!([1, 4, "1 + 2"]), json!([1, 5, "println(x)"])]
+        );
         assert_eq!(ask(json!({"hist_access_type": "tail"})).len(), 5);
     }
 
     #[test]
     fn outputs() {
-        let reply = ask(json!({"hist_access_type": "range", "start": 2, "stop": 4, "output": true}));
-        assert_eq!(reply, vec![json!([1, 2, ["1 + 2", "3"]]), json!([1, 3, ["x + 1", null]])]);
+        let reply =
+            ask(json!({"hist_access_type": "range", "start": 2, "stop": 4, "output": true}));
+        assert_eq!(
+            reply,
+            vec![
+                json!([1, 2, ["1 + 2", "3"]]),
+                json!([1, 3, ["x + 1", null]])
+            ]
+        );
     }
 
     #[test]
@@ -176,7 +195,10 @@ mod tests {
         let unique = ask(json!({"hist_access_type": "search", "pattern": "1 + ?", "unique": true}));
         assert_eq!(unique, vec![json!([1, 4, "1 + 2"])]);
         let last = ask(json!({"hist_access_type": "search", "pattern": "*x*", "n": 2}));
-        assert_eq!(last, vec![json!([1, 3, "x + 1"]), json!([1, 5, "println(x)"])]);
+        assert_eq!(
+            last,
+            vec![json!([1, 3, "x + 1"]), json!([1, 5, "println(x)"])]
+        );
     }
 
     #[test]

@@ -139,7 +139,11 @@ impl Writer {
                     let _ = done.send(());
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    if self.pending.as_ref().is_some_and(|p| p.deadline <= Instant::now()) {
+                    if self
+                        .pending
+                        .as_ref()
+                        .is_some_and(|p| p.deadline <= Instant::now())
+                    {
                         self.send_pending();
                     }
                 }
@@ -172,7 +176,11 @@ impl Writer {
 
     fn send_pending(&mut self) {
         if let Some(p) = self.pending.take() {
-            self.send(&p.parent, "stream", json!({ "name": p.name, "text": p.text }));
+            self.send(
+                &p.parent,
+                "stream",
+                json!({ "name": p.name, "text": p.text }),
+            );
         }
     }
 
@@ -189,8 +197,14 @@ impl Writer {
     fn welcome_subscribers(&self) {
         while let Ok(frame) = self.socket.recv_bytes(zmq::DONTWAIT) {
             if let Some((1, topic)) = frame.split_first() {
-                let Ok(topic) = std::str::from_utf8(topic) else { continue };
-                self.send(&json!({}), "iopub_welcome", json!({ "subscription": topic }));
+                let Ok(topic) = std::str::from_utf8(topic) else {
+                    continue;
+                };
+                self.send(
+                    &json!({}),
+                    "iopub_welcome",
+                    json!({ "subscription": topic }),
+                );
             }
         }
     }

@@ -119,8 +119,8 @@ pub fn run(info: &ConnectionInfo) -> Result<(), String> {
         .map_err(|e| format!("cannot bind the iopub socket: {e}"))?;
 
     let codec = Arc::new(Codec::new(&info.key, uuid::Uuid::new_v4().to_string()));
-    let (iopub, writer) =
-        iopub::spawn(publisher, codec.clone()).map_err(|e| format!("cannot start the iopub thread: {e}"))?;
+    let (iopub, writer) = iopub::spawn(publisher, codec.clone())
+        .map_err(|e| format!("cannot start the iopub thread: {e}"))?;
     let session = Session::new();
     let interrupter = Interrupter::new(session.interrupt_handle());
     let on_sigint = interrupter.clone();
@@ -153,9 +153,15 @@ pub fn run(info: &ConnectionInfo) -> Result<(), String> {
     let k = kernel.clone();
     spawn("heartbeat", Box::new(move || echo(&heartbeat, &k)))?;
     let k = kernel.clone();
-    spawn("control", Box::new(move || crate::control::serve(&control, &k)))?;
+    spawn(
+        "control",
+        Box::new(move || crate::control::serve(&control, &k)),
+    )?;
     let k = kernel.clone();
-    spawn("shell", Box::new(move || crate::shell::serve(&shell, &stdin, session, &k)))?;
+    spawn(
+        "shell",
+        Box::new(move || crate::shell::serve(&shell, &stdin, session, &k)),
+    )?;
     drop(finished);
     drop(kernel);
 

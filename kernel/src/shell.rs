@@ -51,7 +51,9 @@ pub fn serve(socket: &zmq::Socket, stdin: &zmq::Socket, session: Session, kernel
                 return;
             }
         }
-        let Ok(frames) = socket.recv_multipart(0) else { continue };
+        let Ok(frames) = socket.recv_multipart(0) else {
+            continue;
+        };
         match kernel.codec.decode(frames) {
             Ok(request) => shell.handle(&request),
             Err(e) => eprintln!("difflab-kernel: dropped a message on shell: {e}"),
@@ -68,7 +70,10 @@ impl Shell<'_> {
         iopub.flush();
         if let Some((msg_type, content)) = reply {
             let reply = self.kernel.codec.reply(request, msg_type, content);
-            if let Err(e) = self.socket.send_multipart(self.kernel.codec.encode(&reply), 0) {
+            if let Err(e) = self
+                .socket
+                .send_multipart(self.kernel.codec.encode(&reply), 0)
+            {
                 eprintln!("difflab-kernel: cannot send {msg_type}: {e}");
             }
         }
@@ -108,9 +113,18 @@ impl Shell<'_> {
                 ("execute_reply", done.reply)
             }
             "kernel_info_request" => ("kernel_info_reply", handlers::kernel_info()),
-            "complete_request" => ("complete_reply", handlers::complete(&mut self.session, content)),
-            "inspect_request" => ("inspect_reply", handlers::inspect(&mut self.session, content)),
-            "is_complete_request" => ("is_complete_reply", handlers::is_complete(&self.session, content)),
+            "complete_request" => (
+                "complete_reply",
+                handlers::complete(&mut self.session, content),
+            ),
+            "inspect_request" => (
+                "inspect_reply",
+                handlers::inspect(&mut self.session, content),
+            ),
+            "is_complete_request" => (
+                "is_complete_reply",
+                handlers::is_complete(&self.session, content),
+            ),
             "history_request" => {
                 let history = history::query(self.session.history(), &self.outputs, content);
                 ("history_reply", json!({"status": "ok", "history": history}))
@@ -119,7 +133,9 @@ impl Shell<'_> {
             "comm_open" => {
                 // No comm targets exist: close the comm at once, as the spec asks.
                 let close = json!({"comm_id": content["comm_id"], "data": {}});
-                self.kernel.iopub.publish(&request.header, "comm_close", close);
+                self.kernel
+                    .iopub
+                    .publish(&request.header, "comm_close", close);
                 return None;
             }
             "comm_msg" | "comm_close" => return None,

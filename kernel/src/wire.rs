@@ -81,7 +81,9 @@ impl fmt::Display for WireError {
             WireError::NoDelimiter => write!(f, "no <IDS|MSG> delimiter"),
             WireError::MissingFrames(n) => write!(f, "only {n} of 5 frames after the delimiter"),
             WireError::BadSignature => write!(f, "invalid signature"),
-            WireError::BadJson { frame, error } => write!(f, "the {frame} is not valid JSON: {error}"),
+            WireError::BadJson { frame, error } => {
+                write!(f, "the {frame} is not valid JSON: {error}")
+            }
             WireError::NotAnObject(frame) => write!(f, "the {frame} is not a JSON object"),
             WireError::NoMsgType => write!(f, "the header has no msg_type"),
         }
@@ -120,7 +122,9 @@ impl Signer {
     /// Whether `signature` (hex) signs `parts`, compared in constant time.
     pub fn verify(&self, signature: &[u8], parts: &[&[u8]]) -> bool {
         let Some(mac) = &self.mac else { return true };
-        let Some(expected) = unhex(signature) else { return false };
+        let Some(expected) = unhex(signature) else {
+            return false;
+        };
         let mut mac = mac.clone();
         for part in parts {
             mac.update(part);
@@ -253,7 +257,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn unhex(text: &[u8]) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
@@ -311,7 +315,10 @@ mod tests {
         // RFC 4231, test case 2: key "Jefe", data "what do ya want for nothing?".
         let signer = Signer::new("Jefe");
         let expected = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843";
-        assert_eq!(signer.sign(&[b"what do ya want ", b"for nothing?"]), expected);
+        assert_eq!(
+            signer.sign(&[b"what do ya want ", b"for nothing?"]),
+            expected
+        );
         assert!(signer.verify(expected.as_bytes(), &[b"what do ya want for nothing?"]));
     }
 
@@ -386,7 +393,10 @@ mod tests {
     fn rejects_malformed_frames() {
         let codec = codec("");
         assert_eq!(codec.decode(vec![]), Err(WireError::NoDelimiter));
-        assert_eq!(codec.decode(vec![b"id".to_vec(), b"junk".to_vec()]), Err(WireError::NoDelimiter));
+        assert_eq!(
+            codec.decode(vec![b"id".to_vec(), b"junk".to_vec()]),
+            Err(WireError::NoDelimiter)
+        );
         let short = vec![DELIMITER.to_vec(), vec![], b"{}".to_vec()];
         assert_eq!(codec.decode(short), Err(WireError::MissingFrames(2)));
         let frames = |header: &[u8], content: &[u8]| {
@@ -401,24 +411,38 @@ mod tests {
         };
         assert!(matches!(
             codec.decode(frames(b"{", b"{}")),
-            Err(WireError::BadJson { frame: "header", .. })
+            Err(WireError::BadJson {
+                frame: "header",
+                ..
+            })
         ));
-        assert_eq!(codec.decode(frames(b"[]", b"{}")), Err(WireError::NotAnObject("header")));
-        assert_eq!(codec.decode(frames(b"{}", b"{}")), Err(WireError::NoMsgType));
+        assert_eq!(
+            codec.decode(frames(b"[]", b"{}")),
+            Err(WireError::NotAnObject("header"))
+        );
+        assert_eq!(
+            codec.decode(frames(b"{}", b"{}")),
+            Err(WireError::NoMsgType)
+        );
         assert_eq!(
             codec.decode(frames(br#"{"msg_type": "x"}"#, b"3")),
             Err(WireError::NotAnObject("content"))
         );
         assert!(matches!(
             codec.decode(frames(br#"{"msg_type": "x"}"#, b"\xff")),
-            Err(WireError::BadJson { frame: "content", .. })
+            Err(WireError::BadJson {
+                frame: "content",
+                ..
+            })
         ));
         assert!(codec.decode(frames(br#"{"msg_type": "x"}"#, b"{}")).is_ok());
     }
 
     #[test]
     fn formats_dates() {
-        let at = |secs, micros| iso8601(UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_micros(micros));
+        let at = |secs, micros| {
+            iso8601(UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_micros(micros))
+        };
         assert_eq!(at(0, 0), "1970-01-01T00:00:00.000000Z");
         assert_eq!(at(951_782_400, 5), "2000-02-29T00:00:00.000005Z");
         assert_eq!(at(1_700_000_000, 123_456), "2023-11-14T22:13:20.123456Z");

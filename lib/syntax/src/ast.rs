@@ -4,8 +4,8 @@
 //! is usually ignored. Every node carries the byte [`Span`] of its source text so that errors can
 //! point at it. Names are interned ([`Name`]) so the evaluator compares integers, not strings.
 
-use crate::span::Span;
 use crate::names::Name;
+use crate::span::Span;
 
 /// An expression with the byte range of its source.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,37 +22,48 @@ pub type Block = Vec<Expr>;
 /// The kinds of expression.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExprKind {
-    /// `42`, `1_000`
+    /// `42`, `1_000`, `0xff`. Also `begin` inside an index (`x[begin]`), which is `1`: arrays
+    /// are 1-based.
     Int(i64),
     /// `1.5`, `1e-3`, `.5`
     Float(f64),
     /// `true`, `false`
     Bool(bool),
     /// `"plain"` or `"with $x and $(f(x))"`: literal pieces and interpolated expressions.
+    /// Triple-quoted strings `"""…"""` are dedented as in Julia; adjacent text is merged.
     Str(Vec<StrPart>),
-    /// `:central`
+    /// `:central` (also after a keyword: `:end`)
     Symbol(Name),
-    /// `x`, `π`, `AutoForwardDiff`
+    /// `x`, `π`, `AutoForwardDiff`. An operator used as a value is the identifier spelled by
+    /// the operator: `+` in `reduce(+, x)`, `*` in `*(A, B)` (a call of `*`).
     Ident(Name),
     /// A bare `:` inside an index, as in `A[:, j]`.
     Colon,
     /// `end` inside an index, as in `x[2:end]`: the length along the indexed dimension.
     End,
-    /// `(a, b)`, `(a,)`, `(x = 1, y = 2)` (named when every element is `name = value`).
+    /// `(a, b)`, `(a,)`, `()`, and bare `a, b` at statement level (`y, z = f(x)`,
+    /// `return a, b`). A named tuple `(x = 1, y = 2)` is a tuple whose elements are
+    /// `Assign { target: Ident, op: None, dotted: false, .. }` expressions (it is named when
+    /// every element is `name = value`). `(x = 1)` alone is an assignment, as in Julia.
     Tuple(Vec<Arg>),
     /// `[a, b, c]` (elements may be splatted: `[xs...]`).
     Vector(Vec<Arg>),
     /// `[1 2; 3 4]`, `[a; b]`, `[a b]`: rows separated by `;` or newlines, elements by spaces.
-    /// `[a; b]` is two rows of one element each (vertical concatenation).
+    /// `[a; b]` is two rows of one element each (vertical concatenation). An element may be a
+    /// [`ExprKind::Splat`].
     Concat(Vec<Vec<Expr>>),
-    /// `Float64[]`, `Int[1, 2]`: a vector with a declared element type.
+    /// `Float64[]`, `Int[1, 2]`: a vector with a declared element type. Only built-in type
+    /// names make one (`Float64`, `Int`, `Bool`, `Any`, `String`, `Symbol`, ...); `A[1, 2]` with
+    /// any other name is indexing.
     TypedVector {
         /// The element type name (`Float64`, `Int`, `Any`, ...).
         eltype: Name,
         /// The elements.
         elements: Vec<Expr>,
     },
-    /// `[f(i) for i in 1:n if cond]`, `[a + b for a in x, b in y]`.
+    /// `[f(i) for i in 1:n if cond]`, `[a + b for a in x, b in y]`. Generators written in
+    /// parentheses or as a call's only argument (`sum(x^2 for x in xs)`) are comprehensions
+    /// too (the span then covers the parentheses or the generator).
     Comprehension {
         /// The expression evaluated for each element.
         body: Box<Expr>,
@@ -81,7 +92,8 @@ pub enum ExprKind {
         /// Right operand.
         rhs: Box<Expr>,
     },
-    /// `-x`, `!c`, `.-x`.
+    /// `-x`, `!c`, `.-x`. Also `a ∉ b`, which is `!(a in b)`, and `a ≉ b`, which is
+    /// `!(a ≈ b)`. `-2` is `Neg` of the literal `2`.
     Unary {
         /// The operator.
         op: UnaryOp,
@@ -90,7 +102,8 @@ pub enum ExprKind {
         /// The operand.
         operand: Box<Expr>,
     },
-    /// `a && b`
+    /// `a && b`. A chained comparison `a < b <= c` is `(a < b) && (b <= c)`, the middle
+    /// operand appearing (and evaluated) twice.
     And(Box<Expr>, Box<Expr>),
     /// `a || b`
     Or(Box<Expr>, Box<Expr>),
@@ -103,7 +116,8 @@ pub enum ExprKind {
         /// Value when false.
         otherwise: Box<Expr>,
     },
-    /// `f(x, y; k = 1)`, `f.(x)` (dotted: broadcast the call).
+    /// `f(x, y; k = 1)`, `f.(x)` (dotted: broadcast the call). `a isa T` is `isa(a, T)`,
+    /// `a ⋅ b` is `dot(a, b)`, `+(a, b)` calls the identifier `+`.
     Call {
         /// The called expression (usually an identifier).
         callee: Box<Expr>,
@@ -121,7 +135,8 @@ pub enum ExprKind {
         /// The parameters inside the braces.
         params: Vec<Expr>,
     },
-    /// `x[i]`, `A[i, j]`, `x[2:end]`.
+    /// `x[i]`, `A[i, j]`, `x[2:end]`. An index may be [`ExprKind::Colon`],
+    /// [`ExprKind::End`] (anywhere inside, as in `x[end - 1]`) or a [`ExprKind::Splat`].
     Index {
         /// The indexed value.
         target: Box<Expr>,
@@ -139,9 +154,11 @@ pub enum ExprKind {
     Adjoint(Box<Expr>),
     /// `x...` in a position where splatting is meaningful only through [`Arg`]; kept for errors.
     Splat(Box<Expr>),
-    /// `x -> x^2`, `(x, y) -> x + y`, `() -> 1`.
+    /// `x -> x^2`, `(x, y) -> x + y`, `() -> 1`, `function (x) ... end`.
     Lambda(std::rc::Rc<FunctionDef>),
     /// `function f(x; k = 1) ... end` and `f(x) = ...` (with an optional docstring before it).
+    /// The short form is recognized wherever an assignment may be, from a name and `(` on the
+    /// left of `=`.
     Function(std::rc::Rc<FunctionDef>),
     /// `begin ... end` or a parenthesized sequence `(a; b)`.
     Block(Block),
@@ -190,7 +207,8 @@ pub enum ExprKind {
         /// The `finally` block.
         finally: Option<Block>,
     },
-    /// `x = v`, `x += v`, `y[i] = v`, `y .= f.(x)`, `a, b = t`, `p.x = 1`.
+    /// `x = v`, `x += v`, `y[i] = v`, `y .= f.(x)`, `a, b = t`, `p.x = 1`. `const x = v` is
+    /// parsed as `x = v`.
     Assign {
         /// The assigned place: an identifier, index, field, or tuple of places.
         target: Box<Expr>,
@@ -208,7 +226,7 @@ pub enum ExprKind {
         /// The declared names with optional initial values.
         bindings: Vec<(Name, Option<Expr>)>,
     },
-    /// `@time expr`, `@assert c "msg"`, `@show x`.
+    /// `@time expr`, `@assert c "msg"`, `@show x`, `@assert(c, "msg")`.
     Macro {
         /// The macro name without `@`.
         name: Name,
@@ -219,7 +237,8 @@ pub enum ExprKind {
     Interpolate(Box<Expr>),
     /// `using X`, `import X: y`: accepted and ignored.
     Using,
-    /// `nothing` produced by an empty statement (a lone `;` or an empty cell).
+    /// `nothing` produced by an empty statement. The parser itself never produces it: an
+    /// empty cell (or one of only `;` and comments) is an empty [`Block`].
     Nothing,
 }
 

@@ -10,7 +10,10 @@ pub mod names;
 pub mod parser;
 pub mod span;
 
-pub use ast::{Arg, BinOp, Block, Expr, ExprKind, FunctionDef, Generator, Kwarg, Param, Pattern, StrPart, UnaryOp};
+pub use ast::{
+    Arg, BinOp, Block, Expr, ExprKind, FunctionDef, Generator, Kwarg, Param, Pattern, StrPart,
+    UnaryOp,
+};
 pub use names::Name;
 pub use parser::{parse, ParseError, ParseErrorKind};
 pub use span::{line_col, line_text, Span};

@@ -57,6 +57,46 @@ fn values_(_: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
+/// The name of a type value (`Float64`, `AbstractVector`, ...).
+fn type_label(t: &Value) -> Option<String> {
+    match t {
+        Value::Builtin(b) => Some(b.name.to_string()),
+        Value::Object(o) if o.type_name() == "DataType" => Some(o.show()),
+        _ => None,
+    }
+}
+
+fn isa_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isa", 2, 2)?;
+    let x = &args.pos[0];
+    let Some(name) = type_label(&args.pos[1]) else {
+        return Err(fail(ErrorKind::TypeError, format!("isa: {} is not a type", crate::display::repr(&args.pos[1]))));
+    };
+    let rank = match x {
+        Value::Array(a) => Some(a.borrow().data.shape().len()),
+        Value::Range(_) | Value::List(_) => Some(1),
+        Value::Sparse(_) => Some(2),
+        _ => None,
+    };
+    let answer = match name.as_str() {
+        "Any" => true,
+        "Number" | "Real" => x.is_number(),
+        "Float64" => matches!(x, Value::Float(_) | Value::Real(_)),
+        "Int" | "Int64" | "Integer" => matches!(x, Value::Int(_)),
+        "Bool" => matches!(x, Value::Bool(_)),
+        "AbstractArray" | "Array" => rank.is_some(),
+        "AbstractVector" | "Vector" => rank == Some(1),
+        "AbstractMatrix" | "Matrix" => rank == Some(2),
+        "String" | "AbstractString" => matches!(x, Value::Str(_)),
+        "Symbol" => matches!(x, Value::Symbol(_)),
+        "Function" => matches!(x, Value::Function(_) | Value::Builtin(_)),
+        "Nothing" => matches!(x, Value::Nothing),
+        "Tuple" => matches!(x, Value::Tuple(_)),
+        other => x.type_name() == other,
+    };
+    Ok(Value::Bool(answer))
+}
+
 fn tuple_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Tuple(std::rc::Rc::new(args.pos)))
 }
@@ -66,5 +106,6 @@ crate::builtins! {
     "haskey" => haskey_, false, "    haskey(nt, :key)\n\nWhether a named tuple has a field.\n\n```\njulia> haskey((a = 1,), :a)\ntrue\n```";
     "keys" => keys_, false, "    keys(x)\n\nThe keys of a named tuple, or the indices of an array.\n\n```\njulia> keys((a = 1, b = 2))\n(:a, :b)\n```";
     "values" => values_, false, "    values(nt)\n\nThe values of a named tuple.\n\n```\njulia> values((a = 1, b = 2))\n(1, 2)\n```";
+    "isa" => isa_, false, "    isa(x, T)\n    x isa T\n\nWhether `x` is of type `T` (`Float64`, `Int`, `Number`, `AbstractVector`, `Function`, ...).\n\n```\njulia> [1.0, 2.0] isa AbstractVector\ntrue\n```";
     "tuple" => tuple_, false, "    tuple(xs...)\n\nA tuple of the arguments.\n\n```\njulia> tuple(1, 2)\n(1, 2)\n```";
 }

@@ -94,7 +94,12 @@ fn typeof_(_: &mut Interp, args: Args) -> EvalResult {
     if let Some(b) = super::lookup(difflab_syntax::Name::new(&name)) {
         return Ok(Value::Builtin(b));
     }
-    Ok(Value::Object(std::rc::Rc::new(Box::new(TypeName(name)))))
+    Ok(type_value(&name))
+}
+
+/// The type called `name` as a value.
+pub fn type_value(name: &str) -> Value {
+    Value::Object(std::rc::Rc::new(Box::new(TypeName(name.to_string()))))
 }
 
 /// A type, as `typeof` returns it.

@@ -214,7 +214,10 @@ pub fn constant(name: &str) -> Option<Value> {
         "missing" | "undef" => Value::Nothing,
         "stdout" => Value::Symbol(Name::new("stdout")),
         "stderr" => Value::Symbol(Name::new("stderr")),
-        "eps" => return None,
+        "Any" | "Number" | "Real" | "Integer" | "AbstractArray" | "AbstractVector"
+        | "AbstractMatrix" | "String" | "AbstractString" | "Function" | "Nothing" | "Tuple" => {
+            io::type_value(name)
+        }
         _ => return None,
     })
 }

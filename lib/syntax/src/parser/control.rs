@@ -292,8 +292,7 @@ impl<'s> Parser<'s> {
                         if paren.kind == TokenKind::Keyword(Keyword::End) {
                             return Err(ParseError {
                                 kind: ParseErrorKind::Unsupported {
-                                    what: "functions without methods (\"function f end\")"
-                                        .into(),
+                                    what: "functions without methods (\"function f end\")".into(),
                                 },
                                 span: keyword.to(paren.span),
                             });

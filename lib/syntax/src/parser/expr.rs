@@ -77,10 +77,10 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_assignment_inner(&mut self, allow_tuple: bool) -> PResult<Expr> {
-        let start = self.peek_index();
-        // At statement level a definition is recognized before its left side is parsed as a
-        // call, which would reject parameter-only forms such as `f(x; kw...)`.
-        if allow_tuple && self.short_definition_ahead(start) {
+        // A definition is recognized from its tokens before its left side could be parsed as
+        // a call: a call would reject parameter-only forms such as `f(x; kw...)`, and parsing
+        // it twice (as a call, then as a signature) could take exponential time when nested.
+        if self.short_definition_ahead(self.peek_index()) {
             return self.parse_short_function(allow_tuple);
         }
         let target = if allow_tuple {
@@ -91,10 +91,6 @@ impl<'s> Parser<'s> {
         let TokenKind::Assign { op, dotted } = self.peek().kind else {
             return Ok(target);
         };
-        if op.is_none() && !dotted && self.is_short_definition(&target, start) {
-            self.pos = start;
-            return self.parse_short_function(allow_tuple);
-        }
         self.check_target(&target, op.is_none() && !dotted)?;
         self.bump();
         self.skip_newlines();
@@ -147,44 +143,14 @@ impl<'s> Parser<'s> {
         {
             return false;
         }
-        let mut depth = 0usize;
-        for (i, token) in self.tokens.iter().enumerate().skip(start + 1) {
-            match token.kind {
-                TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => depth += 1,
-                TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return self.tokens.get(i + 1).is_some_and(|t| {
-                            t.kind
-                                == TokenKind::Assign {
-                                    op: None,
-                                    dotted: false,
-                                }
-                        });
-                    }
+        let close = self.closing[start + 1] as usize;
+        self.tokens.get(close + 1).is_some_and(|t| {
+            t.kind
+                == TokenKind::Assign {
+                    op: None,
+                    dotted: false,
                 }
-                TokenKind::Eof => return false,
-                _ => {}
-            }
-        }
-        false
-    }
-
-    /// A call on the left of `=` whose source starts `name(`: the short form of a definition
-    /// (below statement level, where it is found only after the call is parsed).
-    fn is_short_definition(&self, target: &Expr, start: usize) -> bool {
-        let ExprKind::Call {
-            callee,
-            dotted: false,
-            ..
-        } = &target.kind
-        else {
-            return false;
-        };
-        matches!(callee.kind, ExprKind::Ident(_))
-            && matches!(self.tokens[start].kind, TokenKind::Ident(_))
-            && self.tokens[start + 1].kind == TokenKind::LParen
-            && !self.tokens[start + 1].space_before
+        })
     }
 
     /// Fails unless `target` can be assigned to: a name, `x[i]`, `x.f`, or (for plain `=`) a
@@ -297,7 +263,8 @@ impl<'s> Parser<'s> {
         dotted: bool,
         op_span: Span,
     ) -> PResult<Expr> {
-        let right_associative = matches!(binary, Binary::Or | Binary::And | Binary::Op(BinOp::Pair));
+        let right_associative =
+            matches!(binary, Binary::Or | Binary::And | Binary::Op(BinOp::Pair));
         let rhs = self.parse_binary(if right_associative { prec } else { prec + 1 })?;
         let span = lhs.span.to(rhs.span);
         Ok(match binary {
@@ -532,11 +499,30 @@ impl<'s> Parser<'s> {
         };
         let base = self.enter()?;
         let op_span = self.bump().span;
+        let paren = self.peek_raw();
+        let call_like = paren.kind == TokenKind::LParen && !paren.space_before && !dotted;
         let operand = self.parse_unary();
         self.depth = base;
         let operand = operand?;
+        let span = op_span.to(operand.span);
+        // `-(a, b)` calls the operator, as in Julia; `-(x)` is still `-x`.
+        if let (true, ExprKind::Tuple(args)) = (call_like, &operand.kind) {
+            let callee = Expr {
+                kind: ExprKind::Ident(Name::new(&self.text(op_span))),
+                span: op_span,
+            };
+            return Ok(Expr {
+                kind: ExprKind::Call {
+                    callee: Box::new(callee),
+                    args: args.clone(),
+                    kwargs: Vec::new(),
+                    dotted: false,
+                },
+                span,
+            });
+        }
         Ok(Expr {
-            span: op_span.to(operand.span),
+            span,
             kind: ExprKind::Unary {
                 op,
                 dotted,
@@ -568,6 +554,12 @@ impl<'s> Parser<'s> {
             self.peek_second().kind,
             TokenKind::Comma | TokenKind::RParen
         )
+    }
+
+    /// Whether the operator at the next token is called, as in `*(a, b)`: `(` right after it.
+    pub(super) fn operator_is_called(&self) -> bool {
+        let paren = self.peek_second();
+        paren.kind == TokenKind::LParen && !paren.space_before
     }
 
     /// `a ^ b`, right-associative, with a unary operator allowed in the exponent: `10^-3`.
@@ -606,15 +598,27 @@ impl<'s> Parser<'s> {
         result
     }
 
-    /// A numeric literal right before a name or `(`: `2x`, `3(x + 1)`, `2x^2` (which is
-    /// `2 * x^2`, the coefficient binding looser than `^`); otherwise a postfix expression.
+    /// A numeric literal right before a name, `(` or `√`: `2x`, `3(x + 1)`, `2√x`, `2x^2`
+    /// (which is `2 * x^2`, the coefficient binding looser than `^`); an adjoint right before a
+    /// name: `x'y`, `x'A*x`; otherwise a postfix expression.
     fn parse_juxtapose(&mut self) -> PResult<Expr> {
         let kind = match self.peek().kind {
             TokenKind::Int(v) => ExprKind::Int(v),
             TokenKind::Float(v) => ExprKind::Float(v),
             _ => {
                 let primary = self.parse_primary()?;
-                return self.parse_postfix(primary);
+                let expr = self.parse_postfix(primary)?;
+                let next = self.peek_raw();
+                if !matches!(expr.kind, ExprKind::Adjoint(_))
+                    || next.space_before
+                    || !matches!(next.kind, TokenKind::Ident(_))
+                {
+                    return Ok(expr);
+                }
+                let base = self.enter()?;
+                let factor = self.parse_power();
+                self.depth = base;
+                return Ok(binary_expr(BinOp::Mul, false, expr, factor?));
             }
         };
         let literal = Expr {
@@ -622,11 +626,27 @@ impl<'s> Parser<'s> {
             span: self.bump().span,
         };
         let next = self.peek_raw();
-        if next.space_before || !matches!(next.kind, TokenKind::Ident(_) | TokenKind::LParen) {
+        if next.space_before {
             return self.parse_postfix(literal);
         }
-        let coefficient = self.parse_power()?;
-        Ok(binary_expr(BinOp::Mul, false, literal, coefficient))
+        let sqrt = matches!(
+            next.kind,
+            TokenKind::Op {
+                op: Op::Sqrt,
+                dotted: false
+            }
+        );
+        if !sqrt && !matches!(next.kind, TokenKind::Ident(_) | TokenKind::LParen) {
+            return self.parse_postfix(literal);
+        }
+        let base = self.enter()?;
+        let coefficient = if sqrt {
+            self.parse_unary()
+        } else {
+            self.parse_power()
+        };
+        self.depth = base;
+        Ok(binary_expr(BinOp::Mul, false, literal, coefficient?))
     }
 }
 

@@ -1,12 +1,13 @@
-//! The parser: [`lexer`](crate::lexer) tokens to the [`ast`](crate::ast), by recursive descent
-//! with precedence climbing for binary operators.
+//! The parser: [`crate::lexer`] tokens to the [`crate::ast`], by recursive descent with
+//! precedence climbing for operators.
 //!
-//! [`parse`] is the entry point. This module holds the parser state ([`Parser`]), the token
-//! helpers and the statement level (blocks, statement separators, docstrings, assignment);
-//! the submodules hold the rest, one `parse_<construct>` function per construct:
-//! [`expr`] (operators from `?:` down to postfix calls and indexing), [`primary`] (literals,
-//! strings, parentheses and tuples, arrays and comprehensions, macros) and [`control`]
-//! (`if`, loops, `try`, `let`, functions and other keyword forms). Errors are in [`error`].
+//! [`parse`] is the entry point. This module holds the parser state (`Parser`), the token
+//! helpers, nesting limits and the statement level (blocks, statement separators,
+//! docstrings); the submodules hold the rest, one `parse_<construct>` function per construct:
+//! `expr` (assignment and every operator), `postfix` (calls, indexing, fields, `'`),
+//! `primary` (literals, strings, parentheses and tuples, arrays and comprehensions, macros)
+//! and `control` (`if`, loops, `try`, `let`, functions and other keyword forms). Errors and
+//! their messages are in `error`.
 
 mod control;
 mod error;
@@ -17,7 +18,6 @@ mod primary;
 use std::rc::Rc;
 
 pub use error::{ParseError, ParseErrorKind};
-
 
 use crate::ast::{Arg, Block, Expr, ExprKind, StrPart};
 use crate::lexer::{self, Keyword, Token, TokenKind};
@@ -141,6 +141,9 @@ pub(crate) struct Parser<'s> {
     names: KnownNames,
     /// [`stack_position`] where the parse started, for the [`STACK_BUDGET`].
     stack_top: usize,
+    /// For each opening bracket token, the index of its closing bracket (`u32::MAX` for the
+    /// others), so that looking ahead past a bracket costs nothing.
+    closing: Vec<u32>,
 }
 
 /// Names the parser produces itself.
@@ -159,7 +162,6 @@ impl<'s> Parser<'s> {
     ) -> Parser<'s> {
         Parser {
             src,
-            tokens,
             pos: 0,
             lex_error,
             ctx,
@@ -170,6 +172,8 @@ impl<'s> Parser<'s> {
                 dot: Name::new("dot"),
             },
             stack_top: stack_position(),
+            closing: match_brackets(&tokens),
+            tokens,
         }
     }
 
@@ -401,11 +405,7 @@ impl<'s> Parser<'s> {
             TokenKind::Eof => Err(self.eof_error()),
             TokenKind::Keyword(k) if terminators.contains(&k) => Ok(true),
             TokenKind::Keyword(
-                Keyword::End
-                | Keyword::Else
-                | Keyword::Elseif
-                | Keyword::Catch
-                | Keyword::Finally,
+                Keyword::End | Keyword::Else | Keyword::Elseif | Keyword::Catch | Keyword::Finally,
             ) => Err(self.unexpected(token)),
             _ => Ok(false),
         }
@@ -418,15 +418,17 @@ impl<'s> Parser<'s> {
             TokenKind::Newline | TokenKind::Semicolon | TokenKind::Eof => Ok(()),
             TokenKind::Keyword(k) if terminators.contains(&k) => Ok(()),
             TokenKind::Keyword(
-                Keyword::End
-                | Keyword::Else
-                | Keyword::Elseif
-                | Keyword::Catch
-                | Keyword::Finally,
+                Keyword::End | Keyword::Else | Keyword::Elseif | Keyword::Catch | Keyword::Finally,
             )
             | TokenKind::RParen
             | TokenKind::RBracket
             | TokenKind::RBrace => Err(self.unexpected(token)),
+            TokenKind::Keyword(Keyword::Reserved(word)) => Err(ParseError {
+                kind: ParseErrorKind::Unsupported {
+                    what: format!("\"{word}\""),
+                },
+                span: token.span,
+            }),
             _ => Err(self.error_at(
                 token,
                 ParseErrorKind::ExtraToken {
@@ -516,6 +518,25 @@ impl<'s> Parser<'s> {
         inner.expect(&TokenKind::RParen, "\")\"")?;
         Ok(expr)
     }
+}
+
+/// For each opening bracket in `tokens`, the index of the closing bracket that matches it
+/// (whatever its kind); `u32::MAX` for unmatched brackets and other tokens.
+fn match_brackets(tokens: &[Token]) -> Vec<u32> {
+    let mut closing = vec![u32::MAX; tokens.len()];
+    let mut open = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        match token.kind {
+            TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => open.push(i),
+            TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => {
+                if let Some(opener) = open.pop() {
+                    closing[opener] = i as u32;
+                }
+            }
+            _ => {}
+        }
+    }
+    closing
 }
 
 /// Whether `expr` is a function definition carrying a docstring.

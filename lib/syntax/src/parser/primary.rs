@@ -28,7 +28,9 @@ impl<'s> Parser<'s> {
             TokenKind::LBracket => return self.parse_array(),
             TokenKind::Colon => return self.parse_colon(),
             TokenKind::Dollar => return self.parse_interpolate(),
-            TokenKind::Op { dotted: false, .. } if self.operator_is_value() => {
+            TokenKind::Op { dotted: false, .. }
+                if self.operator_is_value() || self.operator_is_called() =>
+            {
                 ExprKind::Ident(Name::new(&self.text(span)))
             }
             TokenKind::ColonColon => {
@@ -489,6 +491,8 @@ impl<'s> Parser<'s> {
             Keyword::Break => simple(self, ExprKind::Break),
             Keyword::Continue => simple(self, ExprKind::Continue),
             Keyword::End if self.ctx.in_index => simple(self, ExprKind::End),
+            // Arrays are 1-based, so `x[begin]` is `x[1]`.
+            Keyword::Begin if self.ctx.in_index => simple(self, ExprKind::Int(1)),
             Keyword::Function => self.parse_function(),
             Keyword::If => self.parse_if(),
             Keyword::For => self.parse_for(),

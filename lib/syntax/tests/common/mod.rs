@@ -19,7 +19,10 @@ pub fn sexpr(src: &str) -> String {
 /// The error message for `src`, which must fail to parse.
 pub fn error(src: &str) -> String {
     match parse(src) {
-        Ok(block) => panic!("{src:?} parsed: {}", block.iter().map(expr).collect::<Vec<_>>().join("\n")),
+        Ok(block) => panic!(
+            "{src:?} parsed: {}",
+            block.iter().map(expr).collect::<Vec<_>>().join("\n")
+        ),
         Err(e) => e.message(),
     }
 }
@@ -78,7 +81,13 @@ fn function(head: &str, f: &FunctionDef) -> String {
     }
     let mut params = list("params", f.params.iter().map(param));
     if !f.kwparams.is_empty() {
-        params = list("params", f.params.iter().map(param).chain([list(";", f.kwparams.iter().map(param))]));
+        params = list(
+            "params",
+            f.params
+                .iter()
+                .map(param)
+                .chain([list(";", f.kwparams.iter().map(param))]),
+        );
     }
     items.push(params);
     items.push(block("block", &f.body));
@@ -114,11 +123,18 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::End => "end".into(),
         ExprKind::Tuple(items) => list("tuple", items.iter().map(arg)),
         ExprKind::Vector(items) => list("vect", items.iter().map(arg)),
-        ExprKind::Concat(rows) => list("vcat", rows.iter().map(|r| list("row", r.iter().map(expr)))),
-        ExprKind::TypedVector { eltype, elements } => {
-            list("typed", std::iter::once(eltype.to_string()).chain(elements.iter().map(expr)))
+        ExprKind::Concat(rows) => {
+            list("vcat", rows.iter().map(|r| list("row", r.iter().map(expr))))
         }
-        ExprKind::Comprehension { body, generators, filter } => {
+        ExprKind::TypedVector { eltype, elements } => list(
+            "typed",
+            std::iter::once(eltype.to_string()).chain(elements.iter().map(expr)),
+        ),
+        ExprKind::Comprehension {
+            body,
+            generators,
+            filter,
+        } => {
             let mut items = vec![expr(body)];
             items.extend(generators.iter().map(generator));
             if let Some(f) = filter {
@@ -134,31 +150,58 @@ pub fn expr(e: &Expr) -> String {
             items.push(expr(stop));
             list("range", items)
         }
-        ExprKind::Binary { op, dotted, lhs, rhs } => list(&binop(*op, *dotted), [expr(lhs), expr(rhs)]),
-        ExprKind::Unary { op, dotted, operand } => {
+        ExprKind::Binary {
+            op,
+            dotted,
+            lhs,
+            rhs,
+        } => list(&binop(*op, *dotted), [expr(lhs), expr(rhs)]),
+        ExprKind::Unary {
+            op,
+            dotted,
+            operand,
+        } => {
             let name = match op {
                 UnaryOp::Neg => "neg",
                 UnaryOp::Plus => "plus",
                 UnaryOp::Not => "not",
                 UnaryOp::Sqrt => "sqrt",
             };
-            list(&format!("{}{name}", if *dotted { "." } else { "" }), [expr(operand)])
+            list(
+                &format!("{}{name}", if *dotted { "." } else { "" }),
+                [expr(operand)],
+            )
         }
         ExprKind::And(a, b) => list("&&", [expr(a), expr(b)]),
         ExprKind::Or(a, b) => list("||", [expr(a), expr(b)]),
-        ExprKind::Ternary { cond, then, otherwise } => list("?", [expr(cond), expr(then), expr(otherwise)]),
-        ExprKind::Call { callee, args, kwargs, dotted } => {
+        ExprKind::Ternary {
+            cond,
+            then,
+            otherwise,
+        } => list("?", [expr(cond), expr(then), expr(otherwise)]),
+        ExprKind::Call {
+            callee,
+            args,
+            kwargs,
+            dotted,
+        } => {
             let mut items = vec![expr(callee)];
             items.extend(args.iter().map(arg));
-            items.extend(kwargs.iter().map(|k| list("kw", [k.name.to_string(), expr(&k.value)])));
+            items.extend(
+                kwargs
+                    .iter()
+                    .map(|k| list("kw", [k.name.to_string(), expr(&k.value)])),
+            );
             list(if *dotted { ".call" } else { "call" }, items)
         }
-        ExprKind::Curly { name, params } => {
-            list("curly", std::iter::once(name.to_string()).chain(params.iter().map(expr)))
-        }
-        ExprKind::Index { target, indices } => {
-            list("ref", std::iter::once(expr(target)).chain(indices.iter().map(expr)))
-        }
+        ExprKind::Curly { name, params } => list(
+            "curly",
+            std::iter::once(name.to_string()).chain(params.iter().map(expr)),
+        ),
+        ExprKind::Index { target, indices } => list(
+            "ref",
+            std::iter::once(expr(target)).chain(indices.iter().map(expr)),
+        ),
         ExprKind::Field { target, field } => list(".", [expr(target), field.to_string()]),
         ExprKind::Adjoint(x) => list("'", [expr(x)]),
         ExprKind::Splat(x) => list("...", [expr(x)]),
@@ -172,7 +215,10 @@ pub fn expr(e: &Expr) -> String {
             });
             list("let", [list("bindings", bs), block("block", body)])
         }
-        ExprKind::If { branches, otherwise } => {
+        ExprKind::If {
+            branches,
+            otherwise,
+        } => {
             let mut items = Vec::new();
             for (i, (c, b)) in branches.iter().enumerate() {
                 if i == 0 {
@@ -187,14 +233,23 @@ pub fn expr(e: &Expr) -> String {
             }
             list("if", items)
         }
-        ExprKind::For { generators, body } => {
-            list("for", [list("iter", generators.iter().map(generator)), block("block", body)])
-        }
+        ExprKind::For { generators, body } => list(
+            "for",
+            [
+                list("iter", generators.iter().map(generator)),
+                block("block", body),
+            ],
+        ),
         ExprKind::While { cond, body } => list("while", [expr(cond), block("block", body)]),
         ExprKind::Break => "break".into(),
         ExprKind::Continue => "continue".into(),
         ExprKind::Return(v) => list("return", v.iter().map(|v| expr(v))),
-        ExprKind::Try { body, catch_var, catch_body, finally } => {
+        ExprKind::Try {
+            body,
+            catch_var,
+            catch_body,
+            finally,
+        } => {
             let mut items = vec![block("block", body)];
             if let Some(c) = catch_body {
                 let var = catch_var.map_or("_".to_string(), |n| n.to_string());
@@ -205,7 +260,12 @@ pub fn expr(e: &Expr) -> String {
             }
             list("try", items)
         }
-        ExprKind::Assign { target, op, dotted, value } => {
+        ExprKind::Assign {
+            target,
+            op,
+            dotted,
+            value,
+        } => {
             let head = format!(
                 "{}{}=",
                 if *dotted { "." } else { "" },
@@ -224,5 +284,132 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Interpolate(x) => list("$", [expr(x)]),
         ExprKind::Using => "using".into(),
         ExprKind::Nothing => "nothing".into(),
+    }
+}
+
+/// Checks that every node of `block` has a span inside `src`, on character boundaries.
+pub fn check_spans(src: &str, block: &[Expr]) {
+    let mut stack: Vec<&Expr> = block.iter().collect();
+    while let Some(e) = stack.pop() {
+        let (start, end) = (e.span.start as usize, e.span.end as usize);
+        assert!(
+            start <= end && end <= src.len(),
+            "span {:?} outside {src:?}",
+            e.span
+        );
+        assert!(
+            src.is_char_boundary(start) && src.is_char_boundary(end),
+            "span {:?} splits a character in {src:?}",
+            e.span
+        );
+        children(e, &mut stack);
+    }
+}
+
+/// Pushes the direct sub-expressions of `e`.
+pub fn children<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    let args = |out: &mut Vec<&'a Expr>, args: &'a [Arg]| out.extend(args.iter().map(|a| &a.value));
+    let func = |out: &mut Vec<&'a Expr>, f: &'a FunctionDef| {
+        out.extend(f.body.iter());
+        out.extend(
+            f.params
+                .iter()
+                .chain(&f.kwparams)
+                .filter_map(|p| p.default.as_ref()),
+        );
+    };
+    match &e.kind {
+        ExprKind::Str(parts) => out.extend(parts.iter().filter_map(|p| match p {
+            StrPart::Interp(e) => Some(e),
+            StrPart::Text(_) => None,
+        })),
+        ExprKind::Tuple(a) | ExprKind::Vector(a) => args(out, a),
+        ExprKind::Concat(rows) => out.extend(rows.iter().flatten()),
+        ExprKind::TypedVector { elements, .. } => out.extend(elements.iter()),
+        ExprKind::Comprehension {
+            body,
+            generators,
+            filter,
+        } => {
+            out.push(body);
+            out.extend(generators.iter().map(|g| &g.iter));
+            out.extend(filter.as_deref());
+        }
+        ExprKind::Range { start, step, stop } => {
+            out.push(start);
+            out.extend(step.as_deref());
+            out.push(stop);
+        }
+        ExprKind::Binary { lhs, rhs, .. } | ExprKind::And(lhs, rhs) | ExprKind::Or(lhs, rhs) => {
+            out.push(lhs);
+            out.push(rhs);
+        }
+        ExprKind::Unary { operand, .. } => out.push(operand),
+        ExprKind::Ternary {
+            cond,
+            then,
+            otherwise,
+        } => out.extend([&**cond, then, otherwise]),
+        ExprKind::Call {
+            callee,
+            args: a,
+            kwargs,
+            ..
+        } => {
+            out.push(callee);
+            args(out, a);
+            out.extend(kwargs.iter().map(|k| &k.value));
+        }
+        ExprKind::Curly { params, .. } => out.extend(params.iter()),
+        ExprKind::Index { target, indices } => {
+            out.push(target);
+            out.extend(indices.iter());
+        }
+        ExprKind::Field { target, .. } => out.push(target),
+        ExprKind::Adjoint(x) | ExprKind::Splat(x) | ExprKind::Interpolate(x) => out.push(x),
+        ExprKind::Lambda(f) | ExprKind::Function(f) => func(out, f),
+        ExprKind::Block(b) => out.extend(b.iter()),
+        ExprKind::Let { bindings, body } => {
+            out.extend(bindings.iter().filter_map(|(_, v)| v.as_ref()));
+            out.extend(body.iter());
+        }
+        ExprKind::Declare { bindings, .. } => {
+            out.extend(bindings.iter().filter_map(|(_, v)| v.as_ref()));
+        }
+        ExprKind::If {
+            branches,
+            otherwise,
+        } => {
+            for (c, b) in branches {
+                out.push(c);
+                out.extend(b.iter());
+            }
+            out.extend(otherwise.iter().flatten());
+        }
+        ExprKind::For { generators, body } => {
+            out.extend(generators.iter().map(|g| &g.iter));
+            out.extend(body.iter());
+        }
+        ExprKind::While { cond, body } => {
+            out.push(cond);
+            out.extend(body.iter());
+        }
+        ExprKind::Return(v) => out.extend(v.as_deref()),
+        ExprKind::Try {
+            body,
+            catch_body,
+            finally,
+            ..
+        } => {
+            out.extend(body.iter());
+            out.extend(catch_body.iter().flatten());
+            out.extend(finally.iter().flatten());
+        }
+        ExprKind::Assign { target, value, .. } => {
+            out.push(target);
+            out.push(value);
+        }
+        ExprKind::Macro { args, .. } => out.extend(args.iter()),
+        _ => {}
     }
 }

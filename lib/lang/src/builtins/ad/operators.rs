@@ -412,12 +412,12 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, args: Args) -> EvalRes
     if let Some(y) = &p.y {
         write_into(y, &value)?;
     }
-    finish(variant, &p, y_value, results)
+    finish(op, variant, &p, y_value, results)
 }
 
 /// Shapes the answer of a variant: writes buffers for `!` variants, prepends the value for
 /// `value_and_`, returns a tuple when there are several results.
-fn finish(variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -> EvalResult {
+fn finish(op: Op, variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -> EvalResult {
     let results = match variant {
         Variant::Bang | Variant::ValueAndBang => {
             for (buffer, result) in p.buffers.iter().zip(&results) {
@@ -442,7 +442,8 @@ fn finish(variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -> EvalRe
         }
         _ => results,
     };
-    let with_value = matches!(variant, Variant::ValueAnd | Variant::ValueAndBang);
+    let with_value = matches!(variant, Variant::ValueAnd | Variant::ValueAndBang)
+        || matches!(op, Op::ValueGradientAndHessian | Op::ValueDerivativeAndSecondDerivative);
     let mut items = Vec::with_capacity(results.len() + 1);
     if with_value {
         items.push(y);

@@ -1,0 +1,541 @@
+//! The lexer: source text to [`Token`]s, each with its byte [`Span`].
+//!
+//! Tokens remember whether whitespace came right before them ([`Token::space_before`]) because
+//! the language is whitespace-sensitive inside brackets and macro calls (`[1 -2]` has two
+//! elements, `[1 - 2]` one). Newlines are tokens ([`TokenKind::Newline`]): they end statements
+//! and separate matrix rows. A string literal is lexed whole, its `$(…)` interpolations already
+//! turned into tokens ([`StrPiece`]), so the parser never reads source text again. The entry
+//! point is [`lex`]; the parser that consumes the tokens is [`crate::parser`]. Submodules:
+//! `number` (numeric literals), `string` (string literals, escapes, interpolation) and
+//! `operator` (operator tokens).
+
+use crate::ast::BinOp;
+use crate::names::Name;
+use crate::parser::{stack_position, ParseError, ParseErrorKind};
+use crate::span::Span;
+
+mod number;
+mod operator;
+mod string;
+#[cfg(test)]
+mod tests;
+
+use operator::{dotted, operator_at};
+
+/// A token with the byte range of its source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Token {
+    /// What the token is.
+    pub kind: TokenKind,
+    /// Where it is.
+    pub span: Span,
+    /// True when whitespace, a comment or the start of input comes right before it.
+    pub space_before: bool,
+}
+
+/// The kinds of token.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TokenKind {
+    /// `42`, `1_000`, `0xff`
+    Int(i64),
+    /// `1.5`, `1e-3`, `.5`, `1f0`
+    Float(f64),
+    /// `"text $x $(f(x))"` or `"""…"""`, escapes decoded, triple-quoted ones dedented.
+    Str(Vec<StrPiece>),
+    /// `x`, `push!`, `∇f`, `x₁`
+    Ident(Name),
+    /// A reserved word such as `function` or `end`.
+    Keyword(Keyword),
+    /// `@time` (the name without `@`).
+    Macro(Name),
+    /// An operator that is not an assignment: `+`, `.*`, `==`, `!`, `√`, `|>`, `=>`.
+    Op {
+        /// Which operator.
+        op: Op,
+        /// True for the broadcasting form `.op`.
+        dotted: bool,
+    },
+    /// `=`, `+=`, `.=`, `.+=` ...
+    Assign {
+        /// The operator of a compound assignment.
+        op: Option<BinOp>,
+        /// True for `.=` and `.op=`.
+        dotted: bool,
+    },
+    /// `&&`
+    AndAnd,
+    /// `||`
+    OrOr,
+    /// `->`
+    Arrow,
+    /// `?`
+    Question,
+    /// `:`
+    Colon,
+    /// `::` (type annotations, which the language does not have)
+    ColonColon,
+    /// `.` (field access, dotted calls `f.(x)`)
+    Dot,
+    /// `...`
+    Ellipsis,
+    /// `'` right after a value: the adjoint.
+    Quote,
+    /// `$` outside a string (interpolation into a macro argument).
+    Dollar,
+    /// `,`
+    Comma,
+    /// `;`
+    Semicolon,
+    /// A line break.
+    Newline,
+    /// `(`
+    LParen,
+    /// `)`
+    RParen,
+    /// `[`
+    LBracket,
+    /// `]`
+    RBracket,
+    /// `{`
+    LBrace,
+    /// `}`
+    RBrace,
+    /// The end of input (or the place where lexing stopped at an error).
+    Eof,
+}
+
+/// A piece of a string literal token.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StrPiece {
+    /// Literal text, escapes decoded.
+    Text(String),
+    /// `$name`: the name and its span (without the `$`).
+    Name(Name, Span),
+    /// `$( … )`: the tokens from `(` to the matching `)`, both included.
+    Expr(Vec<Token>),
+}
+
+/// Operators other than assignments.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Backslash,
+    Caret,
+    /// `÷`
+    IntDiv,
+    Percent,
+    Amp,
+    Bar,
+    /// `==`
+    Eq,
+    /// `!=`, `≠`
+    Ne,
+    Lt,
+    /// `<=`, `≤`
+    Le,
+    Gt,
+    /// `>=`, `≥`
+    Ge,
+    /// `≈`
+    Approx,
+    /// `≉`
+    NotApprox,
+    /// `===`, `≡`
+    Identical,
+    /// `!==`, `≢`
+    NotIdentical,
+    /// `∈` (the keyword `in` is [`Keyword::In`])
+    In,
+    /// `∉`
+    NotIn,
+    /// `!`
+    Not,
+    /// `√`
+    Sqrt,
+    /// `∘`
+    Compose,
+    /// `⋅` (the dot product)
+    CDot,
+    /// `|>`
+    Pipe,
+    /// `=>`
+    Pair,
+}
+
+/// Reserved words.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Keyword {
+    Function,
+    End,
+    If,
+    Elseif,
+    Else,
+    For,
+    While,
+    Break,
+    Continue,
+    Return,
+    Try,
+    Catch,
+    Finally,
+    Begin,
+    Let,
+    Global,
+    Local,
+    Using,
+    Import,
+    True,
+    False,
+    In,
+    Const,
+    /// Julia keywords the language does not support (`struct`, `module`, `do`, ...).
+    Reserved(&'static str),
+}
+
+impl Keyword {
+    /// The keyword for `word`, if it is one.
+    pub fn from_word(word: &str) -> Option<Keyword> {
+        Some(match word {
+            "function" => Keyword::Function,
+            "end" => Keyword::End,
+            "if" => Keyword::If,
+            "elseif" => Keyword::Elseif,
+            "else" => Keyword::Else,
+            "for" => Keyword::For,
+            "while" => Keyword::While,
+            "break" => Keyword::Break,
+            "continue" => Keyword::Continue,
+            "return" => Keyword::Return,
+            "try" => Keyword::Try,
+            "catch" => Keyword::Catch,
+            "finally" => Keyword::Finally,
+            "begin" => Keyword::Begin,
+            "let" => Keyword::Let,
+            "global" => Keyword::Global,
+            "local" => Keyword::Local,
+            "using" => Keyword::Using,
+            "import" => Keyword::Import,
+            "true" => Keyword::True,
+            "false" => Keyword::False,
+            "in" => Keyword::In,
+            "const" => Keyword::Const,
+            "struct" => Keyword::Reserved("struct"),
+            "module" => Keyword::Reserved("module"),
+            "baremodule" => Keyword::Reserved("baremodule"),
+            "macro" => Keyword::Reserved("macro"),
+            "quote" => Keyword::Reserved("quote"),
+            "do" => Keyword::Reserved("do"),
+            "export" => Keyword::Reserved("export"),
+            _ => return None,
+        })
+    }
+
+    /// The keyword as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Keyword::Function => "function",
+            Keyword::End => "end",
+            Keyword::If => "if",
+            Keyword::Elseif => "elseif",
+            Keyword::Else => "else",
+            Keyword::For => "for",
+            Keyword::While => "while",
+            Keyword::Break => "break",
+            Keyword::Continue => "continue",
+            Keyword::Return => "return",
+            Keyword::Try => "try",
+            Keyword::Catch => "catch",
+            Keyword::Finally => "finally",
+            Keyword::Begin => "begin",
+            Keyword::Let => "let",
+            Keyword::Global => "global",
+            Keyword::Local => "local",
+            Keyword::Using => "using",
+            Keyword::Import => "import",
+            Keyword::True => "true",
+            Keyword::False => "false",
+            Keyword::In => "in",
+            Keyword::Const => "const",
+            Keyword::Reserved(word) => word,
+        }
+    }
+}
+
+/// Lexes all of `source`. Lexing stops at the first error: the tokens before it are returned,
+/// closed by an [`TokenKind::Eof`] at the error, together with the error, so that the parser
+/// can report an earlier syntax error first.
+pub fn lex(source: &str) -> (Vec<Token>, Option<ParseError>) {
+    let mut lexer = Lexer {
+        src: source,
+        pos: 0,
+        nesting: 0,
+        value_end: None,
+        stack_top: stack_position(),
+    };
+    let mut tokens = Vec::with_capacity(source.len() / 3 + 1);
+    loop {
+        match lexer.next_token() {
+            Ok(token) => {
+                let done = token.kind == TokenKind::Eof;
+                tokens.push(token);
+                if done {
+                    return (tokens, None);
+                }
+            }
+            Err(error) => {
+                let at = error.span.start as usize;
+                tokens.push(Token {
+                    kind: TokenKind::Eof,
+                    span: Span::new(at, at),
+                    space_before: true,
+                });
+                return (tokens, Some(error));
+            }
+        }
+    }
+}
+
+/// True for characters that may start an identifier.
+pub fn is_ident_start(c: char) -> bool {
+    c == '_' || c.is_alphabetic() || matches!(c, '∇' | '∂' | '∞')
+}
+
+/// True for characters that may continue an identifier (besides a final `!`).
+pub fn is_ident_continue(c: char) -> bool {
+    is_ident_start(c)
+        || c.is_numeric()
+        || matches!(c, '′' | '″' | '‴')
+        || matches!(c as u32,
+            0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF
+            | 0xFE20..=0xFE2F | 0x2070..=0x209F)
+}
+
+struct Lexer<'s> {
+    src: &'s str,
+    pos: usize,
+    /// Depth of string interpolations being lexed.
+    nesting: usize,
+    /// End of the previous token when it was a value (identifier, literal, closing bracket):
+    /// a `'` right there is an adjoint, a `.` followed by a digit is field access.
+    value_end: Option<usize>,
+    /// [`stack_position`] where lexing started, for the [`STACK_BUDGET`].
+    stack_top: usize,
+}
+
+type LexResult<T> = Result<T, ParseError>;
+
+/// `text` for an error message, cut to its first 40 characters.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+fn error(kind: ParseErrorKind, start: usize, end: usize) -> ParseError {
+    ParseError {
+        kind,
+        span: Span::new(start, end),
+    }
+}
+
+impl<'s> Lexer<'s> {
+    fn rest(&self) -> &'s str {
+        &self.src[self.pos..]
+    }
+
+    fn char_at(&self, pos: usize) -> Option<char> {
+        self.src.get(pos..).and_then(|s| s.chars().next())
+    }
+
+    fn next_token(&mut self) -> LexResult<Token> {
+        let space_before = self.skip_space()?;
+        let start = self.pos;
+        let kind = match self.char_at(start) {
+            None => TokenKind::Eof,
+            Some(c) => self.lex_token(c)?,
+        };
+        let token = Token {
+            kind,
+            span: Span::new(start, self.pos),
+            space_before: space_before || start == 0,
+        };
+        let is_value = matches!(
+            token.kind,
+            TokenKind::Ident(_)
+                | TokenKind::Int(_)
+                | TokenKind::Float(_)
+                | TokenKind::RParen
+                | TokenKind::RBracket
+                | TokenKind::RBrace
+                | TokenKind::Quote
+                | TokenKind::Keyword(Keyword::End)
+        );
+        self.value_end = is_value.then_some(self.pos);
+        Ok(token)
+    }
+
+    /// Skips spaces and comments (not newlines); returns whether anything was skipped.
+    fn skip_space(&mut self) -> LexResult<bool> {
+        let start = self.pos;
+        loop {
+            match self.char_at(self.pos) {
+                Some(c @ (' ' | '\t' | '\r' | '\u{a0}' | '\u{feff}')) => self.pos += c.len_utf8(),
+                Some('#') => self.skip_comment()?,
+                _ => break,
+            }
+        }
+        Ok(self.pos > start)
+    }
+
+    fn skip_comment(&mut self) -> LexResult<()> {
+        let start = self.pos;
+        if !self.rest().starts_with("#=") {
+            self.pos += self.rest().find('\n').unwrap_or(self.rest().len());
+            return Ok(());
+        }
+        // `#= … =#` nests, as in Julia.
+        let mut depth = 0usize;
+        while self.pos < self.src.len() {
+            let rest = self.rest();
+            if rest.starts_with("#=") {
+                depth += 1;
+                self.pos += 2;
+            } else if rest.starts_with("=#") {
+                depth -= 1;
+                self.pos += 2;
+                if depth == 0 {
+                    return Ok(());
+                }
+            } else {
+                self.pos += rest.chars().next().map_or(1, char::len_utf8);
+            }
+        }
+        Err(error(ParseErrorKind::UnterminatedComment, start, start + 2))
+    }
+
+    fn lex_token(&mut self, c: char) -> LexResult<TokenKind> {
+        let start = self.pos;
+        let single = |lexer: &mut Lexer, kind| {
+            lexer.pos += 1;
+            Ok(kind)
+        };
+        match c {
+            '\n' => single(self, TokenKind::Newline),
+            '(' => single(self, TokenKind::LParen),
+            ')' => single(self, TokenKind::RParen),
+            '[' => single(self, TokenKind::LBracket),
+            ']' => single(self, TokenKind::RBracket),
+            '{' => single(self, TokenKind::LBrace),
+            '}' => single(self, TokenKind::RBrace),
+            ',' => single(self, TokenKind::Comma),
+            ';' => single(self, TokenKind::Semicolon),
+            '?' => single(self, TokenKind::Question),
+            '$' => single(self, TokenKind::Dollar),
+            '"' => self.lex_string(start),
+            '\'' => {
+                if self.value_end == Some(start) {
+                    single(self, TokenKind::Quote)
+                } else {
+                    Err(error(
+                        ParseErrorKind::Unsupported {
+                            what: "character literals".into(),
+                        },
+                        start,
+                        start + 1,
+                    ))
+                }
+            }
+            '@' => self.lex_macro(start),
+            '.' => self.lex_dot(start),
+            '0'..='9' => self.lex_number(start),
+            c if is_ident_start(c) => Ok(self.lex_identifier(start)),
+            _ => match operator_at(self.rest()) {
+                Some((kind, len)) => {
+                    if self.rest().starts_with("//") {
+                        return Err(error(
+                            ParseErrorKind::Unsupported {
+                                what: "rational numbers (\"//\")".into(),
+                            },
+                            start,
+                            start + 2,
+                        ));
+                    }
+                    self.pos += len;
+                    Ok(kind)
+                }
+                None => Err(error(
+                    ParseErrorKind::InvalidChar(c),
+                    start,
+                    start + c.len_utf8(),
+                )),
+            },
+        }
+    }
+
+    fn lex_identifier(&mut self, start: usize) -> TokenKind {
+        let word = self.scan_identifier(start, true);
+        match Keyword::from_word(word) {
+            Some(keyword) => TokenKind::Keyword(keyword),
+            None => TokenKind::Ident(Name::new(word)),
+        }
+    }
+
+    /// Scans identifier characters from `start` and returns them. A final `!` belongs to the
+    /// identifier (`push!`) unless `=` follows (`a!=b` is `a != b`) or `bang` is false.
+    fn scan_identifier(&mut self, start: usize, bang: bool) -> &'s str {
+        let mut end = start;
+        for c in self.src[start..].chars() {
+            if is_ident_continue(c) {
+                end += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+        if bang {
+            while self.src[end..].starts_with('!') && !self.src[end + 1..].starts_with('=') {
+                end += 1;
+            }
+        }
+        self.pos = end;
+        &self.src[start..end]
+    }
+
+    fn lex_macro(&mut self, start: usize) -> LexResult<TokenKind> {
+        match self.char_at(start + 1) {
+            Some(c) if is_ident_start(c) => {
+                let word = self.scan_identifier(start + 1, true);
+                Ok(TokenKind::Macro(Name::new(word)))
+            }
+            Some('.') => {
+                self.pos = start + 2;
+                Ok(TokenKind::Macro(Name::new(".")))
+            }
+            _ => Err(error(ParseErrorKind::InvalidChar('@'), start, start + 1)),
+        }
+    }
+
+    fn lex_dot(&mut self, start: usize) -> LexResult<TokenKind> {
+        let rest = self.rest();
+        if rest.starts_with("...") {
+            self.pos += 3;
+            return Ok(TokenKind::Ellipsis);
+        }
+        let next = self.char_at(start + 1);
+        if next.is_some_and(|c| c.is_ascii_digit()) && self.value_end != Some(start) {
+            return self.lex_number(start);
+        }
+        if let Some((kind, len)) = operator_at(&rest[1..]).and_then(|(k, l)| Some((dotted(k)?, l)))
+        {
+            self.pos += 1 + len;
+            return Ok(kind);
+        }
+        self.pos += 1;
+        Ok(TokenKind::Dot)
+    }
+}

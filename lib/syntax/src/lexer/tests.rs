@@ -1,0 +1,182 @@
+//! Unit tests of the lexer: numbers, identifiers, operators, comments, strings.
+
+use super::*;
+
+fn kinds(src: &str) -> Vec<TokenKind> {
+    let (tokens, error) = lex(src);
+    assert!(error.is_none(), "{src:?}: {error:?}");
+    tokens.into_iter().map(|t| t.kind).collect()
+}
+
+fn op(op: Op, dotted: bool) -> TokenKind {
+    TokenKind::Op { op, dotted }
+}
+
+#[test]
+fn numbers() {
+    let cases: &[(&str, TokenKind)] = &[
+        ("1_000", TokenKind::Int(1000)),
+        ("1.5", TokenKind::Float(1.5)),
+        ("1e-3", TokenKind::Float(1e-3)),
+        (".5", TokenKind::Float(0.5)),
+        ("1.", TokenKind::Float(1.0)),
+        ("2.5e10", TokenKind::Float(2.5e10)),
+        ("1f0", TokenKind::Float(1.0)),
+        ("1E3", TokenKind::Float(1000.0)),
+        ("0xff", TokenKind::Int(255)),
+        ("0b101", TokenKind::Int(5)),
+    ];
+    for (src, expected) in cases {
+        assert_eq!(kinds(src)[0], *expected, "{src}");
+    }
+}
+
+#[test]
+fn numbers_next_to_operators() {
+    assert_eq!(kinds("1.+x")[..2], [TokenKind::Int(1), op(Op::Plus, true)]);
+    assert_eq!(
+        kinds("1:3")[..3],
+        [TokenKind::Int(1), TokenKind::Colon, TokenKind::Int(3)]
+    );
+    assert_eq!(kinds("xs...")[1], TokenKind::Ellipsis);
+    assert_eq!(
+        kinds("2x")[..2],
+        [TokenKind::Int(2), TokenKind::Ident(Name::new("x"))]
+    );
+    assert_eq!(
+        kinds("2e")[..2],
+        [TokenKind::Int(2), TokenKind::Ident(Name::new("e"))]
+    );
+}
+
+#[test]
+fn number_errors() {
+    let (_, e) = lex("99999999999999999999");
+    assert!(matches!(
+        e.unwrap().kind,
+        ParseErrorKind::IntegerTooLarge { .. }
+    ));
+    let (_, e) = lex("1e400");
+    assert!(matches!(
+        e.unwrap().kind,
+        ParseErrorKind::FloatTooLarge { .. }
+    ));
+    let (_, e) = lex("0x");
+    assert!(matches!(
+        e.unwrap().kind,
+        ParseErrorKind::InvalidNumber { .. }
+    ));
+}
+
+#[test]
+fn identifiers_and_bangs() {
+    assert_eq!(kinds("push!(x)")[0], TokenKind::Ident(Name::new("push!")));
+    assert_eq!(
+        kinds("a!=b")[..3],
+        [
+            TokenKind::Ident(Name::new("a")),
+            op(Op::Ne, false),
+            TokenKind::Ident(Name::new("b"))
+        ]
+    );
+    for name in ["α", "∇f", "x₁", "ŷ", "π", "ℯ", "x′", "x²"] {
+        assert_eq!(kinds(name)[0], TokenKind::Ident(Name::new(name)), "{name}");
+    }
+}
+
+#[test]
+fn dotted_operators() {
+    assert_eq!(kinds("a .+ b")[1], op(Op::Plus, true));
+    assert_eq!(kinds("a .== b")[1], op(Op::Eq, true));
+    assert_eq!(
+        kinds("a .= b")[1],
+        TokenKind::Assign {
+            op: None,
+            dotted: true
+        }
+    );
+    assert_eq!(
+        kinds("a .+= b")[1],
+        TokenKind::Assign {
+            op: Some(BinOp::Add),
+            dotted: true
+        }
+    );
+    assert_eq!(kinds("f.(x)")[1], TokenKind::Dot);
+    assert_eq!(kinds("a.b")[1], TokenKind::Dot);
+}
+
+#[test]
+fn adjoint_versus_character_literal() {
+    assert_eq!(kinds("x'")[1], TokenKind::Quote);
+    assert_eq!(kinds("x''")[2], TokenKind::Quote);
+    assert_eq!(kinds("(x)'")[3], TokenKind::Quote);
+    let (_, e) = lex("'a'");
+    assert!(matches!(
+        e.unwrap().kind,
+        ParseErrorKind::Unsupported { .. }
+    ));
+    let (_, e) = lex("x '");
+    assert!(e.is_some());
+}
+
+#[test]
+fn comments_and_newlines() {
+    assert_eq!(
+        kinds("a # c\n#= x #= y =# z =# b"),
+        [
+            TokenKind::Ident(Name::new("a")),
+            TokenKind::Newline,
+            TokenKind::Ident(Name::new("b")),
+            TokenKind::Eof
+        ]
+    );
+    let (_, e) = lex("#= open");
+    assert_eq!(e.unwrap().kind, ParseErrorKind::UnterminatedComment);
+}
+
+#[test]
+fn strings() {
+    let text = |s: &str| StrPiece::Text(s.into());
+    assert_eq!(
+        kinds(r#""a\tb\n\$\u03b1""#)[0],
+        TokenKind::Str(vec![text("a\tb\n$α")])
+    );
+    let TokenKind::Str(pieces) = &kinds(r#""x = $x, $(f(y))!""#)[0] else {
+        panic!()
+    };
+    assert_eq!(pieces.len(), 5);
+    assert!(matches!(pieces[1], StrPiece::Name(..)));
+    let StrPiece::Expr(tokens) = &pieces[3] else {
+        panic!()
+    };
+    assert_eq!(tokens.len(), 6);
+    let (_, e) = lex("\"abc");
+    assert_eq!(e.unwrap().kind, ParseErrorKind::UnterminatedString);
+    let (_, e) = lex(r#""\q""#);
+    assert!(matches!(
+        e.unwrap().kind,
+        ParseErrorKind::InvalidEscape { .. }
+    ));
+    let (_, e) = lex(r#""$ x""#);
+    assert_eq!(e.unwrap().kind, ParseErrorKind::InvalidInterpolation);
+}
+
+#[test]
+fn triple_quoted_strings_are_dedented() {
+    let src = "\"\"\"\n    f(x)\n\n      Doc.\n    \"\"\"";
+    assert_eq!(
+        kinds(src)[0],
+        TokenKind::Str(vec![StrPiece::Text("f(x)\n\n  Doc.\n".into())])
+    );
+    assert_eq!(
+        kinds("\"\"\"say \"hi\" \"\"\"")[0],
+        TokenKind::Str(vec![StrPiece::Text("say \"hi\" ".into())])
+    );
+}
+
+#[test]
+fn spaces_are_recorded() {
+    let (tokens, _) = lex("[1 -2]");
+    assert!(tokens[2].space_before && !tokens[3].space_before);
+}
