@@ -70,7 +70,10 @@ fn isa_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("isa", 2, 2)?;
     let x = &args.pos[0];
     let Some(name) = type_label(&args.pos[1]) else {
-        return Err(fail(ErrorKind::TypeError, format!("isa: {} is not a type", crate::display::repr(&args.pos[1]))));
+        return Err(fail(
+            ErrorKind::TypeError,
+            format!("isa: {} is not a type", crate::display::repr(&args.pos[1])),
+        ));
     };
     let rank = match x {
         Value::Array(a) => Some(a.borrow().data.shape().len()),

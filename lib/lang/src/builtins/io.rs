@@ -119,6 +119,26 @@ impl crate::object::Object for TypeName {
     }
 }
 
+fn joinpath_(_: &mut Interp, args: Args) -> EvalResult {
+    let mut path = std::path::PathBuf::new();
+    for part in &args.pos {
+        path.push(print_string(part));
+    }
+    Ok(Value::str(path.to_string_lossy()))
+}
+
+fn tempdir_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("tempdir", 0, 0)?;
+    Ok(Value::str(std::env::temp_dir().to_string_lossy()))
+}
+
+fn isfile_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isfile", 1, 1)?;
+    Ok(Value::Bool(
+        std::path::Path::new(&print_string(&args.pos[0])).is_file(),
+    ))
+}
+
 fn flush_(_: &mut Interp, _: Args) -> EvalResult {
     Ok(Value::Nothing)
 }
@@ -134,5 +154,8 @@ crate::builtins! {
     "readline" => readline_, false, "    readline(; prompt=\"\")\n\nReads a line typed by the user (the terminal, or the notebook's input box).\n\n```\njulia> name = readline()\n```";
     "clear_output" => clear_output_, false, "    clear_output(wait=false)\n\nClears the cell's output in a notebook, or the screen in the REPL.\n\n```\njulia> clear_output()\n```";
     "typeof" => typeof_, false, "    typeof(x)\n\nThe type of `x`.\n\n```\njulia> typeof(1.0)\nFloat64\n```";
+    "joinpath" => joinpath_, false, "    joinpath(parts...)\n\nThe parts joined into one file path.\n\n```\njulia> joinpath(\"data\", \"m.mtx\")\n\"data/m.mtx\"\n```";
+    "tempdir" => tempdir_, false, "    tempdir()\n\nThe directory for temporary files.\n\n```\njulia> isdir(tempdir())\n```";
+    "isfile" => isfile_, false, "    isfile(path)\n\nWhether `path` names an existing file.\n\n```\njulia> isfile(\"no-such-file\")\nfalse\n```";
     "flush" => flush_, false, "    flush(io)\n\nFlushes an output stream (output is always flushed here).\n\n```\njulia> flush(stdout)\n```";
 }

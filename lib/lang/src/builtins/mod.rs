@@ -16,6 +16,7 @@ pub mod io;
 pub mod linalg;
 pub mod math;
 pub mod mtx;
+pub mod plots;
 pub mod random;
 pub mod reductions;
 pub mod sparse;
@@ -156,8 +157,9 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 16] {
+fn families() -> [&'static [Builtin]; 17] {
     [
+        plots::BUILTINS,
         ad::backends::BUILTINS,
         ad::contexts::BUILTINS,
         ad::operators::BUILTINS,

@@ -54,6 +54,21 @@ impl Interp {
         dotted: bool,
         span: Span,
     ) -> EvalResult {
+        // `sum(x .^ 2 .+ ...)` reduces the fused chain block by block, never building it.
+        if let (ExprKind::Ident(name), [arg], [], false) = (&callee.kind, args, kwargs, dotted) {
+            if !arg.splat && super::fusion::is_dotted_chain(&arg.value) && name.as_str() == "sum" {
+                if let Ok(Value::Builtin(b)) = self.lookup(*name) {
+                    if b.name == "sum" {
+                        if let Some(v) = self
+                            .fused_sum(&arg.value)
+                            .map_err(|f| self.locate(f, span))?
+                        {
+                            return Ok(v);
+                        }
+                    }
+                }
+            }
+        }
         let (function, mut prefix) = match &callee.kind {
             ExprKind::Curly { name, params } => {
                 let mut values = Vec::with_capacity(params.len());

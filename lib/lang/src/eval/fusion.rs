@@ -18,7 +18,7 @@ use difflab_ad::Tensor;
 use difflab_syntax::{Arg, BinOp, Expr, ExprKind, UnaryOp};
 
 /// Elements processed per block: small enough for every temporary to stay in L1 cache.
-const BLOCK: usize = 512;
+const BLOCK: usize = 1024;
 
 /// A dotted chain with its operands already evaluated.
 enum Tree {
@@ -134,46 +134,106 @@ impl Interp {
 
     /// The fused result, or `None` when the operands do not allow fusion.
     fn run_fused(&self, tree: &Tree) -> Result<Option<Value>, Flow> {
-        let mut leaves = Vec::new();
-        let mut shape: Option<Vec<usize>> = None;
-        if !gather_leaves(tree, &mut leaves, &mut shape) {
-            return Ok(None);
-        }
-        let Some(shape) = shape else {
+        let mut out = Vec::new();
+        let Some(shape) = fused_blocks(tree, |block| out.extend_from_slice(block))? else {
             return Ok(None);
         };
-        let len: usize = shape.iter().product();
-        if len < BLOCK {
-            return Ok(None);
-        }
         let eltype = result_eltype(tree);
-        let mut out = vec![0.0; len];
-        let mut start = 0;
-        let mut leaf_index = 0;
-        while start < len {
-            let n = BLOCK.min(len - start);
-            leaf_index = 0;
-            let block = eval_block(tree, &leaves, &mut leaf_index, start, n)?;
-            out[start..start + n].copy_from_slice(&block.materialize(n));
-            start += n;
-        }
-        let _ = leaf_index;
         Ok(Some(from_tensor(
             Tensor::from_col_major(&shape, out),
             eltype,
             false,
         )))
     }
+
+    /// `sum(chain)` without materializing the chain: `None` when it cannot be fused.
+    pub(crate) fn fused_sum(&mut self, chain: &Expr) -> Result<Option<Value>, Flow> {
+        let tree = self.collect_tree(chain)?;
+        let mut total = 0.0;
+        match fused_blocks(&tree, |block| total += pairwise_sum(block))? {
+            Some(_) if result_eltype(&tree) == ElType::Int64 => Ok(Some(Value::Int(total as i64))),
+            Some(_) => Ok(Some(Value::Float(total))),
+            None => {
+                let value = self.run_unfused(tree)?;
+                let sum = crate::builtins::lookup(difflab_syntax::Name::new("sum"))
+                    .expect("sum is a builtin");
+                self.call(&Value::Builtin(sum), vec![value]).map(Some)
+            }
+        }
+    }
 }
 
-/// A leaf's numbers: a plain scalar or a plain array in column-major order.
-enum LeafData {
+/// The sum of a block with four independent accumulators (so the loop vectorizes).
+fn pairwise_sum(block: &[f64]) -> f64 {
+    let mut lanes = [0.0; 4];
+    let chunks = block.chunks_exact(4);
+    let tail: f64 = chunks.remainder().iter().sum();
+    for c in chunks {
+        for (lane, v) in lanes.iter_mut().zip(c) {
+            *lane += v;
+        }
+    }
+    lanes.iter().sum::<f64>() + tail
+}
+
+/// Runs the chain block by block, handing each block of results to `sink`; the shape, or
+/// `None` when the operands do not allow fusion.
+fn fused_blocks(tree: &Tree, mut sink: impl FnMut(&[f64])) -> Result<Option<Vec<usize>>, Flow> {
+    let mut leaves = Vec::new();
+    let mut shape: Option<Vec<usize>> = None;
+    if !gather_leaves(tree, &mut leaves, &mut shape) {
+        return Ok(None);
+    }
+    let Some(shape) = shape else {
+        return Ok(None);
+    };
+    let len: usize = shape.iter().product();
+    if len < BLOCK {
+        return Ok(None);
+    }
+    let mut start = 0;
+    while start < len {
+        let n = BLOCK.min(len - start);
+        let mut leaf_index = 0;
+        let block = eval_block(tree, &leaves, &mut leaf_index, start, n)?;
+        match block {
+            Block::Values(v) => sink(&v),
+            Block::Scalar(x) => sink(&vec![x; n]),
+        }
+        start += n;
+    }
+    Ok(Some(shape))
+}
+
+/// A leaf's numbers: a plain scalar, a plain array borrowed in place (when its memory is in
+/// column-major order already), or a column-major copy.
+enum LeafData<'a> {
     Scalar(f64),
-    Array(Vec<f64>),
+    Borrowed(super::operators::Operand<'a>),
+    Owned(Vec<f64>),
+}
+
+impl LeafData<'_> {
+    fn slice(&self) -> &[f64] {
+        match self {
+            LeafData::Borrowed(op) => op
+                .tensor()
+                .primal()
+                .t()
+                .to_slice()
+                .expect("checked contiguous"),
+            LeafData::Owned(data) => data,
+            LeafData::Scalar(_) => &[],
+        }
+    }
 }
 
 /// Collects the leaves in evaluation order; false when one cannot be fused.
-fn gather_leaves(tree: &Tree, leaves: &mut Vec<LeafData>, shape: &mut Option<Vec<usize>>) -> bool {
+fn gather_leaves<'a>(
+    tree: &'a Tree,
+    leaves: &mut Vec<LeafData<'a>>,
+    shape: &mut Option<Vec<usize>>,
+) -> bool {
     match tree {
         Tree::Leaf(v) => match v {
             Value::Float(x) => {
@@ -194,7 +254,12 @@ fn gather_leaves(tree: &Tree, leaves: &mut Vec<LeafData>, shape: &mut Option<Vec
                     Some(s) if s.as_slice() != t.shape() => return false,
                     _ => *shape = Some(t.shape().to_vec()),
                 }
-                leaves.push(LeafData::Array(t.to_col_major()));
+                if t.primal().t().to_slice().is_some() {
+                    leaves.push(LeafData::Borrowed(op));
+                } else {
+                    let data = t.to_col_major();
+                    leaves.push(LeafData::Owned(data));
+                }
                 true
             }
             _ => false,
@@ -242,7 +307,7 @@ impl Block {
 
 fn eval_block(
     tree: &Tree,
-    leaves: &[LeafData],
+    leaves: &[LeafData<'_>],
     next: &mut usize,
     start: usize,
     n: usize,
@@ -253,7 +318,7 @@ fn eval_block(
             *next += 1;
             Ok(match leaf {
                 LeafData::Scalar(x) => Block::Scalar(*x),
-                LeafData::Array(data) => Block::Values(data[start..start + n].to_vec()),
+                array => Block::Values(array.slice()[start..start + n].to_vec()),
             })
         }
         Tree::Unary(f, x) => {

@@ -64,6 +64,10 @@ impl Interp {
                 }
                 Ok(crate::builtins::bench::sample(best, samples))
             }
+            "." => {
+                let expr = single(args, "@.")?;
+                self.eval(&dot_all(expr))
+            }
             "inbounds" | "views" | "fastmath" | "simd" | "inline" | "noinline" => {
                 let mut last = Value::Nothing;
                 for a in args {
@@ -105,6 +109,56 @@ impl Interp {
         text.get(span.start as usize..span.end as usize)
             .unwrap_or("")
             .to_string()
+    }
+}
+
+/// `@. expr`: every operator, call and assignment in `expr` made elementwise (dotted).
+fn dot_all(expr: &Expr) -> Expr {
+    use difflab_syntax::{Arg, ExprKind};
+    let boxed = |e: &Expr| Box::new(dot_all(e));
+    let kind = match &expr.kind {
+        ExprKind::Binary { op, lhs, rhs, .. } => ExprKind::Binary {
+            op: *op,
+            dotted: true,
+            lhs: boxed(lhs),
+            rhs: boxed(rhs),
+        },
+        ExprKind::Unary { op, operand, .. } => ExprKind::Unary {
+            op: *op,
+            dotted: true,
+            operand: boxed(operand),
+        },
+        ExprKind::Call {
+            callee,
+            args,
+            kwargs,
+            ..
+        } => ExprKind::Call {
+            callee: callee.clone(),
+            args: args
+                .iter()
+                .map(|a| Arg {
+                    value: dot_all(&a.value),
+                    splat: a.splat,
+                })
+                .collect(),
+            kwargs: kwargs.clone(),
+            dotted: true,
+        },
+        ExprKind::Assign {
+            target, op, value, ..
+        } => ExprKind::Assign {
+            target: target.clone(),
+            op: *op,
+            dotted: true,
+            value: boxed(value),
+        },
+        ExprKind::Block(body) => ExprKind::Block(body.iter().map(dot_all).collect()),
+        other => other.clone(),
+    };
+    Expr {
+        kind,
+        span: expr.span,
     }
 }
 

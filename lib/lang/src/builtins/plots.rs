@@ -1,0 +1,226 @@
+//! Plots in the language: `spy(A)` (sparsity patterns, optionally coloured by group),
+//! `plot(x, y)` (line plots, several series and log scales) and `savefig(p, path)`.
+//!
+//! A plot value displays as Unicode braille text in the terminal and as SVG and PNG in
+//! notebooks (its rich MIME renderings); drawing is `difflab-plot`'s job.
+
+use super::{to_int, Args};
+use crate::error::ErrorKind;
+use crate::eval::operators::operand;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::object::{MimeData, Object};
+use crate::value::Value;
+use base64::Engine;
+use difflab_plot::{Groups, LineOptions, Plot, Scale, Series, SpyOptions};
+use std::any::Any;
+use std::rc::Rc;
+
+/// The terminal width plots are drawn at when displayed as text.
+const TEXT_WIDTH: usize = 72;
+
+/// A plot as a language value.
+pub struct PlotValue(pub Plot);
+
+impl Object for PlotValue {
+    fn type_name(&self) -> String {
+        "Plot".into()
+    }
+
+    fn show(&self) -> String {
+        self.0.to_terminal(TEXT_WIDTH, false).trim_end().to_string()
+    }
+
+    fn rich(&self) -> Vec<MimeData> {
+        let mut out = Vec::new();
+        if let Ok(svg) = self.0.to_svg() {
+            out.push(("image/svg+xml".to_string(), svg));
+        }
+        if let Ok(png) = self.0.to_png() {
+            out.push((
+                "image/png".to_string(),
+                base64::engine::general_purpose::STANDARD.encode(png),
+            ));
+        }
+        out
+    }
+
+    fn field(&self, name: &str) -> Option<Value> {
+        match name {
+            "title" => Some(self.0.title().map_or(Value::Nothing, Value::str)),
+            _ => None,
+        }
+    }
+
+    fn field_names(&self) -> Vec<&'static str> {
+        vec!["title"]
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn plot_error(e: difflab_plot::PlotError) -> Flow {
+    fail(ErrorKind::ArgumentError, e.to_string())
+}
+
+/// A plot value.
+pub fn plot_value(p: Plot) -> Value {
+    Value::Object(Rc::new(Box::new(PlotValue(p))))
+}
+
+/// The structural nonzeros of a matrix value: `(rows, cols, entries)` (0-based).
+pub fn pattern_of(v: &Value) -> Result<(usize, usize, Vec<(usize, usize)>), Flow> {
+    if let Value::Sparse(s) = v {
+        let s = s.borrow();
+        let m = &s.matrix;
+        let mut entries = Vec::with_capacity(m.nnz());
+        for (j, col) in m.outer_iterator().enumerate() {
+            for (i, _) in col.iter() {
+                entries.push(if m.is_csc() { (i, j) } else { (j, i) });
+            }
+        }
+        return Ok((m.rows(), m.cols(), entries));
+    }
+    let o = operand(v).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("spy needs a matrix, got a {}", v.type_name()),
+        )
+    })?;
+    let t = o.tensor();
+    let shape = t.shape().to_vec();
+    let (m, n) = match shape.as_slice() {
+        [m] => (*m, 1),
+        [m, n] => (*m, *n),
+        _ => return Err(fail(ErrorKind::ArgumentError, "spy needs a matrix")),
+    };
+    let data = t.to_col_major();
+    let entries = (0..m * n)
+        .filter(|&k| data[k] != 0.0)
+        .map(|k| (k % m.max(1), k / m.max(1)))
+        .collect();
+    Ok((m, n, entries))
+}
+
+fn spy_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("spy", 1, 2)?;
+    let (m, n, entries) = pattern_of(&args.pos[0])?;
+    let groups = match args.pos.get(1) {
+        None => None,
+        Some(v) => Some(groups_of(v)?),
+    };
+    let title = args.kw("title").map(crate::display::print_string);
+    let plot = Plot::spy(m, n, entries, SpyOptions { title, groups }).map_err(plot_error)?;
+    Ok(plot_value(plot))
+}
+
+/// Column (or row) groups from a coloring result, or from a vector of colors.
+fn groups_of(v: &Value) -> Result<Groups, Flow> {
+    if let Value::Object(o) = v {
+        if let Some(Value::Array(_)) = o.field("column_colors").as_ref() {
+            return Ok(Groups::Columns(color_vector(
+                &o.field("column_colors").expect("checked"),
+            )?));
+        }
+        if let Some(rows) = o.field("row_colors") {
+            return Ok(Groups::Rows(color_vector(&rows)?));
+        }
+    }
+    Ok(Groups::Columns(color_vector(v)?))
+}
+
+fn color_vector(v: &Value) -> Result<Vec<usize>, Flow> {
+    crate::eval::iterate::elements(v)?
+        .iter()
+        .map(|c| to_int(c, "spy").map(|k| k.max(0) as usize))
+        .collect()
+}
+
+fn floats(v: &Value) -> Result<Vec<f64>, Flow> {
+    operand(v)
+        .map(|o| o.tensor().to_col_major())
+        .ok_or_else(|| {
+            fail(
+                ErrorKind::MethodError,
+                format!("plot needs numbers, got a {}", v.type_name()),
+            )
+        })
+}
+
+fn scale(args: &Args, key: &str) -> Scale {
+    match args.kw(key) {
+        Some(Value::Symbol(s)) if matches!(s.as_str(), "log10" | "log") => Scale::Log,
+        _ => Scale::Linear,
+    }
+}
+
+fn plot_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("plot", 1, 2)?;
+    let (xs, ys_value) = match args.pos.as_slice() {
+        [y] => (None, y),
+        [x, y] => (Some(floats(x)?), y),
+        _ => unreachable!("arity checked"),
+    };
+    // A matrix of ys gives one series per column, as Julia's Plots does.
+    let (columns, n) = match operand(ys_value).map(|o| o.tensor().shape().to_vec()) {
+        Some(shape) if shape.len() == 2 => (shape[1], shape[0]),
+        Some(shape) => (1, shape.first().copied().unwrap_or(1)),
+        None => return Err(fail(ErrorKind::MethodError, "plot needs numbers")),
+    };
+    let ys = floats(ys_value)?;
+    let xs = xs.unwrap_or_else(|| (1..=n).map(|k| k as f64).collect());
+    let labels: Vec<String> = match args.kw("label") {
+        Some(Value::Str(s)) => vec![s.to_string()],
+        Some(other @ (Value::List(_) | Value::Tuple(_))) => crate::eval::iterate::elements(other)?
+            .iter()
+            .map(crate::display::print_string)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let series = (0..columns)
+        .map(|c| {
+            let label = labels
+                .get(c)
+                .cloned()
+                .unwrap_or_else(|| format!("y{}", c + 1));
+            Series::new(label, xs.clone(), ys[c * n..(c + 1) * n].to_vec())
+        })
+        .collect();
+    let options = LineOptions {
+        title: args.kw("title").map(crate::display::print_string),
+        x_label: args.kw("xlabel").map(crate::display::print_string),
+        y_label: args.kw("ylabel").map(crate::display::print_string),
+        x_scale: scale(&args, "xscale"),
+        y_scale: scale(&args, "yscale"),
+        markers: matches!(args.kw("markers"), Some(Value::Bool(true))),
+    };
+    Ok(plot_value(
+        Plot::lines(series, options).map_err(plot_error)?,
+    ))
+}
+
+fn savefig_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("savefig", 2, 2)?;
+    let plot = match &args.pos[0] {
+        Value::Object(o) => o.as_any().downcast_ref::<PlotValue>(),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("savefig needs a plot, got a {}", args.pos[0].type_name()),
+        )
+    })?;
+    let path = crate::display::print_string(&args.pos[1]);
+    plot.0
+        .save(&path)
+        .map_err(|e| fail(ErrorKind::SystemError, e.to_string()))?;
+    Ok(Value::str(path))
+}
+
+crate::builtins! {
+    "spy" => spy_, false, "    spy(A; title)\n    spy(A, coloring_result)\n\nThe sparsity pattern of a sparse or dense matrix: one mark per structural nonzero (row 1 at the top). With a coloring result (or a vector of column colors) the columns are coloured by group. Shown as Unicode in the terminal and as an image in notebooks; `savefig` writes SVG or PNG.\n\n```\njulia> spy(sparse([1, 2, 3], [1, 2, 3], [1.0, 1.0, 1.0], 3, 3))\n```";
+    "plot" => plot_, false, "    plot(x, y; label, title, xlabel, ylabel, xscale=:log10, yscale=:log10)\n\nA line plot of `y` against `x` (one series per column when `y` is a matrix).\n\n```\njulia> p = plot(1:10, (1:10) .^ 2; yscale=:log10, label=\"squares\");\n```";
+    "savefig" => savefig_, false, "    savefig(p, path)\n\nWrites a plot to `path`, as SVG or PNG by its extension.\n\n```\njulia> savefig(plot(1:3, [1, 4, 9]), \"squares.svg\")\n\"squares.svg\"\n```";
+}
