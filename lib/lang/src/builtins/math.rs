@@ -478,9 +478,12 @@ fn iszero_(_: &mut Interp, args: Args) -> EvalResult {
 fn float_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("Float64", 1, 1)?;
     match &args.pos[0] {
-        Value::Array(a) => {
-            let a = a.borrow();
-            Ok(from_tensor(a.data.clone(), ElType::Float64, false))
+        v @ (Value::Array(_) | Value::Range(_)) => {
+            let t = operand(v)
+                .expect("arrays and ranges are numeric")
+                .tensor()
+                .clone();
+            Ok(from_tensor(t, ElType::Float64, false))
         }
         Value::Str(s) => s.trim().parse::<f64>().map(Value::Float).map_err(|_| {
             fail(

@@ -157,8 +157,9 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 17] {
+fn families() -> [&'static [Builtin]; 18] {
     [
+        ad::differentiate_with::BUILTINS,
         plots::BUILTINS,
         ad::backends::BUILTINS,
         ad::contexts::BUILTINS,

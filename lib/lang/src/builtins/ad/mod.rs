@@ -5,5 +5,6 @@
 
 pub mod backends;
 pub mod contexts;
+pub mod differentiate_with;
 pub mod operators;
 pub mod prep;

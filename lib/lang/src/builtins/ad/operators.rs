@@ -443,7 +443,10 @@ fn finish(op: Op, variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -
         _ => results,
     };
     let with_value = matches!(variant, Variant::ValueAnd | Variant::ValueAndBang)
-        || matches!(op, Op::ValueGradientAndHessian | Op::ValueDerivativeAndSecondDerivative);
+        || matches!(
+            op,
+            Op::ValueGradientAndHessian | Op::ValueDerivativeAndSecondDerivative
+        );
     let mut items = Vec::with_capacity(results.len() + 1);
     if with_value {
         items.push(y);

@@ -1,0 +1,155 @@
+//! `DifferentiateWith(f, backend)`: a function that is evaluated normally but differentiated
+//! with its own backend, whatever backend differentiates the code around it.
+//!
+//! Called on plain numbers it just calls `f`. Called on a dual number (forward mode outside),
+//! it evaluates `f` at the dual's value and pushes the dual's partials through `f` with its
+//! own backend; the outer layers of nested duals are handled by recursion.
+
+use super::backends::{as_backend, backend_value};
+use crate::builtins::Args;
+use crate::error::ErrorKind;
+use crate::eval::operators::operand;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::object::Object;
+use crate::value::{Array, Value};
+use difflab_ad::di::{primitives, Backend};
+use difflab_ad::Tensor;
+use difflab_syntax::Name;
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A function differentiated with its own backend.
+pub struct DifferentiateWith {
+    function: Value,
+    backend: Backend,
+}
+
+fn to_value(t: Tensor, scalar: bool) -> Value {
+    if scalar && t.shape().is_empty() {
+        Value::from_scalar(t)
+    } else {
+        Value::Array(Rc::new(RefCell::new(Array::new(
+            crate::show::ElType::Float64,
+            t,
+        ))))
+    }
+}
+
+impl DifferentiateWith {
+    fn apply(&self, interp: &mut Interp, x: &Tensor, scalar: bool) -> Result<Tensor, Flow> {
+        let Tensor::Dual(d) = x else {
+            if !x.is_plain() {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    "DifferentiateWith supports forward-mode (dual number) callers; reverse mode around it is not available yet",
+                ));
+            }
+            let out = interp.call(&self.function, vec![to_value(x.clone(), scalar)])?;
+            return numbers(&out);
+        };
+        // The value of f at the dual's value (itself possibly dual, of an older tag).
+        let y = self.apply(interp, &d.value, scalar)?;
+        let mut f = |t: &Tensor| -> Result<Tensor, Flow> { self.apply(interp, t, scalar) };
+        let (_, jvps) = primitives::pushforward(&mut f, &self.backend, &d.value, &d.partials)?;
+        Ok(Tensor::dual(d.tag, y, jvps))
+    }
+}
+
+fn numbers(v: &Value) -> Result<Tensor, Flow> {
+    operand(v).map(|o| o.tensor().clone()).ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "DifferentiateWith: the function must return numbers, got a {}",
+                v.type_name()
+            ),
+        )
+    })
+}
+
+impl Object for DifferentiateWith {
+    fn type_name(&self) -> String {
+        "DifferentiateWith".into()
+    }
+
+    fn show(&self) -> String {
+        format!(
+            "DifferentiateWith({}, {})",
+            crate::display::repr(&self.function),
+            self.backend
+        )
+    }
+
+    fn field(&self, name: &str) -> Option<Value> {
+        match name {
+            "f" => Some(self.function.clone()),
+            "backend" => Some(backend_value(self.backend.clone())),
+            _ => None,
+        }
+    }
+
+    fn field_names(&self) -> Vec<&'static str> {
+        vec!["f", "backend"]
+    }
+
+    fn call(
+        &self,
+        interp: &mut Interp,
+        args: Vec<Value>,
+        kwargs: Vec<(Name, Value)>,
+    ) -> Option<EvalResult> {
+        Some((|| {
+            if !kwargs.is_empty() || args.len() != 1 {
+                return Err(fail(
+                    ErrorKind::MethodError,
+                    "a DifferentiateWith function takes exactly one argument",
+                ));
+            }
+            let x = operand(&args[0]).ok_or_else(|| {
+                fail(
+                    ErrorKind::MethodError,
+                    format!(
+                        "DifferentiateWith: expected numbers, got a {}",
+                        args[0].type_name()
+                    ),
+                )
+            })?;
+            let (t, scalar) = (x.tensor().clone(), x.scalar);
+            drop(x);
+            if t.is_plain() {
+                return interp.call(&self.function, args);
+            }
+            let out = self.apply(interp, &t, scalar)?;
+            Ok(to_value(out, scalar || args_are_scalar(&args[0])))
+        })())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn args_are_scalar(v: &Value) -> bool {
+    v.is_number()
+}
+
+fn differentiate_with_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("DifferentiateWith", 2, 2)?;
+    let backend = as_backend(&args.pos[1])
+        .ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                "DifferentiateWith(f, backend): the second argument must be a backend",
+            )
+        })?
+        .clone();
+    Ok(Value::Object(Rc::new(Box::new(DifferentiateWith {
+        function: args.pos[0].clone(),
+        backend,
+    }))))
+}
+
+crate::builtins! {
+    "DifferentiateWith" => differentiate_with_, false, "    DifferentiateWith(f, backend)\n\nA function that computes `f(x)` but is differentiated with `backend`, whatever backend differentiates the code around it (backend translation).\n\n```\njulia> g = DifferentiateWith(x -> sum(abs2, x), AutoFiniteDiff());\n\njulia> gradient(x -> 2 * g(x), AutoForwardDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 4.000000000...\n 8.000000000...\n```";
+}
