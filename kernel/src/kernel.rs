@@ -200,3 +200,147 @@ fn echo(socket: &zmq::Socket, kernel: &Kernel) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The kernel over loopback TCP, driven by a small client on the same `zmq` crate.
+
+    use super::*;
+    use crate::wire::Message;
+    use serde_json::Value;
+
+    fn free_port() -> u16 {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
+    struct Client {
+        codec: Codec,
+        shell: zmq::Socket,
+        control: zmq::Socket,
+        iopub: zmq::Socket,
+        _context: zmq::Context,
+    }
+
+    impl Client {
+        fn connect(info: &ConnectionInfo) -> Client {
+            let context = zmq::Context::new();
+            let socket = |kind, port| {
+                let s = context.socket(kind).unwrap();
+                s.set_linger(0).unwrap();
+                s.connect(&info.endpoint(port)).unwrap();
+                s
+            };
+            let iopub = socket(zmq::SUB, info.iopub_port);
+            iopub.set_subscribe(b"").unwrap();
+            Client {
+                codec: Codec::new(&info.key, "client".into()),
+                shell: socket(zmq::DEALER, info.shell_port),
+                control: socket(zmq::DEALER, info.control_port),
+                iopub,
+                _context: context,
+            }
+        }
+
+        fn send(&self, socket: &zmq::Socket, msg_type: &str, content: Value) -> Value {
+            let msg = self.codec.message(&json!({}), msg_type, content);
+            socket.send_multipart(self.codec.encode(&msg), 0).unwrap();
+            msg.header
+        }
+
+        fn recv(&self, socket: &zmq::Socket, millis: i64) -> Option<Message> {
+            (socket.poll(zmq::POLLIN, millis).unwrap() > 0).then(|| {
+                self.codec
+                    .decode(socket.recv_multipart(0).unwrap())
+                    .unwrap()
+            })
+        }
+
+        /// The IOPub messages of `request` from busy to idle, as `(msg_type, content)`; `None`
+        /// if IOPub stays quiet for `millis` before the idle.
+        fn iopub_of(&self, request: &Value, millis: i64) -> Option<Vec<(String, Value)>> {
+            let mut seen = Vec::new();
+            loop {
+                let msg = self.recv(&self.iopub, millis)?;
+                if msg.parent_header["msg_id"] != request["msg_id"] {
+                    continue;
+                }
+                let idle = msg.content["execution_state"] == "idle";
+                seen.push((msg.msg_type().to_string(), msg.content));
+                if idle {
+                    return Some(seen);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn serves_over_loopback() {
+        let info = ConnectionInfo {
+            transport: "tcp".into(),
+            ip: "127.0.0.1".into(),
+            shell_port: free_port(),
+            iopub_port: free_port(),
+            stdin_port: free_port(),
+            control_port: free_port(),
+            hb_port: free_port(),
+            key: "loopback-key".into(),
+            signature_scheme: "hmac-sha256".into(),
+        };
+        let server = {
+            let info = info.clone();
+            std::thread::spawn(move || run(&info))
+        };
+        let client = Client::connect(&info);
+
+        // Retry until the kernel has bound and the subscription is live, as clients do.
+        let info_reply = loop {
+            let request = client.send(&client.shell, "kernel_info_request", json!({}));
+            let Some(reply) = client.recv(&client.shell, 200) else {
+                continue;
+            };
+            if let Some(published) = client.iopub_of(&request, 300) {
+                assert_eq!(published[0].1["execution_state"], "busy");
+                break reply;
+            }
+        };
+        assert_eq!(info_reply.msg_type(), "kernel_info_reply");
+        assert_eq!(info_reply.content["language_info"]["name"], "difflab");
+
+        let request = client.send(&client.shell, "execute_request", json!({"code": "1 + 1"}));
+        let reply = client.recv(&client.shell, 5000).unwrap();
+        assert_eq!(reply.parent_header, request);
+        assert_eq!(reply.content["status"], "ok");
+        let published: Vec<_> = client
+            .iopub_of(&request, 5000)
+            .unwrap()
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect();
+        assert_eq!(
+            published,
+            ["status", "execute_input", "execute_result", "status"]
+        );
+
+        let intruder = Codec::new("wrong-key", "intruder".into());
+        let bad = intruder.message(&json!({}), "execute_request", json!({"code": "1 + 1"}));
+        client
+            .shell
+            .send_multipart(intruder.encode(&bad), 0)
+            .unwrap();
+        assert!(client.recv(&client.shell, 300).is_none());
+
+        let request = client.send(
+            &client.control,
+            "shutdown_request",
+            json!({"restart": false}),
+        );
+        let reply = client.recv(&client.control, 5000).unwrap();
+        assert_eq!(reply.content, json!({"status": "ok", "restart": false}));
+        assert_eq!(client.iopub_of(&request, 5000).unwrap().len(), 2);
+        assert_eq!(server.join().unwrap(), Ok(()));
+    }
+}

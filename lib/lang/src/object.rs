@@ -37,6 +37,11 @@ pub trait Object: Any {
     ) -> Option<crate::eval::EvalResult> {
         None
     }
+    /// The elements, for objects that behave as vectors (tables are vectors of rows):
+    /// iteration, `length` and indexing use them.
+    fn elements(&self) -> Option<Vec<Value>> {
+        None
+    }
     /// For downcasting to the concrete type.
     fn as_any(&self) -> &dyn Any;
 }

@@ -59,12 +59,19 @@ fn check_scalar(y: &Tensor, operator: &str) -> Result<(), AdError> {
     }
 }
 
+/// The largest batch of directions finite differences take at once.
+const FD_BATCH: usize = 64;
+
 /// How many basis directions to push through at once: a chunk for forward mode, one at a time
 /// otherwise (each costs a full evaluation anyway).
 fn batch_size(backend: &Backend, n: usize) -> usize {
     match backend.first_order() {
         Backend::Forward { chunk } => chunk.unwrap_or_else(|| default_chunk(n)).max(1),
-        _ => 1,
+        // Finite differences evaluate f(x) once per batch: batches keep that to a few calls
+        // while bounding the seeds held at once.
+        Backend::FiniteDiff { .. } => n.clamp(1, FD_BATCH),
+        Backend::Reverse { .. } => 1,
+        Backend::SecondOrder { .. } => unreachable!("first_order unwraps SecondOrder"),
     }
 }
 

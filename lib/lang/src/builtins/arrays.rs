@@ -131,6 +131,7 @@ fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
         }
         Value::Str(s) => Ok(vec![s.chars().count()]),
         Value::NamedTuple(items) => Ok(vec![items.len()]),
+        Value::Object(o) if o.elements().is_some() => Ok(vec![o.elements().map_or(0, |e| e.len())]),
         v if v.is_number() => Ok(vec![]),
         other => Err(fail(
             ErrorKind::MethodError,

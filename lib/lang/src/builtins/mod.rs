@@ -21,6 +21,7 @@ pub mod random;
 pub mod reductions;
 pub mod sparse;
 pub mod strings;
+pub mod table;
 
 use crate::error::ErrorKind;
 use crate::eval::{fail, EvalResult, Flow, Interp};
@@ -157,8 +158,9 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 18] {
+fn families() -> [&'static [Builtin]; 19] {
     [
+        ad::compare::BUILTINS,
         ad::differentiate_with::BUILTINS,
         plots::BUILTINS,
         ad::backends::BUILTINS,

@@ -11,7 +11,9 @@ use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::{MimeData, Object};
 use crate::value::Value;
 use base64::Engine;
-use difflab_plot::{Groups, LineOptions, Plot, Scale, Series, SpyOptions};
+use difflab_plot::{
+    BenchmarkOptions, BenchmarkRow, Groups, LineOptions, Plot, Scale, Series, SpyOptions,
+};
 use std::any::Any;
 use std::rc::Rc;
 
@@ -155,8 +157,57 @@ fn scale(args: &Args, key: &str) -> Scale {
     }
 }
 
+/// `plot(benchmark_table)`: time against input size, one line per backend, solid for prepared
+/// and dashed for unprepared timings (Figure 2 of the DifferentiationInterface paper).
+fn plot_table(table: &crate::builtins::table::Table, args: &Args) -> EvalResult {
+    let column = |name: &str| {
+        table.column(name).ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "plot of a table needs a `{name}` column (a benchmark_differentiation table)"
+                ),
+            )
+        })
+    };
+    let (backends, prepared, lengths, times) = (
+        column("backend")?,
+        column("prepared")?,
+        column("length")?,
+        column("time")?,
+    );
+    let mut rows = Vec::with_capacity(times.len());
+    for k in 0..times.len() {
+        let tag = if matches!(prepared[k], Value::Bool(true)) {
+            "prepared"
+        } else {
+            "unprepared"
+        };
+        let x = super::to_float(&lengths[k], "plot")?;
+        let y = super::to_float(&times[k], "plot")?;
+        rows.push(BenchmarkRow::new(
+            crate::display::print_string(&backends[k]),
+            tag,
+            x,
+            y,
+        ));
+    }
+    let options = BenchmarkOptions {
+        title: args.kw("title").map(crate::display::print_string),
+        ..BenchmarkOptions::default()
+    };
+    Ok(plot_value(
+        Plot::benchmark(rows, options).map_err(plot_error)?,
+    ))
+}
+
 fn plot_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("plot", 1, 2)?;
+    if let [Value::Object(o)] = args.pos.as_slice() {
+        if let Some(table) = o.as_any().downcast_ref::<crate::builtins::table::Table>() {
+            return plot_table(table, &args);
+        }
+    }
     let (xs, ys_value) = match args.pos.as_slice() {
         [y] => (None, y),
         [x, y] => (Some(floats(x)?), y),
@@ -221,6 +272,6 @@ fn savefig_(_: &mut Interp, args: Args) -> EvalResult {
 
 crate::builtins! {
     "spy" => spy_, false, "    spy(A; title)\n    spy(A, coloring_result)\n\nThe sparsity pattern of a sparse or dense matrix: one mark per structural nonzero (row 1 at the top). With a coloring result (or a vector of column colors) the columns are coloured by group. Shown as Unicode in the terminal and as an image in notebooks; `savefig` writes SVG or PNG.\n\n```\njulia> spy(sparse([1, 2, 3], [1, 2, 3], [1.0, 1.0, 1.0], 3, 3))\n```";
-    "plot" => plot_, false, "    plot(x, y; label, title, xlabel, ylabel, xscale=:log10, yscale=:log10)\n\nA line plot of `y` against `x` (one series per column when `y` is a matrix).\n\n```\njulia> p = plot(1:10, (1:10) .^ 2; yscale=:log10, label=\"squares\");\n```";
+    "plot" => plot_, false, "    plot(x, y; label, title, xlabel, ylabel, xscale=:log10, yscale=:log10)\n    plot(benchmark_table)\n\nA line plot of `y` against `x` (one series per column when `y` is a matrix); for a `benchmark_differentiation` table, time against input size per backend, prepared and unprepared.\n\n```\njulia> p = plot(1:10, (1:10) .^ 2; yscale=:log10, label=\"squares\");\n```";
     "savefig" => savefig_, false, "    savefig(p, path)\n\nWrites a plot to `path`, as SVG or PNG by its extension.\n\n```\njulia> savefig(plot(1:3, [1, 4, 9]), \"squares.svg\")\n\"squares.svg\"\n```";
 }

@@ -275,6 +275,11 @@ impl Interp {
                 }
             }
             Value::Sparse(s) => crate::builtins::sparse::index(self, &s.borrow(), indices),
+            Value::Object(o) if o.elements().is_some() => {
+                let items = o.elements().unwrap_or_default();
+                let as_list = Value::List(std::rc::Rc::new(std::cell::RefCell::new(items)));
+                self.index_value(&as_list, indices)
+            }
             Value::Object(o) => Err(fail(
                 ErrorKind::MethodError,
                 format!("no method matching getindex(::{}, ...)", o.type_name()),

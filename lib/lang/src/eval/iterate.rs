@@ -90,6 +90,7 @@ pub fn iterate(v: &Value) -> Result<ValueIter, Flow> {
         Value::NamedTuple(items) => items.iter().map(|(_, v)| v.clone()).collect(),
         Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Real(_) => vec![v.clone()],
+        Value::Object(o) if o.elements().is_some() => o.elements().unwrap_or_default(),
         other => {
             return Err(fail(
                 ErrorKind::MethodError,
@@ -108,6 +109,7 @@ impl Interp {
             Value::Array(a) => Some(a.borrow().data.len()),
             Value::List(items) => Some(items.borrow().len()),
             Value::Tuple(items) => Some(items.len()),
+            Value::Object(o) => o.elements().map(|e| e.len()),
             _ => None,
         }
     }

@@ -140,6 +140,26 @@ impl Interp {
         }
     }
 
+    /// Evaluates library code written in the language (`name` labels its errors) in a scope of
+    /// its own, leaving the caller's state and the globals untouched.
+    pub fn eval_library(&mut self, name: &str, text: &str) -> EvalResult {
+        let program = difflab_syntax::parse(text).map_err(|e| {
+            fail(
+                ErrorKind::LoadError,
+                format!("in library code {name}: {}", e.message()),
+            )
+        })?;
+        let source = Rc::new(Source {
+            name: name.to_string(),
+            text: text.to_string(),
+        });
+        let saved = std::mem::replace(&mut self.source, source);
+        let frame = Scope::new(None, true);
+        let result = self.with_frame(frame, |me| me.eval_block(&program));
+        self.source = saved;
+        result
+    }
+
     /// The global called `name`, if defined.
     pub fn global(&self, name: Name) -> Option<&Value> {
         self.globals.get(name.index()).and_then(Option::as_ref)
