@@ -42,7 +42,8 @@ fn handle(socket: &zmq::Socket, kernel: &Kernel, request: &Message) {
             Some(("interrupt_reply", json!({"status": "ok"})))
         }
         "shutdown_request" => {
-            // Stop a running cell, so the shell thread answers it and returns before the process ends.
+            // Stop a running cell, so the shell thread answers it and returns before the
+            // process ends.
             kernel.interrupter.interrupt();
             Some(("shutdown_reply", handlers::shutdown(&request.content)))
         }

@@ -182,7 +182,11 @@ impl Frontend for Cell<'_> {
                 self.result = Some(b.plain().to_string());
                 self.publish(
                     "execute_result",
-                    json!({"execution_count": self.execution_count, "data": bundle(&b), "metadata": {}}),
+                    json!({
+                        "execution_count": self.execution_count,
+                        "data": bundle(&b),
+                        "metadata": {},
+                    }),
                 );
             }
             Event::Error(e) => {

@@ -1,6 +1,7 @@
 //! The replies that need no execution: `kernel_info`, `complete`, `inspect`, `is_complete`,
-//! `comm_info`, `shutdown`, and MIME bundles as JSON. Each takes a request's content and returns the reply
-//! content; `execute` lives in [`crate::execute`], history in [`crate::history`].
+//! `comm_info`, `shutdown`, and MIME bundles as JSON. Each takes a request's content and
+//! returns the reply content; `execute` lives in [`crate::execute`], history in
+//! [`crate::history`].
 
 use crate::cursor;
 use difflab_session::{Completeness, MimeBundle, Session};

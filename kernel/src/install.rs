@@ -116,11 +116,12 @@ mod tests {
 
     #[test]
     fn kernel_json_content() {
-        let spec = kernel_json(Path::new("/opt/difflab/bin/difflab-kernel"));
+        let exe = "/opt/difflab/bin/difflab-kernel";
+        let spec = kernel_json(Path::new(exe));
         assert_eq!(
             spec,
             json!({
-                "argv": ["/opt/difflab/bin/difflab-kernel", "--connection-file", "{connection_file}"],
+                "argv": [exe, "--connection-file", "{connection_file}"],
                 "display_name": "difflab",
                 "language": "difflab",
                 "interrupt_mode": "message",

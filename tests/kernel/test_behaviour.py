@@ -159,7 +159,8 @@ class StateTests(KernelCase):
             "comm_open", {"comm_id": comm_id, "target_name": "jupyter.widget", "data": {}}
         )
         self.kc.shell_channel.send(msg)
-        closes = [m for m in self.iopub_of(msg["header"]["msg_id"]) if m["msg_type"] == "comm_close"]
+        published = self.iopub_of(msg["header"]["msg_id"])
+        closes = [m for m in published if m["msg_type"] == "comm_close"]
         self.assertEqual([m["content"]["comm_id"] for m in closes], [comm_id])
 
 
@@ -177,7 +178,11 @@ class OutputTests(KernelCase):
     def test_stdout_and_stderr_keep_their_order(self) -> None:
         code = 'println("a"); println(stderr, "b"); println("c")'
         _, outputs = run(self.kc, code)
-        streams = [(m["content"]["name"], m["content"]["text"]) for m in outputs if m["msg_type"] == "stream"]
+        streams = [
+            (m["content"]["name"], m["content"]["text"])
+            for m in outputs
+            if m["msg_type"] == "stream"
+        ]
         self.assertEqual(streams, [("stdout", "a\n"), ("stderr", "b\n"), ("stdout", "c\n")])
 
     def test_output_precedes_the_error(self) -> None:
@@ -187,7 +192,9 @@ class OutputTests(KernelCase):
     def test_display_and_clear_output(self) -> None:
         _, outputs = run(self.kc, "display(1); clear_output(true); display(2)")
         kinds = [(m["msg_type"], m["content"].get("wait")) for m in outputs[1:]]
-        self.assertEqual(kinds, [("display_data", None), ("clear_output", True), ("display_data", None)])
+        self.assertEqual(
+            kinds, [("display_data", None), ("clear_output", True), ("display_data", None)]
+        )
         self.assertEqual(outputs[3]["content"]["data"]["text/plain"], "2")
 
 
@@ -239,7 +246,8 @@ class InterruptTests(KernelCase):
             self.kc.get_stdin_msg(timeout=0.2)
 
     def test_stop_on_error_aborts_queued_cells(self) -> None:
-        first = self.kc.execute('error("boom")')
+        # The loop keeps the first cell running while the second is queued behind it.
+        first = self.kc.execute('for i in 1:100000 end; error("boom")')
         second = self.kc.execute("global after_error = 1")
         self.assertEqual(self.reply_to(first)["content"]["status"], "error")
         aborted = self.reply_to(second)["content"]
@@ -250,7 +258,7 @@ class InterruptTests(KernelCase):
         self.assertEqual(content["ename"], "UndefVarError")
 
     def test_stop_on_error_false_runs_queued_cells(self) -> None:
-        first = self.kc.execute('error("boom")', stop_on_error=False)
+        first = self.kc.execute('for i in 1:100000 end; error("boom")', stop_on_error=False)
         second = self.kc.execute("global after_error2 = 2")
         self.assertEqual(self.reply_to(first)["content"]["status"], "error")
         self.assertEqual(self.reply_to(second)["content"]["status"], "ok")
@@ -266,7 +274,8 @@ class ChannelTests(KernelCase):
         self.assertEqual(reply["msg_type"], "kernel_info_reply")
         self.assertEqual(reply["parent_header"]["msg_id"], request["header"]["msg_id"])
         self.assertEqual(reply["content"]["language_info"]["name"], "difflab")
-        states = [m["content"]["execution_state"] for m in self.iopub_of(request["header"]["msg_id"])]
+        published = self.iopub_of(request["header"]["msg_id"])
+        states = [m["content"]["execution_state"] for m in published]
         self.assertEqual(states, ["busy", "idle"])
 
     def test_readline_asks_stdin(self) -> None:
@@ -276,11 +285,11 @@ class ChannelTests(KernelCase):
             prompts.append(msg["content"]["prompt"])
             self.kc.input("ada")
 
-        content, outputs = run(
-            self.kc, 'println("first"); name = readline(prompt="who? ")', allow_stdin=True, stdin_hook=answer
-        )
+        code = 'println("first"); name = readline(prompt="who? ")'
+        content, outputs = run(self.kc, code, allow_stdin=True, stdin_hook=answer)
         self.assertEqual(content["status"], "ok")
         self.assertEqual(prompts, ["who? "])
+        self.assertIn("first\n", [m["content"].get("text") for m in outputs])
         self.assertEqual(result_text(self.kc, "name"), '"ada"')
 
     def test_readline_without_stdin_is_empty(self) -> None:

@@ -1,8 +1,7 @@
 """The difflab kernel against `jupyter_kernel_test`, the Jupyter protocol conformance suite.
 
-Every attribute the suite supports is filled in. `code_display_data` checks `text/plain` for
-now: the `image/svg+xml` and `image/png` samples (a spy plot shown with `display`) join it when
-the plotting library lands.
+Every attribute the suite supports is filled in, including `display_data` with `text/plain`,
+`image/svg+xml` and `image/png` (a spy plot shown with `display`).
 
 Run with `tests/kernel/run`, or directly: `python -m unittest tests/kernel/test_conformance.py`
 with jupyter_kernel_test installed and the kernel built.
@@ -51,6 +50,8 @@ class DifflabKernelTests(jupyter_kernel_test.KernelTests):
 
     code_display_data = [
         {"code": "display([1, 2])", "mime": "text/plain"},
+        {"code": "display(spy([1.0 0; 0 1]))", "mime": "image/svg+xml"},
+        {"code": "display(plot(1:3, [1, 4, 9]))", "mime": "image/png"},
     ]
 
     code_history_pattern = "6 ?*"
