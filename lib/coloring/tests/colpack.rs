@@ -91,7 +91,10 @@ fn colpack_color_counts() {
             let mtx = Mtx::read(&matrices_dir().join(format!("{}.mtx", row.matrix)));
             (mtx.nonzero_pattern(), mtx.stored_pattern())
         });
-        let Some(ours) = difflab_colors(row, nonzero, stored) else {
+        let t0 = std::time::Instant::now();
+        let got = difflab_colors(row, nonzero, stored);
+        eprintln!("TIME {:.3} {} {} {}", t0.elapsed().as_secs_f64(), row.matrix, row.problem, row.order);
+        let Some(ours) = got else {
             continue;
         };
         compared += 1;
