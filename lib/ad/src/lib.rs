@@ -12,6 +12,7 @@
 pub mod broadcast;
 pub mod di;
 pub mod error;
+pub mod solve;
 pub mod ops;
 pub mod tensor;
 

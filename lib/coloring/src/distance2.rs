@@ -4,13 +4,11 @@
 //! Greedy first-fit in a given vertex order ("What Color Is Your Jacobian?", Gebremedhin,
 //! Manne and Pothen 2005, Algorithm 3.2). Colors are `1..=ncolors`. Dense middle vertices
 //! (a row touching thousands of columns) would make the textbook loop quadratic, so they are
-//! handled by a set of the colors already present in them; the colors produced are the same.
-
-use std::collections::HashSet;
+//! handled through the list of colors already present in them; the colors produced are the same.
 
 use crate::graph::Adjacency;
 
-/// Middle vertices with more neighbors than this keep a set of their colors instead of being
+/// Middle vertices with more neighbors than this keep a list of their colors instead of being
 /// scanned for every vertex that touches them.
 const DENSE_THRESHOLD: usize = 256;
 
@@ -30,11 +28,21 @@ pub(crate) fn partial_distance2_coloring(
         .collect();
 
     for &v in order {
-        // Every color below a dense middle vertex's smallest missing color is taken.
-        let mut candidate = 1;
+        // Every color below a dense middle vertex's smallest missing color is taken, so the
+        // search starts above the largest of those.
+        let mut lowest = 1;
+        for &w in adjacency.neighbors(v) {
+            if let Some(d) = &dense[w] {
+                lowest = lowest.max(d.smallest_missing);
+            }
+        }
         for &w in adjacency.neighbors(v) {
             match &dense[w] {
-                Some(d) => candidate = candidate.max(d.smallest_missing),
+                Some(d) => {
+                    for &c in d.colors_from(lowest) {
+                        forbidden[c] = v;
+                    }
+                }
                 None => {
                     for &x in back.neighbors(w) {
                         let cx = color[x];
@@ -45,46 +53,56 @@ pub(crate) fn partial_distance2_coloring(
                 }
             }
         }
-        while forbidden[candidate] == v
-            || adjacency
-                .neighbors(v)
-                .iter()
-                .any(|&w| dense[w].as_ref().is_some_and(|d| d.colors.contains(&candidate)))
-        {
-            candidate += 1;
+        let mut c = lowest;
+        while forbidden[c] == v {
+            c += 1;
         }
-        color[v] = candidate;
+        color[v] = c;
         for &w in adjacency.neighbors(v) {
             if let Some(d) = &mut dense[w] {
-                d.insert(candidate);
+                d.insert(c);
             }
         }
     }
     color
 }
 
-/// The colors present among the neighbors of a dense middle vertex; they are pairwise
-/// distinct because those neighbors are all distance-2 neighbors of each other.
+/// The colors present among the neighbors of a dense middle vertex, which are pairwise
+/// distinct since those neighbors are all distance-2 neighbors of each other: the smallest
+/// missing color, and the colors above it in decreasing order (often none: greedy coloring
+/// tends to fill a dense vertex's colors from 1 up).
 #[derive(Debug)]
 struct DenseMiddle {
-    colors: HashSet<usize>,
     smallest_missing: usize,
+    above: Vec<usize>,
 }
 
 impl Default for DenseMiddle {
     fn default() -> Self {
         Self {
-            colors: HashSet::new(),
             smallest_missing: 1,
+            above: Vec::new(),
         }
     }
 }
 
 impl DenseMiddle {
+    /// The colors at least `lowest` (which is at least `smallest_missing`).
+    fn colors_from(&self, lowest: usize) -> &[usize] {
+        &self.above[..self.above.partition_point(|&c| c >= lowest)]
+    }
+
+    /// Adds a color, which is not present and not below `smallest_missing`.
     fn insert(&mut self, c: usize) {
-        self.colors.insert(c);
-        while self.colors.contains(&self.smallest_missing) {
+        if c == self.smallest_missing {
             self.smallest_missing += 1;
+            while self.above.last() == Some(&self.smallest_missing) {
+                self.above.pop();
+                self.smallest_missing += 1;
+            }
+        } else {
+            let at = self.above.partition_point(|&x| x > c);
+            self.above.insert(at, c);
         }
     }
 }

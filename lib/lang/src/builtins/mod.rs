@@ -158,8 +158,9 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 19] {
+fn families() -> [&'static [Builtin]; 20] {
     [
+        ad::implicit::BUILTINS,
         ad::compare::BUILTINS,
         ad::differentiate_with::BUILTINS,
         plots::BUILTINS,

@@ -7,5 +7,6 @@ pub mod backends;
 pub mod compare;
 pub mod contexts;
 pub mod differentiate_with;
+pub mod implicit;
 pub mod operators;
 pub mod prep;

@@ -1,0 +1,401 @@
+//! Implicit functions: `ImplicitFunction(forward, conditions; linear_solver,
+//! conditions_backend)`, differentiated with the implicit function theorem instead of through
+//! `forward` (which may use loops, mutation, anything).
+//!
+//! When `x` carries partials `ẋ` (forward mode around it), the output's partials solve
+//! `A ẏ = −B ẋ` with `A = ∂c/∂y` and `B = ∂c/∂x` at `(x, y(x))`, all partials of a chunk from one
+//! set-up: `B ẋ` are pushforwards of the conditions in `x`; `A` is applied matrix-free by
+//! pushforwards in `y` inside GMRES (`IterativeLinearSolver`), or materialized and factorized
+//! once (`DirectLinearSolver`), or handed to the user's `presolve`/`solve` functions.
+
+use super::backends::as_backend;
+use crate::builtins::Args;
+use crate::error::ErrorKind;
+use crate::eval::operators::operand;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::object::Object;
+use crate::output::Stream;
+use crate::value::{Array, Value};
+use difflab_ad::di::{operators as di, primitives, Backend};
+use difflab_ad::{solve, Tensor};
+use difflab_syntax::Name;
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// How the linear systems of the implicit function theorem are solved.
+#[derive(Clone)]
+pub enum LinearSolver {
+    /// GMRES on matrix-free products with `A` (the default).
+    Iterative {
+        /// Warn when the solve fails (the result is then NaN).
+        verbose: bool,
+        /// Accept a least-squares solution of an inconsistent system.
+        accept_inconsistent: bool,
+    },
+    /// `A` materialized and factorized once per point.
+    Direct {
+        /// Warn when the solve fails.
+        verbose: bool,
+    },
+    /// The user's `presolve(A, y)` and `solve(Afact, b)` functions.
+    User {
+        /// `presolve(A, y)`.
+        presolve: Value,
+        /// `solve(Afact, b)`.
+        solve: Value,
+    },
+}
+
+impl Object for LinearSolver {
+    fn type_name(&self) -> String {
+        match self {
+            LinearSolver::Iterative { .. } => "IterativeLinearSolver".into(),
+            LinearSolver::Direct { .. } => "DirectLinearSolver".into(),
+            LinearSolver::User { .. } => "LinearSolver".into(),
+        }
+    }
+
+    fn show(&self) -> String {
+        match self {
+            LinearSolver::Iterative {
+                verbose,
+                accept_inconsistent,
+            } => {
+                format!("IterativeLinearSolver(verbose={verbose}, accept_inconsistent={accept_inconsistent})")
+            }
+            LinearSolver::Direct { verbose } => format!("DirectLinearSolver(verbose={verbose})"),
+            LinearSolver::User { .. } => "LinearSolver(presolve, solve)".into(),
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn flag(args: &Args, name: &str, default: bool) -> Result<bool, Flow> {
+    match args.kw(name) {
+        None => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "{name} must be true or false, got {}",
+                crate::display::repr(other)
+            ),
+        )),
+    }
+}
+
+fn iterative_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("IterativeLinearSolver", 0, 0)?;
+    let solver = LinearSolver::Iterative {
+        verbose: flag(&args, "verbose", true)?,
+        accept_inconsistent: flag(&args, "accept_inconsistent", false)?,
+    };
+    Ok(Value::Object(Rc::new(Box::new(solver))))
+}
+
+fn direct_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("DirectLinearSolver", 0, 0)?;
+    Ok(Value::Object(Rc::new(Box::new(LinearSolver::Direct {
+        verbose: flag(&args, "verbose", true)?,
+    }))))
+}
+
+/// A function defined by `forward` and the `conditions` its output satisfies.
+pub struct ImplicitFunction {
+    forward: Value,
+    conditions: Value,
+    solver: LinearSolver,
+    backend: Backend,
+}
+
+fn numbers(v: &Value, what: &str) -> Result<Tensor, Flow> {
+    operand(v).map(|o| o.tensor().clone()).ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "ImplicitFunction: {what} must be an array of numbers, got a {}",
+                v.type_name()
+            ),
+        )
+    })
+}
+
+fn array_value(t: Tensor) -> Value {
+    Value::Array(Rc::new(RefCell::new(Array::new(
+        crate::show::ElType::Float64,
+        t,
+    ))))
+}
+
+/// One evaluation: `y` and the byproduct `z` (when `forward` returns a tuple).
+struct Output {
+    y: Tensor,
+    z: Option<Value>,
+}
+
+impl ImplicitFunction {
+    fn run_forward(
+        &self,
+        interp: &mut Interp,
+        x: &Tensor,
+        extra: &[Value],
+        kw: &[(Name, Value)],
+    ) -> Result<Output, Flow> {
+        let args = std::iter::once(array_value(x.clone()))
+            .chain(extra.iter().cloned())
+            .collect();
+        match interp.call_value(&self.forward, args, kw.to_vec())? {
+            Value::Tuple(items) if items.len() == 2 => Ok(Output {
+                y: numbers(&items[0], "y")?,
+                z: Some(items[1].clone()),
+            }),
+            y => Ok(Output {
+                y: numbers(&y, "y")?,
+                z: None,
+            }),
+        }
+    }
+
+    /// `c(x, y[, z], args...)` as numbers.
+    fn conditions(
+        &self,
+        interp: &mut Interp,
+        x: &Tensor,
+        y: &Tensor,
+        z: &Option<Value>,
+        extra: &[Value],
+        kw: &[(Name, Value)],
+    ) -> Result<Tensor, Flow> {
+        let mut args = vec![array_value(x.clone()), array_value(y.clone())];
+        args.extend(z.iter().cloned());
+        args.extend(extra.iter().cloned());
+        numbers(
+            &interp.call_value(&self.conditions, args, kw.to_vec())?,
+            "c",
+        )
+    }
+
+    /// `y(x)` for any number kind of `x`, with derivatives from the implicit function theorem.
+    fn apply(
+        &self,
+        interp: &mut Interp,
+        x: &Tensor,
+        extra: &[Value],
+        kw: &[(Name, Value)],
+    ) -> Result<Output, Flow> {
+        let d = match x {
+            Tensor::Plain(_) => return self.run_forward(interp, x, extra, kw),
+            Tensor::Dual(d) if d.value.is_plain() => d,
+            _ => {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    "ImplicitFunction supports first-order forward-mode derivatives (and finite differences); second order and reverse mode through it are not available yet",
+                ))
+            }
+        };
+        let x0 = &d.value;
+        let out = self.run_forward(interp, x0, extra, kw)?;
+        let y0 = out.y.clone();
+        if y0.shape() != self.conditions(interp, x0, &y0, &out.z, extra, kw)?.shape() {
+            return Err(fail(
+                ErrorKind::DimensionMismatch,
+                "ImplicitFunction: the conditions c must have the size of y",
+            ));
+        }
+        let mut in_x = |u: &Tensor| self.conditions(interp, u, &y0, &out.z, extra, kw);
+        let (_, bx) = primitives::pushforward(&mut in_x, &self.backend, x0, &d.partials)?;
+        let rhs: Vec<Vec<f64>> = bx
+            .iter()
+            .map(|b| b.to_col_major().iter().map(|v| -v).collect())
+            .collect();
+        let solutions = self.solve(interp, x0, &y0, &out.z, extra, kw, &rhs)?;
+        let partials = solutions
+            .into_iter()
+            .map(|s| Tensor::from_col_major(y0.shape(), s))
+            .collect();
+        Ok(Output {
+            y: Tensor::dual(d.tag, y0, partials),
+            z: out.z,
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &self,
+        interp: &mut Interp,
+        x0: &Tensor,
+        y0: &Tensor,
+        z: &Option<Value>,
+        extra: &[Value],
+        kw: &[(Name, Value)],
+        rhs: &[Vec<f64>],
+    ) -> Result<Vec<Vec<f64>>, Flow> {
+        let m = y0.len();
+        let nan = || vec![f64::NAN; m];
+        match &self.solver {
+            LinearSolver::Iterative {
+                verbose,
+                accept_inconsistent,
+            } => {
+                let mut out = Vec::with_capacity(rhs.len());
+                for b in rhs {
+                    let mut product = |v: &[f64]| -> Result<Vec<f64>, Flow> {
+                        let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, z, extra, kw);
+                        let (_, av) = primitives::pushforward(
+                            &mut in_y,
+                            &self.backend,
+                            y0,
+                            &[Tensor::from_col_major(y0.shape(), v.to_vec())],
+                        )?;
+                        Ok(av[0].to_col_major())
+                    };
+                    let (solution, info) =
+                        solve::gmres(&mut product, b, 1e-12, m.min(50), 20 * m + 100)?;
+                    if info.converged || *accept_inconsistent {
+                        out.push(solution);
+                    } else {
+                        if *verbose {
+                            interp.out.write(Stream::Stderr, &format!("Warning: IterativeLinearSolver failed (relative residual {:.2e}); returning NaN\n", info.relative_residual));
+                        }
+                        out.push(nan());
+                    }
+                }
+                Ok(out)
+            }
+            LinearSolver::Direct { verbose } => {
+                let a = self.materialize(interp, x0, y0, z, extra, kw)?;
+                let stacked: Vec<f64> = rhs.iter().flatten().copied().collect();
+                match solve::dense_solve(&a, m, &stacked) {
+                    Some(x) => Ok(x.chunks(m.max(1)).map(<[f64]>::to_vec).collect()),
+                    None => {
+                        if *verbose {
+                            interp.out.write(
+                                Stream::Stderr,
+                                "Warning: DirectLinearSolver: ∂c/∂y is singular; returning NaN\n",
+                            );
+                        }
+                        Ok(rhs.iter().map(|_| nan()).collect())
+                    }
+                }
+            }
+            LinearSolver::User { presolve, solve } => {
+                let a = self.materialize(interp, x0, y0, z, extra, kw)?;
+                let a = crate::builtins::array(crate::show::ElType::Float64, &[m, m], a);
+                let factor = interp.call(presolve, vec![a, array_value(y0.clone())])?;
+                let mut out = Vec::with_capacity(rhs.len());
+                for b in rhs {
+                    let x = interp.call(
+                        solve,
+                        vec![
+                            factor.clone(),
+                            crate::builtins::array(crate::show::ElType::Float64, &[m], b.clone()),
+                        ],
+                    )?;
+                    out.push(numbers(&x, "the solution returned by solve")?.to_col_major());
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// `A = ∂c/∂y` as a dense column-major matrix.
+    fn materialize(
+        &self,
+        interp: &mut Interp,
+        x0: &Tensor,
+        y0: &Tensor,
+        z: &Option<Value>,
+        extra: &[Value],
+        kw: &[(Name, Value)],
+    ) -> Result<Vec<f64>, Flow> {
+        let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, z, extra, kw);
+        let (_, a) = di::value_and_jacobian(&mut in_y, &self.backend, y0)?;
+        Ok(a.to_col_major())
+    }
+}
+
+impl Object for ImplicitFunction {
+    fn type_name(&self) -> String {
+        "ImplicitFunction".into()
+    }
+
+    fn show(&self) -> String {
+        format!(
+            "ImplicitFunction({}, {}; linear_solver={}, conditions_backend={})",
+            crate::display::repr(&self.forward),
+            crate::display::repr(&self.conditions),
+            self.solver.show(),
+            self.backend
+        )
+    }
+
+    fn call(
+        &self,
+        interp: &mut Interp,
+        args: Vec<Value>,
+        kwargs: Vec<(Name, Value)>,
+    ) -> Option<EvalResult> {
+        Some((|| {
+            let Some((x, extra)) = args.split_first() else {
+                return Err(fail(
+                    ErrorKind::MethodError,
+                    "an ImplicitFunction takes the input x first",
+                ));
+            };
+            let t = numbers(x, "x")?;
+            let out = self.apply(interp, &t, extra, &kwargs)?;
+            let y = array_value(out.y);
+            Ok(match out.z {
+                Some(z) => Value::Tuple(Rc::new(vec![y, z])),
+                None => y,
+            })
+        })())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("ImplicitFunction", 2, 2)?;
+    let solver = match args.kw("linear_solver") {
+        None => LinearSolver::Iterative { verbose: true, accept_inconsistent: false },
+        Some(Value::Object(o)) if o.as_any().is::<LinearSolver>() => o.as_any().downcast_ref::<LinearSolver>().expect("checked").clone(),
+        Some(Value::NamedTuple(fields)) => {
+            let get = |k: &str| fields.iter().find(|(n, _)| n.as_str() == k).map(|(_, v)| v.clone());
+            match (get("presolve"), get("solve")) {
+                (Some(presolve), Some(solve)) => LinearSolver::User { presolve, solve },
+                _ => return Err(fail(ErrorKind::ArgumentError, "a custom linear_solver is a named tuple (presolve=..., solve=...)")),
+            }
+        }
+        Some(other) => return Err(fail(ErrorKind::ArgumentError, format!("linear_solver must be IterativeLinearSolver(), DirectLinearSolver() or (presolve=f, solve=g), got {}", crate::display::repr(other)))),
+    };
+    let backend = match args.kw("conditions_backend") {
+        None | Some(Value::Nothing) => Backend::Forward { chunk: None },
+        Some(v) => as_backend(v)
+            .ok_or_else(|| {
+                fail(
+                    ErrorKind::ArgumentError,
+                    "conditions_backend must be a backend or nothing",
+                )
+            })?
+            .clone(),
+    };
+    Ok(Value::Object(Rc::new(Box::new(ImplicitFunction {
+        forward: args.pos[0].clone(),
+        conditions: args.pos[1].clone(),
+        solver,
+        backend,
+    }))))
+}
+
+crate::builtins! {
+    "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(), conditions_backend=nothing)\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
+    "IterativeLinearSolver" => iterative_, false, "    IterativeLinearSolver(; verbose=true, accept_inconsistent=false)\n\nThe default linear solver of `ImplicitFunction`: restarted GMRES on matrix-free products with `∂c/∂y`. When it does not converge the result is NaN, with a warning unless `verbose=false`; `accept_inconsistent=true` keeps the least-squares answer instead.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(verbose=false))\n```";
+    "DirectLinearSolver" => direct_, false, "    DirectLinearSolver(; verbose=true)\n\nA linear solver for `ImplicitFunction` that materializes `∂c/∂y` once per point and factorizes it (LU with partial pivoting); a singular matrix gives NaN with a warning unless `verbose=false`.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=DirectLinearSolver())\n```";
+}
