@@ -158,14 +158,14 @@ pub fn symmetrically_orthogonal_columns(pattern: &SparsityPattern, colors: &[usi
     }
     check_length("column colors", colors, ncols)?;
     let unique = unique_in_row(pattern, colors);
-    for (k, (i, j)) in pattern.entries().enumerate() {
-        // The mirror (j, i) is stored, as checked above.
-        let mirror = pattern.position(j, i).unwrap_or(k);
-        if !unique[k] && !unique[mirror] {
-            return Err(Violation::Unrecoverable { row: i, col: j });
+    let mirror = pattern.mirror_positions();
+    match (0..pattern.nnz()).find(|&k| !unique[k] && !unique[mirror[k]]) {
+        Some(k) => {
+            let (i, j) = pattern.entries().nth(k).unwrap_or_default();
+            Err(Violation::Unrecoverable { row: i, col: j })
         }
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Whether a bicoloring is structurally biorthogonal: for every stored `(i, j)`, either

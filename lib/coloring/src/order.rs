@@ -34,14 +34,14 @@ pub enum Order {
 pub(crate) fn adjacency_order(graph: &AdjacencyGraph, order: Order) -> Vec<usize> {
     let n = graph.nvertices();
     let degrees = || (0..n).map(|v| graph.degree(v)).collect::<Vec<_>>();
-    let neighbors = |v: usize, f: &mut dyn FnMut(usize)| graph.neighbors(v).iter().for_each(|&w| f(w));
+    let mut neighbors = Direct(graph);
     match order {
         Order::Natural => (0..n).collect(),
         Order::Random(seed) => random_permutation(n, seed),
         Order::LargestFirst => largest_first(&degrees()),
-        Order::SmallestLast => smallest_last(degrees(), neighbors),
-        Order::IncidenceDegree => incidence_degree(&degrees(), true, neighbors),
-        Order::DynamicLargestFirst => dynamic_largest_first(degrees(), neighbors),
+        Order::SmallestLast => smallest_last(degrees(), &mut neighbors),
+        Order::IncidenceDegree => incidence_degree(&degrees(), true, &mut neighbors),
+        Order::DynamicLargestFirst => dynamic_largest_first(degrees(), &mut neighbors),
     }
 }
 
@@ -49,27 +49,59 @@ pub(crate) fn adjacency_order(graph: &AdjacencyGraph, order: Order) -> Vec<usize
 /// maps the colored vertices to the middle vertices, `back` maps middle vertices back.
 pub(crate) fn bipartite_order(adjacency: &Adjacency, back: &Adjacency, order: Order) -> Vec<usize> {
     let n = adjacency.len();
-    // Each distance-2 neighbor is reported once per visit, at its first occurrence, through a
-    // stamp array (ColPack's `vi_Visited`).
-    let mut stamp = vec![usize::MAX; n];
-    let neighbors = |v: usize, f: &mut dyn FnMut(usize)| {
-        for &w in adjacency.neighbors(v) {
-            for &x in back.neighbors(w) {
-                if x != v && stamp[x] != v {
-                    stamp[x] = v;
-                    f(x);
-                }
-            }
-        }
+    let mut neighbors = Distance2 {
+        adjacency,
+        back,
+        stamp: vec![usize::MAX; n],
     };
     match order {
         Order::Natural => (0..n).collect(),
         Order::Random(seed) => random_permutation(n, seed),
         Order::LargestFirst => largest_first(&distance2_degrees(adjacency, back)),
-        Order::SmallestLast => smallest_last(distance2_degrees(adjacency, back), neighbors),
-        Order::IncidenceDegree => incidence_degree(&distance2_degrees(adjacency, back), false, neighbors),
+        Order::SmallestLast => smallest_last(distance2_degrees(adjacency, back), &mut neighbors),
+        Order::IncidenceDegree => incidence_degree(&distance2_degrees(adjacency, back), false, &mut neighbors),
         Order::DynamicLargestFirst => {
-            dynamic_largest_first(distance2_degrees(adjacency, back), neighbors)
+            dynamic_largest_first(distance2_degrees(adjacency, back), &mut neighbors)
+        }
+    }
+}
+
+/// The neighborhoods a dynamic order walks.
+trait Neighborhoods {
+    /// Replaces the content of `out` by the distinct neighbors of `v` (without `v`), in the
+    /// order ColPack visits them.
+    fn collect(&mut self, v: usize, out: &mut Vec<usize>);
+}
+
+/// Neighbors in an adjacency graph.
+struct Direct<'a>(&'a AdjacencyGraph);
+
+impl Neighborhoods for Direct<'_> {
+    fn collect(&mut self, v: usize, out: &mut Vec<usize>) {
+        out.clear();
+        out.extend_from_slice(self.0.neighbors(v));
+    }
+}
+
+/// Distance-2 neighbors on one side of a bipartite graph, each reported at its first
+/// occurrence (ColPack's `vi_Visited` stamps).
+struct Distance2<'a> {
+    adjacency: &'a Adjacency,
+    back: &'a Adjacency,
+    stamp: Vec<usize>,
+}
+
+impl Neighborhoods for Distance2<'_> {
+    fn collect(&mut self, v: usize, out: &mut Vec<usize>) {
+        out.clear();
+        let stamp = &mut self.stamp[..];
+        for &w in self.adjacency.neighbors(v) {
+            for &x in self.back.neighbors(w) {
+                if x != v && stamp[x] != v {
+                    stamp[x] = v;
+                    out.push(x);
+                }
+            }
         }
     }
 }
@@ -178,6 +210,15 @@ impl Buckets {
         Some(v)
     }
 
+    /// Moves every not-yet-ordered vertex of `vertices` one bucket up or down.
+    fn shift_unordered(&mut self, vertices: &[usize], increase: bool) {
+        for &v in vertices {
+            if !self.ordered[v] {
+                self.shift(v, increase);
+            }
+        }
+    }
+
     fn shift(&mut self, v: usize, increase: bool) {
         let d = self.degree[v];
         let p = self.position[v];
@@ -193,13 +234,12 @@ impl Buckets {
     }
 }
 
-type Neighbors<'a> = dyn FnMut(usize, &mut dyn FnMut(usize)) + 'a;
-
-fn smallest_last(degree: Vec<usize>, mut neighbors: impl FnMut(usize, &mut dyn FnMut(usize))) -> Vec<usize> {
+fn smallest_last(degree: Vec<usize>, neighbors: &mut impl Neighborhoods) -> Vec<usize> {
     let n = degree.len();
     let nbuckets = degree.iter().max().map_or(1, |&d| d + 1);
     let mut buckets = Buckets::new(degree, nbuckets);
     let mut order = vec![0; n];
+    let mut buffer = Vec::new();
     let mut low = 0;
     for slot in (0..n).rev() {
         // Removing a vertex of degree d leaves every degree at least d - 1.
@@ -210,17 +250,14 @@ fn smallest_last(degree: Vec<usize>, mut neighbors: impl FnMut(usize, &mut dyn F
             }
         };
         order[slot] = v;
-        visit_unordered(&mut buckets, &mut neighbors, v, false);
+        neighbors.collect(v, &mut buffer);
+        buckets.shift_unordered(&buffer, false);
         low = low.saturating_sub(1);
     }
     order
 }
 
-fn incidence_degree(
-    degree: &[usize],
-    start_at_max_degree: bool,
-    mut neighbors: impl FnMut(usize, &mut dyn FnMut(usize)),
-) -> Vec<usize> {
+fn incidence_degree(degree: &[usize], start_at_max_degree: bool, neighbors: &mut impl Neighborhoods) -> Vec<usize> {
     let n = degree.len();
     let max_degree = degree.iter().copied().max().unwrap_or(0);
     let mut buckets = Buckets::new(vec![0; n], max_degree + 1);
@@ -235,6 +272,7 @@ fn incidence_degree(
         buckets.position[first_max] = last;
     }
     let mut order = Vec::with_capacity(n);
+    let mut buffer = Vec::new();
     let mut high = 0;
     for _ in 0..n {
         let v = loop {
@@ -244,18 +282,20 @@ fn incidence_degree(
             }
         };
         order.push(v);
-        visit_unordered(&mut buckets, &mut neighbors, v, true);
+        neighbors.collect(v, &mut buffer);
+        buckets.shift_unordered(&buffer, true);
         // Ordering a vertex of incidence degree d raises others to at most d + 1.
         high = (high + 1).min(max_degree);
     }
     order
 }
 
-fn dynamic_largest_first(degree: Vec<usize>, mut neighbors: impl FnMut(usize, &mut dyn FnMut(usize))) -> Vec<usize> {
+fn dynamic_largest_first(degree: Vec<usize>, neighbors: &mut impl Neighborhoods) -> Vec<usize> {
     let n = degree.len();
     let max_degree = degree.iter().copied().max().unwrap_or(0);
     let mut buckets = Buckets::new(degree, max_degree + 1);
     let mut order = Vec::with_capacity(n);
+    let mut buffer = Vec::new();
     let mut high = max_degree;
     for _ in 0..n {
         let v = loop {
@@ -265,18 +305,10 @@ fn dynamic_largest_first(degree: Vec<usize>, mut neighbors: impl FnMut(usize, &m
             }
         };
         order.push(v);
-        visit_unordered(&mut buckets, &mut neighbors, v, false);
+        neighbors.collect(v, &mut buffer);
+        buckets.shift_unordered(&buffer, false);
     }
     order
-}
-
-/// Moves every not-yet-ordered neighbor of `v` one bucket up or down.
-fn visit_unordered(buckets: &mut Buckets, neighbors: &mut Neighbors<'_>, v: usize, increase: bool) {
-    neighbors(v, &mut |w| {
-        if !buckets.ordered[w] {
-            buckets.shift(w, increase);
-        }
-    });
 }
 
 /// Fisher–Yates shuffle driven by SplitMix64, so a seed gives the same order on every platform.

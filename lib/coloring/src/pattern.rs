@@ -265,7 +265,27 @@ impl SparsityPattern {
     /// The first stored entry `(i, j)` whose mirror `(j, i)` is missing, if any. A square
     /// pattern without such an entry is structurally symmetric.
     pub fn first_asymmetry(&self) -> Option<(usize, usize)> {
+        if self.nrows == self.ncols && self.transpose() == *self {
+            return None;
+        }
         self.entries().find(|&(i, j)| !self.contains(j, i))
+    }
+
+    /// For a structurally symmetric pattern: the CSC position of the mirror `(j, i)` of every
+    /// stored entry `(i, j)`.
+    pub(crate) fn mirror_positions(&self) -> Vec<usize> {
+        let mut next = self.colptr[..self.ncols].to_vec();
+        let mut mirror = vec![0; self.nnz()];
+        // Entries come column by column with increasing rows, so the entries reaching column
+        // i do so in increasing order of their column, which is the row order of column i.
+        for j in 0..self.ncols {
+            for k in self.colptr[j]..self.colptr[j + 1] {
+                let i = self.rowval[k];
+                mirror[k] = next[i];
+                next[i] += 1;
+            }
+        }
+        mirror
     }
 
     /// Whether the pattern is square and structurally symmetric.

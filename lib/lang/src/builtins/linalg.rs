@@ -73,4 +73,20 @@ pub fn inv_matrix(_: &mut Interp, _a: &Value) -> EvalResult {
     ))
 }
 
-crate::builtins! {}
+fn identity_(interp: &mut Interp, args: crate::builtins::Args) -> EvalResult {
+    args.arity("I", 1, 1)?;
+    let n = crate::builtins::to_size(&args.pos[0], "I")?;
+    interp.check_alloc(n.saturating_mul(n))?;
+    let data = (0..n * n)
+        .map(|k| if k % (n + 1) == 0 { 1.0 } else { 0.0 })
+        .collect();
+    Ok(crate::builtins::array(
+        crate::show::ElType::Float64,
+        &[n, n],
+        data,
+    ))
+}
+
+crate::builtins! {
+    "I" => identity_, false, "    I(n)\n\nThe n×n identity matrix (dense).\n\n```\njulia> I(2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n```";
+}

@@ -168,6 +168,11 @@ fn reorder_outer_major(values: Vec<Value>, shape: &[usize]) -> Vec<Value> {
 pub fn scalar_f64(v: &Value) -> Result<f64, Flow> {
     match v {
         Value::Float(x) => Ok(*x),
+        // Arrays store their numbers as Float64: integers beyond 2^53 would silently change.
+        Value::Int(i) if i.unsigned_abs() > 1 << 53 => Err(fail(
+            ErrorKind::InexactError,
+            format!("{i} does not fit an array element exactly (arrays hold integers up to 2^53); keep it in a variable"),
+        )),
         Value::Int(i) => Ok(*i as f64),
         Value::Bool(b) => Ok(f64::from(u8::from(*b))),
         other => Err(fail(

@@ -416,7 +416,7 @@ fn element(a: &Array, k: usize) -> EvalResult {
 
 /// Writes `v` (a scalar, or an array with one element per position) at `pos`.
 fn write_positions(a: &mut Array, pos: &[usize], v: &Value) -> Result<(), Flow> {
-    if let (Tensor::Plain(data), Some(x)) = (&mut a.data, plain_scalar(v)) {
+    if let (Tensor::Plain(data), Some(x)) = (&mut a.data, plain_scalar(v)?) {
         check_eltype(a.eltype, x)?;
         for &k in pos {
             set_linear(data, k, x);
@@ -456,10 +456,10 @@ fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Result<(), Flo
     Ok(())
 }
 
-fn plain_scalar(v: &Value) -> Option<f64> {
+fn plain_scalar(v: &Value) -> Result<Option<f64>, Flow> {
     match v {
-        Value::Float(_) | Value::Int(_) | Value::Bool(_) => scalar_f64(v).ok(),
-        _ => None,
+        Value::Float(_) | Value::Int(_) | Value::Bool(_) => scalar_f64(v).map(Some),
+        _ => Ok(None),
     }
 }
 
