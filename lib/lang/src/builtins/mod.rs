@@ -10,6 +10,7 @@ pub mod ad;
 pub mod arrays;
 pub mod bench;
 pub mod collections;
+pub mod coloring;
 pub mod errors;
 pub mod functional;
 pub mod io;
@@ -158,8 +159,9 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 20] {
+fn families() -> [&'static [Builtin]; 21] {
     [
+        coloring::BUILTINS,
         ad::implicit::BUILTINS,
         ad::compare::BUILTINS,
         ad::differentiate_with::BUILTINS,

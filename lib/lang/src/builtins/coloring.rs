@@ -1,0 +1,485 @@
+//! Matrix coloring in the language (SparseMatrixColorings' interface over `difflab-coloring`):
+//! `ColoringProblem`, `GreedyColoringAlgorithm` with its vertex orders, `coloring(A, problem,
+//! algorithm)`, the result getters (`ncolors`, `column_colors`, `row_colors`, `column_groups`,
+//! `row_groups`, `sparsity_pattern`), and `compress` / `decompress`.
+
+use super::sparse::sparse_value;
+use super::{to_int, Args};
+use crate::error::ErrorKind;
+use crate::eval::operators::operand;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::object::Object;
+use crate::show::ElType;
+use crate::value::Value;
+use difflab_coloring::{
+    coloring, compress, compress_bidirectional, decompress, decompress_bidirectional,
+    ColoringProblem, ColoringResult, Decompression, GreedyColoringAlgorithm, Order, Partition,
+    SparsityPattern, Structure,
+};
+use ndarray::Array2;
+use std::any::Any;
+use std::rc::Rc;
+
+fn coloring_error(e: difflab_coloring::ColoringError) -> Flow {
+    fail(ErrorKind::ArgumentError, e.to_string())
+}
+
+fn object<T: Object>(o: T) -> Value {
+    Value::Object(Rc::new(Box::new(o)))
+}
+
+fn downcast<'a, T: 'static>(v: &'a Value) -> Option<&'a T> {
+    match v {
+        Value::Object(o) => o.as_any().downcast_ref::<T>(),
+        _ => None,
+    }
+}
+
+/// A vertex order as a value (`NaturalOrder()`, `RandomOrder(seed)`, ...).
+pub struct OrderValue(pub Order);
+
+impl Object for OrderValue {
+    fn type_name(&self) -> String {
+        self.show().split('(').next().unwrap_or("Order").to_string()
+    }
+
+    fn show(&self) -> String {
+        match self.0 {
+            Order::Natural => "NaturalOrder()".into(),
+            Order::LargestFirst => "LargestFirst()".into(),
+            Order::SmallestLast => "SmallestLast()".into(),
+            Order::IncidenceDegree => "IncidenceDegree()".into(),
+            Order::DynamicLargestFirst => "DynamicLargestFirst()".into(),
+            Order::Random(seed) => format!("RandomOrder({seed})"),
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+macro_rules! orders {
+    ($($fname:ident => $order:ident),*) => {
+        $(fn $fname(_: &mut Interp, args: Args) -> EvalResult {
+            args.arity(stringify!($order), 0, 0)?;
+            Ok(object(OrderValue(Order::$order)))
+        })*
+    };
+}
+
+orders!(natural_ => Natural, largest_first_ => LargestFirst, smallest_last_ => SmallestLast, incidence_degree_ => IncidenceDegree, dynamic_largest_first_ => DynamicLargestFirst);
+
+fn random_order_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("RandomOrder", 0, 2)?;
+    let seed = match args.pos.last() {
+        Some(v) => to_int(v, "RandomOrder")? as u64,
+        None => 0,
+    };
+    Ok(object(OrderValue(Order::Random(seed))))
+}
+
+/// A coloring problem as a value.
+pub struct ProblemValue(pub ColoringProblem);
+
+impl Object for ProblemValue {
+    fn type_name(&self) -> String {
+        "ColoringProblem".into()
+    }
+
+    fn show(&self) -> String {
+        let s = match self.0.structure {
+            Structure::Nonsymmetric => "nonsymmetric",
+            Structure::Symmetric => "symmetric",
+        };
+        let p = match self.0.partition {
+            Partition::Column => "column",
+            Partition::Row => "row",
+            Partition::Bidirectional => "bidirectional",
+        };
+        format!("ColoringProblem{{:{s}, :{p}}}()")
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn symbol_kw<'a>(args: &'a Args, name: &str, default: &'a str) -> Result<&'a str, Flow> {
+    match args.kw(name) {
+        None => Ok(default),
+        Some(Value::Symbol(s)) => Ok(s.as_str()),
+        Some(other) => Err(fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "{name} must be a symbol, got {}",
+                crate::display::repr(other)
+            ),
+        )),
+    }
+}
+
+fn problem_(_: &mut Interp, args: Args) -> EvalResult {
+    // `ColoringProblem{:symmetric, :column}()` passes the parameters positionally.
+    let positional: Vec<&str> = args
+        .pos
+        .iter()
+        .filter_map(|v| {
+            if let Value::Symbol(s) = v {
+                Some(s.as_str())
+            } else {
+                None
+            }
+        })
+        .collect();
+    let structure = match positional
+        .first()
+        .copied()
+        .map_or_else(|| symbol_kw(&args, "structure", "nonsymmetric"), Ok)?
+    {
+        "nonsymmetric" => Structure::Nonsymmetric,
+        "symmetric" => Structure::Symmetric,
+        other => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!("structure must be :nonsymmetric or :symmetric, got :{other}"),
+            ))
+        }
+    };
+    let partition = match positional
+        .get(1)
+        .copied()
+        .map_or_else(|| symbol_kw(&args, "partition", "column"), Ok)?
+    {
+        "column" => Partition::Column,
+        "row" => Partition::Row,
+        "bidirectional" => Partition::Bidirectional,
+        other => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!("partition must be :column, :row or :bidirectional, got :{other}"),
+            ))
+        }
+    };
+    Ok(object(ProblemValue(
+        ColoringProblem::new(structure, partition).map_err(coloring_error)?,
+    )))
+}
+
+/// A greedy coloring algorithm as a value.
+pub struct AlgorithmValue(pub GreedyColoringAlgorithm);
+
+impl Object for AlgorithmValue {
+    fn type_name(&self) -> String {
+        "GreedyColoringAlgorithm".into()
+    }
+
+    fn show(&self) -> String {
+        let orders: Vec<String> = self
+            .0
+            .orders
+            .iter()
+            .map(|o| OrderValue(*o).show())
+            .collect();
+        let order = if orders.len() == 1 {
+            orders[0].clone()
+        } else {
+            format!("({})", orders.join(", "))
+        };
+        let d = match self.0.decompression {
+            Decompression::Direct => "direct",
+            Decompression::Substitution => "substitution",
+        };
+        format!(
+            "GreedyColoringAlgorithm{{:{d}}}({order}; postprocessing={})",
+            self.0.postprocessing
+        )
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn algorithm_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("GreedyColoringAlgorithm", 0, 2)?;
+    let mut orders = Vec::new();
+    let mut decompression = Decompression::Direct;
+    for v in &args.pos {
+        match v {
+            Value::Symbol(s) if s.as_str() == "substitution" => {
+                decompression = Decompression::Substitution
+            }
+            Value::Symbol(s) if s.as_str() == "direct" => decompression = Decompression::Direct,
+            Value::Tuple(items) => {
+                for o in items.iter() {
+                    orders.push(
+                        downcast::<OrderValue>(o)
+                            .ok_or_else(|| {
+                                fail(
+                                    ErrorKind::ArgumentError,
+                                    "a tuple of orders must hold orders such as LargestFirst()",
+                                )
+                            })?
+                            .0,
+                    );
+                }
+            }
+            other => orders.push(
+                downcast::<OrderValue>(other)
+                    .ok_or_else(|| {
+                        fail(
+                            ErrorKind::ArgumentError,
+                            format!(
+                                "expected an order such as NaturalOrder(), got {}",
+                                crate::display::repr(other)
+                            ),
+                        )
+                    })?
+                    .0,
+            ),
+        }
+    }
+    decompression = match symbol_kw(
+        &args,
+        "decompression",
+        match decompression {
+            Decompression::Direct => "direct",
+            Decompression::Substitution => "substitution",
+        },
+    )? {
+        "direct" => Decompression::Direct,
+        "substitution" => Decompression::Substitution,
+        other => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!("decompression must be :direct or :substitution, got :{other}"),
+            ))
+        }
+    };
+    let postprocessing = matches!(args.kw("postprocessing"), Some(Value::Bool(true)));
+    if orders.is_empty() {
+        orders.push(Order::Natural);
+    }
+    Ok(object(AlgorithmValue(
+        GreedyColoringAlgorithm::with_orders(orders)
+            .decompression(decompression)
+            .postprocessing(postprocessing),
+    )))
+}
+
+/// A coloring result with the matrix it was computed for.
+pub struct ResultValue {
+    /// The coloring.
+    pub result: ColoringResult,
+    /// The colored matrix (sparse or dense), as given.
+    pub matrix: Value,
+}
+
+fn int_vector(v: &[usize]) -> Value {
+    super::array(
+        ElType::Int64,
+        &[v.len()],
+        v.iter().map(|&c| c as f64).collect(),
+    )
+}
+
+fn groups(g: &[Vec<usize>]) -> Value {
+    Value::List(Rc::new(std::cell::RefCell::new(
+        g.iter()
+            .map(|grp| int_vector(&grp.iter().map(|k| k + 1).collect::<Vec<_>>()))
+            .collect(),
+    )))
+}
+
+impl Object for ResultValue {
+    fn type_name(&self) -> String {
+        "ColoringResult".into()
+    }
+
+    fn show(&self) -> String {
+        let (m, n) = self.result.pattern().shape();
+        format!(
+            "ColoringResult with {} colors for a {m}×{n} matrix ({}, {})",
+            self.result.ncolors(),
+            ProblemValue(self.result.problem()).show(),
+            AlgorithmValue(self.result.algorithm().clone()).show()
+        )
+    }
+
+    fn field(&self, name: &str) -> Option<Value> {
+        match name {
+            "ncolors" => Some(Value::Int(self.result.ncolors() as i64)),
+            "column_colors" => self.result.column_colors().map(int_vector),
+            "row_colors" => self.result.row_colors().map(int_vector),
+            "column_groups" => self.result.column_groups().map(groups),
+            "row_groups" => self.result.row_groups().map(groups),
+            "colors" => self
+                .result
+                .column_colors()
+                .or(self.result.row_colors())
+                .map(int_vector),
+            "matrix" | "sparsity_pattern" => Some(self.matrix.clone()),
+            _ => None,
+        }
+    }
+
+    fn field_names(&self) -> Vec<&'static str> {
+        vec![
+            "ncolors",
+            "colors",
+            "column_colors",
+            "row_colors",
+            "column_groups",
+            "row_groups",
+            "sparsity_pattern",
+        ]
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The sparsity pattern and values of a sparse or dense matrix value.
+fn pattern_and_matrix(v: &Value) -> Result<(SparsityPattern, sprs::CsMat<f64>), Flow> {
+    let matrix = match v {
+        Value::Sparse(s) => s.borrow().matrix.clone(),
+        other => {
+            let o = operand(other).ok_or_else(|| {
+                fail(
+                    ErrorKind::MethodError,
+                    format!("coloring needs a matrix, got a {}", other.type_name()),
+                )
+            })?;
+            let t = o.tensor();
+            let [m, n] = t.shape() else {
+                return Err(fail(ErrorKind::ArgumentError, "coloring needs a matrix"));
+            };
+            let (m, n) = (*m, *n);
+            let data = t.to_col_major();
+            let mut tri = sprs::TriMat::new((m, n));
+            for (k, &x) in data.iter().enumerate() {
+                if x != 0.0 {
+                    tri.add_triplet(k % m, k / m, x);
+                }
+            }
+            tri.to_csc()
+        }
+    };
+    Ok((SparsityPattern::from_csmat(&matrix), matrix))
+}
+
+fn coloring_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("coloring", 3, 3)?;
+    let (pattern, _) = pattern_and_matrix(&args.pos[0])?;
+    let problem = downcast::<ProblemValue>(&args.pos[1])
+        .ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                "the second argument must be a ColoringProblem",
+            )
+        })?
+        .0;
+    let algorithm = &downcast::<AlgorithmValue>(&args.pos[2])
+        .ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                "the third argument must be a GreedyColoringAlgorithm",
+            )
+        })?
+        .0;
+    let result = coloring(&pattern, problem, algorithm).map_err(coloring_error)?;
+    Ok(object(ResultValue {
+        result,
+        matrix: args.pos[0].clone(),
+    }))
+}
+
+fn the_result<'a>(v: &'a Value, name: &str) -> Result<&'a ResultValue, Flow> {
+    downcast::<ResultValue>(v).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", v.type_name()),
+        )
+    })
+}
+
+macro_rules! getters {
+    ($($fname:ident => $field:literal),*) => {
+        $(fn $fname(_: &mut Interp, args: Args) -> EvalResult {
+            args.arity($field, 1, 1)?;
+            the_result(&args.pos[0], $field)?.field($field).ok_or_else(|| {
+                fail(ErrorKind::ArgumentError, format!("{} is not defined for this coloring (see its partition)", $field))
+            })
+        })*
+    };
+}
+
+getters!(ncolors_ => "ncolors", column_colors_ => "column_colors", row_colors_ => "row_colors", column_groups_ => "column_groups", row_groups_ => "row_groups", sparsity_pattern_ => "sparsity_pattern");
+
+fn dense(a: Array2<f64>) -> Value {
+    let (m, n) = a.dim();
+    let data = a.t().iter().copied().collect();
+    super::array(ElType::Float64, &[m, n], data)
+}
+
+fn compress_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("compress", 2, 2)?;
+    let r = &the_result(&args.pos[1], "compress")?.result;
+    let (_, matrix) = pattern_and_matrix(&args.pos[0])?;
+    if r.problem().partition == Partition::Bidirectional {
+        let (br, bc) = compress_bidirectional(&matrix, r).map_err(coloring_error)?;
+        return Ok(Value::Tuple(Rc::new(vec![dense(br), dense(bc)])));
+    }
+    Ok(dense(compress(&matrix, r).map_err(coloring_error)?))
+}
+
+fn matrix2(v: &Value) -> Result<Array2<f64>, Flow> {
+    let o = operand(v).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            "decompress needs a compressed matrix",
+        )
+    })?;
+    let t = o.tensor();
+    let (m, n) = match t.shape() {
+        [m, n] => (*m, *n),
+        [m] => (*m, 1),
+        _ => return Err(fail(ErrorKind::ArgumentError, "decompress needs a matrix")),
+    };
+    Array2::from_shape_vec((n, m), t.to_col_major())
+        .map(|a| a.reversed_axes())
+        .map_err(|e| fail(ErrorKind::ArgumentError, e.to_string()))
+}
+
+fn decompress_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("decompress", 2, 3)?;
+    let r = &the_result(args.pos.last().expect("arity"), "decompress")?.result;
+    let out = match args.pos.as_slice() {
+        [b, _] => decompress(matrix2(b)?.view(), r),
+        [br, bc, _] => decompress_bidirectional(matrix2(br)?.view(), matrix2(bc)?.view(), r),
+        _ => unreachable!("arity checked"),
+    };
+    Ok(sparse_value(out.map_err(coloring_error)?, ElType::Float64))
+}
+
+crate::builtins! {
+    "ColoringProblem" => problem_, false, "    ColoringProblem(; structure=:nonsymmetric, partition=:column)\n    ColoringProblem{structure, partition}()\n\nWhat to color: the columns (`:column`, forward-mode Jacobians), rows (`:row`, reverse mode) or both (`:bidirectional`) of a nonsymmetric matrix, or the columns of a symmetric one (`structure=:symmetric`, Hessians).\n\n```\njulia> ColoringProblem(; structure=:symmetric, partition=:column)\nColoringProblem{:symmetric, :column}()\n```";
+    "GreedyColoringAlgorithm" => algorithm_, false, "    GreedyColoringAlgorithm(order=NaturalOrder(); decompression=:direct, postprocessing=false)\n\nGreedy coloring visiting vertices in `order` (a tuple of orders: try each, keep the fewest colors). For symmetric problems `:direct` means star coloring and `:substitution` acyclic coloring (fewer colors, triangular solves to decompress). `postprocessing` turns unused colors neutral.\n\n```\njulia> GreedyColoringAlgorithm(LargestFirst(); decompression=:substitution)\n```";
+    "NaturalOrder" => natural_, false, "    NaturalOrder()\n\nVisit vertices by increasing index.\n\n```\njulia> GreedyColoringAlgorithm(NaturalOrder())\n```";
+    "LargestFirst" => largest_first_, false, "    LargestFirst()\n\nVisit vertices by decreasing degree (distance-2 degree for column/row problems).\n\n```\njulia> GreedyColoringAlgorithm(LargestFirst())\n```";
+    "SmallestLast" => smallest_last_, false, "    SmallestLast()\n\nRepeatedly remove a vertex of smallest remaining degree; color in reverse order.\n\n```\njulia> GreedyColoringAlgorithm(SmallestLast())\n```";
+    "IncidenceDegree" => incidence_degree_, false, "    IncidenceDegree()\n\nRepeatedly pick the vertex with the most already-ordered neighbours.\n\n```\njulia> GreedyColoringAlgorithm(IncidenceDegree())\n```";
+    "DynamicLargestFirst" => dynamic_largest_first_, false, "    DynamicLargestFirst()\n\nRepeatedly pick the vertex with the most not-yet-ordered neighbours.\n\n```\njulia> GreedyColoringAlgorithm(DynamicLargestFirst())\n```";
+    "RandomOrder" => random_order_, false, "    RandomOrder(seed)\n\nA random order drawn from `seed` (the same seed gives the same order).\n\n```\njulia> GreedyColoringAlgorithm(RandomOrder(0))\n```";
+    "coloring" => coloring_, false, "    coloring(A, problem, algorithm)\n\nColors the rows and/or columns of the sparse or dense matrix `A` so that groups of the same color can be compressed into one column (one directional derivative) and recovered exactly.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], ones(4), 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> column_colors(r)\n3-element Vector{Int64}:\n 1\n 1\n 2\n```";
+    "ncolors" => ncolors_, false, "    ncolors(result)\n\nThe number of colors (row plus column colors for bidirectional problems).\n\n```\njulia> ncolors(coloring(A, ColoringProblem(), GreedyColoringAlgorithm()))\n```";
+    "column_colors" => column_colors_, false, "    column_colors(result)\n\nThe color of each column (0 = neutral after post-processing).\n\n```\njulia> column_colors(r)\n```";
+    "row_colors" => row_colors_, false, "    row_colors(result)\n\nThe color of each row.\n\n```\njulia> row_colors(coloring(A, ColoringProblem(; partition=:row), GreedyColoringAlgorithm()))\n```";
+    "column_groups" => column_groups_, false, "    column_groups(result)\n\nThe columns of each color, as vectors of indices.\n\n```\njulia> column_groups(r)\n```";
+    "row_groups" => row_groups_, false, "    row_groups(result)\n\nThe rows of each color.\n\n```\njulia> row_groups(r)\n```";
+    "sparsity_pattern" => sparsity_pattern_, false, "    sparsity_pattern(result)\n\nThe matrix the coloring was computed for.\n\n```\njulia> sparsity_pattern(r)\n```";
+    "compress" => compress_, false, "    compress(A, result)\n\nSums the columns (or rows) of each color: one column per color. For bidirectional results, `(Br, Bc)`.\n\n```\njulia> B = compress(A, r)\n```";
+    "decompress" => decompress_, false, "    decompress(B, result)\n    decompress(Br, Bc, result)\n\nRecovers the sparse matrix from its compressed form.\n\n```\njulia> decompress(compress(A, r), r) == A\ntrue\n```";
+}
