@@ -60,7 +60,10 @@ impl fmt::Display for Violation {
                 write!(f, "the pattern is not symmetric at ({row}, {col})")
             }
             Self::Unrecoverable { row, col } => {
-                write!(f, "entry ({row}, {col}) cannot be recovered from the compressed matrix")
+                write!(
+                    f,
+                    "entry ({row}, {col}) cannot be recovered from the compressed matrix"
+                )
             }
             Self::ValueLost { row, col } => write!(
                 f,
@@ -119,7 +122,10 @@ fn unique_in_row(pattern: &SparsityPattern, colors: &[usize]) -> Vec<bool> {
 /// Whether column compression with `colors` keeps every stored entry alone in its row and
 /// color: for every `(i, j)` stored, no other column of `j`'s color has an entry in row `i`
 /// (and `j`'s color is not neutral). This makes direct column decompression possible.
-pub fn structurally_orthogonal_columns(pattern: &SparsityPattern, colors: &[usize]) -> Result<(), Violation> {
+pub fn structurally_orthogonal_columns(
+    pattern: &SparsityPattern,
+    colors: &[usize],
+) -> Result<(), Violation> {
     check_length("column colors", colors, pattern.ncols())?;
     let unique = unique_in_row(pattern, colors);
     match pattern.entries().zip(unique).find(|(_, u)| !u) {
@@ -130,7 +136,10 @@ pub fn structurally_orthogonal_columns(pattern: &SparsityPattern, colors: &[usiz
 
 /// Whether row compression with `colors` keeps every stored entry alone in its column and
 /// color (the transposed property of [`structurally_orthogonal_columns`]).
-pub fn structurally_orthogonal_rows(pattern: &SparsityPattern, colors: &[usize]) -> Result<(), Violation> {
+pub fn structurally_orthogonal_rows(
+    pattern: &SparsityPattern,
+    colors: &[usize],
+) -> Result<(), Violation> {
     structurally_orthogonal_columns(&pattern.transpose(), colors).map_err(|v| match v {
         Violation::Unrecoverable { row, col } => Violation::Unrecoverable { row: col, col: row },
         Violation::WrongLength {
@@ -148,10 +157,16 @@ pub fn structurally_orthogonal_rows(pattern: &SparsityPattern, colors: &[usize])
 /// stored `(i, j)`, either column `j` is the only one of its color in row `i`, or column `i`
 /// is the only one of its color in row `j`. This is what star coloring guarantees and what
 /// direct symmetric decompression needs. The diagonal is included.
-pub fn symmetrically_orthogonal_columns(pattern: &SparsityPattern, colors: &[usize]) -> Result<(), Violation> {
+pub fn symmetrically_orthogonal_columns(
+    pattern: &SparsityPattern,
+    colors: &[usize],
+) -> Result<(), Violation> {
     let (nrows, ncols) = pattern.shape();
     if nrows != ncols {
-        return Err(Violation::NotSymmetric { row: nrows, col: ncols });
+        return Err(Violation::NotSymmetric {
+            row: nrows,
+            col: ncols,
+        });
     }
     if let Some((row, col)) = pattern.first_asymmetry() {
         return Err(Violation::NotSymmetric { row, col });
@@ -218,17 +233,35 @@ pub fn directly_recoverable_columns(
             found: values.len(),
         });
     }
+    // Only the entries of the compressed matrix that some stored entry contributes to can be
+    // nonzero: sum them row by row (over the transposed pattern) without a dense matrix.
     let ncolors = colors.iter().copied().max().unwrap_or(0);
-    let nrows = pattern.nrows();
-    let mut compressed = vec![0.0; nrows * ncolors];
-    for ((i, j), &v) in pattern.entries().zip(values) {
-        if colors[j] > 0 {
-            compressed[i + (colors[j] - 1) * nrows] += v;
-        }
+    let transposed = pattern.transpose();
+    let positions = pattern.mirror_in(&transposed);
+    let mut row_values = vec![0.0; pattern.nnz()];
+    for (k, &p) in positions.iter().enumerate() {
+        row_values[p] = values[k];
     }
     // Compare bit patterns, with -0.0 folded into 0.0 by the addition.
     let key = |v: f64| (v + 0.0).to_bits();
-    let present: HashSet<u64> = compressed.iter().map(|&v| key(v)).collect();
+    let mut present = HashSet::new();
+    let mut sums = vec![0.0; ncolors + 1];
+    for i in 0..transposed.ncols() {
+        let start = transposed.colptr()[i];
+        let columns = transposed.column(i);
+        for (k, &j) in columns.iter().enumerate() {
+            sums[colors[j]] += row_values[start + k];
+        }
+        for &j in columns {
+            let c = colors[j];
+            if c > 0 {
+                present.insert(key(sums[c]));
+            }
+        }
+        for &j in columns {
+            sums[colors[j]] = 0.0;
+        }
+    }
     for ((row, col), &v) in pattern.entries().zip(values) {
         if v != 0.0 && !present.contains(&key(v)) {
             return Err(Violation::ValueLost { row, col });

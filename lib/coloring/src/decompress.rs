@@ -14,8 +14,8 @@ use crate::error::ColoringError;
 use crate::result::{ColoringResult, Plan, Source};
 
 /// Sums the columns (column and symmetric problems) or rows (row problems) of `a` that share
-/// a color. The result has one column per color (`nrows × k`), or one row per color
-/// (`k × ncols`). `a` must have the pattern's shape; entries outside the pattern are summed
+/// a color. The result has one column per color (`nrows × k`, column-major), or one row per
+/// color (`k × ncols`, row-major), as [`ColoringResult::compressed_zeros`]. `a` must have the pattern's shape; entries outside the pattern are summed
 /// too, as a Jacobian-vector product would.
 ///
 /// ```
@@ -36,15 +36,18 @@ use crate::result::{ColoringResult, Plan, Source};
 /// ```
 pub fn compress(a: &CsMat<f64>, result: &ColoringResult) -> Result<Array2<f64>, ColoringError> {
     check_matrix_shape(result, (a.rows(), a.cols()))?;
-    let mut b = Array2::zeros(single_shape(result)?);
+    let mut b = single_zeros(result)?;
     accumulate(result, triplets(a), &mut b, None);
     Ok(b)
 }
 
 /// [`compress`] for a dense matrix.
-pub fn compress_dense(a: ArrayView2<'_, f64>, result: &ColoringResult) -> Result<Array2<f64>, ColoringError> {
+pub fn compress_dense(
+    a: ArrayView2<'_, f64>,
+    result: &ColoringResult,
+) -> Result<Array2<f64>, ColoringError> {
     check_matrix_shape(result, a.dim())?;
-    let mut b = Array2::zeros(single_shape(result)?);
+    let mut b = single_zeros(result)?;
     accumulate(result, dense_triplets(a), &mut b, None);
     Ok(b)
 }
@@ -57,8 +60,7 @@ pub fn compress_bidirectional(
     result: &ColoringResult,
 ) -> Result<(Array2<f64>, Array2<f64>), ColoringError> {
     check_matrix_shape(result, (a.rows(), a.cols()))?;
-    let (rows_shape, columns_shape) = pair_shapes(result)?;
-    let (mut br, mut bc) = (Array2::zeros(rows_shape), Array2::zeros(columns_shape));
+    let (mut br, mut bc) = pair_zeros(result)?;
     accumulate(result, triplets(a), &mut bc, Some(&mut br));
     Ok((br, bc))
 }
@@ -69,8 +71,7 @@ pub fn compress_bidirectional_dense(
     result: &ColoringResult,
 ) -> Result<(Array2<f64>, Array2<f64>), ColoringError> {
     check_matrix_shape(result, a.dim())?;
-    let (rows_shape, columns_shape) = pair_shapes(result)?;
-    let (mut br, mut bc) = (Array2::zeros(rows_shape), Array2::zeros(columns_shape));
+    let (mut br, mut bc) = pair_zeros(result)?;
     accumulate(result, dense_triplets(a), &mut bc, Some(&mut br));
     Ok((br, bc))
 }
@@ -78,7 +79,10 @@ pub fn compress_bidirectional_dense(
 /// Recovers the matrix from its compressed form `b` (as returned by [`compress`], or computed
 /// one directional derivative per color). The result is a CSC matrix with exactly the colored
 /// pattern, explicit zeros included.
-pub fn decompress(b: ArrayView2<'_, f64>, result: &ColoringResult) -> Result<CsMat<f64>, ColoringError> {
+pub fn decompress(
+    b: ArrayView2<'_, f64>,
+    result: &ColoringResult,
+) -> Result<CsMat<f64>, ColoringError> {
     let mut values = vec![0.0; result.pattern.nnz()];
     decompress_into(&mut values, b, result)?;
     result.pattern.to_csmat(values)
@@ -87,6 +91,25 @@ pub fn decompress(b: ArrayView2<'_, f64>, result: &ColoringResult) -> Result<CsM
 /// Writes the recovered nonzeros into `values`, the value array of a CSC matrix with the
 /// colored pattern (see [`crate::SparsityPattern::colptr`]). This is the fast path:
 /// no allocation except for substitution's per-vertex buffer, no search.
+///
+/// ```
+/// use difflab_coloring::{coloring, decompress_into, ColoringProblem, GreedyColoringAlgorithm, SparsityPattern};
+/// use ndarray::Array2;
+///
+/// // f(x) = (x0 * x1, x1 + x2, x2^2): the Jacobian at x = (1, 2, 3) has this pattern.
+/// let pattern = SparsityPattern::from_entries(3, 3, &[(0, 0), (0, 1), (1, 1), (1, 2), (2, 2)])?;
+/// let result = coloring(&pattern, ColoringProblem::COLUMN, &GreedyColoringAlgorithm::default())?;
+/// assert_eq!(result.column_groups().unwrap(), &[vec![0, 2], vec![1]]);
+/// // One Jacobian-vector product per group: J·(e0 + e2) and J·e1.
+/// let mut b = result.compressed_zeros().unwrap(); // 3×2, column-major
+/// assert_eq!(b.dim(), (3, 2));
+/// b.column_mut(0).assign(&ndarray::arr1(&[2.0, 1.0, 6.0]));
+/// b.column_mut(1).assign(&ndarray::arr1(&[1.0, 1.0, 0.0]));
+/// let mut values = vec![0.0; pattern.nnz()]; // CSC order: (0,0) (0,1) (1,1) (1,2) (2,2)
+/// decompress_into(&mut values, b.view(), &result)?;
+/// assert_eq!(values, [2.0, 1.0, 1.0, 1.0, 6.0]);
+/// # Ok::<(), difflab_coloring::ColoringError>(())
+/// ```
 pub fn decompress_into(
     values: &mut [f64],
     b: ArrayView2<'_, f64>,
@@ -101,6 +124,37 @@ pub fn decompress_into(
 
 /// [`decompress`] for a bidirectional result, from `Br` (row-compressed) and `Bc`
 /// (column-compressed).
+///
+/// ```
+/// use difflab_coloring::{
+///     coloring, compress_bidirectional, decompress_bidirectional, ColoringProblem, Decompression,
+///     GreedyColoringAlgorithm, SparsityPattern,
+/// };
+/// use sprs::TriMat;
+///
+/// // An arrowhead: a dense row and a dense column defeat both column and row coloring, while
+/// // bicoloring needs a handful of products in total.
+/// let n = 8;
+/// let mut a = TriMat::new((n, n));
+/// for i in 0..n {
+///     a.add_triplet(i, i, 1.0 + i as f64);
+///     if i > 0 {
+///         a.add_triplet(0, i, 10.0 + i as f64);
+///         a.add_triplet(i, 0, 20.0 + i as f64);
+///     }
+/// }
+/// let a = a.to_csc();
+/// let pattern = SparsityPattern::from_csmat(&a);
+/// let algorithm = GreedyColoringAlgorithm::default()
+///     .decompression(Decompression::Substitution)
+///     .postprocessing(true);
+/// let result = coloring(&pattern, ColoringProblem::BIDIRECTIONAL, &algorithm)?;
+/// assert!(result.ncolors() <= 3);
+/// let (br, bc) = compress_bidirectional(&a, &result)?;
+/// let recovered = decompress_bidirectional(br.view(), bc.view(), &result)?;
+/// assert!(recovered.iter().zip(a.iter()).all(|(x, y)| (x.0 - y.0).abs() < 1e-12));
+/// # Ok::<(), difflab_coloring::ColoringError>(())
+/// ```
 pub fn decompress_bidirectional(
     br: ArrayView2<'_, f64>,
     bc: ArrayView2<'_, f64>,
@@ -126,6 +180,22 @@ pub fn decompress_bidirectional_into(
     Ok(())
 }
 
+fn single_zeros(result: &ColoringResult) -> Result<Array2<f64>, ColoringError> {
+    result
+        .compressed_zeros()
+        .ok_or(ColoringError::WrongPartition {
+            needs_bidirectional: false,
+        })
+}
+
+fn pair_zeros(result: &ColoringResult) -> Result<(Array2<f64>, Array2<f64>), ColoringError> {
+    result
+        .bidirectional_compressed_zeros()
+        .ok_or(ColoringError::WrongPartition {
+            needs_bidirectional: true,
+        })
+}
+
 fn single_shape(result: &ColoringResult) -> Result<(usize, usize), ColoringError> {
     result
         .compressed_shape()
@@ -134,7 +204,10 @@ fn single_shape(result: &ColoringResult) -> Result<(usize, usize), ColoringError
         })
 }
 
-fn pair_shapes(result: &ColoringResult) -> Result<((usize, usize), (usize, usize)), ColoringError> {
+/// `(rows, cols)` of a matrix.
+type Shape = (usize, usize);
+
+fn pair_shapes(result: &ColoringResult) -> Result<(Shape, Shape), ColoringError> {
     result
         .bidirectional_shapes()
         .ok_or(ColoringError::WrongPartition {
@@ -154,7 +227,11 @@ fn check_matrix_shape(result: &ColoringResult, found: (usize, usize)) -> Result<
     Ok(())
 }
 
-fn check_compressed(b: ArrayView2<'_, f64>, expected: (usize, usize), what: &'static str) -> Result<(), ColoringError> {
+fn check_compressed(
+    b: ArrayView2<'_, f64>,
+    expected: (usize, usize),
+    what: &'static str,
+) -> Result<(), ColoringError> {
     if b.dim() != expected {
         return Err(ColoringError::ShapeMismatch {
             what,
@@ -212,11 +289,44 @@ fn accumulate(
     }
 }
 
-fn read(blocks: &[ArrayView2<'_, f64>; 2], s: Source) -> f64 {
-    blocks[s.block][[s.row, s.col]]
+/// A compressed matrix being read: a flat slice with non-negative strides when its memory
+/// is contiguous (row- or column-major, the layouts AD produces), else the view itself.
+enum Block<'a> {
+    Flat {
+        data: &'a [f64],
+        strides: [usize; 2],
+    },
+    Strided(ArrayView2<'a, f64>),
+}
+
+impl<'a> Block<'a> {
+    fn new(b: ArrayView2<'a, f64>) -> Self {
+        let strides = b.strides();
+        if let (Ok(s0), Ok(s1)) = (usize::try_from(strides[0]), usize::try_from(strides[1])) {
+            if let Some(data) = b.to_slice_memory_order() {
+                return Self::Flat {
+                    data,
+                    strides: [s0, s1],
+                };
+            }
+        }
+        Self::Strided(b)
+    }
+
+    fn get(&self, row: usize, col: usize) -> f64 {
+        match self {
+            Self::Flat { data, strides } => data[row * strides[0] + col * strides[1]],
+            Self::Strided(b) => b[[row, col]],
+        }
+    }
+}
+
+fn read(blocks: &[Block<'_>; 2], s: Source) -> f64 {
+    blocks[s.block].get(s.row, s.col)
 }
 
 fn run_plan(plan: &Plan, values: &mut [f64], blocks: [ArrayView2<'_, f64>; 2]) {
+    let blocks = blocks.map(Block::new);
     match plan {
         Plan::Direct { sources } => {
             for (value, &s) in values.iter_mut().zip(sources) {

@@ -237,7 +237,16 @@ mod tests {
         let s = SparsityPattern::from_entries(
             3,
             3,
-            &[(0, 0), (1, 0), (0, 1), (2, 0), (0, 2), (2, 1), (1, 2), (2, 2)],
+            &[
+                (0, 0),
+                (1, 0),
+                (0, 1),
+                (2, 0),
+                (0, 2),
+                (2, 1),
+                (1, 2),
+                (2, 2),
+            ],
         )
         .unwrap();
         let g = AdjacencyGraph::symmetric(&s).unwrap();

@@ -9,7 +9,9 @@ use crate::graph::{AdjacencyGraph, BipartiteGraph, Side};
 use crate::order::{adjacency_order, bipartite_order, Order};
 use crate::pattern::SparsityPattern;
 use crate::postprocess::{diagonal_colors, postprocess_star, postprocess_tree};
-use crate::problem::{ColoringProblem, Decompression, GreedyColoringAlgorithm, Partition, Structure};
+use crate::problem::{
+    ColoringProblem, Decompression, GreedyColoringAlgorithm, Partition, Structure,
+};
 use crate::result::{self, group_by_color, ColoringResult, Plan};
 use crate::star::{star_coloring, StarSet};
 
@@ -52,9 +54,15 @@ pub fn coloring(
     let substitution = algorithm.decompression == Decompression::Substitution;
     let post = algorithm.postprocessing;
     let solved = match (problem.structure, problem.partition) {
-        (Structure::Nonsymmetric, Partition::Column) => color_side(pattern, Side::Columns, &algorithm.orders)?,
-        (Structure::Nonsymmetric, Partition::Row) => color_side(pattern, Side::Rows, &algorithm.orders)?,
-        (Structure::Symmetric, _) => color_symmetric(pattern, &algorithm.orders, substitution, post)?,
+        (Structure::Nonsymmetric, Partition::Column) => {
+            color_side(pattern, Side::Columns, &algorithm.orders)?
+        }
+        (Structure::Nonsymmetric, Partition::Row) => {
+            color_side(pattern, Side::Rows, &algorithm.orders)?
+        }
+        (Structure::Symmetric, _) => {
+            color_symmetric(pattern, &algorithm.orders, substitution, post)?
+        }
         (Structure::Nonsymmetric, Partition::Bidirectional) => {
             color_bidirectional(pattern, &algorithm.orders, substitution, post)?
         }
@@ -82,7 +90,10 @@ struct Solved {
 }
 
 /// The candidate with the fewest colors, the first one on ties.
-fn best<T>(orders: &[Order], mut run: impl FnMut(Order) -> (usize, T)) -> Result<(Order, T), ColoringError> {
+fn best<T>(
+    orders: &[Order],
+    mut run: impl FnMut(Order) -> (usize, T),
+) -> Result<(Order, T), ColoringError> {
     let mut best: Option<(usize, Order, T)> = None;
     for &order in orders {
         let (ncolors, candidate) = run(order);
@@ -98,7 +109,11 @@ fn max_color(colors: &[usize]) -> usize {
     colors.iter().copied().max().unwrap_or(0)
 }
 
-fn color_side(pattern: &SparsityPattern, side: Side, orders: &[Order]) -> Result<Solved, ColoringError> {
+fn color_side(
+    pattern: &SparsityPattern,
+    side: Side,
+    orders: &[Order],
+) -> Result<Solved, ColoringError> {
     let graph = BipartiteGraph::new(pattern);
     let (adjacency, back) = graph.sides(side);
     let (order, colors) = best(orders, |order| {
@@ -130,7 +145,13 @@ enum Symmetric {
 }
 
 impl Symmetric {
-    fn run(graph: &AdjacencyGraph, order: Order, substitution: bool, post: bool, forced: &[bool]) -> Self {
+    fn run(
+        graph: &AdjacencyGraph,
+        order: Order,
+        substitution: bool,
+        post: bool,
+        forced: &[bool],
+    ) -> Self {
         let vertices = adjacency_order(graph, order);
         if substitution {
             let (mut colors, mut trees) = acyclic_coloring(graph, &vertices);
@@ -163,7 +184,9 @@ fn color_symmetric(
     post: bool,
 ) -> Result<Solved, ColoringError> {
     let graph = AdjacencyGraph::symmetric(pattern)?;
-    let has_diagonal: Vec<bool> = (0..pattern.ncols()).map(|j| pattern.contains(j, j)).collect();
+    let has_diagonal: Vec<bool> = (0..pattern.ncols())
+        .map(|j| pattern.contains(j, j))
+        .collect();
     let (order, solution) = best(orders, |order| {
         let solution = Symmetric::run(&graph, order, substitution, post, &has_diagonal);
         (max_color(solution.colors()), solution)
@@ -218,7 +241,10 @@ fn color_bidirectional(
     let (order, (solution, row_colors, column_colors)) = best(orders, |order| {
         let solution = Symmetric::run(&graph, order, substitution, post, &no_diagonal);
         let (rows, columns) = split_colors(solution.colors(), n);
-        (max_color(&rows) + max_color(&columns), (solution, rows, columns))
+        (
+            max_color(&rows) + max_color(&columns),
+            (solution, rows, columns),
+        )
     })?;
     let plan = match &solution {
         Symmetric::Star(_, stars) => {

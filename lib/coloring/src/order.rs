@@ -59,7 +59,9 @@ pub(crate) fn bipartite_order(adjacency: &Adjacency, back: &Adjacency, order: Or
         Order::Random(seed) => random_permutation(n, seed),
         Order::LargestFirst => largest_first(&distance2_degrees(adjacency, back)),
         Order::SmallestLast => smallest_last(distance2_degrees(adjacency, back), &mut neighbors),
-        Order::IncidenceDegree => incidence_degree(&distance2_degrees(adjacency, back), false, &mut neighbors),
+        Order::IncidenceDegree => {
+            incidence_degree(&distance2_degrees(adjacency, back), false, &mut neighbors)
+        }
         Order::DynamicLargestFirst => {
             dynamic_largest_first(distance2_degrees(adjacency, back), &mut neighbors)
         }
@@ -257,7 +259,11 @@ fn smallest_last(degree: Vec<usize>, neighbors: &mut impl Neighborhoods) -> Vec<
     order
 }
 
-fn incidence_degree(degree: &[usize], start_at_max_degree: bool, neighbors: &mut impl Neighborhoods) -> Vec<usize> {
+fn incidence_degree(
+    degree: &[usize],
+    start_at_max_degree: bool,
+    neighbors: &mut impl Neighborhoods,
+) -> Vec<usize> {
     let n = degree.len();
     let max_degree = degree.iter().copied().max().unwrap_or(0);
     let mut buckets = Buckets::new(vec![0; n], max_degree + 1);
@@ -328,4 +334,141 @@ fn random_permutation(n: usize, seed: u64) -> Vec<usize> {
         order.swap(i, j);
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::BipartiteGraph;
+    use crate::graph::Side;
+    use crate::pattern::SparsityPattern;
+
+    /// Random symmetric pattern from a fixed linear congruential sequence.
+    fn random_pattern(n: usize, percent: u64, seed: u64) -> SparsityPattern {
+        let mut state = seed;
+        let mut entries = Vec::new();
+        for j in 0..n {
+            for i in 0..j {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                if (state >> 33) % 100 < percent {
+                    entries.extend([(i, j), (j, i)]);
+                }
+            }
+        }
+        SparsityPattern::from_entries(n, n, &entries).unwrap()
+    }
+
+    /// Checks the defining property of each dynamic order by brute force: `neighbors(v)`
+    /// lists the neighbors of `v` in the graph being ordered.
+    fn assert_valid(order: Order, pi: &[usize], neighbors: &dyn Fn(usize) -> Vec<usize>) {
+        let n = pi.len();
+        let mut sorted = pi.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(
+            sorted,
+            (0..n).collect::<Vec<_>>(),
+            "{order:?} is not a permutation"
+        );
+        let count_in =
+            |v: usize, set: &[usize]| neighbors(v).iter().filter(|w| set.contains(w)).count();
+        for i in 0..n {
+            let (before, rest) = pi.split_at(i);
+            match order {
+                // pi[i] has the fewest neighbors among pi[..=i], in the graph they induce.
+                Order::SmallestLast => {
+                    let remaining = &pi[..=i];
+                    let d = count_in(pi[i], remaining);
+                    assert!(
+                        remaining.iter().all(|&v| count_in(v, remaining) >= d),
+                        "{order:?} at {i}"
+                    );
+                }
+                // pi[i] has the most already-ordered neighbors among the unordered vertices.
+                Order::IncidenceDegree => {
+                    let d = count_in(pi[i], before);
+                    assert!(
+                        rest.iter().all(|&v| count_in(v, before) <= d),
+                        "{order:?} at {i}"
+                    );
+                }
+                // pi[i] has the most unordered neighbors among the unordered vertices.
+                Order::DynamicLargestFirst => {
+                    let d = count_in(pi[i], rest);
+                    assert!(
+                        rest.iter().all(|&v| count_in(v, rest) <= d),
+                        "{order:?} at {i}"
+                    );
+                }
+                _ => unreachable!(),
+            }
+        }
+    }
+
+    #[test]
+    fn dynamic_orders_follow_their_definitions() {
+        let dynamic = [
+            Order::SmallestLast,
+            Order::IncidenceDegree,
+            Order::DynamicLargestFirst,
+        ];
+        for seed in 0..6 {
+            let pattern = random_pattern(30, 15, seed);
+            let graph = AdjacencyGraph::symmetric(&pattern).unwrap();
+            for order in dynamic {
+                let pi = adjacency_order(&graph, order);
+                assert_valid(order, &pi, &|v| graph.neighbors(v).to_vec());
+            }
+            let rectangular = SparsityPattern::from_entries(
+                20,
+                30,
+                &pattern
+                    .entries()
+                    .filter(|&(i, _)| i < 20)
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap();
+            let bipartite = BipartiteGraph::new(&rectangular);
+            for side in [Side::Columns, Side::Rows] {
+                let (adjacency, back) = bipartite.sides(side);
+                let distance2 = |v: usize| {
+                    let mut out = Vec::new();
+                    for &w in adjacency.neighbors(v) {
+                        out.extend(back.neighbors(w).iter().copied().filter(|&x| x != v));
+                    }
+                    out.sort_unstable();
+                    out.dedup();
+                    out
+                };
+                let degrees = distance2_degrees(adjacency, back);
+                for (v, &d) in degrees.iter().enumerate() {
+                    assert_eq!(d, distance2(v).len());
+                }
+                for order in dynamic {
+                    let pi = bipartite_order(adjacency, back, order);
+                    assert_valid(order, &pi, &distance2);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn static_orders() {
+        let pattern = random_pattern(25, 20, 9);
+        let graph = AdjacencyGraph::symmetric(&pattern).unwrap();
+        assert_eq!(
+            adjacency_order(&graph, Order::Natural),
+            (0..25).collect::<Vec<_>>()
+        );
+        let lf = adjacency_order(&graph, Order::LargestFirst);
+        assert!(lf.windows(2).all(|w| {
+            let (a, b) = (graph.degree(w[0]), graph.degree(w[1]));
+            a > b || (a == b && w[0] < w[1])
+        }));
+        let mut random = adjacency_order(&graph, Order::Random(1));
+        assert_ne!(random, adjacency_order(&graph, Order::Random(2)));
+        random.sort_unstable();
+        assert_eq!(random, (0..25).collect::<Vec<_>>());
+    }
 }

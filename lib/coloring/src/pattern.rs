@@ -110,7 +110,13 @@ impl SparsityPattern {
         let mut rowval = Vec::new();
         colptr.push(0);
         for column in mask.chunks(nrows.max(1)).take(ncols) {
-            rowval.extend(column.iter().enumerate().filter(|(_, &b)| b).map(|(i, _)| i));
+            rowval.extend(
+                column
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b)
+                    .map(|(i, _)| i),
+            );
             colptr.push(rowval.len());
         }
         // A matrix with zero rows has `ncols` empty columns that `chunks` does not yield.
@@ -274,16 +280,19 @@ impl SparsityPattern {
     /// For a structurally symmetric pattern: the CSC position of the mirror `(j, i)` of every
     /// stored entry `(i, j)`.
     pub(crate) fn mirror_positions(&self) -> Vec<usize> {
-        let mut next = self.colptr[..self.ncols].to_vec();
+        self.mirror_in(self)
+    }
+
+    /// The position in `transposed` (the transpose of `self`, or `self` when symmetric) of
+    /// the mirror `(j, i)` of every stored entry `(i, j)`, in CSC order.
+    pub(crate) fn mirror_in(&self, transposed: &SparsityPattern) -> Vec<usize> {
+        let mut next = transposed.colptr[..transposed.ncols].to_vec();
         let mut mirror = vec![0; self.nnz()];
         // Entries come column by column with increasing rows, so the entries reaching column
         // i do so in increasing order of their column, which is the row order of column i.
-        for j in 0..self.ncols {
-            for k in self.colptr[j]..self.colptr[j + 1] {
-                let i = self.rowval[k];
-                mirror[k] = next[i];
-                next[i] += 1;
-            }
+        for (k, &i) in self.rowval.iter().enumerate() {
+            mirror[k] = next[i];
+            next[i] += 1;
         }
         mirror
     }
@@ -322,7 +331,8 @@ mod tests {
     fn constructors_agree() {
         let mask = [true, false, true, true, false, false];
         let dense = SparsityPattern::from_dense_column_major(2, 3, &mask).unwrap();
-        let entries = SparsityPattern::from_entries(2, 3, &[(1, 1), (0, 0), (0, 1), (0, 1)]).unwrap();
+        let entries =
+            SparsityPattern::from_entries(2, 3, &[(1, 1), (0, 0), (0, 1), (0, 1)]).unwrap();
         assert_eq!(dense, entries);
         let raw = SparsityPattern::new(2, 3, vec![0, 1, 3, 3], vec![0, 0, 1]).unwrap();
         assert_eq!(raw, dense);

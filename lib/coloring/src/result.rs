@@ -6,6 +6,8 @@
 //! by [`crate::coloring`], so that decompression, which automatic differentiation repeats at
 //! every evaluation, does no searching. The reading side lives in `decompress.rs`.
 
+use ndarray::{Array2, ShapeBuilder};
+
 use crate::acyclic::TreeSet;
 use crate::graph::AdjacencyGraph;
 use crate::order::Order;
@@ -36,7 +38,8 @@ impl ColoringResult {
     /// Number of nonzero colors; for a bidirectional problem, row colors plus column colors.
     /// This is the number of directional derivatives needed to fill the compressed matrices.
     pub fn ncolors(&self) -> usize {
-        self.column_groups.as_ref().map_or(0, Vec::len) + self.row_groups.as_ref().map_or(0, Vec::len)
+        self.column_groups.as_ref().map_or(0, Vec::len)
+            + self.row_groups.as_ref().map_or(0, Vec::len)
     }
 
     /// Color of every column (column, symmetric and bidirectional problems).
@@ -100,6 +103,28 @@ impl ColoringResult {
             (Some(rows), Some(columns)) => Some(((rows.len(), n), (m, columns.len()))),
             _ => None,
         }
+    }
+}
+
+impl ColoringResult {
+    /// A zero compressed matrix for a column, row or symmetric result, laid out so that each
+    /// color's line is contiguous: column-major for columns (a Jacobian-vector product fills
+    /// one column), row-major for rows (a vector-Jacobian product fills one row).
+    /// Decompression accepts any layout, but this one keeps its reads local. `None` for a
+    /// bidirectional result.
+    pub fn compressed_zeros(&self) -> Option<Array2<f64>> {
+        let shape = self.compressed_shape()?;
+        Some(if self.row_groups.is_some() {
+            Array2::zeros(shape)
+        } else {
+            Array2::zeros(shape.f())
+        })
+    }
+
+    /// The zero `(Br, Bc)` pair of a bidirectional result: `Br` row-major, `Bc` column-major.
+    pub fn bidirectional_compressed_zeros(&self) -> Option<(Array2<f64>, Array2<f64>)> {
+        let (rows, columns) = self.bidirectional_shapes()?;
+        Some((Array2::zeros(rows), Array2::zeros(columns.f())))
     }
 }
 
@@ -250,7 +275,13 @@ pub(crate) fn build_tree_plan(
 /// The entry of `Br` or `Bc` holding the value of edge `{leaf, parent}` of the block graph
 /// `[0 Aᵀ; A 0]` as seen from `parent`: a column parent is read in `Bc` at the leaf's row, a
 /// row parent in `Br` at the leaf's column. Vertices below `n` are columns.
-fn block_source(n: usize, leaf: usize, parent: usize, row_colors: &[usize], column_colors: &[usize]) -> Source {
+fn block_source(
+    n: usize,
+    leaf: usize,
+    parent: usize,
+    row_colors: &[usize],
+    column_colors: &[usize],
+) -> Source {
     if parent < n {
         Source {
             block: COLUMNS,
