@@ -12,9 +12,10 @@
 pub mod broadcast;
 pub mod di;
 pub mod error;
-pub mod solve;
 pub mod ops;
+pub mod solve;
 pub mod tensor;
+pub mod tracer;
 
 pub use error::AdError;
 pub use tensor::{Dual, Tag, Tensor};

@@ -32,6 +32,8 @@ pub enum Tensor {
     Plain(ArrayD<f64>),
     /// Numbers with tangent partials.
     Dual(Rc<Dual>),
+    /// Sparsity tracers: the input indices each element depends on.
+    Tracer(Rc<crate::tracer::Tracer>),
 }
 
 /// A value with a chunk of tangents: the number `value + Σ partials[k] εₖ` for one [`Tag`].
@@ -78,6 +80,7 @@ impl Tensor {
         match self {
             Tensor::Plain(a) => a.shape(),
             Tensor::Dual(d) => d.value.shape(),
+            Tensor::Tracer(t) => t.primal.shape(),
         }
     }
 
@@ -96,14 +99,34 @@ impl Tensor {
         match self {
             Tensor::Plain(a) => a,
             Tensor::Dual(d) => d.value.primal(),
+            Tensor::Tracer(t) => &t.primal,
         }
     }
 
     /// The outermost tag, if this is a dual.
     pub fn tag(&self) -> Option<Tag> {
         match self {
-            Tensor::Plain(_) => None,
+            Tensor::Plain(_) | Tensor::Tracer(_) => None,
             Tensor::Dual(d) => Some(d.tag),
+        }
+    }
+
+    /// True when a global sparsity tracer is inside (its values are unknown: comparing them
+    /// is an error).
+    pub fn is_global_tracer(&self) -> bool {
+        match self {
+            Tensor::Tracer(t) => t.global,
+            Tensor::Dual(d) => d.value.is_global_tracer(),
+            Tensor::Plain(_) => false,
+        }
+    }
+
+    /// True when a sparsity tracer is inside.
+    pub fn has_tracer(&self) -> bool {
+        match self {
+            Tensor::Tracer(_) => true,
+            Tensor::Dual(d) => d.value.has_tracer() || d.partials.iter().any(Tensor::has_tracer),
+            Tensor::Plain(_) => false,
         }
     }
 

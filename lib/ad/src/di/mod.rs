@@ -23,5 +23,6 @@
 pub mod backend;
 pub mod operators;
 pub mod primitives;
+pub mod sparse;
 
 pub use backend::{default_chunk, Backend, FdType, Mode};

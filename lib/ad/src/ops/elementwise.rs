@@ -197,6 +197,8 @@ impl UnaryFn {
                 let s = u(Sigmoid, v)?;
                 b(BinaryFn::Mul, &s, &b(BinaryFn::Sub, &c(1.0), &s)?)?
             }
+            // A global tracer has no values to choose the branch: keep the dependency.
+            Relu if v.is_global_tracer() => Tensor::filled(v.shape(), 1.0),
             Relu => {
                 let step = v.primal().mapv(|x| if x > 0.0 { 1.0 } else { 0.0 });
                 Tensor::Plain(step)
@@ -219,6 +221,7 @@ pub fn unary(f: UnaryFn, t: &Tensor) -> Result<Tensor> {
             }
             Ok(Tensor::Plain(a.mapv(|x| f.apply(x))))
         }
+        Tensor::Tracer(t) => Ok(super::tracing::unary(f, t)),
         Tensor::Dual(d) => {
             let value = unary(f, &d.value)?;
             let slope = f.derivative(&d.value)?;
@@ -325,7 +328,7 @@ fn julia_min(x: f64, y: f64) -> f64 {
 pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let Some(tag) = top_tag([a, b]) else {
         let (Tensor::Plain(x), Tensor::Plain(y)) = (a, b) else {
-            unreachable!("no tag means both are plain")
+            return super::tracing::binary(f, a, b);
         };
         if f == BinaryFn::Pow {
             check_pow_domain(x, y)?;
@@ -415,6 +418,10 @@ fn slopes(
                 unary(UnaryFn::Log, a).and_then(|l| binary(Mul, out, &l)),
             )?,
         ),
+        // Without values (global tracers) either branch may be taken: both slopes are kept.
+        Max | Min if a.is_global_tracer() || b.is_global_tracer() => {
+            (when(need_a, Ok(c(1.0)))?, when(need_b, Ok(c(1.0)))?)
+        }
         Max | Min => {
             let pick_a = selector(f, a, b)?;
             let pick_b = binary(Sub, &c(1.0), &pick_a)?;
@@ -468,6 +475,7 @@ pub fn broadcast_tensor(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
     }
     match t {
         Tensor::Plain(a) => Ok(Tensor::Plain(broadcast::to_shape(a, shape)?)),
+        Tensor::Tracer(_) => super::tracing::binary(BinaryFn::Add, t, &Tensor::filled(shape, 0.0)),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
             broadcast_tensor(&d.value, shape)?,

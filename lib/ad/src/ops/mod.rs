@@ -4,6 +4,7 @@
 //! - [`reduce`]: sums and extrema over all elements or along dimensions.
 //! - [`structure`]: gathering, scattering, reshaping, concatenating and transposing.
 //! - [`linalg`]: matrix products.
+//! - [`tracing`]: the sparsity rules of all of the above, for tracer arrays.
 //!
 //! Every function takes tensors of any kind. A plain input runs the plain kernel; a dual input
 //! runs the kernel on its value and the forward rule on its partials, written with these same
@@ -13,6 +14,7 @@ pub mod elementwise;
 pub mod linalg;
 pub mod reduce;
 pub mod structure;
+pub mod tracing;
 
 pub use elementwise::{binary, unary, BinaryFn, UnaryFn};
 pub use linalg::matmul;

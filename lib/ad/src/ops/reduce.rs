@@ -8,6 +8,7 @@ use ndarray::{Axis, IxDyn};
 pub fn sum_all(t: &Tensor) -> Result<Tensor> {
     match t {
         Tensor::Plain(a) => Ok(Tensor::scalar(a.sum())),
+        Tensor::Tracer(t) => Ok(super::tracing::sum_all(t)),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
             sum_all(&d.value)?,
@@ -20,6 +21,7 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
 /// `sum(x; dims)`).
 pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
     match t {
+        Tensor::Tracer(tr) => Ok(super::tracing::sum_dims(tr, dims)),
         Tensor::Plain(a) => {
             let mut out = a.clone();
             for &k in dims {

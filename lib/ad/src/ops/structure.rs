@@ -12,18 +12,25 @@ use ndarray::ArrayD;
 /// Applies a *linear* map `op` to a plain tensor, or to the value and each partial of a dual
 /// (the derivative of a linear map is the map itself). Used for `cumsum`, `reverse`, ...
 pub fn linear(t: &Tensor, op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>) -> Result<Tensor> {
-    lift(t, op)
+    structural(t, op, &|tr| Ok(super::tracing::linear(tr, op(&tr.primal)?)))
 }
 
-fn lift(t: &Tensor, op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>) -> Result<Tensor> {
+/// Applies a structural operation to each layer: `on_tracer` for tracers, `op` for plain
+/// arrays, recursively through the value and partials of duals.
+fn structural(
+    t: &Tensor,
+    op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>,
+    on_tracer: &dyn Fn(&crate::tracer::Tracer) -> Result<Tensor>,
+) -> Result<Tensor> {
     match t {
         Tensor::Plain(a) => Ok(Tensor::Plain(op(a)?)),
+        Tensor::Tracer(tr) => on_tracer(tr),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
-            lift(&d.value, op)?,
+            structural(&d.value, op, on_tracer)?,
             d.partials
                 .iter()
-                .map(|p| lift(p, op))
+                .map(|p| structural(p, op, on_tracer))
                 .collect::<Result<_>>()?,
         )),
     }
@@ -38,10 +45,14 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
             bad + 1
         )));
     }
-    lift(t, &|a| {
-        let data = col_major_data(a);
-        Ok(col_major(shape, indices.iter().map(|&i| data[i]).collect()))
-    })
+    structural(
+        t,
+        &|a| {
+            let data = col_major_data(a);
+            Ok(col_major(shape, indices.iter().map(|&i| data[i]).collect()))
+        },
+        &|tr| Ok(super::tracing::gather(tr, indices, shape)),
+    )
 }
 
 /// A copy of `target` with the column-major positions `indices` replaced by the elements of
@@ -62,6 +73,9 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Te
         )));
     }
     let Some(tag) = top_tag([target, values]) else {
+        if target.has_tracer() || values.has_tracer() {
+            return super::tracing::scatter(target, indices, values);
+        }
         let shape = target.shape().to_vec();
         let mut data = target.to_col_major();
         let source = values.to_col_major();
@@ -92,27 +106,26 @@ pub fn reshape(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
             t.len()
         )));
     }
-    lift(t, &|a| Ok(col_major(shape, col_major_data(a))))
+    structural(t, &|a| Ok(col_major(shape, col_major_data(a))), &|tr| {
+        Ok(super::tracing::reshape(tr, shape))
+    })
 }
 
 /// The transpose of a matrix, or of a vector as a 1×n matrix.
 pub fn transpose(t: &Tensor) -> Result<Tensor> {
-    match t.shape().len() {
-        0 => Ok(t.clone()),
-        1 => reshape(t, &[1, t.len()]),
-        2 => lift(t, &|a| {
-            let (m, n) = (a.shape()[0], a.shape()[1]);
-            let data = col_major_data(a);
-            let mut out = Vec::with_capacity(m * n);
-            for i in 0..m {
-                for j in 0..n {
-                    out.push(data[i + j * m]);
-                }
-            }
-            Ok(col_major(&[n, m], out))
-        }),
-        r => Err(AdError::Argument(format!(
-            "transpose is not defined for arrays of rank {r}"
+    match *t.shape() {
+        [] => Ok(t.clone()),
+        [n] => reshape(t, &[1, n]),
+        [m, n] => {
+            // Element (j, i) of the result is element (i, j) of t.
+            let order: Vec<usize> = (0..m)
+                .flat_map(|i| (0..n).map(move |j| i + j * m))
+                .collect();
+            gather(t, &order, &[n, m])
+        }
+        ref shape => Err(AdError::Argument(format!(
+            "transpose is not defined for arrays of rank {}",
+            shape.len()
         ))),
     }
 }
@@ -147,7 +160,11 @@ pub fn concat(parts: &[Tensor], dim: usize) -> Result<Tensor> {
         out_shape[dim] += s[dim];
     }
     let Some(tag) = top_tag(parts) else {
-        return Ok(Tensor::Plain(concat_plain(parts, dim, &out_shape, rank)));
+        let plain = concat_plain(parts, dim, &out_shape, rank);
+        if parts.iter().any(Tensor::has_tracer) {
+            return Ok(super::tracing::concat(parts, dim, &out_shape, plain));
+        }
+        return Ok(Tensor::Plain(plain));
     };
     let n = chunk_len(parts, tag);
     let values: Vec<Tensor> = parts.iter().map(|p| p.split(tag).0.clone()).collect();

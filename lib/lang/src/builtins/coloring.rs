@@ -409,7 +409,11 @@ macro_rules! getters {
     ($($fname:ident => $field:literal),*) => {
         $(fn $fname(_: &mut Interp, args: Args) -> EvalResult {
             args.arity($field, 1, 1)?;
-            the_result(&args.pos[0], $field)?.field($field).ok_or_else(|| {
+            // Coloring results and sparse preparations both answer these.
+            let Value::Object(o) = &args.pos[0] else {
+                return Err(fail(ErrorKind::MethodError, format!("no method matching {}(::{})", $field, args.pos[0].type_name())));
+            };
+            o.field($field).ok_or_else(|| {
                 fail(ErrorKind::ArgumentError, format!("{} is not defined for this coloring (see its partition)", $field))
             })
         })*

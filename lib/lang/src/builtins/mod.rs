@@ -159,8 +159,9 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 21] {
+fn families() -> [&'static [Builtin]; 22] {
     [
+        ad::sparse_ad::BUILTINS,
         coloring::BUILTINS,
         ad::implicit::BUILTINS,
         ad::compare::BUILTINS,

@@ -254,6 +254,15 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
         let t = ops::binary(f, x.tensor(), y.tensor())?;
         return Ok(from_tensor(t, eltype, scalar));
     }
+    if x.tensor().is_global_tracer() || y.tensor().is_global_tracer() {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "`{}` compares values, but TracerSparsityDetector() traces without values (its pattern holds for every input); use TracerLocalSparsityDetector() for functions that branch on values",
+                op.symbol()
+            ),
+        ));
+    }
     let (p, q) = (x.tensor().primal(), y.tensor().primal());
     let mask = |f: &dyn Fn(f64, f64) -> f64| -> EvalResult {
         let t = Tensor::Plain(difflab_ad::broadcast::zip_map(p, q, f)?);

@@ -10,3 +10,4 @@ pub mod differentiate_with;
 pub mod implicit;
 pub mod operators;
 pub mod prep;
+pub mod sparse_ad;

@@ -9,13 +9,14 @@
 use super::backends::as_backend;
 use super::contexts::as_context;
 use super::prep::{as_prep, Prep};
+use crate::builtins::sparse::sparse_value;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
 use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::show::ElType;
 use crate::value::{Array, Value};
-use difflab_ad::di::{operators as di, primitives, Backend};
+use difflab_ad::di::{operators as di, primitives, sparse, Backend};
 use difflab_ad::{ops, Tensor};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -318,7 +319,24 @@ fn batch_value(results: Vec<Tensor>, scalar: bool, batched: bool) -> Value {
 }
 
 /// Runs operator `op` in `variant`.
-pub fn run(interp: &mut Interp, op: Op, variant: Variant, args: Args) -> EvalResult {
+pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> EvalResult {
+    // AutoSparse changes Jacobians and Hessians; other operators use its dense backend.
+    let mut sparse = None;
+    if let Some(k) = args
+        .pos
+        .iter()
+        .position(|v| super::sparse_ad::as_auto_sparse(v).is_some())
+    {
+        let wrapper = args.pos[k].clone();
+        let dense = super::sparse_ad::as_auto_sparse(&wrapper)
+            .expect("found")
+            .dense
+            .clone();
+        args.pos[k] = super::backends::backend_value(dense);
+        if matches!(op.family(), Op::Jacobian | Op::Hessian) {
+            sparse = Some(wrapper);
+        }
+    }
     let p = parse(op, variant, args.pos)?;
     let (x, scalar_x) = numeric(&p.x, "input x")?;
     let two_arg = p.y.is_some();
@@ -332,9 +350,24 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, args: Args) -> EvalRes
             op.name()
         )));
     }
+    let mut plan = None;
     if let Some(prep) = &p.prep {
         let prep = as_prep(prep).expect("parsed as a preparation");
         prep.check(op, &p.f, &p.backend, &p.x, x.shape(), scalar_x, two_arg)?;
+        plan = prep.plan.clone();
+    }
+    if let (Some(wrapper), None) = (&sparse, &plan) {
+        let config = super::sparse_ad::as_auto_sparse(wrapper).expect("checked");
+        let hessian = op.family() == Op::Hessian;
+        plan = Some(super::sparse_ad::plan(
+            interp,
+            config,
+            &p.f,
+            p.y.as_ref(),
+            &x,
+            scalar_x,
+            hessian,
+        )?);
     }
     if matches!(variant, Variant::Prepare | Variant::PrepareSamePoint) {
         // Preparing evaluates the function once, so a function that cannot run at x fails here.
@@ -348,8 +381,30 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, args: Args) -> EvalRes
             scalar: scalar_x,
             two_arg,
             point,
+            plan,
         };
         return Ok(Value::Object(Rc::new(Box::new(prep))));
+    }
+    if let Some(plan) = &plan {
+        let backend = p.backend.clone();
+        let mut f = |t: &Tensor| evaluate(interp, &p, scalar_x, t);
+        let (value, results) = if op.family() == Op::Jacobian {
+            let (y, j) = sparse::sparse_jacobian(&mut f, &backend, plan, &x)?;
+            (y, vec![sparse_value(j, ElType::Float64)])
+        } else {
+            let (y, g, h) = sparse::sparse_hessian(&mut f, &backend, plan, &x)?;
+            let h = sparse_value(h, ElType::Float64);
+            let results = if op == Op::Hessian {
+                vec![h]
+            } else {
+                vec![to_value(g, scalar_x), h]
+            };
+            (y, results)
+        };
+        if let Some(y) = &p.y {
+            write_into(y, &value)?;
+        }
+        return finish(op, variant, &p, to_value(value, true), results);
     }
     let backend = p.backend.clone();
     let mut f = |t: &Tensor| evaluate(interp, &p, scalar_x, t);
@@ -427,6 +482,7 @@ fn finish(op: Op, variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -
                             write_into(b, &numeric(r, "result")?.0)?;
                         }
                     }
+                    (Value::Sparse(b), Value::Sparse(r)) => *b.borrow_mut() = r.borrow().clone(),
                     (b, r) if matches!(b, Value::Array(_)) => {
                         write_into(b, &numeric(r, "result")?.0)?
                     }

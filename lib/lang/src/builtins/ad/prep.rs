@@ -26,6 +26,8 @@ pub struct Prep {
     pub two_arg: bool,
     /// For `prepare_*_same_point`: the input values it is valid at.
     pub point: Option<Vec<f64>>,
+    /// For `AutoSparse`: the detected pattern and its coloring.
+    pub plan: Option<std::rc::Rc<difflab_ad::di::sparse::SparsePlan>>,
 }
 
 impl Object for Prep {
@@ -39,19 +41,54 @@ impl Object for Prep {
         } else {
             crate::show::summary(crate::show::ElType::Float64, &self.shape)
         };
-        format!("{}Prep for {} at {input}", self.op.title(), self.backend)
+        match &self.plan {
+            Some(p) => format!(
+                "Sparse{}Prep for {} at {input}: {} stored entries, {} colors",
+                self.op.title(),
+                self.backend,
+                p.coloring.pattern().nnz(),
+                p.ncolors()
+            ),
+            None => format!("{}Prep for {} at {input}", self.op.title(), self.backend),
+        }
     }
 
     fn field(&self, name: &str) -> Option<Value> {
-        match name {
-            "backend" => Some(super::backends::backend_value(self.backend.clone())),
-            "function" => Some(self.function.clone()),
+        let colors = |c: Option<&[usize]>| {
+            c.map(|c| {
+                crate::builtins::array(
+                    crate::show::ElType::Int64,
+                    &[c.len()],
+                    c.iter().map(|&k| k as f64).collect(),
+                )
+            })
+        };
+        match (name, &self.plan) {
+            ("backend", _) => Some(super::backends::backend_value(self.backend.clone())),
+            ("function", _) => Some(self.function.clone()),
+            ("ncolors", Some(p)) => Some(Value::Int(p.ncolors() as i64)),
+            ("sparsity_pattern", Some(p)) => {
+                Some(super::sparse_ad::pattern_value(p.coloring.pattern()))
+            }
+            ("column_colors", Some(p)) => colors(p.coloring.column_colors()),
+            ("row_colors", Some(p)) => colors(p.coloring.row_colors()),
             _ => None,
         }
     }
 
     fn field_names(&self) -> Vec<&'static str> {
-        vec!["backend", "function"]
+        if self.plan.is_some() {
+            vec![
+                "backend",
+                "function",
+                "ncolors",
+                "sparsity_pattern",
+                "column_colors",
+                "row_colors",
+            ]
+        } else {
+            vec!["backend", "function"]
+        }
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -1,0 +1,255 @@
+//! The sparsity rules of every primitive, for [`Tracer`] arrays: which input sets flow into
+//! each output element. A derivative that is structurally zero (`sign`, `round`, a product with
+//! a constant zero) drops its operand's set; anything else keeps it — never a false zero.
+
+use super::elementwise::{BinaryFn, UnaryFn};
+use crate::broadcast;
+use crate::error::{AdError, Result};
+use crate::tensor::{col_major, col_major_data, Tensor};
+use crate::tracer::{empty, sets_of, union, IndexSet, Tracer};
+use ndarray::ArrayD;
+use std::rc::Rc;
+
+fn tracer(shape: &[usize], sets: Vec<IndexSet>, primal: ArrayD<f64>, global: bool) -> Tensor {
+    let primal = if primal.shape() == shape {
+        primal
+    } else {
+        col_major(shape, col_major_data(&primal))
+    };
+    Tensor::Tracer(Rc::new(Tracer {
+        primal,
+        sets,
+        global,
+    }))
+}
+
+fn is_global(ts: &[&Tensor]) -> bool {
+    ts.iter().any(|t| t.is_global_tracer())
+}
+
+/// Unary functions: zero-derivative functions forget dependencies.
+pub fn unary(f: UnaryFn, t: &Tracer) -> Tensor {
+    let zero_slope = matches!(
+        f,
+        UnaryFn::Sign | UnaryFn::Floor | UnaryFn::Ceil | UnaryFn::Round | UnaryFn::Trunc
+    );
+    let sets = if zero_slope {
+        vec![empty(); t.sets.len()]
+    } else {
+        t.sets.clone()
+    };
+    let primal = t.primal.mapv(|x| f.apply(x));
+    tracer(t.primal.shape(), sets, primal, t.global)
+}
+
+/// Positions of `shape`'s elements (column-major) feeding each element of `out` when
+/// broadcast.
+fn broadcast_index(shape: &[usize], out: &[usize]) -> Result<Vec<usize>> {
+    let n: usize = shape.iter().product();
+    let ids = col_major(shape, (0..n).map(|k| k as f64).collect());
+    Ok(col_major_data(&broadcast::to_shape(&ids, out)?)
+        .into_iter()
+        .map(|k| k as usize)
+        .collect())
+}
+
+/// Binary functions with broadcasting.
+pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out_shape = broadcast::shape(a.shape(), b.shape())?;
+    let (ia, ib) = (
+        broadcast_index(a.shape(), &out_shape)?,
+        broadcast_index(b.shape(), &out_shape)?,
+    );
+    let (sa, sb) = (sets_of(a), sets_of(b));
+    let (pa, pb) = (col_major_data(a.primal()), col_major_data(b.primal()));
+    let (a_const, b_const) = (!a.has_tracer(), !b.has_tracer());
+    let sets = ia
+        .iter()
+        .zip(&ib)
+        .map(|(&i, &j)| {
+            // A constant zero factor (or numerator) makes the other operand's derivative zero.
+            let keep_b = !(a_const && pa[i] == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Div));
+            let keep_a = !(b_const && pb[j] == 0.0 && f == BinaryFn::Mul)
+                && !(b_const && pb[j] == 0.0 && f == BinaryFn::Pow);
+            let left = if keep_a { sa[i].clone() } else { empty() };
+            let right = if keep_b { sb[j].clone() } else { empty() };
+            union(&left, &right)
+        })
+        .collect();
+    let primal = broadcast::zip_map(a.primal(), b.primal(), |x, y| f.apply(x, y))?;
+    Ok(tracer(&out_shape, sets, primal, is_global(&[a, b])))
+}
+
+/// The sum of all elements.
+pub fn sum_all(t: &Tracer) -> Tensor {
+    let set = t.sets.iter().fold(empty(), |acc, s| union(&acc, s));
+    tracer(
+        &[],
+        vec![set],
+        ArrayD::from_elem(ndarray::IxDyn(&[]), t.primal.sum()),
+        t.global,
+    )
+}
+
+/// Sums along dimensions (kept with length 1).
+pub fn sum_dims(t: &Tracer, dims: &[usize]) -> Tensor {
+    let shape = t.primal.shape().to_vec();
+    let mut out_shape = shape.clone();
+    for &d in dims {
+        if d < out_shape.len() {
+            out_shape[d] = 1;
+        }
+    }
+    let n_out: usize = out_shape.iter().product();
+    let mut sets = vec![empty(); n_out];
+    for (k, s) in t.sets.iter().enumerate() {
+        // Column-major multi-index of k, projected onto the output.
+        let (mut rest, mut target, mut stride) = (k, 0, 1);
+        for (dim, &extent) in shape.iter().enumerate() {
+            let i = rest % extent.max(1);
+            rest /= extent.max(1);
+            if out_shape[dim] != 1 {
+                target += i * stride;
+            }
+            stride *= out_shape[dim];
+        }
+        sets[target] = union(&sets[target], s);
+    }
+    let mut primal = t.primal.clone();
+    for &d in dims {
+        if d < primal.ndim() {
+            primal = primal
+                .sum_axis(ndarray::Axis(d))
+                .insert_axis(ndarray::Axis(d));
+        }
+    }
+    tracer(&out_shape, sets, primal, t.global)
+}
+
+/// Elements at positions `indices`, arranged in `shape`.
+pub fn gather(t: &Tracer, indices: &[usize], shape: &[usize]) -> Tensor {
+    let p = col_major_data(&t.primal);
+    let sets = indices.iter().map(|&i| t.sets[i].clone()).collect();
+    tracer(
+        shape,
+        sets,
+        col_major(shape, indices.iter().map(|&i| p[i]).collect()),
+        t.global,
+    )
+}
+
+/// `target` with positions `indices` replaced by `values`.
+pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Tensor> {
+    let mut sets = sets_of(target);
+    let mut primal = col_major_data(target.primal());
+    let (vs, vp) = (sets_of(values), col_major_data(values.primal()));
+    for (k, &i) in indices.iter().enumerate() {
+        let j = if vs.len() == 1 { 0 } else { k };
+        sets[i] = vs[j].clone();
+        primal[i] = vp[j];
+    }
+    let shape = target.shape().to_vec();
+    Ok(tracer(
+        &shape,
+        sets,
+        col_major(&shape, primal),
+        is_global(&[target, values]),
+    ))
+}
+
+/// The same elements in a new shape.
+pub fn reshape(t: &Tracer, shape: &[usize]) -> Tensor {
+    tracer(
+        shape,
+        t.sets.clone(),
+        col_major(shape, col_major_data(&t.primal)),
+        t.global,
+    )
+}
+
+/// Concatenation along `dim` of tracers and plain arrays.
+pub fn concat(parts: &[Tensor], dim: usize, out_shape: &[usize], plain: ArrayD<f64>) -> Tensor {
+    // The concatenated sets follow the same block layout as the numbers: build them by
+    // concatenating arrays of set ids.
+    let mut all_sets: Vec<IndexSet> = Vec::new();
+    let id_parts: Vec<Tensor> = parts
+        .iter()
+        .map(|p| {
+            let start = all_sets.len();
+            all_sets.extend(sets_of(p));
+            Tensor::from_col_major(
+                p.shape(),
+                (start..all_sets.len()).map(|k| k as f64).collect(),
+            )
+        })
+        .collect();
+    let ids = match super::structure::concat(&id_parts, dim) {
+        Ok(t) => t.to_col_major(),
+        Err(_) => Vec::new(),
+    };
+    let sets = ids
+        .into_iter()
+        .map(|k| all_sets[k as usize].clone())
+        .collect();
+    let global = parts.iter().any(Tensor::is_global_tracer);
+    tracer(out_shape, sets, plain, global)
+}
+
+/// A linear map whose structure is unknown: every output depends on every input (conservative).
+pub fn linear(t: &Tracer, out: ArrayD<f64>) -> Tensor {
+    let all = t.sets.iter().fold(empty(), |acc, s| union(&acc, s));
+    let n = out.len();
+    let shape = out.shape().to_vec();
+    tracer(&shape, vec![all; n], out, t.global)
+}
+
+/// `A * B` for matrices and vectors, where one or both hold tracers.
+pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let dims = |t: &Tensor| match t.shape() {
+        [m] => Ok((*m, 1)),
+        [m, n] => Ok((*m, *n)),
+        _ => Err(AdError::Argument(
+            "matrix multiplication needs vectors or matrices".into(),
+        )),
+    };
+    let ((m, k), (k2, n)) = (dims(a)?, dims(b)?);
+    if k != k2 {
+        return Err(AdError::DimensionMismatch(format!(
+            "matrix A has dimensions ({m},{k}), matrix B has dimensions ({k2},{n})"
+        )));
+    }
+    let (sa, sb) = (sets_of(a), sets_of(b));
+    let (pa, pb) = (col_major_data(a.primal()), col_major_data(b.primal()));
+    let (a_const, b_const) = (!a.has_tracer(), !b.has_tracer());
+    let mut sets = Vec::with_capacity(m * n);
+    let mut primal = Vec::with_capacity(m * n);
+    for j in 0..n {
+        for i in 0..m {
+            let mut s = empty();
+            let mut v = 0.0;
+            for l in 0..k {
+                let (x, y) = (pa[i + l * m], pb[l + j * k]);
+                v += x * y;
+                if !(a_const && x == 0.0) {
+                    s = union(&s, &sb[l + j * k]);
+                }
+                if !(b_const && y == 0.0) {
+                    s = union(&s, &sa[i + l * m]);
+                }
+            }
+            sets.push(s);
+            primal.push(v);
+        }
+    }
+    let shape: Vec<usize> = if b.shape().len() == 1 {
+        vec![m]
+    } else {
+        vec![m, n]
+    };
+    Ok(tracer(
+        &shape,
+        sets,
+        col_major(&shape, primal),
+        is_global(&[a, b]),
+    ))
+}

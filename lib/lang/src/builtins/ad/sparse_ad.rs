@@ -1,0 +1,337 @@
+//! Sparse automatic differentiation in the language: the sparsity detectors
+//! (`TracerSparsityDetector`, `TracerLocalSparsityDetector`, `KnownJacobianSparsityDetector`,
+//! `KnownHessianSparsityDetector`), `jacobian_sparsity` / `hessian_sparsity`, and the
+//! `AutoSparse(backend; sparsity_detector, coloring_algorithm)` wrapper, whose plan (pattern
+//! and coloring) is made at preparation (`difflab_ad::di::sparse`).
+
+use super::backends::as_backend;
+use crate::builtins::coloring::AlgorithmValue;
+use crate::builtins::sparse::sparse_value;
+use crate::builtins::Args;
+use crate::error::ErrorKind;
+use crate::eval::operators::operand;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::object::Object;
+use crate::show::ElType;
+use crate::value::{Array, Value};
+use difflab_ad::di::sparse::{self, SparsePlan};
+use difflab_ad::di::Backend;
+use difflab_ad::Tensor;
+use difflab_coloring::{GreedyColoringAlgorithm, SparsityPattern};
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// How a sparsity pattern is obtained.
+#[derive(Clone)]
+pub enum Detector {
+    /// Global tracers: valid for every input; comparisons are errors.
+    Global,
+    /// Local tracers: valid at the given input; branches follow its values.
+    Local,
+    /// A Jacobian pattern given by the user.
+    KnownJacobian(SparsityPattern),
+    /// A Hessian pattern given by the user.
+    KnownHessian(SparsityPattern),
+}
+
+impl Object for Detector {
+    fn type_name(&self) -> String {
+        self.show()
+            .trim_end_matches("(...)")
+            .trim_end_matches("()")
+            .to_string()
+    }
+
+    fn show(&self) -> String {
+        match self {
+            Detector::Global => "TracerSparsityDetector()".into(),
+            Detector::Local => "TracerLocalSparsityDetector()".into(),
+            Detector::KnownJacobian(_) => "KnownJacobianSparsityDetector(...)".into(),
+            Detector::KnownHessian(_) => "KnownHessianSparsityDetector(...)".into(),
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn object<T: Object>(o: T) -> Value {
+    Value::Object(Rc::new(Box::new(o)))
+}
+
+fn as_detector(v: &Value) -> Option<&Detector> {
+    match v {
+        Value::Object(o) => o.as_any().downcast_ref::<Detector>(),
+        _ => None,
+    }
+}
+
+/// The pattern of a (sparse or dense) matrix value.
+fn pattern_of(v: &Value) -> Result<SparsityPattern, Flow> {
+    let (m, n, entries) = crate::builtins::plots::pattern_of(v)?;
+    SparsityPattern::from_entries(m, n, &entries)
+        .map_err(|e| fail(ErrorKind::ArgumentError, e.to_string()))
+}
+
+fn global_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("TracerSparsityDetector", 0, 0)?;
+    Ok(object(Detector::Global))
+}
+
+fn local_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("TracerLocalSparsityDetector", 0, 0)?;
+    Ok(object(Detector::Local))
+}
+
+fn known_jacobian_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("KnownJacobianSparsityDetector", 1, 1)?;
+    Ok(object(Detector::KnownJacobian(pattern_of(&args.pos[0])?)))
+}
+
+fn known_hessian_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("KnownHessianSparsityDetector", 1, 1)?;
+    Ok(object(Detector::KnownHessian(pattern_of(&args.pos[0])?)))
+}
+
+/// A pattern as a `SparseMatrixCSC{Bool, Int64}`.
+pub fn pattern_value(p: &SparsityPattern) -> Value {
+    let m = p
+        .to_csmat(vec![1.0; p.nnz()])
+        .unwrap_or_else(|_| sprs::CsMat::zero(p.shape()));
+    sparse_value(m, ElType::Bool)
+}
+
+/// Adapts a language function `f(x)` (or `f!(y, x)` with `y`) to tensors.
+pub fn tensor_function<'a>(
+    interp: &'a mut Interp,
+    f: &'a Value,
+    y: Option<&'a Value>,
+    scalar: bool,
+) -> impl FnMut(&Tensor) -> Result<Tensor, Flow> + 'a {
+    move |t: &Tensor| {
+        let x = if scalar && t.shape().is_empty() {
+            Value::from_scalar(t.clone())
+        } else {
+            Value::Array(Rc::new(RefCell::new(Array::new(
+                ElType::Float64,
+                t.clone(),
+            ))))
+        };
+        let numbers = |v: &Value| {
+            operand(v).map(|o| o.tensor().clone()).ok_or_else(|| {
+                fail(
+                    ErrorKind::ArgumentError,
+                    format!("the function must return numbers, got a {}", v.type_name()),
+                )
+            })
+        };
+        match y {
+            Some(y) => {
+                let shape = operand(y)
+                    .map(|o| o.tensor().shape().to_vec())
+                    .unwrap_or_default();
+                let buffer = Value::Array(Rc::new(RefCell::new(Array::new(
+                    ElType::Float64,
+                    Tensor::filled(&shape, 0.0),
+                ))));
+                interp.call(f, vec![buffer.clone(), x])?;
+                numbers(&buffer)
+            }
+            None => {
+                let out = interp.call(f, vec![x])?;
+                numbers(&out)
+            }
+        }
+    }
+}
+
+fn detect(interp: &mut Interp, args: &Args, hessian: bool) -> EvalResult {
+    let name = if hessian {
+        "hessian_sparsity"
+    } else {
+        "jacobian_sparsity"
+    };
+    let (f, y, x, det) = match args.pos.as_slice() {
+        [f, x, d] => (f, None, x, d),
+        [f, y, x, d] if !hessian => (f, Some(y), x, d),
+        _ => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("{name}(f, x, detector) or {name}(f!, y, x, detector)"),
+            ))
+        }
+    };
+    let detector = as_detector(det).ok_or_else(|| fail(ErrorKind::ArgumentError, format!("{name}: the last argument must be a sparsity detector such as TracerSparsityDetector()")))?;
+    let o =
+        operand(x).ok_or_else(|| fail(ErrorKind::ArgumentError, "the input must be numbers"))?;
+    let (t, scalar) = (o.tensor().clone(), o.scalar);
+    drop(o);
+    let pattern = pattern_for(interp, f, y, &t, scalar, detector, hessian)?;
+    Ok(pattern_value(&pattern))
+}
+
+/// Detects (or takes) the pattern of `f` at `x`.
+pub fn pattern_for(
+    interp: &mut Interp,
+    f: &Value,
+    y: Option<&Value>,
+    x: &Tensor,
+    scalar: bool,
+    detector: &Detector,
+    hessian: bool,
+) -> Result<SparsityPattern, Flow> {
+    let mut func = tensor_function(interp, f, y, scalar);
+    match (detector, hessian) {
+        (Detector::KnownJacobian(p), false) | (Detector::KnownHessian(p), true) => Ok(p.clone()),
+        (Detector::KnownJacobian(_), true) | (Detector::KnownHessian(_), false) => Err(fail(
+            ErrorKind::ArgumentError,
+            "this known-pattern detector gives the other kind of pattern (Jacobian vs Hessian)",
+        )),
+        (Detector::Global | Detector::Local, false) => {
+            sparse::jacobian_sparsity(&mut func, x, matches!(detector, Detector::Local))
+        }
+        (Detector::Global | Detector::Local, true) => {
+            sparse::hessian_sparsity(&mut func, x, matches!(detector, Detector::Local))
+        }
+    }
+}
+
+fn jacobian_sparsity_(interp: &mut Interp, args: Args) -> EvalResult {
+    detect(interp, &args, false)
+}
+
+fn hessian_sparsity_(interp: &mut Interp, args: Args) -> EvalResult {
+    detect(interp, &args, true)
+}
+
+/// `AutoSparse(backend; sparsity_detector, coloring_algorithm)`.
+pub struct AutoSparse {
+    /// The backend computing each compressed derivative.
+    pub dense: Backend,
+    /// How the pattern is found.
+    pub detector: Detector,
+    /// How it is colored.
+    pub algorithm: GreedyColoringAlgorithm,
+}
+
+impl Object for AutoSparse {
+    fn type_name(&self) -> String {
+        "AutoSparse".into()
+    }
+
+    fn show(&self) -> String {
+        format!(
+            "AutoSparse({}; sparsity_detector={}, coloring_algorithm={})",
+            self.dense,
+            self.detector.show(),
+            AlgorithmValue(self.algorithm.clone()).show()
+        )
+    }
+
+    fn field(&self, name: &str) -> Option<Value> {
+        match name {
+            "dense_ad" | "backend" => Some(super::backends::backend_value(self.dense.clone())),
+            _ => None,
+        }
+    }
+
+    fn field_names(&self) -> Vec<&'static str> {
+        vec!["dense_ad"]
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The `AutoSparse` held by `v`, if it is one.
+pub fn as_auto_sparse(v: &Value) -> Option<&AutoSparse> {
+    match v {
+        Value::Object(o) => o.as_any().downcast_ref::<AutoSparse>(),
+        _ => None,
+    }
+}
+
+fn auto_sparse_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("AutoSparse", 1, 3)?;
+    let dense = as_backend(&args.pos[0])
+        .ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                "AutoSparse wraps a backend, such as AutoForwardDiff()",
+            )
+        })?
+        .clone();
+    let detector_value = args.pos.get(1).or(args.kw("sparsity_detector"));
+    let detector = match detector_value {
+        None => Detector::Global,
+        Some(v) => as_detector(v)
+            .ok_or_else(|| {
+                fail(
+                    ErrorKind::ArgumentError,
+                    "sparsity_detector must be a detector such as TracerSparsityDetector()",
+                )
+            })?
+            .clone(),
+    };
+    let algorithm = match args.pos.get(2).or(args.kw("coloring_algorithm")) {
+        None => GreedyColoringAlgorithm::default(),
+        Some(Value::Object(o)) if o.as_any().is::<AlgorithmValue>() => o
+            .as_any()
+            .downcast_ref::<AlgorithmValue>()
+            .expect("checked")
+            .0
+            .clone(),
+        Some(other) => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "coloring_algorithm must be a GreedyColoringAlgorithm, got {}",
+                    crate::display::repr(other)
+                ),
+            ))
+        }
+    };
+    Ok(object(AutoSparse {
+        dense,
+        detector,
+        algorithm,
+    }))
+}
+
+/// Makes the plan (pattern and coloring) of a sparse Jacobian or Hessian.
+pub fn plan(
+    interp: &mut Interp,
+    sparse: &AutoSparse,
+    f: &Value,
+    y: Option<&Value>,
+    x: &Tensor,
+    scalar: bool,
+    hessian: bool,
+) -> Result<Rc<SparsePlan>, Flow> {
+    let pattern = pattern_for(interp, f, y, x, scalar, &sparse.detector, hessian)?;
+    let plan = if hessian {
+        sparse::plan_hessian(pattern, &sparse.algorithm)?
+    } else {
+        let output_shape = match y {
+            Some(y) => operand(y)
+                .map(|o| o.tensor().shape().to_vec())
+                .unwrap_or_default(),
+            None => vec![pattern.nrows()],
+        };
+        sparse::plan_jacobian(pattern, &sparse.dense, &sparse.algorithm, output_shape)?
+    };
+    Ok(Rc::new(plan))
+}
+
+crate::builtins! {
+    "TracerSparsityDetector" => global_, false, "    TracerSparsityDetector()\n\nGlobal sparsity detection by index-set tracing: the function runs once on tracers that record which inputs each value depends on; the pattern holds for every input. Tracers have no values, so comparing one (`x > 0`) is an error: use `TracerLocalSparsityDetector()` for functions that branch.\n\n```\njulia> jacobian_sparsity(x -> diff(x .^ 2), [1.0, 2.0, 3.0], TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 4 stored entries:\n 1  1  ⋅\n ⋅  1  1\n```";
+    "TracerLocalSparsityDetector" => local_, false, "    TracerLocalSparsityDetector()\n\nSparsity detection with tracers that also carry the input's values, so the function may branch on them; the pattern holds at that input.\n\n```\njulia> jacobian_sparsity(x -> x[1] > 0 ? x .* x[2] : x, [1.0, 2.0], TracerLocalSparsityDetector())\n```";
+    "KnownJacobianSparsityDetector" => known_jacobian_, false, "    KnownJacobianSparsityDetector(P)\n\nA detector returning the Jacobian pattern `P` you already know (a sparse or dense matrix).\n\n```\njulia> AutoSparse(AutoForwardDiff(); sparsity_detector=KnownJacobianSparsityDetector(P))\n```";
+    "KnownHessianSparsityDetector" => known_hessian_, false, "    KnownHessianSparsityDetector(P)\n\nA detector returning the Hessian pattern `P` you already know.\n\n```\njulia> AutoSparse(AutoForwardDiff(); sparsity_detector=KnownHessianSparsityDetector(P))\n```";
+    "jacobian_sparsity" => jacobian_sparsity_, false, "    jacobian_sparsity(f, x, detector)\n    jacobian_sparsity(f!, y, x, detector)\n\nThe sparsity pattern of the Jacobian of `f` at `x`, as a sparse Bool matrix.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], ones(3), TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";
+    "hessian_sparsity" => hessian_sparsity_, false, "    hessian_sparsity(f, x, detector)\n\nThe sparsity pattern of the Hessian of a scalar `f`: pairs of inputs that interact nonlinearly.\n\n```\njulia> hessian_sparsity(x -> x[1] * x[2] + x[3]^2, ones(3), TracerSparsityDetector())\n3×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n ⋅  1  ⋅\n 1  ⋅  ⋅\n ⋅  ⋅  1\n```";
+    "AutoSparse" => auto_sparse_, false, "    AutoSparse(backend; sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm())\n    AutoSparse(backend, detector, algorithm)\n\nSparse Jacobians and Hessians: at preparation the pattern is detected and colored; each call then computes one pushforward (or pullback, or HVP) per color and decompresses them into a `SparseMatrixCSC`. Other operators use `backend` as is.\n\n```\njulia> back = AutoSparse(SecondOrder(AutoForwardDiff(), AutoFiniteDiff()); sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm());\n\njulia> prep = prepare_hessian(x -> sum(diff(x) .^ 2), back, zeros(1000)); ncolors(prep)\n3\n```";
+}
