@@ -13,6 +13,7 @@ pub mod broadcast;
 pub mod di;
 pub mod error;
 pub mod ops;
+pub mod reverse;
 pub mod solve;
 pub mod tensor;
 pub mod tracer;

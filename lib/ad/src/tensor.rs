@@ -34,6 +34,8 @@ pub enum Tensor {
     Dual(Rc<Dual>),
     /// Sparsity tracers: the input indices each element depends on.
     Tracer(Rc<crate::tracer::Tracer>),
+    /// A value recorded on a reverse-mode tape.
+    Tracked(Rc<crate::reverse::Tracked>),
 }
 
 /// A value with a chunk of tangents: the number `value + Σ partials[k] εₖ` for one [`Tag`].
@@ -81,6 +83,7 @@ impl Tensor {
             Tensor::Plain(a) => a.shape(),
             Tensor::Dual(d) => d.value.shape(),
             Tensor::Tracer(t) => t.primal.shape(),
+            Tensor::Tracked(t) => t.value.shape(),
         }
     }
 
@@ -100,6 +103,7 @@ impl Tensor {
             Tensor::Plain(a) => a,
             Tensor::Dual(d) => d.value.primal(),
             Tensor::Tracer(t) => &t.primal,
+            Tensor::Tracked(t) => t.value.primal(),
         }
     }
 
@@ -108,6 +112,7 @@ impl Tensor {
         match self {
             Tensor::Plain(_) | Tensor::Tracer(_) => None,
             Tensor::Dual(d) => Some(d.tag),
+            Tensor::Tracked(t) => Some(t.tag),
         }
     }
 
@@ -117,6 +122,7 @@ impl Tensor {
         match self {
             Tensor::Tracer(t) => t.global,
             Tensor::Dual(d) => d.value.is_global_tracer(),
+            Tensor::Tracked(t) => t.value.is_global_tracer(),
             Tensor::Plain(_) => false,
         }
     }
@@ -126,6 +132,7 @@ impl Tensor {
         match self {
             Tensor::Tracer(_) => true,
             Tensor::Dual(d) => d.value.has_tracer() || d.partials.iter().any(Tensor::has_tracer),
+            Tensor::Tracked(t) => t.value.has_tracer(),
             Tensor::Plain(_) => false,
         }
     }

@@ -90,6 +90,7 @@ pub fn sets_of(t: &Tensor) -> Vec<IndexSet> {
     match t {
         Tensor::Tracer(tr) => tr.sets.clone(),
         Tensor::Dual(d) => sets_of(&d.value),
+        Tensor::Tracked(t) => sets_of(&t.value),
         Tensor::Plain(a) => vec![empty(); a.len()],
     }
 }

@@ -23,6 +23,7 @@
 pub mod backend;
 pub mod operators;
 pub mod primitives;
+mod reverse;
 pub mod sparse;
 
 pub use backend::{default_chunk, Backend, FdType, Mode};

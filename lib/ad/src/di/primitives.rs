@@ -79,11 +79,7 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     match backend.first_order() {
-        Backend::Reverse { .. } => Err(AdError::NoRule {
-            function: "pullback",
-            kind: "reverse (the tape is not available yet)",
-        }
-        .into()),
+        Backend::Reverse { .. } => super::reverse::pullback(f, x, cotangents),
         other => {
             // J from pushforwards of the input basis, then Jᵀ·c.
             let n = x.len();

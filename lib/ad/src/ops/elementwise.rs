@@ -156,7 +156,7 @@ impl UnaryFn {
     }
 
     /// The derivative `f'(v)`, written with primitives so that it can itself be differentiated.
-    fn derivative(self, v: &Tensor) -> Result<Tensor> {
+    pub(crate) fn derivative(self, v: &Tensor) -> Result<Tensor> {
         use UnaryFn::*;
         let c = Tensor::scalar;
         let u = |f: UnaryFn, t: &Tensor| unary(f, t);
@@ -222,6 +222,7 @@ pub fn unary(f: UnaryFn, t: &Tensor) -> Result<Tensor> {
             Ok(Tensor::Plain(a.mapv(|x| f.apply(x))))
         }
         Tensor::Tracer(t) => Ok(super::tracing::unary(f, t)),
+        Tensor::Tracked(tr) => super::taping::unary(f, tr),
         Tensor::Dual(d) => {
             let value = unary(f, &d.value)?;
             let slope = f.derivative(&d.value)?;
@@ -337,6 +338,9 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             f.apply(p, q)
         })?));
     };
+    if crate::reverse::is_tape_tag([a, b], tag) {
+        return super::taping::binary(f, a, b, tag);
+    }
     let n = chunk_len([a, b], tag);
     let (va, pa) = a.split(tag);
     let (vb, pb) = b.split(tag);
@@ -379,7 +383,7 @@ fn check_pow_domain(x: &ndarray::ArrayD<f64>, y: &ndarray::ArrayD<f64>) -> Resul
 
 /// The partial derivatives `(∂f/∂a, ∂f/∂b)` at `(a, b)`, computed only for operands that carry
 /// partials.
-fn slopes(
+pub(crate) fn slopes(
     f: BinaryFn,
     a: &Tensor,
     b: &Tensor,
@@ -476,6 +480,7 @@ pub fn broadcast_tensor(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
     match t {
         Tensor::Plain(a) => Ok(Tensor::Plain(broadcast::to_shape(a, shape)?)),
         Tensor::Tracer(_) => super::tracing::binary(BinaryFn::Add, t, &Tensor::filled(shape, 0.0)),
+        Tensor::Tracked(tr) => super::taping::broadcast(tr, shape),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
             broadcast_tensor(&d.value, shape)?,

@@ -13,6 +13,9 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }
         return matmul_plain(a, b);
     };
+    if crate::reverse::is_tape_tag([a, b], tag) {
+        return super::taping::matmul(a, b, tag);
+    }
     let n = chunk_len([a, b], tag);
     let (va, _) = a.split(tag);
     let (vb, _) = b.split(tag);

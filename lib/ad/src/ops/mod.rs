@@ -5,6 +5,7 @@
 //! - [`structure`]: gathering, scattering, reshaping, concatenating and transposing.
 //! - [`linalg`]: matrix products.
 //! - [`tracing`]: the sparsity rules of all of the above, for tracer arrays.
+//! - [`taping`]: their reverse rules, for values recorded on a tape.
 //!
 //! Every function takes tensors of any kind. A plain input runs the plain kernel; a dual input
 //! runs the kernel on its value and the forward rule on its partials, written with these same
@@ -14,12 +15,13 @@ pub mod elementwise;
 pub mod linalg;
 pub mod reduce;
 pub mod structure;
+pub mod taping;
 pub mod tracing;
 
 pub use elementwise::{binary, unary, BinaryFn, UnaryFn};
 pub use linalg::matmul;
-pub use reduce::{sum_all, sum_dims};
-pub use structure::{concat, gather, linear, reshape, scatter, transpose};
+pub use reduce::{cumsum, sum_all, sum_dims};
+pub use structure::{concat, gather, reshape, scatter, transpose};
 
 use crate::tensor::{Tag, Tensor};
 

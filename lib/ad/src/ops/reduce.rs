@@ -9,6 +9,14 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
     match t {
         Tensor::Plain(a) => Ok(Tensor::scalar(a.sum())),
         Tensor::Tracer(t) => Ok(super::tracing::sum_all(t)),
+        Tensor::Tracked(tr) => {
+            let shape = tr.value.shape().to_vec();
+            super::taping::linear_map(
+                tr,
+                sum_all,
+                Box::new(move |ct| super::elementwise::broadcast_tensor(ct, &shape)),
+            )
+        }
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
             sum_all(&d.value)?,
@@ -22,6 +30,15 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
 pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
     match t {
         Tensor::Tracer(tr) => Ok(super::tracing::sum_dims(tr, dims)),
+        Tensor::Tracked(tr) => {
+            let shape = tr.value.shape().to_vec();
+            let dims_owned = dims.to_vec();
+            super::taping::linear_map(
+                tr,
+                move |v| sum_dims(v, &dims_owned),
+                Box::new(move |ct| super::elementwise::broadcast_tensor(ct, &shape)),
+            )
+        }
         Tensor::Plain(a) => {
             let mut out = a.clone();
             for &k in dims {
@@ -47,6 +64,39 @@ pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
                 .collect::<Result<_>>()?,
         )),
     }
+}
+
+/// Running sums of a vector (`cumsum`): linear, with the reversed running sum as adjoint.
+pub fn cumsum(t: &Tensor) -> Result<Tensor> {
+    let plain = |a: &ndarray::ArrayD<f64>| -> Result<ndarray::ArrayD<f64>> {
+        let mut acc = 0.0;
+        let data = crate::tensor::col_major_data(a).into_iter().map(|v| {
+            acc += v;
+            acc
+        });
+        Ok(crate::tensor::col_major(a.shape(), data.collect()))
+    };
+    super::structure::structural(
+        t,
+        &plain,
+        &|tr| {
+            let out = plain(&tr.primal)?;
+            Ok(super::tracing::linear(tr, out))
+        },
+        &|tr| {
+            let n = tr.value.len();
+            let shape = tr.value.shape().to_vec();
+            super::taping::linear_map(
+                tr,
+                cumsum,
+                Box::new(move |ct| {
+                    let flip: Vec<usize> = (0..n).rev().collect();
+                    let reversed = super::structure::gather(ct, &flip, &shape)?;
+                    super::structure::gather(&cumsum(&reversed)?, &flip, &shape)
+                }),
+            )
+        },
+    )
 }
 
 #[cfg(test)]

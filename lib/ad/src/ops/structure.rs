@@ -9,28 +9,24 @@ use crate::ops::{chunk_len, partials_or_zero};
 use crate::tensor::{col_major, col_major_data, top_tag, Tensor};
 use ndarray::ArrayD;
 
-/// Applies a *linear* map `op` to a plain tensor, or to the value and each partial of a dual
-/// (the derivative of a linear map is the map itself). Used for `cumsum`, `reverse`, ...
-pub fn linear(t: &Tensor, op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>) -> Result<Tensor> {
-    structural(t, op, &|tr| Ok(super::tracing::linear(tr, op(&tr.primal)?)))
-}
-
 /// Applies a structural operation to each layer: `on_tracer` for tracers, `op` for plain
 /// arrays, recursively through the value and partials of duals.
-fn structural(
+pub(crate) fn structural(
     t: &Tensor,
     op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>,
     on_tracer: &dyn Fn(&crate::tracer::Tracer) -> Result<Tensor>,
+    on_tracked: &dyn Fn(&std::rc::Rc<crate::reverse::Tracked>) -> Result<Tensor>,
 ) -> Result<Tensor> {
     match t {
         Tensor::Plain(a) => Ok(Tensor::Plain(op(a)?)),
         Tensor::Tracer(tr) => on_tracer(tr),
+        Tensor::Tracked(tr) => on_tracked(tr),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
-            structural(&d.value, op, on_tracer)?,
+            structural(&d.value, op, on_tracer, on_tracked)?,
             d.partials
                 .iter()
-                .map(|p| structural(p, op, on_tracer))
+                .map(|p| structural(p, op, on_tracer, on_tracked))
                 .collect::<Result<_>>()?,
         )),
     }
@@ -52,6 +48,14 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
             Ok(col_major(shape, indices.iter().map(|&i| data[i]).collect()))
         },
         &|tr| Ok(super::tracing::gather(tr, indices, shape)),
+        &|tr| {
+            let (idx, in_shape) = (indices.to_vec(), tr.value.shape().to_vec());
+            super::taping::linear_map(
+                tr,
+                |v| gather(v, indices, shape),
+                Box::new(move |ct| super::taping::scatter_add(ct, &idx, &in_shape)),
+            )
+        },
     )
 }
 
@@ -84,6 +88,9 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Te
         }
         return Ok(Tensor::from_col_major(&shape, data));
     };
+    if crate::reverse::is_tape_tag([target, values], tag) {
+        return super::taping::scatter(target, indices, values, tag);
+    }
     let n = chunk_len([target, values], tag);
     let (tv, _) = target.split(tag);
     let (vv, _) = values.split(tag);
@@ -106,9 +113,19 @@ pub fn reshape(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
             t.len()
         )));
     }
-    structural(t, &|a| Ok(col_major(shape, col_major_data(a))), &|tr| {
-        Ok(super::tracing::reshape(tr, shape))
-    })
+    structural(
+        t,
+        &|a| Ok(col_major(shape, col_major_data(a))),
+        &|tr| Ok(super::tracing::reshape(tr, shape)),
+        &|tr| {
+            let in_shape = tr.value.shape().to_vec();
+            super::taping::linear_map(
+                tr,
+                |v| reshape(v, shape),
+                Box::new(move |ct| reshape(ct, &in_shape)),
+            )
+        },
+    )
 }
 
 /// The transpose of a matrix, or of a vector as a 1×n matrix.
@@ -166,6 +183,9 @@ pub fn concat(parts: &[Tensor], dim: usize) -> Result<Tensor> {
         }
         return Ok(Tensor::Plain(plain));
     };
+    if crate::reverse::is_tape_tag(parts, tag) {
+        return super::taping::concat(parts, dim, tag);
+    }
     let n = chunk_len(parts, tag);
     let values: Vec<Tensor> = parts.iter().map(|p| p.split(tag).0.clone()).collect();
     let partials_by_part: Vec<Vec<Tensor>> =

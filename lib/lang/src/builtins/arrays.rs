@@ -782,13 +782,7 @@ fn cumulative(args: &Args, name: &str, product: bool) -> EvalResult {
         ElType::Int64
     };
     if !product {
-        let t = ops::linear(x.tensor(), &|a| {
-            let mut acc = 0.0;
-            Ok(a.mapv(|v| {
-                acc += v;
-                acc
-            }))
-        })?;
+        let t = ops::cumsum(x.tensor())?;
         return Ok(from_tensor(t, eltype, false));
     }
     let n = x.tensor().len();

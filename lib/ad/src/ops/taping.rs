@@ -1,0 +1,224 @@
+//! The reverse rules of every primitive: what each records on the tape, and how a cotangent
+//! flows back to its operands (written with primitives, so cotangents may be dual numbers).
+
+use super::elementwise::{broadcast_tensor, BinaryFn, UnaryFn};
+use crate::error::{AdError, Result};
+use crate::reverse::{record, tracked_with, value_below, Rule, Tracked};
+use crate::tensor::{Tag, Tensor};
+use std::rc::Rc;
+
+/// `ct` summed over the dimensions `shape` was broadcast along, then shaped like `shape`.
+pub fn unbroadcast(ct: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    if ct.shape() == shape {
+        return Ok(ct.clone());
+    }
+    let dims: Vec<usize> = (0..ct.shape().len())
+        .filter(|&d| shape.get(d).copied().unwrap_or(1) == 1 && ct.shape()[d] != 1)
+        .collect();
+    let summed = super::reduce::sum_dims(ct, &dims)?;
+    super::structure::reshape(&summed, shape)
+}
+
+/// A unary function on a tracked value.
+pub fn unary(f: UnaryFn, tr: &Rc<Tracked>) -> Result<Tensor> {
+    let value = super::elementwise::unary(f, &tr.value)?;
+    let slope = f.derivative(&tr.value)?;
+    let operand = Tensor::Tracked(tr.clone());
+    let rule: Rule = Box::new(move |ct| super::elementwise::binary(BinaryFn::Mul, ct, &slope));
+    Ok(record(tr.tag, value, vec![(&operand, rule)]))
+}
+
+/// A binary function where the newest tag is a tape's.
+pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor, tag: Tag) -> Result<Tensor> {
+    let (va, vb) = (value_below(a, tag), value_below(b, tag));
+    let value = super::elementwise::binary(f, va, vb)?;
+    let (need_a, need_b) = (
+        tracked_with(a, tag).is_some(),
+        tracked_with(b, tag).is_some(),
+    );
+    let (da, db) = super::elementwise::slopes(f, va, vb, &value, need_a, need_b)?;
+    let mut operands: Vec<(&Tensor, Rule)> = Vec::new();
+    if let Some(slope) = da {
+        let shape = va.shape().to_vec();
+        operands.push((
+            a,
+            Box::new(move |ct| {
+                unbroadcast(
+                    &super::elementwise::binary(BinaryFn::Mul, ct, &slope)?,
+                    &shape,
+                )
+            }),
+        ));
+    }
+    if let Some(slope) = db {
+        let shape = vb.shape().to_vec();
+        operands.push((
+            b,
+            Box::new(move |ct| {
+                unbroadcast(
+                    &super::elementwise::binary(BinaryFn::Mul, ct, &slope)?,
+                    &shape,
+                )
+            }),
+        ));
+    }
+    Ok(record(tag, value, operands))
+}
+
+/// Broadcasting a tracked value.
+pub fn broadcast(tr: &Rc<Tracked>, shape: &[usize]) -> Result<Tensor> {
+    let value = broadcast_tensor(&tr.value, shape)?;
+    let in_shape = tr.value.shape().to_vec();
+    let operand = Tensor::Tracked(tr.clone());
+    Ok(record(
+        tr.tag,
+        value,
+        vec![(&operand, Box::new(move |ct| unbroadcast(ct, &in_shape)))],
+    ))
+}
+
+/// A reduction or structural map `forward` with its adjoint `backward`, on a tracked value.
+pub fn linear_map(
+    tr: &Rc<Tracked>,
+    forward: impl Fn(&Tensor) -> Result<Tensor>,
+    backward: Rule,
+) -> Result<Tensor> {
+    let value = forward(&tr.value)?;
+    let operand = Tensor::Tracked(tr.clone());
+    Ok(record(tr.tag, value, vec![(&operand, backward)]))
+}
+
+/// `ct` added into zeros of `shape` at the column-major positions `indices` (the adjoint of
+/// gathering).
+pub fn scatter_add(ct: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> {
+    match ct {
+        Tensor::Plain(_) => {
+            let n: usize = shape.iter().product();
+            let mut out = vec![0.0; n];
+            for (k, v) in ct.to_col_major().into_iter().enumerate() {
+                out[indices[k]] += v;
+            }
+            Ok(Tensor::from_col_major(shape, out))
+        }
+        Tensor::Dual(d) => Ok(Tensor::dual(
+            d.tag,
+            scatter_add(&d.value, indices, shape)?,
+            d.partials
+                .iter()
+                .map(|p| scatter_add(p, indices, shape))
+                .collect::<Result<_>>()?,
+        )),
+        Tensor::Tracked(tr) => {
+            let (idx, in_shape) = (indices.to_vec(), tr.value.shape().to_vec());
+            let (idx2, shape2) = (idx.clone(), shape.to_vec());
+            linear_map(
+                tr,
+                move |v| scatter_add(v, &idx2, &shape2),
+                Box::new(move |ct| super::structure::gather(ct, &idx, &in_shape)),
+            )
+        }
+        Tensor::Tracer(_) => Err(AdError::NoRule {
+            function: "getindex",
+            kind: "sparsity of a cotangent",
+        }),
+    }
+}
+
+/// `target` with `values` written at `indices`, where the newest tag is a tape's.
+pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor, tag: Tag) -> Result<Tensor> {
+    let (vt, vv) = (value_below(target, tag), value_below(values, tag));
+    let value = super::structure::scatter(vt, indices, vv)?;
+    let idx: Rc<[usize]> = indices.into();
+    let (idx_t, idx_v) = (idx.clone(), idx);
+    let values_shape = vv.shape().to_vec();
+    let broadcast_value = vv.len() == 1 && indices.len() != 1;
+    let target_rule: Rule =
+        Box::new(move |ct| super::structure::scatter(ct, &idx_t, &Tensor::scalar(0.0)));
+    let values_rule: Rule = Box::new(move |ct| {
+        let picked = super::structure::gather(ct, &idx_v, &[idx_v.len()])?;
+        if broadcast_value {
+            super::structure::reshape(&super::reduce::sum_all(&picked)?, &values_shape)
+        } else {
+            super::structure::reshape(&picked, &values_shape)
+        }
+    });
+    Ok(record(
+        tag,
+        value,
+        vec![(target, target_rule), (values, values_rule)],
+    ))
+}
+
+/// Concatenation where the newest tag is a tape's: each part gets its block of the cotangent.
+pub fn concat(parts: &[Tensor], dim: usize, tag: Tag) -> Result<Tensor> {
+    let values: Vec<Tensor> = parts.iter().map(|p| value_below(p, tag).clone()).collect();
+    let value = super::structure::concat(&values, dim)?;
+    // The positions of each part in the result, found by concatenating position labels.
+    let mut offset = 0;
+    let labels: Vec<Tensor> = values
+        .iter()
+        .map(|v| {
+            let n = v.len();
+            let t =
+                Tensor::from_col_major(v.shape(), (offset..offset + n).map(|k| k as f64).collect());
+            offset += n;
+            t
+        })
+        .collect();
+    let order = super::structure::concat(&labels, dim)?.to_col_major();
+    let mut positions: Vec<Vec<usize>> = values.iter().map(|v| vec![0; v.len()]).collect();
+    let starts: Vec<usize> = values
+        .iter()
+        .scan(0, |s, v| {
+            let start = *s;
+            *s += v.len();
+            Some(start)
+        })
+        .collect();
+    for (pos, &label) in order.iter().enumerate() {
+        let label = label as usize;
+        let part = starts
+            .iter()
+            .rposition(|&s| s <= label)
+            .expect("labels start at 0");
+        positions[part][label - starts[part]] = pos;
+    }
+    let operands = parts
+        .iter()
+        .zip(values.iter().zip(positions))
+        .map(|(p, (v, pos))| {
+            let shape = v.shape().to_vec();
+            let rule: Rule = Box::new(move |ct| super::structure::gather(ct, &pos, &shape));
+            (p, rule)
+        })
+        .collect();
+    Ok(record(tag, value, operands))
+}
+
+/// The matrix product where the newest tag is a tape's.
+pub fn matmul(a: &Tensor, b: &Tensor, tag: Tag) -> Result<Tensor> {
+    let (va, vb) = (value_below(a, tag).clone(), value_below(b, tag).clone());
+    let value = super::linalg::matmul(&va, &vb)?;
+    let as_matrix = |t: &Tensor| -> Result<Tensor> {
+        match t.shape() {
+            [m] => super::structure::reshape(t, &[*m, 1]),
+            _ => Ok(t.clone()),
+        }
+    };
+    let (ma, mb) = (as_matrix(&va)?, as_matrix(&vb)?);
+    let (shape_a, shape_b) = (va.shape().to_vec(), vb.shape().to_vec());
+    let out_rows = ma.shape()[0];
+    let (mb_t, ma_t) = (
+        super::structure::transpose(&mb)?,
+        super::structure::transpose(&ma)?,
+    );
+    let rule_a: Rule = Box::new(move |ct| {
+        let ct = super::structure::reshape(ct, &[out_rows, ct.len() / out_rows.max(1)])?;
+        super::structure::reshape(&super::linalg::matmul(&ct, &mb_t)?, &shape_a)
+    });
+    let rule_b: Rule = Box::new(move |ct| {
+        let ct = super::structure::reshape(ct, &[out_rows, ct.len() / out_rows.max(1)])?;
+        super::structure::reshape(&super::linalg::matmul(&ma_t, &ct)?, &shape_b)
+    });
+    Ok(record(tag, value, vec![(a, rule_a), (b, rule_b)]))
+}
