@@ -119,7 +119,7 @@ pub fn gmres<E: From<AdError>>(
 /// Solves the dense system `A X = B` (A: n×n column-major, B: n×k column-major) by LU with
 /// partial pivoting; `None` when A is singular.
 pub fn dense_solve(a: &[f64], n: usize, b: &[f64]) -> Option<Vec<f64>> {
-    let k = if n == 0 { 0 } else { b.len() / n };
+    let k = b.len().checked_div(n).unwrap_or(0);
     let mut lu = a.to_vec();
     let mut x = b.to_vec();
     let scale = lu

@@ -18,6 +18,9 @@ pub struct Source {
     pub text: String,
 }
 
+/// Where something is in the inputs: a source and a byte span in it.
+pub type Location = (Rc<Source>, Span);
+
 /// The kinds of error, named as Julia names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
@@ -118,9 +121,9 @@ pub struct LangError {
     /// The message after `Kind: `.
     pub message: String,
     /// Where it was raised, once known.
-    pub location: Option<(Rc<Source>, Span)>,
+    pub location: Option<Location>,
     /// Calls it passed through, innermost first: (function name, call site).
-    pub trace: Vec<(String, Option<(Rc<Source>, Span)>)>,
+    pub trace: Vec<(String, Option<Location>)>,
     /// The thrown value for `throw(v)` of a non-exception.
     pub payload: Option<Value>,
 }
@@ -202,7 +205,7 @@ impl LangError {
 }
 
 /// True when two call sites are the same place in the same source.
-fn same_site(a: &Option<(Rc<Source>, Span)>, b: &Option<(Rc<Source>, Span)>) -> bool {
+fn same_site(a: &Option<Location>, b: &Option<Location>) -> bool {
     match (a, b) {
         (Some((sa, pa)), Some((sb, pb))) => Rc::ptr_eq(sa, sb) && pa == pb,
         (None, None) => true,

@@ -148,9 +148,10 @@ impl UnaryFn {
     fn in_domain(self, x: f64) -> bool {
         use UnaryFn::*;
         match self {
-            Sqrt | Log | Log2 | Log10 => !(x < 0.0),
-            Log1p => !(x < -1.0),
-            Asin | Acos => !(x.abs() > 1.0),
+            // NaN is in every domain: it propagates rather than raising an error.
+            Sqrt | Log | Log2 | Log10 => x >= 0.0 || x.is_nan(),
+            Log1p => x >= -1.0 || x.is_nan(),
+            Asin | Acos => x.abs() <= 1.0 || x.is_nan(),
             _ => true,
         }
     }

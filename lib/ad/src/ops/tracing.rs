@@ -69,8 +69,7 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         .map(|(&i, &j)| {
             // A constant zero factor (or numerator) makes the other operand's derivative zero.
             let keep_b = !(a_const && pa[i] == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Div));
-            let keep_a = !(b_const && pb[j] == 0.0 && f == BinaryFn::Mul)
-                && !(b_const && pb[j] == 0.0 && f == BinaryFn::Pow);
+            let keep_a = !(b_const && pb[j] == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Pow));
             let left = if keep_a { sa[i].clone() } else { empty() };
             let right = if keep_b { sb[j].clone() } else { empty() };
             union(&left, &right)

@@ -28,7 +28,7 @@ fn object<T: Object>(o: T) -> Value {
     Value::Object(Rc::new(Box::new(o)))
 }
 
-fn downcast<'a, T: 'static>(v: &'a Value) -> Option<&'a T> {
+fn downcast<T: 'static>(v: &Value) -> Option<&T> {
     match v {
         Value::Object(o) => o.as_any().downcast_ref::<T>(),
         _ => None,

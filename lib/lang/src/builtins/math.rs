@@ -136,7 +136,8 @@ fn binary(f: BinaryFn, name: &str, a: &Value, b: &Value, dotted: bool) -> EvalRe
             ),
         ));
     };
-    if !(x.scalar && y.scalar) && !dotted {
+    let elementwise = dotted || (x.scalar && y.scalar);
+    if !elementwise {
         return Err(fail(
             ErrorKind::MethodError,
             format!(

@@ -71,8 +71,11 @@ pub fn plot_value(p: Plot) -> Value {
     Value::Object(Rc::new(Box::new(PlotValue(p))))
 }
 
+/// A sparsity pattern as `(rows, cols, entries)` with 0-based `(row, col)` entries.
+pub type Pattern = (usize, usize, Vec<(usize, usize)>);
+
 /// The structural nonzeros of a matrix value: `(rows, cols, entries)` (0-based).
-pub fn pattern_of(v: &Value) -> Result<(usize, usize, Vec<(usize, usize)>), Flow> {
+pub fn pattern_of(v: &Value) -> Result<Pattern, Flow> {
     if let Value::Sparse(s) = v {
         let s = s.borrow();
         let m = &s.matrix;

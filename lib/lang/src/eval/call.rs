@@ -170,7 +170,7 @@ impl Interp {
         }
         self.check_interrupt()?;
         let frame = Scope::new(method.scope.clone(), true);
-        let saved_scope = std::mem::replace(&mut self.scope, Some(frame.clone()));
+        let saved_scope = self.scope.replace(frame.clone());
         let saved_source = std::mem::replace(&mut self.source, method.source.clone());
         self.depth += 1;
         let result = self

@@ -431,7 +431,7 @@ impl Interp {
         frame: ScopeRef,
         body: impl FnOnce(&mut Interp) -> Result<T, Flow>,
     ) -> Result<T, Flow> {
-        let saved = std::mem::replace(&mut self.scope, Some(frame));
+        let saved = self.scope.replace(frame);
         let result = body(self);
         self.scope = saved;
         result

@@ -353,7 +353,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
     let mut plan = None;
     if let Some(prep) = &p.prep {
         let prep = as_prep(prep).expect("parsed as a preparation");
-        prep.check(op, &p.f, &p.backend, &p.x, x.shape(), scalar_x, two_arg)?;
+        prep.check(op, &p.f, &p.backend, &p.x, two_arg)?;
         plan = prep.plan.clone();
     }
     if let (Some(wrapper), None) = (&sparse, &plan) {

@@ -116,10 +116,18 @@ impl Prep {
         function: &Value,
         backend: &Backend,
         x: &Value,
-        shape: &[usize],
-        scalar: bool,
         two_arg: bool,
     ) -> Result<(), Flow> {
+        let (shape, scalar) = match crate::eval::operators::operand(x) {
+            Some(o) => (o.tensor().shape().to_vec(), o.scalar),
+            None => {
+                return Err(mismatch(format!(
+                    "the input x must be numbers, got a {}",
+                    x.type_name()
+                )))
+            }
+        };
+        let shape = shape.as_slice();
         if self.op.family() != op.family() {
             return Err(mismatch(format!(
                 "this preparation was made for `{}`, not `{}`; prepare again with prepare_{}",
