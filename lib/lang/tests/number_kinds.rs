@@ -73,6 +73,7 @@ fn value_and_partials(v: &Value) -> (f64, Vec<f64>) {
                 d.partials.iter().map(|p| p.primal()[[]]).collect(),
             ),
             Tensor::Plain(a) => (a[[]], vec![]),
+            other => panic!("expected a plain or dual number, got {other:?}"),
         },
         other => panic!("expected a number, got {}", other.type_name()),
     }
@@ -108,6 +109,28 @@ fn array_function_runs_on_plain_and_dual_numbers() {
         "the value does not depend on the number kind"
     );
     for (got, want) in gradient.iter().zip(gradient_f(&x)) {
+        assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+    }
+}
+
+#[test]
+fn array_function_runs_on_tape_recorded_numbers() {
+    let mut interp = interp_with_program();
+    let x = [0.3, -1.2, 2.0, 0.7];
+    let tape = difflab_ad::reverse::Tape::new();
+    let input = tape.input(Tensor::from_col_major(&[4], x.to_vec()));
+    let Tensor::Tracked(leaf) = &input else {
+        panic!("inputs are tracked")
+    };
+    let node = leaf.node;
+    let out = match call(&mut interp, "f", Value::float_array(input)) {
+        Value::Real(t) => t.as_ref().clone(),
+        other => panic!("expected a number, got {}", other.type_name()),
+    };
+    let gradient = tape
+        .gradient(&out, &Tensor::scalar(1.0), &[(node, vec![4])])
+        .unwrap();
+    for (got, want) in gradient[0].to_col_major().iter().zip(gradient_f(&x)) {
         assert!((got - want).abs() < 1e-12, "{got} vs {want}");
     }
 }
