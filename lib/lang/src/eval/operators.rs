@@ -175,6 +175,11 @@ impl Interp {
         let (Some(x), Some(y)) = (operand(a), operand(b)) else {
             return non_numeric_binary(op, dotted, a, b);
         };
+        if op == BinOp::Pow && !dotted && !x.scalar {
+            // `A^k` is a matrix power, not an elementwise one (that is `A .^ k`).
+            drop((x, y));
+            return crate::builtins::linalg::matrix_power(self, a, b);
+        }
         if dotted || x.scalar || y.scalar {
             return elementwise(op, &x, &y);
         }
