@@ -23,8 +23,19 @@ fn every_script_runs_and_its_assertions_hold() {
         };
         let (outcome, events) = Session::new().execute_collect(&code, &options);
         let output = difflab_tests::render(&events);
-        let errors: Vec<_> = events.iter().filter(|e| matches!(e, Event::Error(_))).collect();
-        assert!(!outcome.failed && errors.is_empty(), "{}:\n{output}", file.display());
-        assert!(output.trim_end().ends_with("ok"), "{}:\n{output}", file.display());
+        let errors: Vec<_> = events
+            .iter()
+            .filter(|e| matches!(e, Event::Error(_)))
+            .collect();
+        assert!(
+            !outcome.failed && errors.is_empty(),
+            "{}:\n{output}",
+            file.display()
+        );
+        assert!(
+            output.trim_end().ends_with("ok"),
+            "{}:\n{output}",
+            file.display()
+        );
     }
 }
