@@ -190,10 +190,11 @@ impl ImplicitFunction {
         let d = match x {
             Tensor::Plain(_) => return self.run_forward(interp, x, extra, kw),
             Tensor::Dual(d) if d.value.is_plain() => d,
+            Tensor::Tracked(tr) if tr.value.is_plain() => return self.apply_reverse(interp, x, &tr.value, extra, kw),
             _ => {
                 return Err(fail(
                     ErrorKind::ArgumentError,
-                    "ImplicitFunction supports first-order forward-mode derivatives (and finite differences); second order and reverse mode through it are not available yet",
+                    "ImplicitFunction supports first-order derivatives (forward mode, reverse mode, finite differences); second order and sparsity detection through it are not available yet",
                 ))
             }
         };
@@ -300,6 +301,41 @@ impl ImplicitFunction {
                 Ok(out)
             }
         }
+    }
+
+    /// Reverse mode: records `y(x)` on the tape with the rule `ȳ ↦ -Bᵀ A⁻ᵀ ȳ`, with `A` and `B`
+    /// materialized at this point (the backward sweep cannot call back into the interpreter).
+    fn apply_reverse(
+        &self,
+        interp: &mut Interp,
+        x: &Tensor,
+        x0: &Tensor,
+        extra: &[Value],
+        kw: &[(Name, Value)],
+    ) -> Result<Output, Flow> {
+        let out = self.run_forward(interp, x0, extra, kw)?;
+        let y0 = out.y.clone();
+        let (m, n) = (y0.len(), x0.len());
+        let a = self.materialize(interp, x0, &y0, &out.z, extra, kw)?;
+        let mut in_x = |u: &Tensor| self.conditions(interp, u, &y0, &out.z, extra, kw);
+        let (_, b) = di::value_and_jacobian(&mut in_x, &self.backend, x0)?;
+        let b = b.to_col_major();
+        let a_transposed: Vec<f64> = (0..m * m).map(|k| a[(k / m) + (k % m) * m]).collect();
+        let x_shape = x0.shape().to_vec();
+        let tag = x.tag().expect("a tracked input has a tag");
+        let rule: difflab_ad::reverse::Rule = Box::new(move |ct| {
+            let ct = ct.to_col_major();
+            let grad = match solve::dense_solve(&a_transposed, m, &ct) {
+                // -Bᵀ u, with B an m×n column-major matrix.
+                Some(u) => (0..n)
+                    .map(|j| -(0..m).map(|i| b[i + j * m] * u[i]).sum::<f64>())
+                    .collect(),
+                None => vec![f64::NAN; n],
+            };
+            Ok(Tensor::from_col_major(&x_shape, grad))
+        });
+        let y = difflab_ad::reverse::record(tag, y0, vec![(x, rule)]);
+        Ok(Output { y, z: out.z })
     }
 
     /// `A = ∂c/∂y` as a dense column-major matrix.
