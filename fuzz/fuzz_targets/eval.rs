@@ -19,6 +19,7 @@ fuzz_target!(|data: &[u8]| {
     let config = Config {
         memory_limit: 1 << 24,
         max_depth: 64,
+        stack_bytes: 1 << 20,
     };
     let mut interp = Interp::new(config, Box::new(Capture::default()));
     let flag = interp.interrupt.clone();

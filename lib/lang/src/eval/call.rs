@@ -114,6 +114,7 @@ impl Interp {
         args: Vec<Value>,
         kw: Vec<(Name, Value)>,
     ) -> EvalResult {
+        self.check_stack()?;
         match f {
             Value::Builtin(b) => (b.run)(
                 self,

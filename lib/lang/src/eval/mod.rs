@@ -69,6 +69,9 @@ pub struct Config {
     pub memory_limit: usize,
     /// The deepest call nesting before `StackOverflowError`.
     pub max_depth: usize,
+    /// The Rust stack the evaluator may use before `StackOverflowError` (the engine thread has
+    /// more than this).
+    pub stack_bytes: usize,
 }
 
 impl Default for Config {
@@ -76,6 +79,7 @@ impl Default for Config {
         Config {
             memory_limit: 4 << 30,
             max_depth: 5_000,
+            stack_bytes: 768 << 20,
         }
     }
 }
@@ -97,6 +101,8 @@ pub struct Interp {
     /// Docstrings of user functions.
     pub docs: HashMap<Name, String>,
     depth: usize,
+    /// The address of a local in `run`: how deep the Rust stack has grown is measured from it.
+    stack_base: usize,
     scope: Option<ScopeRef>,
     source: Rc<Source>,
     end_stack: Vec<usize>,
@@ -113,6 +119,7 @@ impl Interp {
             out,
             docs: HashMap::new(),
             depth: 0,
+            stack_base: 0,
             scope: None,
             source: Rc::new(Source {
                 name: "none".into(),
@@ -124,6 +131,8 @@ impl Interp {
 
     /// Evaluates a parsed program from `source` at top level; the value of the last expression.
     pub fn run(&mut self, program: &Block, source: Rc<Source>) -> Result<Value, LangError> {
+        let base = 0u8;
+        self.stack_base = std::ptr::addr_of!(base) as usize;
         self.source = source;
         self.scope = None;
         self.depth = 0;
@@ -187,6 +196,18 @@ impl Interp {
         if self.interrupt.load(Ordering::Relaxed) {
             self.interrupt.store(false, Ordering::Relaxed);
             return Err(fail(ErrorKind::InterruptException, ""));
+        }
+        Ok(())
+    }
+
+    /// Raises `StackOverflowError` when the Rust stack has grown beyond the configured budget,
+    /// whatever the recursion goes through (user functions, builtins calling back, nested
+    /// differentiation), so the process never overflows its real stack.
+    pub fn check_stack(&self) -> Result<(), Flow> {
+        let here = 0u8;
+        let used = self.stack_base.abs_diff(std::ptr::addr_of!(here) as usize);
+        if self.stack_base != 0 && used > self.config.stack_bytes {
+            return Err(fail(ErrorKind::StackOverflowError, ""));
         }
         Ok(())
     }

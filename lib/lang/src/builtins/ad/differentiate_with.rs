@@ -38,11 +38,14 @@ fn to_value(t: Tensor, scalar: bool) -> Value {
 
 impl DifferentiateWith {
     fn apply(&self, interp: &mut Interp, x: &Tensor, scalar: bool) -> Result<Tensor, Flow> {
+        if let Tensor::Tracked(tr) = x {
+            return self.apply_reverse(interp, x, &tr.value, scalar);
+        }
         let Tensor::Dual(d) = x else {
             if !x.is_plain() {
                 return Err(fail(
                     ErrorKind::ArgumentError,
-                    "DifferentiateWith supports forward-mode (dual number) callers; reverse mode around it is not available yet",
+                    "DifferentiateWith cannot trace sparsity through its function; use a known-pattern detector",
                 ));
             }
             let out = interp.call(&self.function, vec![to_value(x.clone(), scalar)])?;
@@ -50,9 +53,43 @@ impl DifferentiateWith {
         };
         // The value of f at the dual's value (itself possibly dual, of an older tag).
         let y = self.apply(interp, &d.value, scalar)?;
-        let mut f = |t: &Tensor| -> Result<Tensor, Flow> { self.apply(interp, t, scalar) };
+        let mut f = |t: &Tensor| -> Result<Tensor, Flow> { self.call_raw(interp, t, scalar) };
         let (_, jvps) = primitives::pushforward(&mut f, &self.backend, &d.value, &d.partials)?;
         Ok(Tensor::dual(d.tag, y, jvps))
+    }
+}
+
+impl DifferentiateWith {
+    /// `f(t)` itself, for its own backend to differentiate (no translation again).
+    fn call_raw(&self, interp: &mut Interp, t: &Tensor, scalar: bool) -> Result<Tensor, Flow> {
+        let out = interp.call(&self.function, vec![to_value(t.clone(), scalar)])?;
+        numbers(&out)
+    }
+
+    /// Reverse mode around it: records `f(x)` with the rule `ȳ ↦ Jᵀ ȳ`, the Jacobian computed
+    /// by its own backend at this point.
+    fn apply_reverse(
+        &self,
+        interp: &mut Interp,
+        x: &Tensor,
+        x0: &Tensor,
+        scalar: bool,
+    ) -> Result<Tensor, Flow> {
+        let mut f = |t: &Tensor| -> Result<Tensor, Flow> { self.call_raw(interp, t, scalar) };
+        let (y, jacobian) =
+            difflab_ad::di::operators::value_and_jacobian(&mut f, &self.backend, x0)?;
+        let (m, n) = (y.len(), x0.len());
+        let jacobian = jacobian.to_col_major();
+        let x_shape = x0.shape().to_vec();
+        let tag = x.tag().expect("a tracked input has a tag");
+        let rule: difflab_ad::reverse::Rule = Box::new(move |ct| {
+            let ct = ct.to_col_major();
+            let grad = (0..n)
+                .map(|j| (0..m).map(|i| jacobian[i + j * m] * ct[i]).sum())
+                .collect();
+            Ok(Tensor::from_col_major(&x_shape, grad))
+        });
+        Ok(difflab_ad::reverse::record(tag, y, vec![(x, rule)]))
     }
 }
 
