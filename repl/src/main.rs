@@ -71,7 +71,7 @@ fn run_code(session: &mut Session, code: &str, name: &str) -> ExitCode {
         show_result: false,
         source_name: Some(name.to_string()),
     };
-    let outcome = session.execute(code, &options, &mut render::Terminal::default());
+    let outcome = session.execute(code, &options, &mut render::Terminal);
     if outcome.failed {
         ExitCode::FAILURE
     } else {
@@ -113,7 +113,7 @@ fn repl(mut session: Session) -> ExitCode {
         session.execute(
             code.trim_end(),
             &ExecuteOptions::default(),
-            &mut render::Terminal::default(),
+            &mut render::Terminal,
         );
         println!();
     }
