@@ -144,8 +144,8 @@ impl UnaryFn {
         }
     }
 
-    /// The domain of the function over the reals, when it is not all of them.
-    fn in_domain(self, x: f64) -> bool {
+    /// Whether `x` is in the function's real domain (NaN always is: it propagates).
+    pub fn in_domain(self, x: f64) -> bool {
         use UnaryFn::*;
         match self {
             // NaN is in every domain: it propagates rather than raising an error.

@@ -198,6 +198,7 @@ fn fused_blocks(tree: &Tree, mut sink: impl FnMut(&[f64])) -> Result<Option<Vec<
         let block = eval_block(tree, &leaves, &mut leaf_index, start, n)?;
         match block {
             Block::Values(v) => sink(&v),
+            Block::Slice(v) => sink(v),
             Block::Scalar(x) => sink(&vec![x; n]),
         }
         start += n;
@@ -291,34 +292,38 @@ fn result_eltype(tree: &Tree) -> ElType {
 }
 
 /// One block of a node's values.
-enum Block {
+enum Block<'a> {
     Scalar(f64),
+    /// A block of an operand, read in place.
+    Slice(&'a [f64]),
+    /// A block computed here.
     Values(Vec<f64>),
 }
 
-impl Block {
+impl Block<'_> {
     fn materialize(self, n: usize) -> Vec<f64> {
         match self {
             Block::Scalar(x) => vec![x; n],
+            Block::Slice(s) => s.to_vec(),
             Block::Values(v) => v,
         }
     }
 }
 
-fn eval_block(
+fn eval_block<'a>(
     tree: &Tree,
-    leaves: &[LeafData<'_>],
+    leaves: &'a [LeafData<'_>],
     next: &mut usize,
     start: usize,
     n: usize,
-) -> Result<Block, Flow> {
+) -> Result<Block<'a>, Flow> {
     match tree {
         Tree::Leaf(_) => {
             let leaf = &leaves[*next];
             *next += 1;
             Ok(match leaf {
                 LeafData::Scalar(x) => Block::Scalar(*x),
-                array => Block::Values(array.slice()[start..start + n].to_vec()),
+                array => Block::Slice(&array.slice()[start..start + n]),
             })
         }
         Tree::Unary(f, x) => {
@@ -337,14 +342,12 @@ fn eval_block(
 }
 
 fn apply_unary(f: UnaryFn, values: &mut [f64]) -> Result<(), Flow> {
-    if let Some(&bad) = values.iter().find(|&&x| f.apply(x).is_nan() && !x.is_nan()) {
-        if !matches!(f, UnaryFn::Sin | UnaryFn::Cos | UnaryFn::Tan) {
-            return Err(difflab_ad::AdError::Domain {
-                function: f.name(),
-                value: bad,
-            }
-            .into());
+    if let Some(&bad) = values.iter().find(|&&x| !f.in_domain(x)) {
+        return Err(difflab_ad::AdError::Domain {
+            function: f.name(),
+            value: bad,
         }
+        .into());
     }
     for v in values.iter_mut() {
         *v = f.apply(*v);
@@ -357,6 +360,19 @@ fn apply_binary(f: BinaryFn, a: Block, b: Block, n: usize) -> Result<Vec<f64>, F
     macro_rules! kernel {
         ($op:expr) => {
             match (a, b) {
+                (Block::Slice(x), Block::Slice(y)) => {
+                    x.iter().zip(y).map(|(&p, &q)| $op(p, q)).collect()
+                }
+                (Block::Slice(x), Block::Scalar(q)) => x.iter().map(|&p| $op(p, q)).collect(),
+                (Block::Scalar(p), Block::Slice(y)) => y.iter().map(|&q| $op(p, q)).collect(),
+                (Block::Slice(x), Block::Values(mut y)) => {
+                    y.iter_mut().zip(x).for_each(|(q, &p)| *q = $op(p, *q));
+                    y
+                }
+                (Block::Values(mut x), Block::Slice(y)) => {
+                    x.iter_mut().zip(y).for_each(|(p, &q)| *p = $op(*p, q));
+                    x
+                }
                 (Block::Values(mut x), Block::Values(y)) => {
                     x.iter_mut().zip(&y).for_each(|(p, &q)| *p = $op(*p, q));
                     x
@@ -384,8 +400,13 @@ fn apply_binary(f: BinaryFn, a: Block, b: Block, n: usize) -> Result<Vec<f64>, F
                     return Ok(kernel!(|p: f64, _q: f64| p * p));
                 }
                 if e.fract() != 0.0 {
-                    if let Block::Values(x) = &a {
-                        if let Some(&bad) = x.iter().find(|&&v| v < 0.0) {
+                    let base: &[f64] = match &a {
+                        Block::Values(x) => x,
+                        Block::Slice(x) => x,
+                        Block::Scalar(_) => &[],
+                    };
+                    {
+                        if let Some(&bad) = base.iter().find(|&&v| v < 0.0) {
                             return Err(difflab_ad::AdError::Domain {
                                 function: "^",
                                 value: bad,
