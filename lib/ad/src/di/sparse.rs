@@ -13,8 +13,8 @@ use crate::error::AdError;
 use crate::tensor::Tensor;
 use crate::tracer::{self, sets_of};
 use difflab_coloring::{
-    coloring, decompress_into, ColoringProblem, ColoringResult, GreedyColoringAlgorithm,
-    SparsityPattern,
+    coloring, decompress_bidirectional_into, decompress_into, ColoringProblem, ColoringResult,
+    GreedyColoringAlgorithm, SparsityPattern,
 };
 use sprs::CsMat;
 
@@ -184,4 +184,62 @@ where
         .ok_or_else(|| AdError::Argument("a Hessian coloring has column groups".into()))?;
     let (y, g, hvps) = gradient_and_hvp(f, backend, x, &seeds(groups, x.shape()))?;
     Ok((y, g, finish(plan, &hvps)?))
+}
+
+/// Colors a Jacobian pattern from both sides (rows and columns), for mixed mode.
+pub fn plan_bidirectional(
+    pattern: SparsityPattern,
+    algorithm: &GreedyColoringAlgorithm,
+    output_shape: Vec<usize>,
+) -> Result<SparsePlan, AdError> {
+    let coloring =
+        coloring(&pattern, ColoringProblem::BIDIRECTIONAL, algorithm).map_err(pattern_error)?;
+    Ok(SparsePlan {
+        coloring,
+        output_shape,
+    })
+}
+
+/// `f(x)` and the sparse Jacobian in mixed mode: one pushforward (with `forward`) per column
+/// color and one pullback (with `reverse`) per row color, combined by bidirectional
+/// decompression.
+pub fn sparse_jacobian_mixed<E, F>(
+    f: &mut F,
+    forward: &Backend,
+    reverse: &Backend,
+    plan: &SparsePlan,
+    x: &Tensor,
+) -> Result<(Tensor, CsMat<f64>), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    let result = &plan.coloring;
+    let (columns, rows) = match (result.column_groups(), result.row_groups()) {
+        (Some(c), Some(r)) => (c, r),
+        _ => {
+            return Err(
+                AdError::Argument("mixed mode needs a bidirectional coloring".into()).into(),
+            )
+        }
+    };
+    let (y, jvps) = pushforward(f, forward, x, &seeds(columns, x.shape()))?;
+    let (_, vjps) = pullback(f, reverse, x, &seeds(rows, &plan.output_shape))?;
+    let (mut br, mut bc) = result
+        .bidirectional_compressed_zeros()
+        .ok_or_else(|| AdError::Argument("mixed mode needs a bidirectional coloring".into()))?;
+    for (c, line) in vjps.iter().enumerate() {
+        for (k, v) in line.to_col_major().into_iter().enumerate() {
+            br[[c, k]] = v;
+        }
+    }
+    for (c, line) in jvps.iter().enumerate() {
+        for (k, v) in line.to_col_major().into_iter().enumerate() {
+            bc[[k, c]] = v;
+        }
+    }
+    let mut values = vec![0.0; result.pattern().nnz()];
+    decompress_bidirectional_into(&mut values, br.view(), bc.view(), result)
+        .map_err(pattern_error)?;
+    Ok((y, result.pattern().to_csmat(values).map_err(pattern_error)?))
 }

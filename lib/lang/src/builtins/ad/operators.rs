@@ -388,7 +388,14 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
     if let Some(plan) = &plan {
         let backend = p.backend.clone();
         let mut f = |t: &Tensor| evaluate(interp, &p, scalar_x, t);
-        let (value, results) = if op.family() == Op::Jacobian {
+        let mixed = sparse
+            .as_ref()
+            .and_then(super::sparse_ad::as_auto_sparse)
+            .and_then(|a| a.mixed_reverse.clone());
+        let (value, results) = if let (Op::Jacobian, Some(reverse)) = (op.family(), &mixed) {
+            let (y, j) = sparse::sparse_jacobian_mixed(&mut f, &backend, reverse, plan, &x)?;
+            (y, vec![sparse_value(j, ElType::Float64)])
+        } else if op.family() == Op::Jacobian {
             let (y, j) = sparse::sparse_jacobian(&mut f, &backend, plan, &x)?;
             (y, vec![sparse_value(j, ElType::Float64)])
         } else {

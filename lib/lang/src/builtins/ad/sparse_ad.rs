@@ -206,10 +206,51 @@ fn hessian_sparsity_(interp: &mut Interp, args: Args) -> EvalResult {
     detect(interp, &args, true)
 }
 
+/// `MixedMode(forward, reverse)`: Jacobians from both sides (with `AutoSparse`).
+pub struct MixedMode {
+    /// The backend for column colors (pushforwards).
+    pub forward: Backend,
+    /// The backend for row colors (pullbacks).
+    pub reverse: Backend,
+}
+
+impl Object for MixedMode {
+    fn type_name(&self) -> String {
+        "MixedMode".into()
+    }
+
+    fn show(&self) -> String {
+        format!("MixedMode({}, {})", self.forward, self.reverse)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn mixed_mode_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("MixedMode", 2, 2)?;
+    let backend = |v: &Value| {
+        as_backend(v).cloned().ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                "MixedMode(forward, reverse) takes two backends",
+            )
+        })
+    };
+    Ok(object(MixedMode {
+        forward: backend(&args.pos[0])?,
+        reverse: backend(&args.pos[1])?,
+    }))
+}
+
 /// `AutoSparse(backend; sparsity_detector, coloring_algorithm)`.
 pub struct AutoSparse {
     /// The backend computing each compressed derivative.
     pub dense: Backend,
+    /// For `AutoSparse(MixedMode(forward, reverse))`: the reverse backend of row colors
+    /// (`dense` is then the forward one).
+    pub mixed_reverse: Option<Backend>,
     /// How the pattern is found.
     pub detector: Detector,
     /// How it is colored.
@@ -222,9 +263,12 @@ impl Object for AutoSparse {
     }
 
     fn show(&self) -> String {
+        let dense = match &self.mixed_reverse {
+            Some(reverse) => format!("MixedMode({}, {})", self.dense, reverse),
+            None => self.dense.to_string(),
+        };
         format!(
-            "AutoSparse({}; sparsity_detector={}, coloring_algorithm={})",
-            self.dense,
+            "AutoSparse({dense}; sparsity_detector={}, coloring_algorithm={})",
             self.detector.show(),
             AlgorithmValue(self.algorithm.clone()).show()
         )
@@ -256,14 +300,17 @@ pub fn as_auto_sparse(v: &Value) -> Option<&AutoSparse> {
 
 fn auto_sparse_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("AutoSparse", 1, 3)?;
-    let dense = as_backend(&args.pos[0])
-        .ok_or_else(|| {
-            fail(
-                ErrorKind::ArgumentError,
-                "AutoSparse wraps a backend, such as AutoForwardDiff()",
-            )
-        })?
-        .clone();
+    let (dense, mixed_reverse) = match (&args.pos[0], as_backend(&args.pos[0])) {
+        (_, Some(b)) => (b.clone(), None),
+        (Value::Object(o), None) if o.as_any().is::<MixedMode>() => {
+            let m = o.as_any().downcast_ref::<MixedMode>().expect("checked");
+            (m.forward.clone(), Some(m.reverse.clone()))
+        }
+        _ => return Err(fail(
+            ErrorKind::ArgumentError,
+            "AutoSparse wraps a backend, such as AutoForwardDiff(), or MixedMode(forward, reverse)",
+        )),
+    };
     let detector_value = args.pos.get(1).or(args.kw("sparsity_detector"));
     let detector = match detector_value {
         None => Detector::Global,
@@ -296,6 +343,7 @@ fn auto_sparse_(_: &mut Interp, args: Args) -> EvalResult {
     };
     Ok(object(AutoSparse {
         dense,
+        mixed_reverse,
         detector,
         algorithm,
     }))
@@ -321,7 +369,10 @@ pub fn plan(
                 .unwrap_or_default(),
             None => vec![pattern.nrows()],
         };
-        sparse::plan_jacobian(pattern, &sparse.dense, &sparse.algorithm, output_shape)?
+        match &sparse.mixed_reverse {
+            Some(_) => sparse::plan_bidirectional(pattern, &sparse.algorithm, output_shape)?,
+            None => sparse::plan_jacobian(pattern, &sparse.dense, &sparse.algorithm, output_shape)?,
+        }
     };
     Ok(Rc::new(plan))
 }
@@ -333,5 +384,6 @@ crate::builtins! {
     "KnownHessianSparsityDetector" => known_hessian_, false, "    KnownHessianSparsityDetector(P)\n\nA detector returning the Hessian pattern `P` you already know.\n\n```\njulia> AutoSparse(AutoForwardDiff(); sparsity_detector=KnownHessianSparsityDetector(P))\n```";
     "jacobian_sparsity" => jacobian_sparsity_, false, "    jacobian_sparsity(f, x, detector)\n    jacobian_sparsity(f!, y, x, detector)\n\nThe sparsity pattern of the Jacobian of `f` at `x`, as a sparse Bool matrix.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], ones(3), TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";
     "hessian_sparsity" => hessian_sparsity_, false, "    hessian_sparsity(f, x, detector)\n\nThe sparsity pattern of the Hessian of a scalar `f`: pairs of inputs that interact nonlinearly.\n\n```\njulia> hessian_sparsity(x -> x[1] * x[2] + x[3]^2, ones(3), TracerSparsityDetector())\n3×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n ⋅  1  ⋅\n 1  ⋅  ⋅\n ⋅  ⋅  1\n```";
+    "MixedMode" => mixed_mode_, false, "    MixedMode(forward, reverse)\n\nMixed-mode sparse Jacobians: wrapped in `AutoSparse`, the pattern is colored from both sides (bidirectional coloring); columns are computed by pushforwards with `forward` and rows by pullbacks with `reverse`. Good for Jacobians with both dense rows and dense columns (arrowheads).\n\n```\njulia> back = AutoSparse(MixedMode(AutoForwardDiff(), AutoReverseDiff()); coloring_algorithm=GreedyColoringAlgorithm(RandomOrder(0); postprocessing=true));\n```";
     "AutoSparse" => auto_sparse_, false, "    AutoSparse(backend; sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm())\n    AutoSparse(backend, detector, algorithm)\n\nSparse Jacobians and Hessians: at preparation the pattern is detected and colored; each call then computes one pushforward (or pullback, or HVP) per color and decompresses them into a `SparseMatrixCSC`. Other operators use `backend` as is.\n\n```\njulia> back = AutoSparse(SecondOrder(AutoForwardDiff(), AutoFiniteDiff()); sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm());\n\njulia> prep = prepare_hessian(x -> sum(diff(x) .^ 2), back, zeros(1000)); ncolors(prep)\n3\n```";
 }
