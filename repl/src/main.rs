@@ -3,11 +3,14 @@
 //! Everything runs through `difflab_session::Session`; this binary only reads input, renders
 //! events as terminal text ([`render`]) and maps errors to the exit status.
 
+mod editor;
 mod render;
 
 use difflab_session::{Completeness, ExecuteOptions, Session};
-use std::io::{BufRead, Write};
+use std::cell::RefCell;
+use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
+use std::rc::Rc;
 
 const USAGE: &str = "usage: difflab [FILE [-i] | -e CODE | --help | --version]
 
@@ -79,29 +82,83 @@ fn run_code(session: &mut Session, code: &str, name: &str) -> ExitCode {
     }
 }
 
-fn repl(mut session: Session) -> ExitCode {
+const BANNER: &str = "difflab — automatic differentiation, interactively.\nType ?gradient for help on a function, ? for an overview; Tab completes; Ctrl-D exits.";
+
+fn repl(session: Session) -> ExitCode {
     install_interrupt(&session);
-    println!(
-        "difflab {} — automatic differentiation, interactively.\nType ?gradient for help on a function, ? for an overview; Ctrl-D exits.",
-        env!("CARGO_PKG_VERSION")
-    );
+    if std::io::stdin().is_terminal() {
+        interactive(session)
+    } else {
+        piped(session)
+    }
+}
+
+/// The rustyline prompt: multi-line input, completion, history.
+fn interactive(session: Session) -> ExitCode {
+    println!("difflab {}\n{BANNER}", env!("CARGO_PKG_VERSION"));
+    let session = Rc::new(RefCell::new(session));
+    let config = rustyline::Config::builder()
+        .auto_add_history(true)
+        .completion_type(rustyline::CompletionType::List)
+        .build();
+    let mut editor = match rustyline::Editor::<
+        editor::SessionHelper,
+        rustyline::history::DefaultHistory,
+    >::with_config(config)
+    {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("cannot start the line editor ({e}); reading plain lines");
+            return piped(
+                Rc::try_unwrap(session)
+                    .map(RefCell::into_inner)
+                    .unwrap_or_default(),
+            );
+        }
+    };
+    editor.set_helper(Some(editor::SessionHelper {
+        session: session.clone(),
+    }));
+    let history = editor::history_path();
+    if let Some(path) = &history {
+        let _ = editor.load_history(path);
+    }
+    loop {
+        match editor.readline("difflab> ") {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => {
+                session.borrow_mut().execute(
+                    line.trim_end(),
+                    &ExecuteOptions::default(),
+                    &mut render::Terminal,
+                );
+                println!();
+                if let Some(path) = &history {
+                    if let Some(dir) = path.parent() {
+                        let _ = std::fs::create_dir_all(dir);
+                    }
+                    if editor.append_history(path).is_err() {
+                        let _ = editor.save_history(path);
+                    }
+                }
+            }
+            // Ctrl-C at the prompt clears the line; Ctrl-C while code runs interrupts it.
+            Err(rustyline::error::ReadlineError::Interrupted) => continue,
+            Err(_) => break,
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Input that is not a terminal: complete inputs run in order as they arrive.
+fn piped(mut session: Session) -> ExitCode {
     let stdin = std::io::stdin();
     let mut input = String::new();
-    loop {
-        print!(
-            "{}",
-            if input.is_empty() {
-                "difflab> "
-            } else {
-                "      ... "
-            }
-        );
-        let _ = std::io::stdout().flush();
-        let mut line = String::new();
-        match stdin.lock().read_line(&mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => input.push_str(&line),
-        }
+    let mut failed = false;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        input.push_str(&line);
+        input.push('\n');
         if input.trim().is_empty() {
             input.clear();
             continue;
@@ -110,13 +167,18 @@ fn repl(mut session: Session) -> ExitCode {
             continue;
         }
         let code = std::mem::take(&mut input);
-        session.execute(
-            code.trim_end(),
-            &ExecuteOptions::default(),
-            &mut render::Terminal,
-        );
-        println!();
+        failed |= session
+            .execute(
+                code.trim_end(),
+                &ExecuteOptions::default(),
+                &mut render::Terminal,
+            )
+            .failed;
+        let _ = std::io::stdout().flush();
     }
-    println!();
-    ExitCode::SUCCESS
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -1,0 +1,83 @@
+//! The REPL in a real pseudo-terminal: multi-line input, completion, `\alpha` input, history
+//! across restarts, interrupting a runaway loop, and errors followed by more work.
+
+use expectrl::{Eof, Regex, Session};
+use std::process::Command;
+use std::time::Duration;
+
+fn start(history: &std::path::Path) -> Session {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_difflab"));
+    command
+        .env("DIFFLAB_HISTORY", history)
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1");
+    let mut session = Session::spawn(command).expect("the REPL starts in a pty");
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("difflab> ").expect("a prompt");
+    session
+}
+
+fn history_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("difflab-pty-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("history")
+}
+
+#[test]
+fn multi_line_input_and_errors_followed_by_more_work() {
+    let mut p = start(&history_file("multi"));
+    p.send_line("function f(x)").unwrap();
+    p.send_line("    2x + 1").unwrap();
+    p.send_line("end").unwrap();
+    p.expect("f (generic function with 1 method)").unwrap();
+    p.send_line("undefined_name + 1").unwrap();
+    p.expect("UndefVarError").unwrap();
+    p.send_line("f(20)").unwrap();
+    p.expect("41").unwrap();
+    p.send("\x04").unwrap();
+    p.expect(Eof).unwrap();
+}
+
+#[test]
+fn completion_and_latex_input() {
+    let mut p = start(&history_file("complete"));
+    p.send("my_long_variable = 3\r").unwrap();
+    p.expect("3").unwrap();
+    p.send("my_long_v\t").unwrap();
+    p.expect("my_long_variable").unwrap();
+    p.send(" + 1\r").unwrap();
+    p.expect("4").unwrap();
+    p.send("\\alpha\t").unwrap();
+    p.expect("α").unwrap();
+    p.send(" = 2; α * 3\r").unwrap();
+    p.expect("6").unwrap();
+}
+
+#[test]
+fn interrupting_a_runaway_loop_keeps_variables() {
+    let mut p = start(&history_file("interrupt"));
+    p.send_line("kept = 41").unwrap();
+    p.expect("41").unwrap();
+    p.send_line("while true end").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    p.send("\x03").unwrap();
+    p.expect("InterruptException").unwrap();
+    p.send_line("kept + 1").unwrap();
+    p.expect("42").unwrap();
+}
+
+#[test]
+fn history_survives_a_restart() {
+    let history = history_file("history");
+    let mut p = start(&history);
+    p.send_line("remembered_value = 12345").unwrap();
+    p.expect("12345").unwrap();
+    p.send("\x04").unwrap();
+    p.expect(Eof).unwrap();
+    let saved = std::fs::read_to_string(&history).expect("the history file is written");
+    assert!(saved.contains("remembered_value = 12345"), "{saved}");
+    let mut p = start(&history);
+    // Up arrow recalls the previous session's line.
+    p.send("\x1b[A\r").unwrap();
+    p.expect(Regex("12345")).unwrap();
+}
