@@ -4,6 +4,12 @@
 use difflab_session::{Event, Frontend, StreamName};
 use std::io::Write;
 
+/// Errors are red when stderr is a terminal and `NO_COLOR` is unset.
+fn colored() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
 /// A frontend writing to the process's standard streams.
 #[derive(Default)]
 pub struct Terminal;
@@ -29,7 +35,11 @@ impl Frontend for Terminal {
             }
             Event::Error(report) => {
                 let _ = std::io::stdout().flush();
-                eprintln!("{}", report.rendered());
+                if colored() {
+                    eprintln!("\x1b[1;31m{}\x1b[0m", report.rendered());
+                } else {
+                    eprintln!("{}", report.rendered());
+                }
             }
         }
     }
