@@ -71,13 +71,15 @@ fn history_survives_a_restart() {
     let history = history_file("history");
     let mut p = start(&history);
     p.send_line("remembered_value = 12345").unwrap();
-    p.expect("12345").unwrap();
+    p.expect(Regex("\r\n12345")).unwrap();
     p.send("\x04").unwrap();
     p.expect(Eof).unwrap();
     let saved = std::fs::read_to_string(&history).expect("the history file is written");
     assert!(saved.contains("remembered_value = 12345"), "{saved}");
     let mut p = start(&history);
     // Up arrow recalls the previous session's line.
-    p.send("\x1b[A\r").unwrap();
-    p.expect(Regex("12345")).unwrap();
+    p.send("\x1b[A").unwrap();
+    p.expect("remembered_value = 12345").unwrap();
+    p.send("\r").unwrap();
+    p.expect(Regex("\r\n12345")).unwrap();
 }
