@@ -136,8 +136,9 @@ impl Interp {
         self.source = source;
         self.scope = None;
         self.depth = 0;
+        // A pending interrupt is kept: one that arrives while the input is still being parsed
+        // must stop it, not be forgotten.
         self.end_stack.clear();
-        self.interrupt.store(false, Ordering::Relaxed);
         match self.eval_block(program) {
             Ok(v) => Ok(v),
             Err(Flow::Error(e)) => Err(*e),
