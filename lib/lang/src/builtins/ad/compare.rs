@@ -203,6 +203,29 @@ num_to_vec(t) = sin.([1.0, 2.0] .* t)
 ]
 "#;
 
+/// Sparse Jacobian and Hessian scenarios, after DifferentiationInterfaceTest's
+/// `sparse_scenarios()`: banded structures whose dense references are known in closed form.
+const SPARSE_SCENARIOS: &str = r#"
+x6 = collect(1.0:6.0)
+bidiagonal(d, u) = [i == j ? d[i] : (j == i + 1 ? u[i] : 0.0) for i in 1:length(d), j in 1:length(d) + 1]
+diffsquare(x) = diff(x) .^ 2
+diffcube(x) = diff(x) .^ 3
+sumdiffcube(x) = sum(diff(x) .^ 3)
+dx = diff(x6)
+[
+    Scenario(:jacobian, diffsquare, x6; res1=bidiagonal(-2 .* dx, 2 .* dx), name="diffsquare: 6-element Vector"),
+    Scenario(:jacobian, diffcube, x6; res1=bidiagonal(-3 .* dx .^ 2, 3 .* dx .^ 2), name="diffcube: 6-element Vector"),
+    Scenario(:jacobian, x -> vcat(diffsquare(x), diffcube(x)), x6; res1=vcat(bidiagonal(-2 .* dx, 2 .* dx), bidiagonal(-3 .* dx .^ 2, 3 .* dx .^ 2)), name="vcat(diffsquare, diffcube): 6-element Vector"),
+    Scenario(:hessian, sumdiffcube, x6; res1=3 .* vcat(0.0, dx .^ 2) .- 3 .* vcat(dx .^ 2, 0.0),
+             res2=[6.0 -6 0 0 0 0; -6 12 -6 0 0 0; 0 -6 12 -6 0 0; 0 0 -6 12 -6 0; 0 0 0 -6 12 -6; 0 0 0 0 -6 6], name="sumdiffcube: 6-element Vector"),
+]
+"#;
+
+fn sparse_scenarios_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sparse_scenarios", 0, 0)?;
+    interp.eval_library("sparse_scenarios", SPARSE_SCENARIOS)
+}
+
 fn default_scenarios_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("default_scenarios", 0, 0)?;
     interp.eval_library("default_scenarios", DEFAULT_SCENARIOS)
@@ -307,6 +330,10 @@ fn zero_like(v: &Value) -> Value {
 
 /// The largest relative difference between a result and its reference (tuples elementwise).
 fn max_error(got: &Value, want: &Value) -> Option<f64> {
+    // Sparse results (AutoSparse) are compared through their dense form.
+    if let Value::Sparse(_) = got {
+        return max_error(&crate::builtins::sparse::to_dense(got).ok()?, want);
+    }
     if let (Value::Tuple(a), Value::Tuple(b)) = (got, want) {
         return (a.len() == b.len()).then(|| {
             a.iter()
@@ -343,13 +370,17 @@ fn checked_part(s: &Scenario, variant: Variant, out: &Value) -> Option<(Value, V
     Some((result, reference))
 }
 
+fn is_backend(v: &Value) -> bool {
+    as_backend(v).is_some() || super::sparse_ad::as_auto_sparse(v).is_some()
+}
+
 fn backends_of(v: &Value) -> Result<Vec<Value>, Flow> {
-    let list = if as_backend(v).is_some() {
+    let list = if is_backend(v) {
         vec![v.clone()]
     } else {
         elements(v)?
     };
-    if let Some(bad) = list.iter().find(|b| as_backend(b).is_none()) {
+    if let Some(bad) = list.iter().find(|b| !is_backend(b)) {
         return Err(fail(
             ErrorKind::ArgumentError,
             format!("expected backends, got a {}", bad.type_name()),
@@ -542,6 +573,7 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
 crate::builtins! {
     "Scenario" => scenario_, false, "    Scenario(:op, f, x, [t], [contexts...]; res1, res2, name)\n    Scenario{:op, :out}(f, x; res1)\n    Scenario(:op, f!, y, x; ...)\n\nA test case for one operator (`:derivative`, `:gradient`, `:jacobian`, `:hessian`, `:hvp`, `:pushforward`, `:pullback`, `:second_derivative`): the function, the input, the tangent for pushforward/pullback/hvp, and the expected results (`res2` for second-order results). `:in` scenarios test the in-place variants.\n\n```\njulia> Scenario{:gradient, :out}(x -> sum(abs2, x), [1.0, 2.0]; res1=[2.0, 4.0])\n```";
     "default_scenarios" => default_scenarios_, false, "    default_scenarios()\n\nA set of scenarios with closed-form results covering every operator and input shape (numbers, vectors, matrices), after DifferentiationInterfaceTest's defaults.\n\n```\njulia> test_differentiation(AutoForwardDiff(), default_scenarios())\n```";
+    "sparse_scenarios" => sparse_scenarios_, false, "    sparse_scenarios()\n\nJacobian and Hessian scenarios with banded structure (`diff(x) .^ 2`, `diff(x) .^ 3`, `sum(diff(x) .^ 3)`) and closed-form references, for testing `AutoSparse` backends.\n\n```\njulia> test_differentiation([AutoSparse(AutoForwardDiff())], sparse_scenarios())\n```";
     "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios; rtol=1e-3)\n\nRuns every backend on every scenario, with and without preparation, in the scenario's variants, and returns a table: one row per backend × scenario × variant with `passed`, the largest relative `error`, and a `message` saying why a row failed.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
     "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared)\n\nTimes every backend on every scenario and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call), samples, evals, time (seconds, fastest sample), allocs and bytes (not measured: `nothing`), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
 }
