@@ -17,6 +17,12 @@ fn start(history: &std::path::Path) -> Session {
     session
 }
 
+/// Waits for the next prompt, so keys are typed only when the line editor reads them (keys
+/// sent while code runs reach a cooked-mode terminal, where Ctrl-D is lost).
+fn prompt(p: &mut Session) {
+    p.expect("difflab> ").expect("the next prompt");
+}
+
 fn history_file(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("difflab-pty-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -30,10 +36,13 @@ fn multi_line_input_and_errors_followed_by_more_work() {
     p.send_line("    2x + 1").unwrap();
     p.send_line("end").unwrap();
     p.expect("f (generic function with 1 method)").unwrap();
+    prompt(&mut p);
     p.send_line("undefined_name + 1").unwrap();
     p.expect("UndefVarError").unwrap();
+    prompt(&mut p);
     p.send_line("f(20)").unwrap();
     p.expect("41").unwrap();
+    prompt(&mut p);
     p.send("\x04").unwrap();
     p.expect(Eof).unwrap();
 }
@@ -42,11 +51,13 @@ fn multi_line_input_and_errors_followed_by_more_work() {
 fn completion_and_latex_input() {
     let mut p = start(&history_file("complete"));
     p.send("my_long_variable = 3\r").unwrap();
-    p.expect("3").unwrap();
+    p.expect(Regex("\r\n3")).unwrap();
+    prompt(&mut p);
     p.send("my_long_v\t").unwrap();
     p.expect("my_long_variable").unwrap();
     p.send(" + 1\r").unwrap();
-    p.expect("4").unwrap();
+    p.expect(Regex("\r\n4")).unwrap();
+    prompt(&mut p);
     p.send("\\alpha\t").unwrap();
     p.expect("α").unwrap();
     p.send(" = 2; α * 3\r").unwrap();
@@ -57,7 +68,8 @@ fn completion_and_latex_input() {
 fn interrupting_a_runaway_loop_keeps_variables() {
     let mut p = start(&history_file("interrupt"));
     p.send_line("kept = 41").unwrap();
-    p.expect("41").unwrap();
+    p.expect(Regex("\r\n41")).unwrap();
+    prompt(&mut p);
     p.send_line("while true end").unwrap();
     // Ctrl-C until the loop reports the interrupt (the first may arrive before it starts).
     p.set_expect_timeout(Some(Duration::from_millis(500)));
@@ -67,6 +79,7 @@ fn interrupting_a_runaway_loop_keeps_variables() {
     });
     assert!(interrupted, "Ctrl-C stops the loop");
     p.set_expect_timeout(Some(Duration::from_secs(20)));
+    prompt(&mut p);
     p.send_line("kept + 1").unwrap();
     p.expect("42").unwrap();
 }
@@ -77,6 +90,7 @@ fn history_survives_a_restart() {
     let mut p = start(&history);
     p.send_line("remembered_value = 12345").unwrap();
     p.expect(Regex("\r\n12345")).unwrap();
+    prompt(&mut p);
     p.send("\x04").unwrap();
     p.expect(Eof).unwrap();
     let saved = std::fs::read_to_string(&history).expect("the history file is written");
