@@ -323,7 +323,10 @@ mod tests {
             ]
         );
         // A juxtaposed coefficient stops before the name; `x1` is a name.
-        assert_eq!(classes("2x + x1 + 0xff"), vec![("2", Class::Number), ("0xff", Class::Number)]);
+        assert_eq!(
+            classes("2x + x1 + 0xff"),
+            vec![("2", Class::Number), ("0xff", Class::Number)]
+        );
     }
 
     #[test]

@@ -1,60 +1,120 @@
-//! The `difflab` command: the interactive prompt, `difflab FILE` and `difflab -e CODE`.
+//! The `difflab` command: the interactive prompt, `difflab FILE [-i]`, `difflab -e CODE`, and
+//! sessions fed through standard input.
 //!
-//! Everything runs through `difflab_session::Session`; this binary only reads input, renders
-//! events as terminal text ([`render`]) and maps errors to the exit status.
+//! Everything runs through `difflab_session::Session`; this binary reads input and renders
+//! events. Modules: [`interactive`] (the rustyline prompt) with [`helper`] (completion,
+//! validation, highlighting through the session), [`indent`] and [`highlight`] (the prompt's
+//! lexical view), [`history`] (where the history file lives); [`piped`] (standard input that is
+//! not a terminal); [`render`] (events as terminal text).
 
-mod editor;
+mod helper;
+mod highlight;
+mod history;
+mod indent;
+mod interactive;
+mod piped;
 mod render;
 
-use difflab_session::{Completeness, ExecuteOptions, Session};
-use std::cell::RefCell;
-use std::io::{BufRead, IsTerminal, Write};
+use difflab_session::{ExecuteOptions, Session};
+use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::rc::Rc;
 
 const USAGE: &str = "usage: difflab [FILE [-i] | -e CODE | --help | --version]
 
-  (no arguments)  start the interactive prompt
+  (no arguments)  start the interactive prompt (when standard input is not a terminal,
+                  run each input it holds in order and show the values)
   FILE            run a difflab script (.dl); with -i, stay at the prompt afterwards
   -e CODE         evaluate CODE
   --help          show this help
-  --version       show the version";
+  --version       show the version
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+At the prompt: ? for help, ?name for a function's documentation, Tab completes, \\alpha<Tab>
+gives α, Ctrl-C interrupts a running input, Ctrl-D exits. The history is kept in
+$XDG_DATA_HOME/difflab/history (~/.local/share/difflab/history); DIFFLAB_HISTORY names another
+file, or turns history off when empty. NO_COLOR turns colours off.";
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+enum Command {
+    Prompt,
+    Help,
+    Version,
+    Eval(String),
+    File { path: String, then_prompt: bool },
+    Usage,
+}
+
+fn parse(args: &[String]) -> Command {
     match args
         .iter()
         .map(String::as_str)
         .collect::<Vec<_>>()
         .as_slice()
     {
-        [] => repl(Session::new()),
-        ["--help" | "-h"] => {
+        [] => Command::Prompt,
+        ["--help" | "-h"] => Command::Help,
+        ["--version" | "-v"] => Command::Version,
+        ["-e", code] => Command::Eval(code.to_string()),
+        [file] if !file.starts_with('-') => Command::File {
+            path: file.to_string(),
+            then_prompt: false,
+        },
+        [file, "-i"] | ["-i", file] if !file.starts_with('-') => Command::File {
+            path: file.to_string(),
+            then_prompt: true,
+        },
+        _ => Command::Usage,
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match parse(&args) {
+        Command::Help => {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        ["--version" | "-v"] => {
+        Command::Version => {
             println!("difflab {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
-        ["-e", code] => run_code(&mut Session::new(), code, "none"),
-        [file] if !file.starts_with('-') => run_file(&mut Session::new(), file),
-        [file, "-i"] | ["-i", file] => {
-            let mut session = Session::new();
-            run_file(&mut session, file);
-            repl(session)
-        }
-        _ => {
+        Command::Usage => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
+        }
+        Command::Prompt => prompt(new_session()),
+        Command::Eval(code) => run_code(&mut new_session(), &code, "none"),
+        Command::File { path, then_prompt } => {
+            let mut session = new_session();
+            let status = run_file(&mut session, &path);
+            if then_prompt {
+                prompt(session)
+            } else {
+                status
+            }
         }
     }
 }
 
-fn install_interrupt(session: &Session) {
+/// A session whose running input Ctrl-C interrupts.
+fn new_session() -> Session {
+    let session = Session::new();
     let handle = session.interrupt_handle();
-    // A second handler cannot be installed; the first one already raises the flag.
-    let _ = ctrlc::set_handler(move || handle.interrupt());
+    // The handler is installed once per process; it only raises the session's flag, so the
+    // input stops with `InterruptException` and the session (and the prompt) go on.
+    if let Err(e) = ctrlc::set_handler(move || handle.interrupt()) {
+        eprintln!("warning: Ctrl-C will not interrupt running code: {e}");
+    }
+    session
+}
+
+/// The prompt on a terminal; otherwise each input of standard input in turn.
+fn prompt(mut session: Session) -> ExitCode {
+    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        interactive::run(session)
+    } else {
+        piped::run(&mut session)
+    }
 }
 
 fn run_file(session: &mut Session, path: &str) -> ExitCode {
@@ -68,13 +128,13 @@ fn run_file(session: &mut Session, path: &str) -> ExitCode {
 }
 
 fn run_code(session: &mut Session, code: &str, name: &str) -> ExitCode {
-    install_interrupt(session);
     let options = ExecuteOptions {
         store_history: false,
         show_result: false,
         source_name: Some(name.to_string()),
     };
-    let outcome = session.execute(code, &options, &mut render::Terminal);
+    let mut terminal = render::Terminal::new(render::Style::detect());
+    let outcome = session.execute(code, &options, &mut terminal);
     if outcome.failed {
         ExitCode::FAILURE
     } else {
@@ -82,103 +142,27 @@ fn run_code(session: &mut Session, code: &str, name: &str) -> ExitCode {
     }
 }
 
-const BANNER: &str = "difflab — automatic differentiation, interactively.\nType ?gradient for help on a function, ? for an overview; Tab completes; Ctrl-D exits.";
+#[cfg(test)]
+mod tests {
+    use super::{parse, Command};
 
-fn repl(session: Session) -> ExitCode {
-    install_interrupt(&session);
-    if std::io::stdin().is_terminal() {
-        interactive(session)
-    } else {
-        piped(session)
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
     }
-}
 
-/// The rustyline prompt: multi-line input, completion, history.
-fn interactive(session: Session) -> ExitCode {
-    println!("difflab {}\n{BANNER}", env!("CARGO_PKG_VERSION"));
-    let session = Rc::new(RefCell::new(session));
-    let config = rustyline::Config::builder()
-        .auto_add_history(true)
-        .completion_type(rustyline::CompletionType::List)
-        .build();
-    let mut editor = match rustyline::Editor::<
-        editor::SessionHelper,
-        rustyline::history::DefaultHistory,
-    >::with_config(config)
-    {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("cannot start the line editor ({e}); reading plain lines");
-            return piped(
-                Rc::try_unwrap(session)
-                    .map(RefCell::into_inner)
-                    .unwrap_or_default(),
-            );
-        }
-    };
-    editor.set_helper(Some(editor::SessionHelper {
-        session: session.clone(),
-    }));
-    let history = editor::history_path();
-    if let Some(path) = &history {
-        let _ = editor.load_history(path);
-    }
-    loop {
-        match editor.readline("difflab> ") {
-            Ok(line) if line.trim().is_empty() => continue,
-            Ok(line) => {
-                session.borrow_mut().execute(
-                    line.trim_end(),
-                    &ExecuteOptions::default(),
-                    &mut render::Terminal,
-                );
-                println!();
-                if let Some(path) = &history {
-                    if let Some(dir) = path.parent() {
-                        let _ = std::fs::create_dir_all(dir);
-                    }
-                    if editor.append_history(path).is_err() {
-                        let _ = editor.save_history(path);
-                    }
-                }
-            }
-            // Ctrl-C at the prompt clears the line; Ctrl-C while code runs interrupts it.
-            Err(rustyline::error::ReadlineError::Interrupted) => continue,
-            Err(_) => break,
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-/// Input that is not a terminal: complete inputs run in order as they arrive.
-fn piped(mut session: Session) -> ExitCode {
-    let stdin = std::io::stdin();
-    let mut input = String::new();
-    let mut failed = false;
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        input.push_str(&line);
-        input.push('\n');
-        if input.trim().is_empty() {
-            input.clear();
-            continue;
-        }
-        if let Completeness::Incomplete(_) = session.is_complete(&input) {
-            continue;
-        }
-        let code = std::mem::take(&mut input);
-        failed |= session
-            .execute(
-                code.trim_end(),
-                &ExecuteOptions::default(),
-                &mut render::Terminal,
-            )
-            .failed;
-        let _ = std::io::stdout().flush();
-    }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    #[test]
+    fn command_lines() {
+        assert_eq!(parse(&args(&[])), Command::Prompt);
+        assert_eq!(parse(&args(&["-e", "1+1"])), Command::Eval("1+1".into()));
+        let file = |then_prompt| Command::File {
+            path: "a.dl".into(),
+            then_prompt,
+        };
+        assert_eq!(parse(&args(&["a.dl"])), file(false));
+        assert_eq!(parse(&args(&["a.dl", "-i"])), file(true));
+        assert_eq!(parse(&args(&["-i", "a.dl"])), file(true));
+        assert_eq!(parse(&args(&["--help"])), Command::Help);
+        assert_eq!(parse(&args(&["-x"])), Command::Usage);
+        assert_eq!(parse(&args(&["-e"])), Command::Usage);
     }
 }

@@ -47,3 +47,74 @@ fn parse_errors_exit_nonzero_with_the_span() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("ERROR: LoadError"), "{err}");
 }
+
+/// Runs `difflab args…` with `stdin` piped in.
+fn with_stdin(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = difflab()
+        .args(args)
+        .env("DIFFLAB_HISTORY", "")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn piped_input_runs_each_complete_input_and_shows_its_value() {
+    let out = with_stdin(
+        &[],
+        "function f(x)\n    2x\nend\nf(2)\n\nprint(\"a\")\nf(3);\nans + 1\nspy(sparse([1, 2], [1, 2], [1.0, 2.0]))\n",
+    );
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("f (generic function with 1 method)\n4\na\n7\n"),
+        "{stdout}"
+    );
+    // A plot's text/plain is braille art: it just prints.
+    assert!(stdout.contains('⣿'), "{stdout}");
+    assert!(!stdout.contains("difflab>"), "no prompt: {stdout}");
+}
+
+#[test]
+fn piped_input_goes_on_after_an_error_and_exits_nonzero() {
+    let out = with_stdin(&[], "x = 1\nx + nope\nx + 1\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n2\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("UndefVarError: `nope` not defined"), "{err}");
+    assert!(!err.contains("\x1b["), "no colours into a pipe: {err:?}");
+}
+
+#[test]
+fn a_file_with_dash_i_then_reads_piped_input() {
+    let dir = std::env::temp_dir().join(format!("difflab-cli-i-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("setup.dl");
+    std::fs::write(&script, "base = 40\n").unwrap();
+    let out = with_stdin(&[script.to_str().unwrap(), "-i"], "base + 2\n");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "42\n");
+}
+
+#[test]
+fn help_names_the_modes_and_the_history_file() {
+    let out = difflab().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for needle in ["-e CODE", "FILE", "-i", "DIFFLAB_HISTORY", "?name"] {
+        assert!(help.contains(needle), "{needle}: {help}");
+    }
+    let out = difflab().arg("--bogus").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -3,7 +3,7 @@
 //! paths inside strings, and LaTeX-style Unicode input (`\alpha` → `α`, in [`crate::latex`]).
 //!
 //! [`complete`] first finds where the cursor is with a small lexical scan of the code before it
-//! ([`Lexical`]: code, string or comment, and the innermost open call), then asks the matching
+//! (`Lexical`: code, string or comment, and the innermost open call), then asks the matching
 //! source of candidates. Offsets are bytes, as everywhere in the session.
 
 use difflab_lang::{Interp, Value};
@@ -102,7 +102,10 @@ fn complete_code(interp: &Interp, code: &str, cursor: usize, call: Option<Call>)
         let (owner_start, _) = word_around(code, start - 1);
         let owner = &code[owner_start..start - 1];
         if let Some(fields) = field_names(interp, owner) {
-            let matches = fields.into_iter().filter(|f| f.starts_with(prefix)).collect();
+            let matches = fields
+                .into_iter()
+                .filter(|f| f.starts_with(prefix))
+                .collect();
             return Completions {
                 matches,
                 start,
@@ -122,7 +125,11 @@ fn complete_code(interp: &Interp, code: &str, cursor: usize, call: Option<Call>)
         _ => Vec::new(),
     };
     if !prefix.is_empty() {
-        matches.extend(all_names(interp).into_iter().filter(|n| n.starts_with(prefix)));
+        matches.extend(
+            all_names(interp)
+                .into_iter()
+                .filter(|n| n.starts_with(prefix)),
+        );
     }
     Completions {
         matches,
@@ -220,7 +227,10 @@ fn complete_path(code: &str, content_start: usize, cursor: usize) -> Completions
     let listed = match dir {
         "" => ".".to_string(),
         d if d.starts_with("~/") => match std::env::var_os("HOME") {
-            Some(home) => Path::new(&home).join(&d[2..]).to_string_lossy().into_owned(),
+            Some(home) => Path::new(&home)
+                .join(&d[2..])
+                .to_string_lossy()
+                .into_owned(),
             None => d.to_string(),
         },
         d => d.to_string(),
@@ -450,7 +460,10 @@ mod tests {
         assert_eq!(replaced, "prin");
         assert!(matches.contains(&"println".to_string()), "{matches:?}");
         assert!(matches.contains(&"printable".to_string()), "{matches:?}");
-        assert!(matches.windows(2).all(|w| w[0] < w[1]), "sorted: {matches:?}");
+        assert!(
+            matches.windows(2).all(|w| w[0] < w[1]),
+            "sorted: {matches:?}"
+        );
     }
 
     #[test]
@@ -531,7 +544,10 @@ mod tests {
         let base = dir.to_string_lossy();
 
         let (matches, replaced) = at_end(&interp, &format!("include(\"{base}/de"));
-        assert_eq!((matches, replaced.as_str()), (vec!["demo.dl".into(), "demo2.mtx".into()], "de"));
+        assert_eq!(
+            (matches, replaced.as_str()),
+            (vec!["demo.dl".into(), "demo2.mtx".into()], "de")
+        );
         let (matches, _) = at_end(&interp, &format!("x = \"{base}/"));
         assert_eq!(matches, vec!["data/", "demo.dl", "demo2.mtx"]);
         let (matches, _) = at_end(&interp, &format!("x = \"{base}/."));
@@ -557,12 +573,17 @@ mod tests {
                 })
             }
         );
-        assert_eq!(
-            scan(r#"s = "a \" b"#),
-            Lexical::String { content_start: 5 }
-        );
+        assert_eq!(scan(r#"s = "a \" b"#), Lexical::String { content_start: 5 });
         assert_eq!(scan("s = \"\"\"\nab"), Lexical::String { content_start: 7 });
-        assert_eq!(scan("f.(x"), Lexical::Code { call: Some(Call { callee: (0, 1), argument_start: 3 }) });
+        assert_eq!(
+            scan("f.(x"),
+            Lexical::Code {
+                call: Some(Call {
+                    callee: (0, 1),
+                    argument_start: 3
+                })
+            }
+        );
         assert_eq!(scan("x[1, (2"), Lexical::Code { call: None });
     }
 
