@@ -160,6 +160,15 @@ impl Interp {
         if let Some(v) = scalar_binary(op, a, b)? {
             return Ok(v);
         }
+        // Sparse matrices have their own arithmetic (results stay sparse where Julia's do).
+        let sparse = if dotted {
+            crate::builtins::sparse::sparse_broadcast(self, op, a, b)
+        } else {
+            crate::builtins::sparse::sparse_binary(self, op, a, b)
+        };
+        if let Some(result) = sparse {
+            return result;
+        }
         match op {
             BinOp::Pipe => return self.call(b, vec![a.clone()]),
             BinOp::Pair => return Ok(Value::Tuple(Rc::new(vec![a.clone(), b.clone()]))),
@@ -458,6 +467,9 @@ pub fn identical(a: &Value, b: &Value) -> bool {
 
 /// `op v` (or `.op v`).
 pub fn unary(op: UnaryOp, _dotted: bool, v: &Value) -> EvalResult {
+    if let Some(result) = crate::builtins::sparse::sparse_unary(op, v) {
+        return result;
+    }
     match (op, v) {
         (UnaryOp::Plus, _) => Ok(v.clone()),
         (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(i.wrapping_neg())),
