@@ -136,9 +136,10 @@ impl Interp {
         self.source = source;
         self.scope = None;
         self.depth = 0;
-        // A pending interrupt is kept: one that arrives while the input is still being parsed
-        // must stop it, not be forgotten.
         self.end_stack.clear();
+        // An interrupt raised while nothing ran (a late Ctrl-C after the previous input ended)
+        // must not stop this input; frontends retry an interrupt that races with a start.
+        self.interrupt.store(false, Ordering::Relaxed);
         match self.eval_block(program) {
             Ok(v) => Ok(v),
             Err(Flow::Error(e)) => Err(*e),
