@@ -8,6 +8,10 @@ use difflab_ad::di::{operators::value_and_gradient, Backend};
 use difflab_ad::{ops, AdError, Tensor};
 use std::time::Instant;
 
+// The allocator the difflab programs use (see `difflab_lang::allocator`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn median_seconds(mut f: impl FnMut()) -> f64 {
     f();
     let mut inner = 1;

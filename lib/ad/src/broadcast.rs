@@ -63,6 +63,9 @@ pub fn zip_map(
     f: impl Fn(f64, f64) -> f64,
 ) -> Result<ArrayD<f64>> {
     if a.shape() == b.shape() {
+        if let Some(out) = same_layout_map(a, b, &f) {
+            return Ok(out);
+        }
         return Ok(Zip::from(a).and(b).map_collect(|&x, &y| f(x, y)));
     }
     if b.ndim() == 0 {
@@ -79,6 +82,27 @@ pub fn zip_map(
     let va = pa.broadcast(IxDyn(&out)).expect("shape checked");
     let vb = pb.broadcast(IxDyn(&out)).expect("shape checked");
     Ok(Zip::from(&va).and(&vb).map_collect(|&x, &y| f(x, y)))
+}
+
+/// `f` over two arrays of one shape stored in the same contiguous order, as a plain loop over
+/// their memory (scalars and vectors always qualify): `Zip` costs more than the arithmetic
+/// for the small arrays of scalar code.
+fn same_layout_map(
+    a: &ArrayD<f64>,
+    b: &ArrayD<f64>,
+    f: &impl Fn(f64, f64) -> f64,
+) -> Option<ArrayD<f64>> {
+    let column_major = |x: &ArrayD<f64>| x.t().is_standard_layout();
+    let (x, y) = (a.as_slice_memory_order()?, b.as_slice_memory_order()?);
+    let data: Vec<f64> = if column_major(a) && column_major(b) {
+        x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect()
+    } else if a.is_standard_layout() && b.is_standard_layout() {
+        let data = x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect();
+        return ArrayD::from_shape_vec(a.raw_dim(), data).ok();
+    } else {
+        return None;
+    };
+    Some(crate::tensor::col_major(a.shape(), data))
 }
 
 #[cfg(test)]

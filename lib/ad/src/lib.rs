@@ -10,6 +10,7 @@
 //! Start with [`tensor`] (the number kinds), then [`ops`] (the primitives and their rules).
 
 pub mod broadcast;
+pub mod compiled;
 pub mod di;
 pub mod error;
 pub mod ops;

@@ -4,8 +4,11 @@
 //! tracked operand of the newest tag records a node whose parents carry a *rule*: the closure
 //! that turns the node's cotangent into the parent's (written with `ops` primitives, so
 //! cotangents may be dual numbers: forward over reverse gives Hessian-vector products).
-//! [`Tape::gradient`] walks the nodes backwards, accumulating cotangents with `+`.
+//! [`Tape::gradient`] walks the nodes backwards, accumulating cotangents with `+`. A tape made
+//! with [`Tape::compiling`] also keeps what each node computed, for replay
+//! ([`crate::compiled`]).
 
+use crate::compiled::Recording;
 use crate::error::Result;
 use crate::ops::{self, BinaryFn};
 use crate::tensor::{Tag, Tensor};
@@ -15,10 +18,23 @@ use std::rc::Rc;
 /// The rule of one parent: the parent's cotangent contribution from the node's cotangent.
 pub type Rule = Box<dyn Fn(&Tensor) -> Result<Tensor>>;
 
+/// How a node sends its cotangent to one parent.
+pub(crate) enum Backward {
+    /// Through a rule.
+    Rule(Rule),
+    /// Added at column-major `indices` into the parent's cotangent of `shape` (the adjoint of
+    /// gathering, e.g. `x[i]`), in place: a scalar loop over `x[i]` stays linear in `n`.
+    ScatterAdd {
+        indices: Rc<[usize]>,
+        shape: Rc<[usize]>,
+    },
+}
+
 /// A recording of one differentiation.
 pub struct Tape {
     tag: Tag,
-    nodes: RefCell<Vec<Vec<(usize, Rule)>>>,
+    nodes: RefCell<Vec<Vec<(usize, Backward)>>>,
+    recording: Option<RefCell<Recording>>,
 }
 
 /// A value recorded on a tape.
@@ -45,7 +61,39 @@ impl Tape {
         Rc::new(Tape {
             tag: Tag::fresh(),
             nodes: RefCell::new(Vec::new()),
+            recording: None,
         })
+    }
+
+    /// A new tape that also records how to replay each node (see [`crate::compiled`]).
+    pub fn compiling() -> Rc<Tape> {
+        Rc::new(Tape {
+            tag: Tag::fresh(),
+            nodes: RefCell::new(Vec::new()),
+            recording: Some(RefCell::new(Recording::default())),
+        })
+    }
+
+    /// True for a tape made with [`Tape::compiling`].
+    pub fn is_compiling(&self) -> bool {
+        self.recording.is_some()
+    }
+
+    /// Runs `f` on the replay recording, if this tape keeps one.
+    pub(crate) fn with_recording(&self, f: impl FnOnce(&mut Recording)) {
+        if let Some(r) = &self.recording {
+            f(&mut r.borrow_mut());
+        }
+    }
+
+    /// The replay recording and the number of nodes, leaving an empty recording behind.
+    pub(crate) fn take_recording(&self) -> (Recording, usize) {
+        let recording = self
+            .recording
+            .as_ref()
+            .map(|r| std::mem::take(&mut *r.borrow_mut()))
+            .unwrap_or_default();
+        (recording, self.nodes.borrow().len())
     }
 
     /// The tape's tag.
@@ -53,7 +101,7 @@ impl Tape {
         self.tag
     }
 
-    fn push(&self, parents: Vec<(usize, Rule)>) -> usize {
+    fn push(&self, parents: Vec<(usize, Backward)>) -> usize {
         let mut nodes = self.nodes.borrow_mut();
         nodes.push(parents);
         nodes.len() - 1
@@ -62,6 +110,7 @@ impl Tape {
     /// A new input: a leaf node holding `value`.
     pub fn input(self: &Rc<Self>, value: Tensor) -> Tensor {
         let node = self.push(Vec::new());
+        self.with_recording(|r| r.input(node));
         Tensor::Tracked(Rc::new(Tracked {
             tag: self.tag,
             value,
@@ -92,12 +141,14 @@ impl Tape {
             let Some(ct) = cotangents[node].take() else {
                 continue;
             };
-            for (parent, rule) in &nodes[node] {
-                let contribution = rule(&ct)?;
-                cotangents[*parent] = Some(match cotangents[*parent].take() {
-                    Some(acc) => ops::binary(BinaryFn::Add, &acc, &contribution)?,
-                    None => contribution,
-                });
+            for (parent, backward) in &nodes[node] {
+                let slot = &mut cotangents[*parent];
+                match backward {
+                    Backward::Rule(rule) => accumulate(slot, rule(&ct)?)?,
+                    Backward::ScatterAdd { indices, shape } => {
+                        scatter_accumulate(slot, &ct, indices, shape)?
+                    }
+                }
             }
             cotangents[node] = Some(ct);
         }
@@ -110,6 +161,54 @@ impl Tape {
             })
             .collect())
     }
+}
+
+/// Adds `contribution` to a cotangent, in place when both are plain arrays of one shape.
+fn accumulate(slot: &mut Option<Tensor>, contribution: Tensor) -> Result<()> {
+    *slot = Some(match slot.take() {
+        None => contribution,
+        Some(Tensor::Plain(mut acc)) => match &contribution {
+            Tensor::Plain(c) if c.shape() == acc.shape() => {
+                acc += c;
+                Tensor::Plain(acc)
+            }
+            _ => ops::binary(BinaryFn::Add, &Tensor::Plain(acc), &contribution)?,
+        },
+        Some(acc) => ops::binary(BinaryFn::Add, &acc, &contribution)?,
+    });
+    Ok(())
+}
+
+/// Adds `ct` at the column-major positions `indices` of a cotangent of `shape`.
+fn scatter_accumulate(
+    slot: &mut Option<Tensor>,
+    ct: &Tensor,
+    indices: &[usize],
+    shape: &[usize],
+) -> Result<()> {
+    let Tensor::Plain(values) = ct else {
+        return accumulate(slot, crate::ops::taping::scatter_add(ct, indices, shape)?);
+    };
+    let mut acc = match slot.take() {
+        None => crate::tensor::col_major(shape, vec![0.0; shape.iter().product()]),
+        Some(Tensor::Plain(a)) if a.t().is_standard_layout() => a,
+        Some(other) => {
+            *slot = Some(other);
+            return accumulate(slot, crate::ops::taping::scatter_add(ct, indices, shape)?);
+        }
+    };
+    // Column-major contiguous (checked above), so memory order is Julia's linear order.
+    let data = acc
+        .as_slice_memory_order_mut()
+        .expect("column-major contiguous");
+    for (&i, v) in indices
+        .iter()
+        .zip(crate::tensor::col_major_slice(values).iter())
+    {
+        data[i] += v;
+    }
+    *slot = Some(Tensor::Plain(acc));
+    Ok(())
 }
 
 /// The tracked layer of `t` for `tag`, if `t` is recorded on that tape.
@@ -135,27 +234,90 @@ pub fn value_below(t: &Tensor, tag: Tag) -> &Tensor {
 
 /// Records `value` as computed from `operands`, with one rule per operand (operands not on
 /// the tape contribute nothing). The result is a tracked tensor, or `value` itself when no
-/// operand is on the tape.
+/// operand is on the tape. A node recorded this way cannot be replayed: a compiling tape that
+/// meets one gives up compiling (use [`record_op`] for primitives).
 pub fn record(tag: Tag, value: Tensor, operands: Vec<(&Tensor, Rule)>) -> Tensor {
+    let (out, node) = push_node(tag, value, with_rules(operands));
+    if let Some((tape, _)) = node {
+        tape.with_recording(Recording::opaque);
+    }
+    out
+}
+
+/// Records `value` like [`record`], and for a compiling tape also how to recompute it:
+/// `replay` applied to `inputs` (all operands of the primitive, on the tape or not).
+pub fn record_op(
+    tag: Tag,
+    value: Tensor,
+    rules: Vec<(&Tensor, Rule)>,
+    inputs: &[&Tensor],
+    replay: impl Fn(&[Tensor]) -> Result<Tensor> + 'static,
+) -> Tensor {
+    record_replayable(tag, value, with_rules(rules), inputs, replay)
+}
+
+/// Records `value`, gathered from `operand` at column-major `indices` (an operand of `shape`).
+pub(crate) fn record_gather(
+    tag: Tag,
+    value: Tensor,
+    operand: &Tensor,
+    indices: &[usize],
+    shape: &[usize],
+    replay: impl Fn(&[Tensor]) -> Result<Tensor> + 'static,
+) -> Tensor {
+    let backward = Backward::ScatterAdd {
+        indices: indices.into(),
+        shape: shape.into(),
+    };
+    record_replayable(tag, value, vec![(operand, backward)], &[operand], replay)
+}
+
+fn with_rules(operands: Vec<(&Tensor, Rule)>) -> Vec<(&Tensor, Backward)> {
+    operands
+        .into_iter()
+        .map(|(t, rule)| (t, Backward::Rule(rule)))
+        .collect()
+}
+
+fn record_replayable(
+    tag: Tag,
+    value: Tensor,
+    backwards: Vec<(&Tensor, Backward)>,
+    inputs: &[&Tensor],
+    replay: impl Fn(&[Tensor]) -> Result<Tensor> + 'static,
+) -> Tensor {
+    let (out, node) = push_node(tag, value, backwards);
+    if let Some((tape, node)) = node {
+        tape.with_recording(|r| r.apply(tag, node, inputs, Rc::new(replay)));
+    }
+    out
+}
+
+fn push_node(
+    tag: Tag,
+    value: Tensor,
+    operands: Vec<(&Tensor, Backward)>,
+) -> (Tensor, Option<(Rc<Tape>, usize)>) {
     let mut tape = None;
     let mut parents = Vec::new();
-    for (operand, rule) in operands {
+    for (operand, backward) in operands {
         if let Some(tr) = tracked_with(operand, tag) {
             tape.get_or_insert_with(|| tr.tape.clone());
-            parents.push((tr.node, rule));
+            parents.push((tr.node, backward));
         }
     }
     match tape {
         Some(tape) => {
             let node = tape.push(parents);
-            Tensor::Tracked(Rc::new(Tracked {
+            let out = Tensor::Tracked(Rc::new(Tracked {
                 tag,
                 value,
                 node,
-                tape,
-            }))
+                tape: tape.clone(),
+            }));
+            (out, Some((tape, node)))
         }
-        None => value,
+        None => (value, None),
     }
 }
 
@@ -177,4 +339,39 @@ pub fn gradient(f: impl Fn(&Tensor) -> Result<Tensor>, x: &Tensor) -> Result<(Te
     let y = f(&input)?;
     let mut g = tape.gradient(&y, &Tensor::scalar(1.0), &[(tr.node, x.shape().to_vec())])?;
     Ok((value_below(&y, tape.tag()).clone(), g.swap_remove(0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gathered_cotangents_add_up_at_repeated_positions() {
+        let x = Tensor::from_col_major(&[2, 2], vec![1.0, 2.0, 3.0, 4.0]);
+        let weights = Tensor::from_col_major(&[3], vec![1.0, 2.0, 3.0]);
+        let f = |x: &Tensor| {
+            let picked = ops::gather(x, &[3, 0, 3], &[3])?;
+            ops::sum_all(&ops::binary(BinaryFn::Mul, &picked, &weights)?)
+        };
+        let (y, g) = gradient(f, &x).unwrap();
+        assert_eq!(y.primal()[[]], 4.0 + 2.0 + 12.0);
+        assert_eq!(g.shape(), &[2, 2]);
+        assert_eq!(g.to_col_major(), vec![2.0, 0.0, 0.0, 4.0]);
+    }
+
+    #[test]
+    fn second_order_through_gathers_uses_the_generic_rule() {
+        // Forward over reverse: the cotangent of the gather is a dual number.
+        let x = Tensor::from_col_major(&[2], vec![3.0, 5.0]);
+        let tag = Tag::fresh();
+        let dual = Tensor::dual(tag, x, vec![Tensor::from_col_major(&[2], vec![1.0, 0.0])]);
+        let f = |x: &Tensor| {
+            let first = ops::gather(x, &[0], &[])?;
+            ops::binary(BinaryFn::Mul, &first, &first)
+        };
+        let (_, g) = gradient(f, &dual).unwrap();
+        let (value, partials) = g.split(tag);
+        assert_eq!(value.to_col_major(), vec![6.0, 0.0]);
+        assert_eq!(partials.unwrap()[0].to_col_major(), vec![2.0, 0.0]);
+    }
 }

@@ -159,11 +159,18 @@ impl Tensor {
 
 /// The elements of `a` in column-major (Julia) order.
 pub fn col_major_data(a: &ArrayD<f64>) -> Vec<f64> {
+    col_major_slice(a).into_owned()
+}
+
+/// The elements of `a` in column-major order, borrowed when that is their memory order.
+pub fn col_major_slice(a: &ArrayD<f64>) -> std::borrow::Cow<'_, [f64]> {
     let reversed = a.t();
-    match reversed.as_slice() {
-        Some(s) => s.to_vec(),
-        None => reversed.iter().copied().collect(),
+    if reversed.is_standard_layout() {
+        if let Some(s) = a.as_slice_memory_order() {
+            return std::borrow::Cow::Borrowed(s);
+        }
     }
+    std::borrow::Cow::Owned(reversed.iter().copied().collect())
 }
 
 /// A column-major array of `shape` holding `data`.

@@ -8,6 +8,7 @@
 //!
 //! Start with [`eval`] (the evaluator), then [`value`] and [`builtins`].
 
+pub mod allocator;
 pub mod builtins;
 pub mod display;
 pub mod error;

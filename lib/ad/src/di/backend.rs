@@ -79,6 +79,15 @@ impl Backend {
         }
     }
 
+    /// True when this backend, or one inside `SecondOrder`, is a compiled reverse tape.
+    pub fn compiles_tape(&self) -> bool {
+        match self {
+            Backend::Reverse { compile } => *compile,
+            Backend::SecondOrder { outer, inner } => outer.compiles_tape() || inner.compiles_tape(),
+            Backend::Forward { .. } | Backend::FiniteDiff { .. } => false,
+        }
+    }
+
     /// The (outer, inner) pair used for second-order operators.
     pub fn second_order(&self) -> (&Backend, &Backend) {
         match self {

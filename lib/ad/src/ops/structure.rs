@@ -44,18 +44,11 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
     structural(
         t,
         &|a| {
-            let data = col_major_data(a);
+            let data = crate::tensor::col_major_slice(a);
             Ok(col_major(shape, indices.iter().map(|&i| data[i]).collect()))
         },
         &|tr| Ok(super::tracing::gather(tr, indices, shape)),
-        &|tr| {
-            let (idx, in_shape) = (indices.to_vec(), tr.value.shape().to_vec());
-            super::taping::linear_map(
-                tr,
-                |v| gather(v, indices, shape),
-                Box::new(move |ct| super::taping::scatter_add(ct, &idx, &in_shape)),
-            )
-        },
+        &|tr| super::taping::gather(tr, indices, shape),
     )
 }
 
@@ -119,9 +112,10 @@ pub fn reshape(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
         &|tr| Ok(super::tracing::reshape(tr, shape)),
         &|tr| {
             let in_shape = tr.value.shape().to_vec();
+            let out_shape = shape.to_vec();
             super::taping::linear_map(
                 tr,
-                |v| reshape(v, shape),
+                move |v| reshape(v, &out_shape),
                 Box::new(move |ct| reshape(ct, &in_shape)),
             )
         },

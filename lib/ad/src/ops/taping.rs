@@ -3,7 +3,7 @@
 
 use super::elementwise::{broadcast_tensor, BinaryFn, UnaryFn};
 use crate::error::{AdError, Result};
-use crate::reverse::{record, tracked_with, value_below, Rule, Tracked};
+use crate::reverse::{record_gather, record_op, tracked_with, value_below, Rule, Tracked};
 use crate::tensor::{Tag, Tensor};
 use std::rc::Rc;
 
@@ -25,7 +25,13 @@ pub fn unary(f: UnaryFn, tr: &Rc<Tracked>) -> Result<Tensor> {
     let slope = f.derivative(&tr.value)?;
     let operand = Tensor::Tracked(tr.clone());
     let rule: Rule = Box::new(move |ct| super::elementwise::binary(BinaryFn::Mul, ct, &slope));
-    Ok(record(tr.tag, value, vec![(&operand, rule)]))
+    Ok(record_op(
+        tr.tag,
+        value,
+        vec![(&operand, rule)],
+        &[&operand],
+        move |x| super::elementwise::unary(f, &x[0]),
+    ))
 }
 
 /// A binary function where the newest tag is a tape's.
@@ -62,7 +68,9 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor, tag: Tag) -> Result<Tensor> {
             }),
         ));
     }
-    Ok(record(tag, value, operands))
+    Ok(record_op(tag, value, operands, &[a, b], move |x| {
+        super::elementwise::binary(f, &x[0], &x[1])
+    }))
 }
 
 /// Broadcasting a tracked value.
@@ -70,22 +78,47 @@ pub fn broadcast(tr: &Rc<Tracked>, shape: &[usize]) -> Result<Tensor> {
     let value = broadcast_tensor(&tr.value, shape)?;
     let in_shape = tr.value.shape().to_vec();
     let operand = Tensor::Tracked(tr.clone());
-    Ok(record(
+    let out_shape = shape.to_vec();
+    Ok(record_op(
         tr.tag,
         value,
         vec![(&operand, Box::new(move |ct| unbroadcast(ct, &in_shape)))],
+        &[&operand],
+        move |x| broadcast_tensor(&x[0], &out_shape),
     ))
 }
 
-/// A reduction or structural map `forward` with its adjoint `backward`, on a tracked value.
+/// A reduction or structural map `forward` with its adjoint `backward`, on a tracked value
+/// (`forward` is written with primitives, so it also replays the map on any number kind).
 pub fn linear_map(
     tr: &Rc<Tracked>,
-    forward: impl Fn(&Tensor) -> Result<Tensor>,
+    forward: impl Fn(&Tensor) -> Result<Tensor> + 'static,
     backward: Rule,
 ) -> Result<Tensor> {
     let value = forward(&tr.value)?;
     let operand = Tensor::Tracked(tr.clone());
-    Ok(record(tr.tag, value, vec![(&operand, backward)]))
+    Ok(record_op(
+        tr.tag,
+        value,
+        vec![(&operand, backward)],
+        &[&operand],
+        move |x| forward(&x[0]),
+    ))
+}
+
+/// Gathering from a tracked value: the cotangent is added back in place at `indices`.
+pub fn gather(tr: &Rc<Tracked>, indices: &[usize], shape: &[usize]) -> Result<Tensor> {
+    let value = super::structure::gather(&tr.value, indices, shape)?;
+    let operand = Tensor::Tracked(tr.clone());
+    let (idx, out_shape) = (indices.to_vec(), shape.to_vec());
+    Ok(record_gather(
+        tr.tag,
+        value,
+        &operand,
+        indices,
+        tr.value.shape(),
+        move |x| super::structure::gather(&x[0], &idx, &out_shape),
+    ))
 }
 
 /// `ct` added into zeros of `shape` at the column-major positions `indices` (the adjoint of
@@ -129,7 +162,7 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor, tag: Tag) ->
     let (vt, vv) = (value_below(target, tag), value_below(values, tag));
     let value = super::structure::scatter(vt, indices, vv)?;
     let idx: Rc<[usize]> = indices.into();
-    let (idx_t, idx_v) = (idx.clone(), idx);
+    let (idx_t, idx_v, idx_replay) = (idx.clone(), idx.clone(), idx);
     let values_shape = vv.shape().to_vec();
     let broadcast_value = vv.len() == 1 && indices.len() != 1;
     let target_rule: Rule =
@@ -142,10 +175,12 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor, tag: Tag) ->
             super::structure::reshape(&picked, &values_shape)
         }
     });
-    Ok(record(
+    Ok(record_op(
         tag,
         value,
         vec![(target, target_rule), (values, values_rule)],
+        &[target, values],
+        move |x| super::structure::scatter(&x[0], &idx_replay, &x[1]),
     ))
 }
 
@@ -192,7 +227,10 @@ pub fn concat(parts: &[Tensor], dim: usize, tag: Tag) -> Result<Tensor> {
             (p, rule)
         })
         .collect();
-    Ok(record(tag, value, operands))
+    let inputs: Vec<&Tensor> = parts.iter().collect();
+    Ok(record_op(tag, value, operands, &inputs, move |x| {
+        super::structure::concat(x, dim)
+    }))
 }
 
 /// The matrix product where the newest tag is a tape's.
@@ -220,5 +258,11 @@ pub fn matmul(a: &Tensor, b: &Tensor, tag: Tag) -> Result<Tensor> {
         let ct = super::structure::reshape(ct, &[out_rows, ct.len() / out_rows.max(1)])?;
         super::structure::reshape(&super::linalg::matmul(&ma_t, &ct)?, &shape_b)
     });
-    Ok(record(tag, value, vec![(a, rule_a), (b, rule_b)]))
+    Ok(record_op(
+        tag,
+        value,
+        vec![(a, rule_a), (b, rule_b)],
+        &[a, b],
+        |x| super::linalg::matmul(&x[0], &x[1]),
+    ))
 }

@@ -226,11 +226,9 @@ impl Interp {
             }
             BinOp::Eq | BinOp::Ne => {
                 let equal = x.tensor().shape() == y.tensor().shape()
-                    && x.tensor()
-                        .primal()
+                    && difflab_ad::compiled::compare(x.tensor(), y.tensor(), |p, q| p == q)?
                         .iter()
-                        .zip(y.tensor().primal().iter())
-                        .all(|(p, q)| p == q);
+                        .all(|&e| e == 1.0);
                 Ok(Value::Bool(equal == (op == BinOp::Eq)))
             }
             BinOp::Pow => {
@@ -283,7 +281,15 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
         Ok(from_tensor(t, ElType::Bool, scalar))
     };
     match op {
-        _ if is_comparison(op) => mask(&|a, b| f64::from(u8::from(compare(op, a, b)))),
+        // Through `compiled::compare`, a compiled tape keeps the outcome as a guard.
+        _ if is_comparison(op) => {
+            let t = Tensor::Plain(difflab_ad::compiled::compare(
+                x.tensor(),
+                y.tensor(),
+                move |a, b| compare(op, a, b),
+            )?);
+            Ok(from_tensor(t, ElType::Bool, scalar))
+        }
         BinOp::Approx => {
             mask(&|a, b| f64::from(u8::from(crate::builtins::math::approx_scalar(a, b))))
         }

@@ -7,15 +7,18 @@
 //! `Tensor → Tensor` closure, and [`run`] calls `difflab_ad::di` and shapes the results.
 
 use super::backends::as_backend;
-use super::contexts::as_context;
-use super::prep::{as_prep, Prep};
+use super::contexts::{as_context, Context};
+use super::prep::{as_prep, Compiled, Prep};
+use crate::builtins::arrays::deep_copy;
 use crate::builtins::sparse::sparse_value;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
 use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::output::Stream;
 use crate::show::ElType;
 use crate::value::{Array, Value};
+use difflab_ad::compiled::CompiledTape;
 use difflab_ad::di::{operators as di, primitives, sparse, Backend};
 use difflab_ad::{ops, Tensor};
 use std::cell::RefCell;
@@ -270,6 +273,33 @@ fn evaluate(
     }
 }
 
+/// The function at `t`: the compiled tape's replay when there is one, else the interpreted
+/// function.
+fn run_function(
+    interp: &mut Interp,
+    p: &Parsed,
+    scalar_input: bool,
+    compiled: Option<&CompiledTape>,
+    t: &Tensor,
+) -> Result<Tensor, Flow> {
+    match compiled {
+        Some(tape) => Ok(tape.call(t)?),
+        None => evaluate(interp, p, scalar_input, t),
+    }
+}
+
+/// The values of the `Constant` contexts of a call.
+fn constants(p: &Parsed) -> Vec<Value> {
+    p.contexts
+        .iter()
+        .filter_map(as_context)
+        .filter_map(|c| match c {
+            Context::Constant(v) => Some(v.clone()),
+            Context::Cache(_) => None,
+        })
+        .collect()
+}
+
 /// Writes `t` into the array `target` (same number of elements).
 fn write_into(target: &Value, t: &Tensor) -> Result<(), Flow> {
     let Value::Array(cell) = target else {
@@ -351,10 +381,14 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         )));
     }
     let mut plan = None;
+    let mut compiled = None;
     if let Some(prep) = &p.prep {
         let prep = as_prep(prep).expect("parsed as a preparation");
         prep.check(op, &p.f, &p.backend, &p.x, two_arg)?;
         plan = prep.plan.clone();
+        if let Some(Ok(c)) = &prep.compiled {
+            compiled = c.tape_for(&constants(&p));
+        }
     }
     if let (Some(wrapper), None) = (&sparse, &plan) {
         let config = super::sparse_ad::as_auto_sparse(wrapper).expect("checked");
@@ -370,8 +404,27 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         )?);
     }
     if matches!(variant, Variant::Prepare | Variant::PrepareSamePoint) {
-        // Preparing evaluates the function once, so a function that cannot run at x fails here.
-        evaluate(interp, &p, scalar_x, &x)?;
+        // Preparing evaluates the function once (recording it for a compiled tape), so a
+        // function that cannot run at x fails here.
+        let compiled = if p.backend.compiles_tape() {
+            let recorded = CompiledTape::record(|t| evaluate(interp, &p, scalar_x, t), &x)?;
+            if let Err(why) = &recorded {
+                interp.out.write(
+                    Stream::Stderr,
+                    &format!(
+                        "Warning: {}: the tape is recorded at every call because {why}\n",
+                        p.backend
+                    ),
+                );
+            }
+            Some(recorded.map(|tape| Compiled {
+                tape: Rc::new(tape),
+                constants: constants(&p).iter().map(deep_copy).collect(),
+            }))
+        } else {
+            evaluate(interp, &p, scalar_x, &x)?;
+            None
+        };
         let point = (variant == Variant::PrepareSamePoint).then(|| x.to_col_major());
         let prep = Prep {
             op,
@@ -382,12 +435,13 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             two_arg,
             point,
             plan,
+            compiled,
         };
         return Ok(Value::Object(Rc::new(Box::new(prep))));
     }
     if let Some(plan) = &plan {
         let backend = p.backend.clone();
-        let mut f = |t: &Tensor| evaluate(interp, &p, scalar_x, t);
+        let mut f = |t: &Tensor| run_function(interp, &p, scalar_x, compiled.as_deref(), t);
         let mixed = sparse
             .as_ref()
             .and_then(super::sparse_ad::as_auto_sparse)
@@ -414,7 +468,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         return finish(op, variant, &p, to_value(value, true), results);
     }
     let backend = p.backend.clone();
-    let mut f = |t: &Tensor| evaluate(interp, &p, scalar_x, t);
+    let mut f = |t: &Tensor| run_function(interp, &p, scalar_x, compiled.as_deref(), t);
     let scalar_y = |y: &Tensor| y.shape().is_empty();
     // (value, results): results in the order the plain variant returns them.
     let (value, results): (Tensor, Vec<Value>) = match op {

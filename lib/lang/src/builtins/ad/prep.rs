@@ -1,12 +1,14 @@
 //! Preparation: `prepare_gradient(f, backend, x, ...)` and friends return a preparation object
 //! that remembers what it was made for, and refuses reuse with another function, backend, or
-//! an input of another size or kind, saying which argument differs.
+//! an input of another size or kind, saying which argument differs. With
+//! `AutoReverseDiff(compile=true)` it also holds the tape compiled at preparation.
 
 use super::operators::Op;
 use crate::error::ErrorKind;
 use crate::eval::{fail, Flow};
 use crate::object::Object;
 use crate::value::Value;
+use difflab_ad::compiled::{CompiledTape, NotCompiled};
 use difflab_ad::di::Backend;
 use std::any::Any;
 
@@ -28,6 +30,30 @@ pub struct Prep {
     pub point: Option<Vec<f64>>,
     /// For `AutoSparse`: the detected pattern and its coloring.
     pub plan: Option<std::rc::Rc<difflab_ad::di::sparse::SparsePlan>>,
+    /// For `AutoReverseDiff(compile=true)`: the compiled tape, or why there is none.
+    pub compiled: Option<Result<Compiled, NotCompiled>>,
+}
+
+/// A tape compiled at preparation, replayed instead of running the function.
+pub struct Compiled {
+    /// The recorded operations.
+    pub tape: std::rc::Rc<CompiledTape>,
+    /// Copies of the `Constant` contexts it was recorded with (a replay bakes them in).
+    pub constants: Vec<Value>,
+}
+
+impl Compiled {
+    /// The tape, if the constant contexts of this call hold the values it was recorded with
+    /// (otherwise the function must run again).
+    pub fn tape_for(&self, constants: &[Value]) -> Option<std::rc::Rc<CompiledTape>> {
+        let same = self.constants.len() == constants.len()
+            && self
+                .constants
+                .iter()
+                .zip(constants)
+                .all(|(a, b)| crate::eval::operators::values_equal(a, b));
+        same.then(|| self.tape.clone())
+    }
 }
 
 impl Object for Prep {
@@ -41,7 +67,12 @@ impl Object for Prep {
         } else {
             crate::show::summary(crate::show::ElType::Float64, &self.shape)
         };
-        match &self.plan {
+        let tape = match &self.compiled {
+            Some(Ok(c)) => format!(" (compiled tape of {} operations)", c.tape.len()),
+            Some(Err(why)) => format!(" (not compiled: {why})"),
+            None => String::new(),
+        };
+        let shown = match &self.plan {
             Some(p) => format!(
                 "Sparse{}Prep for {} at {input}: {} stored entries, {} colors",
                 self.op.title(),
@@ -50,7 +81,8 @@ impl Object for Prep {
                 p.ncolors()
             ),
             None => format!("{}Prep for {} at {input}", self.op.title(), self.backend),
-        }
+        };
+        shown + &tape
     }
 
     fn field(&self, name: &str) -> Option<Value> {
