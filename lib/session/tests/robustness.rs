@@ -189,3 +189,23 @@ fn every_builtin_has_a_docstring_with_an_example() {
         );
     }
 }
+
+#[test]
+fn every_macro_has_help_with_an_example() {
+    let mut session = Session::new();
+    for name in [
+        "@time",
+        "@elapsed",
+        "@show",
+        "@assert",
+        "@b",
+        "@btime",
+        "@.",
+        "@inbounds",
+    ] {
+        let events = run(&mut session, &format!("?{name}"));
+        let help = result_text(&events).unwrap_or_default();
+        assert!(help.contains(name), "`?{name}` shows the signature: {help}");
+        assert!(help.contains("```"), "`?{name}` has an example: {help}");
+    }
+}

@@ -2,6 +2,8 @@
 //! annotations that change nothing here (`@inbounds`, `@views`, `@fastmath`).
 
 use super::{fail, EvalResult, Flow, Interp};
+use crate::allocator::Allocations;
+use crate::builtins::bench::{format_allocations, format_duration};
 use crate::error::ErrorKind;
 use crate::output::Stream;
 use crate::value::Value;
@@ -13,11 +15,17 @@ impl Interp {
         match name.as_str() {
             "time" => {
                 let expr = single(args, "@time")?;
-                let start = Instant::now();
+                let (start, before) = (Instant::now(), Allocations::now());
                 let v = self.eval(expr)?;
                 let secs = start.elapsed().as_secs_f64();
-                self.out
-                    .write(Stream::Stdout, &format!("{:>10.6} seconds\n", secs));
+                let allocations = Allocations::now().since(before);
+                let report = if allocations.count == 0 {
+                    format!("{secs:>10.6} seconds\n")
+                } else {
+                    let counted = format_allocations(allocations, "allocation");
+                    format!("{secs:>10.6} seconds ({counted})\n")
+                };
+                self.out.write(Stream::Stdout, &report);
                 Ok(v)
             }
             "elapsed" => {
@@ -54,15 +62,16 @@ impl Interp {
             }
             "b" | "btime" | "benchmark" => {
                 let expr = single(args, "@b")?;
-                let (best, samples, value) = self.benchmark(expr)?;
+                let (best, allocations, samples, value) = self.benchmark(expr)?;
                 if name.as_str() == "btime" {
+                    let counted = format_allocations(allocations, "allocation");
                     self.out.write(
                         Stream::Stdout,
-                        &format!("  {}\n", crate::builtins::bench::format_duration(best)),
+                        &format!("  {} ({counted})\n", format_duration(best)),
                     );
                     return Ok(value);
                 }
-                Ok(crate::builtins::bench::sample(best, samples))
+                Ok(crate::builtins::bench::sample(best, allocations, samples))
             }
             "." => {
                 let expr = single(args, "@.")?;
@@ -85,22 +94,25 @@ impl Interp {
         }
     }
 
-    /// Runs `expr` repeatedly for about half a second (at least once): the fastest run, the
-    /// number of runs, and the last value.
-    fn benchmark(&mut self, expr: &Expr) -> Result<(Duration, usize, Value), Flow> {
+    /// Runs `expr` repeatedly for about half a second (at least once): the fastest run, what it
+    /// allocated, the number of runs, and the last value.
+    fn benchmark(&mut self, expr: &Expr) -> Result<(Duration, Allocations, usize, Value), Flow> {
         let budget = Duration::from_millis(500);
         let started = Instant::now();
-        let mut best = Duration::MAX;
+        let mut best = (Duration::MAX, Allocations::default());
         let mut samples = 0;
         let mut value = Value::Nothing;
         while samples == 0 || (started.elapsed() < budget && samples < 10_000) {
             self.check_interrupt()?;
-            let t = Instant::now();
+            let (t, before) = (Instant::now(), Allocations::now());
             value = self.eval(expr)?;
-            best = best.min(t.elapsed());
+            let run = (t.elapsed(), Allocations::now().since(before));
+            if run.0 < best.0 {
+                best = run;
+            }
             samples += 1;
         }
-        Ok((best, samples, value))
+        Ok((best.0, best.1, samples, value))
     }
 
     /// The source text of `span` in the current input.
@@ -170,4 +182,19 @@ fn single<'a>(args: &'a [Expr], name: &str) -> Result<&'a Expr, Flow> {
             format!("{name} takes one expression"),
         )),
     }
+}
+
+/// The docstring of the macro `name` (with its `@`), for `?@time` and friends.
+pub fn macro_doc(name: &str) -> Option<&'static str> {
+    Some(match name.strip_prefix('@')? {
+        "time" => "    @time expr\n\nEvaluates `expr`, prints the time it took and what it allocated (as Julia prints them), and returns its value.\n\n```\njulia> @time sum(rand(1000));\n  0.000007 seconds (8 allocations: 8.148 KiB)\n```",
+        "elapsed" => "    @elapsed expr\n\nEvaluates `expr` and returns the seconds it took, discarding its value.\n\n```\njulia> t = @elapsed sum(rand(1000));\n```",
+        "show" => "    @show expr...\n\nPrints each expression's source and value, `x = 1`, and returns the last value.\n\n```\njulia> x = 2; @show x + 1\nx + 1 = 3\n3\n```",
+        "assert" => "    @assert cond [message]\n\nRaises an `AssertionError` (with `message`, or the condition's source) unless `cond` is true.\n\n```\njulia> @assert 1 + 1 == 2\n```",
+        "b" | "benchmark" => "    @b expr\n\nRuns `expr` repeatedly for about half a second and returns a `Sample` (fields `time`, `allocs`, `bytes`, `samples`) for the fastest run, shown as Chairmarks shows it.\n\n```\njulia> @b zeros(1000)\n270.000 ns (5 allocs: 8.062 KiB)\n```",
+        "btime" => "    @btime expr\n\nRuns `expr` repeatedly for about half a second, prints the fastest time and its allocations as BenchmarkTools prints them, and returns the value.\n\n```\njulia> @btime zeros(1000);\n  270.000 ns (5 allocations: 8.062 KiB)\n```",
+        "." => "    @. expr\n\nTurns every call and operator in `expr` into its dotted (broadcast) form, fused into one pass.\n\n```\njulia> x = [1.0, 2.0]; @. x^2 + 1\n2-element Vector{Float64}:\n 2.0\n 5.0\n```",
+        "inbounds" | "views" | "fastmath" | "simd" | "inline" | "noinline" => "    @inbounds, @views, @fastmath, @simd, @inline, @noinline\n\nAccepted so pasted Julia code runs; they evaluate their expression unchanged (array operations are already whole-array kernels).\n\n```\njulia> @inbounds [1, 2][2]\n2\n```",
+        _ => return None,
+    })
 }

@@ -4,6 +4,7 @@
 
 use super::backends::as_backend;
 use super::operators::{run, Op, Variant};
+use crate::allocator::Allocations;
 use crate::builtins::table::Table;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
@@ -475,22 +476,37 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     }))))
 }
 
-/// Runs `f` repeatedly (at least 3 times, about 0.2 s): (fastest time, samples).
+/// The fastest of repeated runs: its time and allocations, and the number of runs.
+struct Timing {
+    time: Duration,
+    allocations: Allocations,
+    samples: usize,
+}
+
+/// Runs `f` repeatedly (at least 3 times, about 0.2 s) and keeps the fastest run.
 fn time_it(
     interp: &mut Interp,
     mut f: impl FnMut(&mut Interp) -> Result<(), Flow>,
-) -> Result<(Duration, usize), Flow> {
+) -> Result<Timing, Flow> {
     let started = Instant::now();
-    let mut best = Duration::MAX;
-    let mut samples = 0;
-    while samples < 3 || (started.elapsed() < Duration::from_millis(200) && samples < 10_000) {
+    let mut best = Timing {
+        time: Duration::MAX,
+        allocations: Allocations::default(),
+        samples: 0,
+    };
+    while best.samples < 3
+        || (started.elapsed() < Duration::from_millis(200) && best.samples < 10_000)
+    {
         interp.check_interrupt()?;
-        let t = Instant::now();
+        let (t, before) = (Instant::now(), Allocations::now());
         f(interp)?;
-        best = best.min(t.elapsed());
-        samples += 1;
+        let (time, allocations) = (t.elapsed(), Allocations::now().since(before));
+        if time < best.time {
+            (best.time, best.allocations) = (time, allocations);
+        }
+        best.samples += 1;
     }
-    Ok((best, samples))
+    Ok(best)
 }
 
 fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -533,18 +549,18 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             call_op(interp, s, variant, &counted, b, Some(&prep))?;
             let calls = calls_of(&counted);
             let length = operand(&s.x).map_or(1, |o| o.tensor().len());
-            let mut record = |prepared: bool, (time, samples): (Duration, usize)| {
+            let mut record = |prepared: bool, timing: Timing| {
                 rows.push(vec![
                     backend_name(b),
                     Value::str(s.name.clone()),
                     Value::str(s.op.name()),
                     Value::Bool(prepared),
                     Value::Int(calls as i64),
-                    Value::Int(samples as i64),
+                    Value::Int(timing.samples as i64),
                     Value::Int(1),
-                    Value::Float(time.as_secs_f64()),
-                    Value::Nothing,
-                    Value::Nothing,
+                    Value::Float(timing.time.as_secs_f64()),
+                    Value::Int(timing.allocations.count as i64),
+                    Value::Int(timing.allocations.bytes as i64),
                     Value::Int(length as i64),
                 ]);
             };
@@ -575,5 +591,5 @@ crate::builtins! {
     "default_scenarios" => default_scenarios_, false, "    default_scenarios()\n\nA set of scenarios with closed-form results covering every operator and input shape (numbers, vectors, matrices), after DifferentiationInterfaceTest's defaults.\n\n```\njulia> test_differentiation(AutoForwardDiff(), default_scenarios())\n```";
     "sparse_scenarios" => sparse_scenarios_, false, "    sparse_scenarios()\n\nJacobian and Hessian scenarios with banded structure (`diff(x) .^ 2`, `diff(x) .^ 3`, `sum(diff(x) .^ 3)`) and closed-form references, for testing `AutoSparse` backends.\n\n```\njulia> test_differentiation([AutoSparse(AutoForwardDiff())], sparse_scenarios())\n```";
     "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios; rtol=1e-3)\n\nRuns every backend on every scenario, with and without preparation, in the scenario's variants, and returns a table: one row per backend × scenario × variant with `passed`, the largest relative `error`, and a `message` saying why a row failed.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
-    "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared)\n\nTimes every backend on every scenario and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call), samples, evals, time (seconds, fastest sample), allocs and bytes (not measured: `nothing`), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
+    "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared)\n\nTimes every backend on every scenario and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
 }
