@@ -121,32 +121,44 @@ where
             let m = y.len();
             let seeds: Vec<Tensor> = (0..m).map(|i| basis(y.shape(), i)).collect();
             let (_, rows) = pullback(f, backend, x, &seeds)?;
-            let flat: Vec<Tensor> = rows
-                .iter()
-                .map(|r| ops::reshape(r, &[1, n]))
-                .collect::<Result<_, _>>()?;
-            let j = if flat.is_empty() {
-                Tensor::filled(&[0, n], 0.0)
-            } else {
-                ops::concat(&flat, 0)?
-            };
-            Ok((y, j))
+            Ok((y, matrix_of(&rows, m, n, false)?))
         }
         _ => {
             let (y, columns) = basis_pushforwards(f, backend, x)?;
             let m = y.len();
-            let flat: Vec<Tensor> = columns
-                .iter()
-                .map(|c| ops::reshape(c, &[m, 1]))
-                .collect::<Result<_, _>>()?;
-            let j = if flat.is_empty() {
-                Tensor::filled(&[m, 0], 0.0)
-            } else {
-                ops::concat(&flat, 1)?
-            };
-            Ok((y, j))
+            Ok((y, matrix_of(&columns, m, n, true)?))
         }
     }
+}
+
+/// The m×n matrix whose columns (or rows, when `!by_columns`) are `parts`, flattened
+/// column-major. Plain parts are copied straight into place; others go through `concat`.
+fn matrix_of(parts: &[Tensor], m: usize, n: usize, by_columns: bool) -> Result<Tensor, AdError> {
+    let (count, len, shape) = if by_columns {
+        (n, m, [m, 1])
+    } else {
+        (m, n, [1, n])
+    };
+    if parts.is_empty() {
+        return Ok(Tensor::filled(&[m, n], 0.0));
+    }
+    if !parts.iter().all(Tensor::is_plain) {
+        let flat: Vec<Tensor> = parts
+            .iter()
+            .map(|p| ops::reshape(p, &shape))
+            .collect::<Result<_, _>>()?;
+        return ops::concat(&flat, if by_columns { 1 } else { 0 });
+    }
+    let mut data = vec![0.0; m * n];
+    for (k, part) in parts.iter().enumerate().take(count) {
+        let values = crate::tensor::col_major_slice(part.primal());
+        for (i, &v) in values.iter().enumerate().take(len) {
+            // Column k holds positions k·m .. k·m + m; row k holds k, k + m, k + 2m, …
+            let at = if by_columns { k * m + i } else { k + i * m };
+            data[at] = v;
+        }
+    }
+    Ok(Tensor::from_col_major(&[m, n], data))
 }
 
 /// `∇f(x)` and the HVPs `∇²f(x)·v` for each direction `v`.
