@@ -25,6 +25,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
+use terminal_size::{Height, Width};
 
 type ReplEditor = Editor<ReplHelper, DefaultHistory>;
 
@@ -63,9 +64,16 @@ pub fn run(session: Session) -> ExitCode {
                 }
                 history.remember(&mut editor, input);
                 let mut terminal = Terminal::new(style);
-                session
-                    .lock()
-                    .execute(input, &ExecuteOptions::default(), &mut terminal);
+                let mut session = session.lock();
+                // Matrices and plots are laid out for the terminal's current size, as in Julia.
+                match terminal_size::terminal_size() {
+                    // A pseudo-terminal nobody sized reports 0 × 0: keep Julia's default then.
+                    Some((Width(cols), Height(rows))) if cols > 0 && rows > 0 => {
+                        session.set_screen(rows.into(), cols.into());
+                    }
+                    _ => {}
+                }
+                session.execute(input, &ExecuteOptions::default(), &mut terminal);
                 terminal.finish_input();
             }
             // Ctrl-C at the prompt drops the line being edited.

@@ -230,3 +230,34 @@ fn a_file_then_the_prompt_with_dash_i() {
     repl.expect(PROMPT);
     run(&mut repl, "from_file * 7", "42\n");
 }
+
+#[test]
+fn plots_and_matrices_follow_the_terminal_size() {
+    let (mut repl, _) = start("resize");
+    repl.resize(140, 40);
+    run(&mut repl, "displaysize()", "(40, 140)");
+    let shown = |repl: &mut Repl, input: &str| {
+        repl.send(&format!("{input}{ENTER}"));
+        repl.expect(&format!("{input}\n"));
+        repl.expect(PROMPT)
+    };
+    let wide = shown(&mut repl, "p = plot(1:50, (1:50) .^ 2)");
+    repl.resize(60, 30);
+    run(&mut repl, "displaysize()", "(30, 60)");
+    let narrow = shown(&mut repl, "p");
+    let widest = |text: &str| text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(
+        widest(&wide) > 120,
+        "a 140-column terminal gets a wide plot:\n{wide}"
+    );
+    assert!(
+        widest(&narrow) <= 60,
+        "a 60-column terminal gets a narrow plot:\n{narrow}"
+    );
+    // Julia truncates wide matrices to the terminal's width (60 columns here).
+    run(
+        &mut repl,
+        "ones(2, 30)",
+        "2×30 Matrix{Float64}:\n 1.0  1.0  1.0  1.0  1.0  1.0  …  1.0  1.0  1.0  1.0  1.0",
+    );
+}

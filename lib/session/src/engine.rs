@@ -17,6 +17,8 @@ use std::sync::Arc;
 
 /// What the session asks of the engine.
 pub enum Request {
+    /// Lay values out for a display of this size `(rows, cols)` from now on.
+    Screen(usize, usize),
     /// Run code.
     Execute {
         /// The code.
@@ -168,6 +170,10 @@ pub fn run(
             }
             Request::Inspect { code, cursor } => {
                 Reply::Inspection(help::inspect(&interp, &code, cursor))
+            }
+            Request::Screen(rows, cols) => {
+                difflab_lang::show::set_screen(rows, cols);
+                continue;
             }
             Request::Input(_) => continue,
         };

@@ -124,6 +124,12 @@ impl Session {
         }
     }
 
+    /// Lays values (matrices, plots) out for a display of `rows` × `cols` from now on, as Julia
+    /// does for its terminal; the default is 24 × 80.
+    pub fn set_screen(&mut self, rows: usize, cols: usize) {
+        let _ = self.requests.send(Request::Screen(rows, cols));
+    }
+
     /// Runs `code`, sending every event to `frontend` as it happens.
     pub fn execute(
         &mut self,

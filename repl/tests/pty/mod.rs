@@ -156,6 +156,13 @@ impl Repl {
         }
     }
 
+    /// Resizes the terminal, as a user dragging the window would.
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        self.process
+            .set_window_size(cols, rows)
+            .expect("the pty can be resized");
+    }
+
     /// Types `keys` (`\r` is Enter, `\t` Tab, `\x03` Ctrl-C, `\x04` Ctrl-D, `\x1b[A` Up).
     pub fn send(&mut self, keys: &str) {
         self.input.write_all(keys.as_bytes()).unwrap();

@@ -6,6 +6,7 @@ use crate::display::{plain, print_string, repr};
 use crate::eval::{EvalResult, Interp};
 use crate::output::Stream;
 use crate::value::Value;
+use std::rc::Rc;
 
 /// Splits an optional leading `stdout`/`stderr` argument off the arguments.
 fn stream_of(args: &mut Args) -> Stream {
@@ -127,6 +128,15 @@ fn joinpath_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::str(path.to_string_lossy()))
 }
 
+fn displaysize_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("displaysize", 0, 1)?;
+    let (rows, cols) = crate::show::screen();
+    Ok(Value::Tuple(Rc::new(vec![
+        Value::Int(rows as i64),
+        Value::Int(cols as i64),
+    ])))
+}
+
 fn tempdir_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("tempdir", 0, 0)?;
     Ok(Value::str(std::env::temp_dir().to_string_lossy()))
@@ -155,6 +165,7 @@ crate::builtins! {
     "clear_output" => clear_output_, false, "    clear_output(wait=false)\n\nClears the cell's output in a notebook, or the screen in the REPL.\n\n```\njulia> clear_output()\n```";
     "typeof" => typeof_, false, "    typeof(x)\n\nThe type of `x`.\n\n```\njulia> typeof(1.0)\nFloat64\n```";
     "joinpath" => joinpath_, false, "    joinpath(parts...)\n\nThe parts joined into one file path.\n\n```\njulia> joinpath(\"data\", \"m.mtx\")\n\"data/m.mtx\"\n```";
+    "displaysize" => displaysize_, false, "    displaysize([io])\n\nThe `(rows, columns)` that matrices and plots are laid out for: the terminal's size in the REPL, `(24, 80)` elsewhere.\n\n```\njulia> displaysize()\n(24, 80)\n```";
     "tempdir" => tempdir_, false, "    tempdir()\n\nThe directory for temporary files.\n\n```\njulia> isdir(tempdir())\n```";
     "isfile" => isfile_, false, "    isfile(path)\n\nWhether `path` names an existing file.\n\n```\njulia> isfile(\"no-such-file\")\nfalse\n```";
     "flush" => flush_, false, "    flush(io)\n\nFlushes an output stream (output is always flushed here).\n\n```\njulia> flush(stdout)\n```";

@@ -17,8 +17,8 @@ use difflab_plot::{
 use std::any::Any;
 use std::rc::Rc;
 
-/// The terminal width plots are drawn at when displayed as text.
-const TEXT_WIDTH: usize = 72;
+/// Plots drawn as text leave this many columns of the display free (72 of Julia's default 80).
+const TEXT_MARGIN: usize = 8;
 
 /// A plot as a language value.
 pub struct PlotValue(pub Plot);
@@ -29,7 +29,10 @@ impl Object for PlotValue {
     }
 
     fn show(&self) -> String {
-        self.0.to_terminal(TEXT_WIDTH, false).trim_end().to_string()
+        self.0
+            .to_terminal(crate::show::screen().1 - TEXT_MARGIN, false)
+            .trim_end()
+            .to_string()
     }
 
     fn rich(&self) -> Vec<MimeData> {

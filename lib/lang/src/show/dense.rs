@@ -8,17 +8,17 @@
 use ndarray::{ArrayViewD, IxDyn};
 
 use super::matrix::{print_matrix, Cell};
-use super::{alignment, element, summary, type_name, ElType, DEFAULT_SCREEN};
+use super::{alignment, element, summary, type_name, ElType};
 
 /// Julia's REPL display (`display(x)`, `show(io, "text/plain", x)`) of a dense array.
 ///
-/// `screen` is the display size `(rows, cols)`, [`DEFAULT_SCREEN`] when `None`; taller or
+/// `screen` is the display size `(rows, cols)`, the session's [`super::screen`] when `None`; taller or
 /// wider arrays are elided with `⋮`, `…` and `⋱` as Julia does. Matrices with more than one
 /// column print their floats in compact form; vectors print them in full. An empty vector
 /// prints as `Float64[]`, other empty arrays as their summary (`0×3 Matrix{Float64}`,
 /// `0-element BitVector`).
 pub fn dense_plain(elt: ElType, a: ArrayViewD<f64>, screen: Option<(usize, usize)>) -> String {
-    let screen = screen.unwrap_or(DEFAULT_SCREEN);
+    let screen = screen.unwrap_or_else(super::screen);
     let shape = a.shape();
     if shows_summary_only(elt, &a, false) {
         return summary(elt, shape);

@@ -26,6 +26,21 @@ pub use sparse::{sparse_inline, sparse_plain};
 /// The display size Julia assumes when the output is not a terminal: 24 rows, 80 columns.
 pub const DEFAULT_SCREEN: (usize, usize) = (24, 80);
 
+thread_local! {
+    static SCREEN: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new(DEFAULT_SCREEN) };
+}
+
+/// The display size `(rows, cols)` values are laid out for on this thread: the terminal's in
+/// the REPL (Julia's `displaysize(stdout)`), [`DEFAULT_SCREEN`] otherwise.
+pub fn screen() -> (usize, usize) {
+    SCREEN.with(std::cell::Cell::get)
+}
+
+/// Sets the display size for values shown on this thread from now on (at least 4×20).
+pub fn set_screen(rows: usize, cols: usize) {
+    SCREEN.with(|s| s.set((rows.max(4), cols.max(20))));
+}
+
 /// The element type of an array. Int and Bool arrays hold their values as `f64` (integers,
 /// and 0/1) but print as Julia prints `Int64` arrays and `BitArray`s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -8,15 +8,15 @@
 use sprs::CsMatView;
 
 use super::matrix::{print_matrix, Cell};
-use super::{alignment, element, ElType, DEFAULT_SCREEN};
+use super::{alignment, element, ElType};
 
 /// Julia's REPL display of a sparse matrix, e.g.
 /// `2×2 SparseMatrixCSC{Float64, Int64} with 2 stored entries:` then ` 1.0   ⋅ ` / `  ⋅   2.0`.
 ///
-/// `screen` is the display size `(rows, cols)`, [`DEFAULT_SCREEN`] when `None`.
+/// `screen` is the display size `(rows, cols)`, the session's [`super::screen`] when `None`.
 /// With `ElType::Bool` the matrix is a pattern: `SparseMatrixCSC{Bool, Int64}` with `1`s.
 pub fn sparse_plain(m: &CsMatView<f64>, elt: ElType, screen: Option<(usize, usize)>) -> String {
-    let screen = screen.unwrap_or(DEFAULT_SCREEN);
+    let screen = screen.unwrap_or_else(super::screen);
     let (rows, cols) = (m.rows(), m.cols());
     let stored = m.nnz();
     let mut out = format!(
