@@ -10,7 +10,7 @@
 //! come from `cargo bench -p difflab-ad --bench gradient`.
 //! Run: `cargo bench -p difflab-session --bench differentiation`.
 
-use difflab_session::{Event, ExecuteOptions, Session};
+mod support;
 
 const SQUARES: &str = "f(x) = sum(x .^ 2)";
 const LOOP: &str = "function f(x)
@@ -92,39 +92,25 @@ const CASES: &[Case] = &[
 ];
 
 fn main() {
-    let mut session = Session::new();
-    let options = ExecuteOptions {
-        show_result: false,
-        store_history: false,
-        source_name: None,
-    };
+    let mut bench = support::Bench::new();
     for case in CASES {
         for &n in case.sizes {
             let repeats = if n > 100 { 30 } else { 500 };
             let (function, operator, backend) = (case.function, case.operator, case.backend);
-            let code = format!(
+            bench.run(&format!(
                 "{function}
                  x = [1 + 0.5sin(i) for i in 0:{}]
                  back = {backend}
                  prep = prepare_{operator}(f, back, zero(x))
-                 {operator}(f, prep, back, x)
-                 times = [@elapsed({operator}(f, prep, back, x)) for k in 1:{repeats}]
-                 println(sort(times)[length(times) ÷ 2 + 1])",
+                 {operator}(f, prep, back, x)",
                 n - 1
+            ));
+            let code = format!(
+                "times = [@elapsed({operator}(f, prep, back, x)) for k in 1:{repeats}]
+                 println(sort(times)[length(times) ÷ 2 + 1])"
             );
-            let (_, events) = session.execute_collect(&code, &options);
-            for e in events {
-                match e {
-                    Event::Stream { text, .. } => println!(
-                        "{{\"peer\": \"difflab-language-{}\", \"task\": \"{}\", \"n\": {n}, \"seconds_median\": {}}}",
-                        case.label,
-                        case.task,
-                        text.trim()
-                    ),
-                    Event::Error(r) => eprintln!("{}", r.rendered()),
-                    _ => {}
-                }
-            }
+            let peer = format!("difflab-language-{}", case.label);
+            bench.report(&peer, case.task, n, &code);
         }
     }
 }

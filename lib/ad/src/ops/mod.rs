@@ -21,7 +21,7 @@ pub mod tracing;
 pub use elementwise::{binary, unary, BinaryFn, UnaryFn};
 pub use linalg::matmul;
 pub use reduce::{cumsum, sum_all, sum_dims};
-pub use structure::{concat, gather, reshape, scatter, transpose};
+pub use structure::{concat, gather, reshape, scatter, scatter_into, transpose};
 
 use crate::tensor::{Tag, Tensor};
 

@@ -8,6 +8,7 @@ use crate::error::{AdError, Result};
 use crate::ops::{chunk_len, partials_or_zero};
 use crate::tensor::{col_major, col_major_data, top_tag, Tensor};
 use ndarray::ArrayD;
+use std::rc::Rc;
 
 /// Applies a structural operation to each layer: `on_tracer` for tracers, `op` for plain
 /// arrays, recursively through the value and partials of duals.
@@ -52,9 +53,54 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
     )
 }
 
-/// A copy of `target` with the column-major positions `indices` replaced by the elements of
-/// `values` (broadcast from a scalar when it has one element).
-pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Tensor> {
+/// `target` with the column-major positions `indices` replaced by the elements of `values`,
+/// written in place when `target` is not shared and `values` adds no newer derivative layer
+/// (a scalar loop filling an array of duals or tracers stays linear in its length); otherwise
+/// like [`scatter`].
+pub fn scatter_into(target: &mut Tensor, indices: &[usize], values: &Tensor) -> Result<()> {
+    check_scatter(target, indices, values)?;
+    if !write_in_place(target, indices, values) {
+        *target = scatter(target, indices, values)?;
+    }
+    Ok(())
+}
+
+fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> bool {
+    match target {
+        Tensor::Plain(a) if values.is_plain() && a.t().is_standard_layout() => {
+            let source = crate::tensor::col_major_slice(values.primal());
+            let data = a
+                .as_slice_memory_order_mut()
+                .expect("column-major contiguous");
+            for (k, &i) in indices.iter().enumerate() {
+                data[i] = source[if source.len() == 1 { 0 } else { k }];
+            }
+            true
+        }
+        Tensor::Tracer(tr) if top_tag([values]).is_none() => {
+            Rc::get_mut(tr).is_some_and(|tr| super::tracing::scatter_into(tr, indices, values))
+        }
+        Tensor::Dual(d) if top_tag([values]).is_none_or(|t| t <= d.tag) => {
+            let Some(d) = Rc::get_mut(d) else {
+                return false;
+            };
+            let (value, partials) = values.split(d.tag);
+            let value = value.clone();
+            let zero = Tensor::filled(value.shape(), 0.0);
+            let filled = (0..d.partials.len())
+                .map(|k| partials.map_or(&zero, |p| &p[k]).clone())
+                .collect::<Vec<_>>();
+            scatter_into(&mut d.value, indices, &value).is_ok()
+                && d.partials
+                    .iter_mut()
+                    .zip(&filled)
+                    .all(|(p, v)| scatter_into(p, indices, v).is_ok())
+        }
+        _ => false,
+    }
+}
+
+fn check_scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<()> {
     let len = target.len();
     if let Some(&bad) = indices.iter().find(|&&i| i >= len) {
         return Err(AdError::Bounds(format!(
@@ -69,6 +115,13 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Te
             indices.len()
         )));
     }
+    Ok(())
+}
+
+/// A copy of `target` with the column-major positions `indices` replaced by the elements of
+/// `values` (broadcast from a scalar when it has one element).
+pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Tensor> {
+    check_scatter(target, indices, values)?;
     let Some(tag) = top_tag([target, values]) else {
         if target.has_tracer() || values.has_tracer() {
             return super::tracing::scatter(target, indices, values);

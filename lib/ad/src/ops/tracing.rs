@@ -127,7 +127,7 @@ pub fn sum_dims(t: &Tracer, dims: &[usize]) -> Tensor {
 
 /// Elements at positions `indices`, arranged in `shape`.
 pub fn gather(t: &Tracer, indices: &[usize], shape: &[usize]) -> Tensor {
-    let p = col_major_data(&t.primal);
+    let p = crate::tensor::col_major_slice(&t.primal);
     let sets = indices.iter().map(|&i| t.sets[i].clone()).collect();
     tracer(
         shape,
@@ -154,6 +154,30 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Te
         col_major(&shape, primal),
         is_global(&[target, values]),
     ))
+}
+
+/// Writes `values` (tracers or plain numbers, one per position or one for all) at positions
+/// `indices` of `target` in place; false (and nothing written) when `target`'s primal values
+/// are not stored column-major.
+pub fn scatter_into(target: &mut Tracer, indices: &[usize], values: &Tensor) -> bool {
+    if !target.primal.t().is_standard_layout() {
+        return false;
+    }
+    let (sets, primal) = (
+        sets_of(values),
+        crate::tensor::col_major_slice(values.primal()),
+    );
+    let data = target
+        .primal
+        .as_slice_memory_order_mut()
+        .expect("column-major contiguous");
+    for (k, &i) in indices.iter().enumerate() {
+        let j = if sets.len() == 1 { 0 } else { k };
+        target.sets[i] = sets[j].clone();
+        data[i] = primal[j];
+    }
+    target.global |= values.is_global_tracer();
+    true
 }
 
 /// The same elements in a new shape.

@@ -676,6 +676,43 @@ fn reverse_(_: &mut Interp, args: Args) -> EvalResult {
     regather(&args.pos[0], &(0..n).rev().collect::<Vec<_>>(), "reverse")
 }
 
+fn circshift_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("circshift", 2, 2)?;
+    let x = operand(&args.pos[0]).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching circshift(::{}, …)",
+                args.pos[0].type_name()
+            ),
+        )
+    })?;
+    let shape = x.tensor().shape().to_vec();
+    let shifts: Vec<i64> = match &args.pos[1] {
+        Value::Tuple(items) => items
+            .iter()
+            .map(|v| super::to_int(v, "circshift"))
+            .collect::<Result<_, _>>()?,
+        other => vec![super::to_int(other, "circshift")?],
+    };
+    // Output element at multi-index i comes from i - shift (mod each dimension), column-major.
+    let n: usize = shape.iter().product();
+    let mut positions = Vec::with_capacity(n);
+    for linear in 0..n {
+        let (mut rest, mut stride, mut source) = (linear, 1, 0);
+        for (d, &len) in shape.iter().enumerate() {
+            let i = (rest % len) as i64;
+            rest /= len;
+            let shift = shifts.get(d).copied().unwrap_or(0);
+            source += (i - shift).rem_euclid(len as i64) as usize * stride;
+            stride *= len;
+        }
+        positions.push(source);
+    }
+    let t = ops::gather(x.tensor(), &positions, &shape)?;
+    Ok(from_tensor(t, x.eltype, x.scalar))
+}
+
 fn sort_permutation(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<usize>, Flow> {
     let items = elements(&args.pos[0])?;
     let keys: Vec<Value> = match args.kw("by") {
@@ -907,6 +944,7 @@ crate::builtins! {
     "push!" => push_, false, "    push!(v, xs...)\n\nAppends elements to a vector, in place.\n\n```\njulia> v = [1.0]; push!(v, 2.0)\n2-element Vector{Float64}:\n 1.0\n 2.0\n```";
     "append!" => append_, false, "    append!(v, xs)\n\nAppends all elements of `xs` to `v`, in place.\n\n```\njulia> append!([1], [2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "pop!" => pop_, false, "    pop!(v)\n\nRemoves and returns the last element.\n\n```\njulia> pop!([1, 2, 3])\n3\n```";
+    "circshift" => circshift_, false, "    circshift(A, shifts)\n\n`A` with its elements shifted circularly: by `shifts` along the first dimension, or by one shift per dimension given as a tuple (periodic boundaries in stencils). Differentiable and traced by the sparsity detectors.\n\n```\njulia> circshift([1, 2, 3, 4], 1)\n4-element Vector{Int64}:\n 4\n 1\n 2\n 3\n\njulia> circshift([1 2; 3 4], (0, 1))\n2×2 Matrix{Int64}:\n 2  1\n 4  3\n```";
     "reverse" => reverse_, false, "    reverse(v)\n\nThe elements in reverse order.\n\n```\njulia> reverse([1, 2, 3])\n3-element Vector{Int64}:\n 3\n 2\n 1\n```";
     "sort" => sort_, false, "    sort(v; by, rev=false)\n\nA sorted copy.\n\n```\njulia> sort([3, 1, 2])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "sortperm" => sortperm_, false, "    sortperm(v; by, rev=false)\n\nThe permutation that sorts `v`.\n\n```\njulia> sortperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";

@@ -65,6 +65,15 @@ fn sum_(interp: &mut Interp, args: Args) -> EvalResult {
             None => Err(fail(ErrorKind::MethodError, "`+` is not available")),
         };
     }
+    if let (Value::Sparse(m), None) = (&args.pos[0], args.kw("dims")) {
+        // The stored entries only: a sparse Jacobian need not be densified to be summed.
+        let m = m.borrow();
+        let total: f64 = m.matrix.data().iter().sum();
+        return Ok(match m.eltype {
+            ElType::Float64 => Value::Float(total),
+            _ => Value::Int(total as i64),
+        });
+    }
     let x = numeric(&args.pos[0], "sum")?;
     let eltype = if x.eltype == ElType::Float64 {
         ElType::Float64

@@ -451,7 +451,7 @@ fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Result<(), Flo
         return Ok(());
     }
     // A dual written into an array turns the whole array into a dual one.
-    a.data = ops::scatter(&a.data, pos, source)?;
+    ops::scatter_into(&mut a.data, pos, source)?;
     a.eltype = ElType::Float64;
     Ok(())
 }
