@@ -18,6 +18,7 @@ pub mod linalg;
 pub mod math;
 pub mod mtx;
 pub mod plots;
+pub mod progress;
 pub mod random;
 pub mod reductions;
 pub mod sparse;

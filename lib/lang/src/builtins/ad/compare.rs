@@ -5,6 +5,7 @@
 use super::backends::as_backend;
 use super::operators::{run, Op, Variant};
 use crate::allocator::Allocations;
+use crate::builtins::progress::Progress;
 use crate::builtins::table::Table;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
@@ -186,6 +187,18 @@ mat_to_mat(x) = hcat(vec(sin.(x)), vec(cos.(x)))
 diagonal(v) = [i == j ? v[i] : 0.0 for i in 1:length(v), j in 1:length(v)]
 trig_jac(x) = vcat(diagonal(vec(cos.(x))), diagonal(vec(-sin.(x))))
 num_to_vec(t) = sin.([1.0, 2.0] .* t)
+function num_to_vec!(y, t)
+    y[1], y[2] = sin(t), sin(2t)
+    nothing
+end
+function vec_to_vec!(y, x)
+    n = length(x)
+    for i in 1:n
+        y[i], y[n + i] = sin(x[i]), cos(x[i])
+    end
+    nothing
+end
+scaled_norm(x, c) = c * sum(abs2, x)
 [
     Scenario(:derivative, sin, x0; res1=cos(x0), name="sin: number"),
     Scenario(:second_derivative, sin, x0; res1=cos(x0), res2=-sin(x0), name="sin: number"),
@@ -201,6 +214,12 @@ num_to_vec(t) = sin.([1.0, 2.0] .* t)
     Scenario(:pullback, vec_to_vec, x6, collect(-11.0:2.0:11.0); res1=trig_jac(x6)' * collect(-11.0:2.0:11.0), name="vec_to_vec: 6-element Vector"),
     Scenario(:hessian, x -> sum(diff(x) .^ 3), x6; res1=3 .* vcat(0.0, diff(x6) .^ 2) .- 3 .* vcat(diff(x6) .^ 2, 0.0),
              res2=[6.0 -6 0 0 0 0; -6 12 -6 0 0 0; 0 -6 12 -6 0 0; 0 0 -6 12 -6 0; 0 0 0 -6 12 -6; 0 0 0 0 -6 6], name="sumdiffcube: 6-element Vector"),
+    Scenario{:gradient, :in}(arr_to_num, x6; res1=arr_grad(x6), name="arr_to_num: 6-element Vector"),
+    Scenario{:jacobian, :in}(vec_to_vec, x6; res1=trig_jac(x6), name="vec_to_vec: 6-element Vector"),
+    Scenario(:derivative, num_to_vec!, zeros(2), x0; res1=[1.0, 2.0] .* cos.([1.0, 2.0] .* x0), name="num_to_vec!: number"),
+    Scenario(:jacobian, vec_to_vec!, zeros(12), x6; res1=trig_jac(x6), name="vec_to_vec!: 6-element Vector"),
+    Scenario(:pushforward, vec_to_vec!, zeros(12), x6, ones(6); res1=trig_jac(x6) * ones(6), name="vec_to_vec!: 6-element Vector"),
+    Scenario(:gradient, scaled_norm, x6, Constant(3.0); res1=6 .* x6, name="scaled_norm: 6-element Vector, Constant"),
 ]
 "#;
 
@@ -419,9 +438,14 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     let backends = backends_of(&args.pos[0])?;
     let scenarios = scenarios_of(&args.pos[1])?;
     let mut rows = Vec::new();
+    let mut progress = Progress::start("test_differentiation", backends.len() * scenarios.len());
     for b in &backends {
         for sv in &scenarios {
             let s = as_scenario(sv).expect("checked");
+            progress.step(
+                interp,
+                &format!("{} with {}", s.name, crate::display::repr(b)),
+            );
             let variants: &[Variant] = if s.in_place {
                 &[Variant::Bang, Variant::ValueAndBang]
             } else {
@@ -467,6 +491,7 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             }
         }
     }
+    progress.finish(interp);
     Ok(Value::Object(Rc::new(Box::new(Table {
         title: "test_differentiation".into(),
         columns: vec![
@@ -524,9 +549,17 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     let backends = backends_of(&args.pos[0])?;
     let scenarios = scenarios_of(&args.pos[1])?;
     let mut rows = Vec::new();
+    let mut progress = Progress::start(
+        "benchmark_differentiation",
+        backends.len() * scenarios.len(),
+    );
     for b in &backends {
         for sv in &scenarios {
             let s = as_scenario(sv).expect("checked");
+            progress.step(
+                interp,
+                &format!("{} with {}", s.name, crate::display::repr(b)),
+            );
             let counted = Value::Object(Rc::new(Box::new(Counted {
                 inner: s.f.clone(),
                 calls: Cell::new(0),
@@ -576,6 +609,7 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             }
         }
     }
+    progress.finish(interp);
     Ok(Value::Object(Rc::new(Box::new(Table {
         title: "benchmark_differentiation".into(),
         columns: vec![
@@ -588,8 +622,8 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
 
 crate::builtins! {
     "Scenario" => scenario_, false, "    Scenario(:op, f, x, [t], [contexts...]; res1, res2, name)\n    Scenario{:op, :out}(f, x; res1)\n    Scenario(:op, f!, y, x; ...)\n\nA test case for one operator (`:derivative`, `:gradient`, `:jacobian`, `:hessian`, `:hvp`, `:pushforward`, `:pullback`, `:second_derivative`): the function, the input, the tangent for pushforward/pullback/hvp, and the expected results (`res2` for second-order results). `:in` scenarios test the in-place variants.\n\n```\njulia> Scenario{:gradient, :out}(x -> sum(abs2, x), [1.0, 2.0]; res1=[2.0, 4.0])\n```";
-    "default_scenarios" => default_scenarios_, false, "    default_scenarios()\n\nA set of scenarios with closed-form results covering every operator and input shape (numbers, vectors, matrices), after DifferentiationInterfaceTest's defaults.\n\n```\njulia> test_differentiation(AutoForwardDiff(), default_scenarios())\n```";
+    "default_scenarios" => default_scenarios_, false, "    default_scenarios()\n\nA set of 19 scenarios with closed-form results covering every operator and input shape (numbers, vectors, matrices), after DifferentiationInterfaceTest's defaults: one-argument functions in their out-of-place and `:in` (in-place `op!`) variants, two-argument functions `f!(y, x)` (derivative, Jacobian, pushforward), and a `Constant` context.\n\n```\njulia> test_differentiation(AutoForwardDiff(), default_scenarios())\n```";
     "sparse_scenarios" => sparse_scenarios_, false, "    sparse_scenarios()\n\nJacobian and Hessian scenarios with banded structure (`diff(x) .^ 2`, `diff(x) .^ 3`, `sum(diff(x) .^ 3)`) and closed-form references, for testing `AutoSparse` backends.\n\n```\njulia> test_differentiation([AutoSparse(AutoForwardDiff())], sparse_scenarios())\n```";
-    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios; rtol=1e-3)\n\nRuns every backend on every scenario, with and without preparation, in the scenario's variants, and returns a table: one row per backend × scenario × variant with `passed`, the largest relative `error`, and a `message` saying why a row failed.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
-    "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared)\n\nTimes every backend on every scenario and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
+    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios; rtol=1e-3)\n\nRuns every backend on every scenario, with and without preparation, in the scenario's variants, and returns a table: one row per backend × scenario × variant with `passed`, the largest relative `error`, and a `message` saying why a row failed. A progress bar on stderr shows which backend and scenario runs.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
+    "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared)\n\nTimes every backend on every scenario (a progress bar on stderr shows which one runs, redrawn in place in the terminal and in notebooks) and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
 }
