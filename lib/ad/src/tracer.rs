@@ -85,6 +85,40 @@ pub fn input(x: &Tensor, local: bool) -> Tensor {
     Tensor::Tracer(Rc::new(Tracer::new(x.shape(), sets, primal)))
 }
 
+/// The index sets of `y` solving `A·y = b` (an implicit function), from the sets of the rows of
+/// `b` and the column pattern `a_columns[i]` (the `y` indices row `i` of `A` involves).
+///
+/// `A⁻¹` keeps `A`'s block structure: after permuting rows and columns, `A` is block diagonal
+/// with one block per connected component of its row–column graph, and so is `A⁻¹`. Each `yⱼ`
+/// therefore depends on the union of `b`'s sets over the rows in its component; finer
+/// structure inside a block is not used (conservative, never a false zero).
+pub fn solution_sets(a_columns: &[Vec<usize>], b: &[IndexSet]) -> Vec<IndexSet> {
+    let m = a_columns.len();
+    // Nodes 0..m are rows, m..2m are columns (y entries).
+    let mut parent: Vec<usize> = (0..2 * m).collect();
+    fn root(parent: &mut [usize], mut k: usize) -> usize {
+        while parent[k] != k {
+            parent[k] = parent[parent[k]];
+            k = parent[k];
+        }
+        k
+    }
+    for (row, columns) in a_columns.iter().enumerate() {
+        for &column in columns {
+            let (r, c) = (root(&mut parent, row), root(&mut parent, m + column));
+            parent[r] = c;
+        }
+    }
+    let mut component: Vec<IndexSet> = vec![empty(); 2 * m];
+    for (row, set) in b.iter().enumerate().take(m) {
+        let r = root(&mut parent, row);
+        component[r] = union(&component[r], set);
+    }
+    (0..m)
+        .map(|column| component[root(&mut parent, m + column)].clone())
+        .collect()
+}
+
 /// The index sets of any tensor (plain numbers depend on nothing).
 pub fn sets_of(t: &Tensor) -> Vec<IndexSet> {
     match t {
@@ -92,5 +126,27 @@ pub fn sets_of(t: &Tensor) -> Vec<IndexSet> {
         Tensor::Dual(d) => sets_of(&d.value),
         Tensor::Tracked(t) => sets_of(&t.value),
         Tensor::Plain(a) => vec![empty(); a.len()],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(k: &[u32]) -> IndexSet {
+        Rc::from(k.to_vec())
+    }
+
+    #[test]
+    fn solutions_depend_on_their_block_of_the_system() {
+        // Rows 0 and 1 couple y₀ and y₁; row 2 involves y₂ alone; rows 3 and 4 swap y₃, y₄.
+        let a = vec![vec![0, 1], vec![1], vec![2], vec![4], vec![3]];
+        let b = vec![set(&[0]), set(&[1, 4]), set(&[2]), set(&[3]), set(&[5])];
+        let sets = solution_sets(&a, &b);
+        assert_eq!(&*sets[0], &[0, 1, 4]);
+        assert_eq!(&*sets[1], &[0, 1, 4]);
+        assert_eq!(&*sets[2], &[2]);
+        assert_eq!(&*sets[3], &[5]);
+        assert_eq!(&*sets[4], &[3]);
     }
 }

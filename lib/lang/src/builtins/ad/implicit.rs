@@ -17,7 +17,7 @@ use crate::object::Object;
 use crate::output::Stream;
 use crate::value::{Array, Value};
 use difflab_ad::di::{operators as di, primitives, Backend};
-use difflab_ad::{solve, Tensor};
+use difflab_ad::{solve, tracer, Tensor};
 use difflab_syntax::Name;
 use std::any::Any;
 use std::cell::RefCell;
@@ -191,10 +191,11 @@ impl ImplicitFunction {
             Tensor::Plain(_) => return self.run_forward(interp, x, extra, kw),
             Tensor::Dual(d) if d.value.is_plain() => d,
             Tensor::Tracked(tr) if tr.value.is_plain() => return self.apply_reverse(interp, x, &tr.value, extra, kw),
+            Tensor::Tracer(tr) => return self.apply_tracer(interp, tr, extra, kw),
             _ => {
                 return Err(fail(
                     ErrorKind::ArgumentError,
-                    "ImplicitFunction supports first-order derivatives (forward mode, reverse mode, finite differences); second order and sparsity detection through it are not available yet",
+                    "ImplicitFunction: second-order derivatives with two AD backends (such as SecondOrder(AutoForwardDiff(), AutoReverseDiff())) are not available through an implicit function; use finite differences for one of the two orders, e.g. SecondOrder(AutoFiniteDiff(), AutoForwardDiff()) or SecondOrder(AutoForwardDiff(), AutoFiniteDiff())",
                 ))
             }
         };
@@ -301,6 +302,45 @@ impl ImplicitFunction {
                 Ok(out)
             }
         }
+    }
+
+    /// Sparsity detection: `y` depends on the inputs `x` reaches through the conditions, within
+    /// the blocks of `A = ∂c/∂y` (see `tracer::solution_sets`). The pattern of `A` and `B` comes
+    /// from tracing the conditions at `(x, y(x))`; a global tracer has no values, so `y` is
+    /// computed at `x = 1` only to know the point's shape and a valid `y`.
+    fn apply_tracer(
+        &self,
+        interp: &mut Interp,
+        x: &Rc<tracer::Tracer>,
+        extra: &[Value],
+        kw: &[(Name, Value)],
+    ) -> Result<Output, Flow> {
+        let shape = x.primal.shape().to_vec();
+        let x0 = if x.global {
+            Tensor::filled(&shape, 1.0)
+        } else {
+            Tensor::Plain(x.primal.clone())
+        };
+        let out = self.run_forward(interp, &x0, extra, kw)?;
+        let y0 = out.y.clone();
+        let traced_x = Tensor::Tracer(x.clone());
+        let b = tracer::sets_of(&self.conditions(interp, &traced_x, &y0, &out.z, extra, kw)?);
+        let traced_y = tracer::input(&y0, !x.global);
+        let a = tracer::sets_of(&self.conditions(interp, &x0, &traced_y, &out.z, extra, kw)?);
+        if a.len() != y0.len() || b.len() != y0.len() {
+            return Err(fail(
+                ErrorKind::DimensionMismatch,
+                "ImplicitFunction: the conditions c must have the size of y",
+            ));
+        }
+        let columns: Vec<Vec<usize>> = a
+            .iter()
+            .map(|s| s.iter().map(|&k| k as usize).collect())
+            .collect();
+        let sets = tracer::solution_sets(&columns, &b);
+        let primal = (!x.global).then(|| y0.to_col_major());
+        let y = Tensor::Tracer(Rc::new(tracer::Tracer::new(y0.shape(), sets, primal)));
+        Ok(Output { y, z: out.z })
     }
 
     /// Reverse mode: records `y(x)` on the tape with the rule `ȳ ↦ -Bᵀ A⁻ᵀ ȳ`, with `A` and `B`
@@ -431,7 +471,7 @@ fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(), conditions_backend=nothing)\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
+    "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(), conditions_backend=nothing)\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions.\n\nEvery backend works through it: forward mode solves `A·ẏ = -B·ẋ` for all partials of a chunk, reverse mode solves `Aᵀu = ȳ` and returns `-Bᵀu` (with `A` and `B` materialized at the point), finite differences call `forward`. The sparsity detectors trace the conditions: each `y` entry depends on the inputs that reach its block of `A = ∂c/∂y` (elementwise problems stay diagonal), so `AutoSparse` works around it. Second order works when finite differences take one of the two orders (`SecondOrder(AutoFiniteDiff(), AutoForwardDiff())`, `SecondOrder(AutoReverseDiff(), AutoFiniteDiff())`, …); two AD backends raise an `ArgumentError` saying so.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
     "IterativeLinearSolver" => iterative_, false, "    IterativeLinearSolver(; verbose=true, accept_inconsistent=false)\n\nThe default linear solver of `ImplicitFunction`: restarted GMRES on matrix-free products with `∂c/∂y`. When it does not converge the result is NaN, with a warning unless `verbose=false`; `accept_inconsistent=true` keeps the least-squares answer instead.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(verbose=false))\n```";
     "DirectLinearSolver" => direct_, false, "    DirectLinearSolver(; verbose=true)\n\nA linear solver for `ImplicitFunction` that materializes `∂c/∂y` once per point and factorizes it (LU with partial pivoting); a singular matrix gives NaN with a warning unless `verbose=false`.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=DirectLinearSolver())\n```";
 }
