@@ -11,6 +11,7 @@ use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
 use crate::show::ElType;
 use crate::value::Value;
+use difflab_ad::Tensor;
 use difflab_coloring::{
     coloring, compress, compress_bidirectional, decompress, decompress_bidirectional,
     ColoringProblem, ColoringResult, Decompression, GreedyColoringAlgorithm, Order, Partition,
@@ -457,15 +458,75 @@ fn matrix2(v: &Value) -> Result<Array2<f64>, Flow> {
         .map_err(|e| fail(ErrorKind::ArgumentError, e.to_string()))
 }
 
-fn decompress_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("decompress", 2, 3)?;
-    let r = &the_result(args.pos.last().expect("arity"), "decompress")?.result;
-    let out = match args.pos.as_slice() {
-        [b, _] => decompress(matrix2(b)?.view(), r),
-        [br, bc, _] => decompress_bidirectional(matrix2(br)?.view(), matrix2(bc)?.view(), r),
+/// The matrix recovered from the compressed `parts` (`B`, or `Br, Bc`) with `result`.
+fn recovered(parts: &[Value], result: &ColoringResult) -> Result<sprs::CsMat<f64>, Flow> {
+    let out = match parts {
+        [b] => decompress(matrix2(b)?.view(), result),
+        [br, bc] => decompress_bidirectional(matrix2(br)?.view(), matrix2(bc)?.view(), result),
         _ => unreachable!("arity checked"),
     };
-    Ok(sparse_value(out.map_err(coloring_error)?, ElType::Float64))
+    out.map_err(coloring_error)
+}
+
+fn decompress_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("decompress", 2, 3)?;
+    let (result, parts) = args.pos.split_last().expect("arity");
+    let r = &the_result(result, "decompress")?.result;
+    Ok(sparse_value(recovered(parts, r)?, ElType::Float64))
+}
+
+/// `decompress!(A, B, result)`: writes the recovered matrix into `A`, a sparse matrix with the
+/// colored pattern (its stored values are overwritten in place) or a dense matrix.
+fn decompress_in_place(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("decompress!", 3, 4)?;
+    let (target, rest) = args.pos.split_first().expect("arity");
+    let (result, parts) = rest.split_last().expect("arity");
+    let r = &the_result(result, "decompress!")?.result;
+    let m = recovered(parts, r)?;
+    match target {
+        Value::Sparse(a) => {
+            let mut a = a.borrow_mut();
+            let same_pattern = a.matrix.shape() == m.shape()
+                && a.matrix.is_csc()
+                && a.matrix.indptr().raw_storage() == m.indptr().raw_storage()
+                && a.matrix.indices() == m.indices();
+            if !same_pattern {
+                return Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    "decompress!: the sparse target must have the sparsity pattern that was colored (e.g. sparsity_pattern(result) converted to Float64, or a matrix made by decompress)",
+                ));
+            }
+            a.matrix.data_mut().copy_from_slice(m.data());
+            a.eltype = ElType::Float64;
+        }
+        Value::Array(a) => {
+            let mut a = a.borrow_mut();
+            if a.data.shape() != [m.rows(), m.cols()] {
+                return Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    format!(
+                        "decompress!: the target has size {:?}, the recovered matrix {}×{}",
+                        a.data.shape(),
+                        m.rows(),
+                        m.cols()
+                    ),
+                ));
+            }
+            let mut data = vec![0.0; m.rows() * m.cols()];
+            for (v, (i, j)) in m.iter() {
+                data[i + j * m.rows()] = *v;
+            }
+            a.data = Tensor::from_col_major(&[m.rows(), m.cols()], data);
+            a.eltype = ElType::Float64;
+        }
+        other => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching decompress!(::{}, …)", other.type_name()),
+            ))
+        }
+    }
+    Ok(target.clone())
 }
 
 crate::builtins! {
@@ -485,5 +546,6 @@ crate::builtins! {
     "row_groups" => row_groups_, false, "    row_groups(result)\n\nThe rows of each color.\n\n```\njulia> row_groups(r)\n```";
     "sparsity_pattern" => sparsity_pattern_, false, "    sparsity_pattern(result)\n\nThe matrix the coloring was computed for.\n\n```\njulia> sparsity_pattern(r)\n```";
     "compress" => compress_, false, "    compress(A, result)\n\nSums the columns (or rows) of each color: one column per color. For bidirectional results, `(Br, Bc)`.\n\n```\njulia> B = compress(A, r)\n```";
+    "decompress!" => decompress_in_place, false, "    decompress!(A, B, result)\n    decompress!(A, Br, Bc, result)\n\nLike `decompress`, but writes the recovered matrix into `A` and returns it: a sparse `A` must have the colored pattern (its stored values are overwritten in place, so a loop reuses one matrix), a dense `A` is filled with zeros elsewhere.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress!(C, compress(A, r), r) == Matrix(A)\ntrue\n```";
     "decompress" => decompress_, false, "    decompress(B, result)\n    decompress(Br, Bc, result)\n\nRecovers the sparse matrix from its compressed form.\n\n```\njulia> decompress(compress(A, r), r) == A\ntrue\n```";
 }

@@ -21,7 +21,7 @@ use crate::show::ElType;
 use crate::value::{SparseMatrix, Value};
 use difflab_ad::error::Result as AdResult;
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
-use difflab_ad::reverse::{is_tape_tag, record, tracked_with, value_below, Rule};
+use difflab_ad::reverse::{is_tape_tag, record_op, tracked_with, value_below, Rule};
 use difflab_ad::tensor::{col_major_data, top_tag};
 use difflab_ad::tracer::{self, IndexSet, Tracer};
 use difflab_ad::{AdError, Tag, Tensor};
@@ -93,9 +93,11 @@ pub(crate) fn apply_linear(
         )),
         Tensor::Tracked(tr) => {
             let value = apply_linear(map, &tr.value, transpose)?;
-            let back = map.clone();
+            let (back, again) = (map.clone(), map.clone());
             let rule: Rule = Box::new(move |ct| apply_linear(&back, ct, !transpose));
-            Ok(record(tr.tag, value, vec![(x, rule)]))
+            Ok(record_op(tr.tag, value, vec![(x, rule)], &[x], move |x| {
+                apply_linear(&again, &x[0], transpose)
+            }))
         }
         Tensor::Tracer(tr) => {
             let primal = if tr.global {
@@ -452,7 +454,9 @@ fn solve_reverse(a: &Tensor, b: &Tensor, tag: Tag) -> AdResult<Tensor> {
             }),
         ));
     }
-    Ok(record(tag, x, operands))
+    Ok(record_op(tag, x, operands, &[a, b], |x| {
+        solve_tensor(&x[0], &x[1])
+    }))
 }
 
 /// The sparsity rule of `x = A \ b`: column `j` of `x` depends on all of `A` and on column `j`
@@ -606,7 +610,9 @@ pub(crate) fn det_tensor(a: &Tensor) -> AdResult<Tensor> {
         let va = value_below(a, tag).clone();
         let d = det_tensor(&va)?;
         let rule: Rule = Box::new(move |ct| ops::binary(BinaryFn::Mul, ct, &det_gradient(&va)?));
-        return Ok(record(tag, d, vec![(a, rule)]));
+        return Ok(record_op(tag, d, vec![(a, rule)], &[a], |x| {
+            det_tensor(&x[0])
+        }));
     }
     let (va, pa) = a.split(tag);
     let d = det_tensor(va)?;

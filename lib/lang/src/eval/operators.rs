@@ -457,6 +457,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
 pub fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Array(x), Value::Array(y)) => Rc::ptr_eq(x, y),
+        (Value::Sparse(x), Value::Sparse(y)) => Rc::ptr_eq(x, y),
         (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
         (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
         (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
