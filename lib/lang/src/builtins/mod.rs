@@ -24,6 +24,8 @@ pub mod reductions;
 pub mod sparse;
 pub mod strings;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 use crate::error::ErrorKind;
 use crate::eval::{fail, EvalResult, Flow, Interp};
@@ -160,7 +162,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 22] {
+fn families() -> [&'static [Builtin]; 25] {
     [
         ad::sparse_ad::BUILTINS,
         coloring::BUILTINS,
@@ -174,7 +176,10 @@ fn families() -> [&'static [Builtin]; 22] {
         math::BUILTINS,
         arrays::BUILTINS,
         reductions::BUILTINS,
-        linalg::BUILTINS,
+        linalg::construct::BUILTINS,
+        linalg::factorize::BUILTINS,
+        linalg::solve::BUILTINS,
+        linalg::spectral::BUILTINS,
         sparse::BUILTINS,
         random::BUILTINS,
         io::BUILTINS,

@@ -1125,7 +1125,8 @@ crate::builtins! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::Config;
+    use crate::builtins::test_support::{call, interp};
+
     use difflab_ad::reverse::Tape;
     use difflab_ad::{tracer, Tag};
     use difflab_syntax::Name;
@@ -1143,18 +1144,6 @@ mod tests {
             Err(Flow::Error(e)) => e.kind,
             _ => panic!("an error was expected"),
         }
-    }
-
-    fn interp() -> Interp {
-        Interp::new(
-            Config::default(),
-            Box::new(crate::output::Capture::default()),
-        )
-    }
-
-    fn call(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
-        let f = Value::Builtin(crate::builtins::lookup(Name::new(name)).expect("registered"));
-        interp.call(&f, args)
     }
 
     fn ints(v: &[i64]) -> Value {

@@ -1,0 +1,264 @@
+//! Matrices built from others, all from `ad::ops` primitives (so they differentiate like any
+//! other code): `diag`, `diagm`, `tr`, `kron`, `I`, `triu` and `tril`.
+
+use super::*;
+use crate::builtins::Args;
+use crate::error::ErrorKind;
+use crate::eval::operators::{from_tensor, operand};
+use crate::eval::{fail, EvalResult, Interp};
+use crate::show::ElType;
+use crate::value::Value;
+use difflab_ad::ops::{self, BinaryFn};
+use difflab_ad::Tensor;
+
+/// Positions of the `k`-th diagonal of an m×n matrix (column-major).
+pub(super) fn diagonal_positions(m: usize, n: usize, k: i64) -> Vec<usize> {
+    let (i0, j0) = if k >= 0 {
+        (0, k as usize)
+    } else {
+        ((-k) as usize, 0)
+    };
+    (0..)
+        .map(|t| (i0 + t, j0 + t))
+        .take_while(|&(i, j)| i < m && j < n)
+        .map(|(i, j)| i + j * m)
+        .collect()
+}
+
+fn diag_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("diag", 1, 2)?;
+    let k = args
+        .pos
+        .get(1)
+        .map(|v| crate::builtins::to_int(v, "diag"))
+        .transpose()?
+        .unwrap_or(0);
+    if let Value::Sparse(s) = &args.pos[0] {
+        let s = s.borrow();
+        let (m, n) = (s.matrix.rows(), s.matrix.cols());
+        let values: Vec<f64> = diagonal_positions(m, n, k)
+            .into_iter()
+            .map(|p| s.matrix.get(p % m, p / m).copied().unwrap_or(0.0))
+            .collect();
+        return Ok(crate::builtins::array(s.eltype, &[values.len()], values));
+    }
+    let (t, eltype) = matrix_tensor(interp, &args.pos[0], "diag")?;
+    let [m, n] = *t.shape() else {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching diag(::{})", args.pos[0].type_name()),
+        ));
+    };
+    let pos = diagonal_positions(m, n, k);
+    let d = ops::gather(&t, &pos, &[pos.len()])?;
+    Ok(from_tensor(d, eltype, false))
+}
+
+fn tr_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("tr", 1, 1)?;
+    if let Value::Sparse(s) = &args.pos[0] {
+        let s = s.borrow();
+        let (m, n) = (s.matrix.rows(), s.matrix.cols());
+        if m != n {
+            return Err(fail(
+                ErrorKind::DimensionMismatch,
+                format!("matrix is not square: dimensions are ({m}, {n})"),
+            ));
+        }
+        let sum = (0..n).filter_map(|i| s.matrix.get(i, i)).sum::<f64>();
+        return Ok(Value::Float(sum));
+    }
+    let (t, eltype) = matrix_tensor(interp, &args.pos[0], "tr")?;
+    if t.shape().is_empty() {
+        return Ok(from_tensor(t, eltype, true));
+    }
+    Ok(from_tensor(trace(&t)?, eltype, true))
+}
+
+fn diagm_(interp: &mut Interp, args: Args) -> EvalResult {
+    // `diagm(v)`, `diagm(k => v, ...)`, `diagm(m, n, k => v, ...)`.
+    let (size, pairs) = match args.pos.as_slice() {
+        [m, n, rest @ ..] if m.is_number() && n.is_number() && !rest.is_empty() => (
+            Some((
+                crate::builtins::to_size(m, "diagm")?,
+                crate::builtins::to_size(n, "diagm")?,
+            )),
+            rest,
+        ),
+        [] => return Err(fail(ErrorKind::MethodError, "no method matching diagm()")),
+        all => (None, all),
+    };
+    let mut diagonals = Vec::with_capacity(pairs.len());
+    let mut eltype = ElType::Bool;
+    for pair in pairs {
+        let (k, v) = match pair {
+            Value::Tuple(pair) if pair.len() == 2 => {
+                (crate::builtins::to_int(&pair[0], "diagm")?, pair[1].clone())
+            }
+            other if pairs.len() == 1 => (0, other.clone()),
+            other => {
+                return Err(fail(
+                    ErrorKind::MethodError,
+                    format!("diagm takes pairs k => v, got a {}", other.type_name()),
+                ))
+            }
+        };
+        let o = operand(&v).ok_or_else(|| {
+            fail(
+                ErrorKind::MethodError,
+                format!("no method matching diagm(::{})", v.type_name()),
+            )
+        })?;
+        let t = o.tensor().clone();
+        eltype = match (eltype, o.eltype) {
+            (ElType::Float64, _) | (_, ElType::Float64) => ElType::Float64,
+            (ElType::Int64, _) | (_, ElType::Int64) => ElType::Int64,
+            _ => ElType::Bool,
+        };
+        let len = t.len();
+        diagonals.push((k, ops::reshape(&t, &[len])?));
+    }
+    let (m, n) = match size {
+        Some(size) => size,
+        None => {
+            let n = diagonals
+                .iter()
+                .map(|(k, t)| t.len() + k.unsigned_abs() as usize)
+                .max()
+                .unwrap_or(0);
+            (n, n)
+        }
+    };
+    interp.check_alloc(m.saturating_mul(n))?;
+    let mut out = Tensor::filled(&[m, n], 0.0);
+    for (k, t) in &diagonals {
+        let pos = diagonal_positions(m, n, *k);
+        if pos.len() < t.len() {
+            return Err(fail(
+                ErrorKind::DimensionMismatch,
+                format!(
+                    "diagonal {k} of a {m}×{n} matrix has {} entries, got {}",
+                    pos.len(),
+                    t.len()
+                ),
+            ));
+        }
+        out = ops::scatter(&out, &pos[..t.len()], t)?;
+    }
+    // Julia's `diagm` of a Bool vector is a Bool matrix; numbers stay Int or Float64.
+    Ok(from_tensor(out, eltype, false))
+}
+
+fn kron_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("kron", 2, 2)?;
+    let (a, ea) = matrix_tensor(interp, &args.pos[0], "kron")?;
+    let (b, eb) = matrix_tensor(interp, &args.pos[1], "kron")?;
+    let dims = |t: &Tensor| match *t.shape() {
+        [] => Ok((1, 1)),
+        [m] => Ok((m, 1)),
+        [m, n] => Ok((m, n)),
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            "kron needs vectors or matrices",
+        )),
+    };
+    let ((ma, na), (mb, nb)) = (dims(&a)?, dims(&b)?);
+    let (m, n) = (ma * mb, na * nb);
+    interp.check_alloc(m.saturating_mul(n).saturating_mul(3))?;
+    // Entry ((ia, ib), (ja, jb)) is A[ia, ja] * B[ib, jb]: gather each factor to the result's
+    // shape and multiply elementwise, so every number kind differentiates through it.
+    let mut from_a = Vec::with_capacity(m * n);
+    let mut from_b = Vec::with_capacity(m * n);
+    for ja in 0..na {
+        for jb in 0..nb {
+            for ia in 0..ma {
+                for ib in 0..mb {
+                    from_a.push(ia + ja * ma);
+                    from_b.push(ib + jb * mb);
+                }
+            }
+        }
+    }
+    let vectors = a.shape().len() <= 1 && b.shape().len() <= 1;
+    let shape = if vectors { vec![m] } else { vec![m, n] };
+    let out = ops::binary(
+        BinaryFn::Mul,
+        &ops::gather(&a, &from_a, &shape)?,
+        &ops::gather(&b, &from_b, &shape)?,
+    )?;
+    let eltype = if ea == ElType::Float64 || eb == ElType::Float64 {
+        ElType::Float64
+    } else {
+        ElType::Int64
+    };
+    Ok(from_tensor(out, eltype, false))
+}
+
+fn identity_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("I", 1, 1)?;
+    let n = crate::builtins::to_size(&args.pos[0], "I")?;
+    interp.check_alloc(n.saturating_mul(n))?;
+    Ok(from_tensor(identity(n), ElType::Float64, false))
+}
+
+/// `triu` and `tril`: keeps the entries with `j - i >= k` (upper) or `j - i <= k` (lower).
+fn triangle(interp: &mut Interp, args: &Args, name: &str, upper: bool) -> EvalResult {
+    args.arity(name, 1, 2)?;
+    let k = args
+        .pos
+        .get(1)
+        .map(|v| crate::builtins::to_int(v, name))
+        .transpose()?
+        .unwrap_or(0);
+    let keep = |i: usize, j: usize| {
+        let d = j as i64 - i as i64;
+        if upper {
+            d >= k
+        } else {
+            d <= k
+        }
+    };
+    if let Value::Sparse(s) = &args.pos[0] {
+        let s = s.borrow();
+        let mut tri = sprs::TriMat::new((s.matrix.rows(), s.matrix.cols()));
+        for (x, (i, j)) in s.matrix.iter() {
+            if keep(i, j) {
+                tri.add_triplet(i, j, *x);
+            }
+        }
+        return Ok(crate::builtins::sparse::sparse_value(
+            tri.to_csc(),
+            s.eltype,
+        ));
+    }
+    let (t, eltype) = matrix_tensor(interp, &args.pos[0], name)?;
+    let [m, n] = *t.shape() else {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", args.pos[0].type_name()),
+        ));
+    };
+    let mask: Vec<f64> = (0..m * n)
+        .map(|p| f64::from(u8::from(keep(p % m.max(1), p / m.max(1)))))
+        .collect();
+    let out = ops::binary(BinaryFn::Mul, &t, &Tensor::from_col_major(&[m, n], mask))?;
+    Ok(from_tensor(out, eltype, false))
+}
+
+fn triu_(interp: &mut Interp, args: Args) -> EvalResult {
+    triangle(interp, &args, "triu", true)
+}
+
+fn tril_(interp: &mut Interp, args: Args) -> EvalResult {
+    triangle(interp, &args, "tril", false)
+}
+
+crate::builtins! {
+    "diag" => diag_, false, "    diag(A, k=0)\n\nThe `k`-th diagonal of a matrix as a vector.\n\n```\njulia> diag([1 2; 3 4])\n2-element Vector{Int64}:\n 1\n 4\n```";
+    "diagm" => diagm_, false, "    diagm(v)\n    diagm(k => v, ...)\n    diagm(m, n, k => v, ...)\n\nA matrix with `v` on its `k`-th diagonal (square unless m×n is given).\n\n```\njulia> diagm([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
+    "tr" => tr_, false, "    tr(A)\n\nThe trace (sum of the diagonal).\n\n```\njulia> tr([1 2; 3 4])\n5\n```";
+    "kron" => kron_, false, "    kron(A, B)\n\nThe Kronecker product (of two vectors: a vector).\n\n```\njulia> kron([1 0; 0 1], [1 2])\n2×4 Matrix{Int64}:\n 1  2  0  0\n 0  0  1  2\n```";
+    "I" => identity_, false, "    I(n)\n\nThe n×n identity matrix (dense `Float64`). Julia's bare `I` (as in `A + λ*I`) is not a value here: write `A + λ*I(n)`.\n\n```\njulia> I(2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n```";
+    "triu" => triu_, false, "    triu(A, k=0)\n\nThe upper triangle of a matrix: the entries on and above the `k`-th diagonal, the others zero.\n\n```\njulia> triu([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 0  4\n```";
+    "tril" => tril_, false, "    tril(A, k=0)\n\nThe lower triangle of a matrix: the entries on and below the `k`-th diagonal, the others zero.\n\n```\njulia> tril([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  0\n 3  4\n```";
+}

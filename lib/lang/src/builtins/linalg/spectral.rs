@@ -1,0 +1,142 @@
+//! Properties of plain matrices computed with faer: `issymmetric`, `cond` and `eigvals` (they
+//! refuse numbers carrying derivatives).
+
+use super::*;
+use crate::builtins::Args;
+use crate::error::ErrorKind;
+use crate::eval::{fail, EvalResult, Interp};
+use crate::show::ElType;
+use crate::value::Value;
+
+fn issymmetric_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("issymmetric", 1, 1)?;
+    if let Value::Sparse(s) = &args.pos[0] {
+        let s = s.borrow();
+        let m = &s.matrix;
+        let symmetric = m.rows() == m.cols()
+            && m.iter()
+                .all(|(x, (i, j))| m.get(j, i).copied().unwrap_or(0.0) == *x);
+        return Ok(Value::Bool(symmetric));
+    }
+    let (t, _) = matrix_tensor(interp, &args.pos[0], "issymmetric")?;
+    let symmetric = match *t.shape() {
+        [] => true,
+        [m, n] if m == n => {
+            let a = t.to_col_major();
+            (0..n).all(|j| (j + 1..n).all(|i| a[i + j * n] == a[j + i * n]))
+        }
+        [_, _] => false,
+        _ => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching issymmetric(::{})",
+                    args.pos[0].type_name()
+                ),
+            ))
+        }
+    };
+    Ok(Value::Bool(symmetric))
+}
+
+fn cond_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("cond", 1, 2)?;
+    let (m, n, a) = plain_matrix(interp, &args.pos[0], "cond")?;
+    let p = args
+        .pos
+        .get(1)
+        .map(|v| crate::builtins::to_float(v, "cond"))
+        .transpose()?
+        .unwrap_or(2.0);
+    if p == 2.0 {
+        if m == 0 || n == 0 {
+            return Ok(Value::Float(0.0));
+        }
+        let s = faer::MatRef::from_column_major_slice(&a, m, n)
+            .singular_values()
+            .map_err(|_| fail(ErrorKind::ArgumentError, "cond: the SVD did not converge"))?;
+        let (max, min) = (s[0], s[s.len() - 1]);
+        return Ok(Value::Float(if min == 0.0 {
+            f64::INFINITY
+        } else {
+            max / min
+        }));
+    }
+    if p != 1.0 && p != f64::INFINITY {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!("cond: p must be 1, 2 or Inf, got {}", crate::show::float(p)),
+        ));
+    }
+    if m != n {
+        return Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!("matrix is not square: dimensions are ({m}, {n})"),
+        ));
+    }
+    // ‖A‖₁ is the largest column sum of |A|, ‖A‖∞ the largest row sum.
+    let norm = |x: &[f64]| -> f64 {
+        let sums = (0..n).map(|o| {
+            (0..n)
+                .map(|i| {
+                    if p == 1.0 {
+                        x[i + o * n].abs()
+                    } else {
+                        x[o + i * n].abs()
+                    }
+                })
+                .sum::<f64>()
+        });
+        sums.fold(0.0, f64::max)
+    };
+    match DenseLu::new(n, &a) {
+        Ok(lu) => {
+            let inverse = lu.apply_plain(&identity(n).to_col_major(), n, false)?;
+            Ok(Value::Float(norm(&a) * norm(&inverse)))
+        }
+        Err(_) => Ok(Value::Float(f64::INFINITY)),
+    }
+}
+
+fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("eigvals", 1, 1)?;
+    let (m, n, a) = plain_matrix(interp, &args.pos[0], "eigvals")?;
+    if m != n {
+        return Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!("matrix is not square: dimensions are ({m}, {n})"),
+        ));
+    }
+    let view = faer::MatRef::from_column_major_slice(&a, n, n);
+    let symmetric = (0..n).all(|j| (j + 1..n).all(|i| a[i + j * n] == a[j + i * n]));
+    let failed = |_| {
+        fail(
+            ErrorKind::ArgumentError,
+            "eigvals: the eigenvalue iteration did not converge",
+        )
+    };
+    let mut values: Vec<f64> = if n == 0 {
+        Vec::new()
+    } else if symmetric {
+        view.self_adjoint_eigenvalues(faer::Side::Lower)
+            .map_err(failed)?
+    } else {
+        let complex = view.eigenvalues().map_err(failed)?;
+        if complex.iter().any(|z| z.im != 0.0) {
+            return Err(fail(
+                ErrorKind::DomainError,
+                "eigvals: this matrix has complex eigenvalues, and difflab has no complex numbers",
+            ));
+        }
+        complex.iter().map(|z| z.re).collect()
+    };
+    // Julia sorts eigenvalues in increasing order.
+    values.sort_by(f64::total_cmp);
+    Ok(crate::builtins::array(ElType::Float64, &[n], values))
+}
+
+crate::builtins! {
+    "issymmetric" => issymmetric_, false, "    issymmetric(A)\n\nWhether a matrix equals its transpose exactly.\n\n```\njulia> issymmetric([1.0 2.0; 2.0 1.0])\ntrue\n```";
+    "cond" => cond_, false, "    cond(A, p=2)\n\nThe condition number in the `p`-norm (`p` = 1, 2 or Inf): for p = 2 the ratio of the largest to the smallest singular value. Not differentiable.\n\n```\njulia> cond([1.0 0.0; 0.0 2.0])\n2.0\n```";
+    "eigvals" => eigvals_, false, "    eigvals(A)\n\nThe eigenvalues of a square matrix in increasing order (symmetric matrices use the symmetric solver; complex eigenvalues are an error). Not differentiable.\n\n```\njulia> eigvals([2.0 1.0; 1.0 2.0])\n2-element Vector{Float64}:\n 1.0\n 3.0\n```";
+}
