@@ -127,6 +127,46 @@ pub fn to_float(v: &Value, name: &str) -> Result<f64, Flow> {
     }
 }
 
+/// The arguments of `diagm`/`spdiagm`: an optional size `(m, n)` and the `k => v` pairs.
+pub(crate) type DiagonalArgs = (Option<(usize, usize)>, Vec<(i64, Value)>);
+
+/// The arguments of `diagm`/`spdiagm` (`name`): `f(v)`, `f(k => v, ...)` or
+/// `f(m, n, k => v, ...)`.
+pub(crate) fn diagonal_pairs(pos: &[Value], name: &str) -> Result<DiagonalArgs, Flow> {
+    let (size, pairs) = match pos {
+        [m, n, rest @ ..] if m.is_number() && n.is_number() && !rest.is_empty() => {
+            (Some((to_size(m, name)?, to_size(n, name)?)), rest)
+        }
+        [] => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching {name}()"),
+            ))
+        }
+        all => (None, all),
+    };
+    let pairs = pairs
+        .iter()
+        .map(|pair| match pair {
+            Value::Tuple(pair) if pair.len() == 2 => Ok((to_int(&pair[0], name)?, pair[1].clone())),
+            other if pairs.len() == 1 => Ok((0, other.clone())),
+            other => Err(fail(
+                ErrorKind::MethodError,
+                format!("{name} takes pairs k => v, got a {}", other.type_name()),
+            )),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((size, pairs))
+}
+
+/// The side of the smallest square matrix holding diagonals `k` of lengths `len`.
+pub(crate) fn diagonal_square(diagonals: impl Iterator<Item = (i64, usize)>) -> usize {
+    diagonals
+        .map(|(k, len)| len + k.unsigned_abs() as usize)
+        .max()
+        .unwrap_or(0)
+}
+
 /// A non-negative size (array dimension), checked.
 pub fn to_size(v: &Value, name: &str) -> Result<usize, Flow> {
     let n = to_int(v, name)?;
@@ -180,7 +220,7 @@ fn families() -> [&'static [Builtin]; 25] {
         linalg::factorize::BUILTINS,
         linalg::solve::BUILTINS,
         linalg::spectral::BUILTINS,
-        sparse::BUILTINS,
+        sparse::construct::BUILTINS,
         random::BUILTINS,
         io::BUILTINS,
         strings::BUILTINS,

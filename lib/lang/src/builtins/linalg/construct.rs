@@ -76,33 +76,10 @@ fn tr_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn diagm_(interp: &mut Interp, args: Args) -> EvalResult {
-    // `diagm(v)`, `diagm(k => v, ...)`, `diagm(m, n, k => v, ...)`.
-    let (size, pairs) = match args.pos.as_slice() {
-        [m, n, rest @ ..] if m.is_number() && n.is_number() && !rest.is_empty() => (
-            Some((
-                crate::builtins::to_size(m, "diagm")?,
-                crate::builtins::to_size(n, "diagm")?,
-            )),
-            rest,
-        ),
-        [] => return Err(fail(ErrorKind::MethodError, "no method matching diagm()")),
-        all => (None, all),
-    };
+    let (size, pairs) = crate::builtins::diagonal_pairs(&args.pos, "diagm")?;
     let mut diagonals = Vec::with_capacity(pairs.len());
     let mut eltype = ElType::Bool;
-    for pair in pairs {
-        let (k, v) = match pair {
-            Value::Tuple(pair) if pair.len() == 2 => {
-                (crate::builtins::to_int(&pair[0], "diagm")?, pair[1].clone())
-            }
-            other if pairs.len() == 1 => (0, other.clone()),
-            other => {
-                return Err(fail(
-                    ErrorKind::MethodError,
-                    format!("diagm takes pairs k => v, got a {}", other.type_name()),
-                ))
-            }
-        };
+    for (k, v) in pairs {
         let o = operand(&v).ok_or_else(|| {
             fail(
                 ErrorKind::MethodError,
@@ -118,17 +95,10 @@ fn diagm_(interp: &mut Interp, args: Args) -> EvalResult {
         let len = t.len();
         diagonals.push((k, ops::reshape(&t, &[len])?));
     }
-    let (m, n) = match size {
-        Some(size) => size,
-        None => {
-            let n = diagonals
-                .iter()
-                .map(|(k, t)| t.len() + k.unsigned_abs() as usize)
-                .max()
-                .unwrap_or(0);
-            (n, n)
-        }
-    };
+    let (m, n) = size.unwrap_or_else(|| {
+        let n = crate::builtins::diagonal_square(diagonals.iter().map(|(k, t)| (*k, t.len())));
+        (n, n)
+    });
     interp.check_alloc(m.saturating_mul(n))?;
     let mut out = Tensor::filled(&[m, n], 0.0);
     for (k, t) in &diagonals {

@@ -1,0 +1,472 @@
+//! Arithmetic with sparse matrices: sparse matrices as [`LinearMap`]s (products, and solves
+//! by sparse LU from faer, so the other operand may carry derivatives), and the operators
+//! ([`sparse_binary`], [`sparse_broadcast`], [`sparse_unary`]) with Julia's rules for when a
+//! result stays sparse.
+
+use super::*;
+use crate::builtins::linalg::{apply_linear, singular, LinearMap};
+use crate::error::ErrorKind;
+use crate::eval::operators::{from_tensor, operand};
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::show::ElType;
+use crate::value::{Array, SparseMatrix, Value};
+use difflab_ad::error::Result as AdResult;
+use difflab_ad::{ops, AdError, Tensor};
+use difflab_syntax::{BinOp, UnaryOp};
+use faer::linalg::solvers::Solve;
+use sprs::CsMat;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// `x ↦ A x` for a sparse `A`.
+struct SparseProduct {
+    a: CsMat<f64>,
+}
+
+impl LinearMap for SparseProduct {
+    fn size(&self) -> (usize, usize) {
+        (self.a.rows(), self.a.cols())
+    }
+
+    fn apply_plain(&self, x: &[f64], k: usize, transpose: bool) -> AdResult<Vec<f64>> {
+        let (m, n) = (self.a.rows(), self.a.cols());
+        let (out_rows, in_rows) = if transpose { (n, m) } else { (m, n) };
+        let mut out = vec![0.0; out_rows * k];
+        for c in 0..k {
+            let (xc, oc) = (
+                &x[c * in_rows..(c + 1) * in_rows],
+                &mut out[c * out_rows..(c + 1) * out_rows],
+            );
+            for (j, col) in self.a.outer_iterator().enumerate() {
+                for (i, &v) in col.iter() {
+                    if transpose {
+                        oc[j] += v * xc[i];
+                    } else {
+                        oc[i] += v * xc[j];
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn pattern(&self) -> Option<&CsMat<f64>> {
+        Some(&self.a)
+    }
+}
+
+/// `b ↦ A \ b` for a square sparse `A`: faer's sparse LU with partial pivoting.
+pub(crate) struct SparseLu {
+    n: usize,
+    lu: Option<faer::sparse::linalg::solvers::Lu<usize, f64>>,
+}
+
+impl SparseLu {
+    /// Factorizes a square sparse matrix (`SingularException(0)` when it is structurally
+    /// singular).
+    pub(crate) fn new(a: &CsMat<f64>) -> AdResult<SparseLu> {
+        let n = a.rows();
+        if a.cols() != n {
+            return Err(AdError::DimensionMismatch(format!(
+                "matrix is not square: dimensions are ({n}, {})",
+                a.cols()
+            )));
+        }
+        if n == 0 {
+            return Ok(SparseLu { n, lu: None });
+        }
+        let converted;
+        let a = if a.is_csc() {
+            a
+        } else {
+            converted = a.to_csc();
+            &converted
+        };
+        let indptr = a.indptr().to_proper().to_vec();
+        let symbolic =
+            faer::sparse::SymbolicSparseColMatRef::new_checked(n, n, &indptr, None, a.indices());
+        let lu = faer::sparse::SparseColMatRef::new(symbolic, a.data())
+            .sp_lu()
+            .map_err(|e| match e {
+                faer::sparse::linalg::LuError::SymbolicSingular { .. } => singular(0),
+                other => AdError::Argument(format!("the sparse LU factorization failed: {other}")),
+            })?;
+        Ok(SparseLu { n, lu: Some(lu) })
+    }
+}
+
+impl LinearMap for SparseLu {
+    fn size(&self) -> (usize, usize) {
+        (self.n, self.n)
+    }
+
+    fn apply_plain(&self, x: &[f64], k: usize, transpose: bool) -> AdResult<Vec<f64>> {
+        let mut out = x.to_vec();
+        let Some(lu) = &self.lu else {
+            return Ok(out);
+        };
+        if k > 0 {
+            let rhs = faer::MatMut::from_column_major_slice_mut(&mut out, self.n, k);
+            if transpose {
+                lu.solve_transpose_in_place(rhs);
+            } else {
+                lu.solve_in_place(rhs);
+            }
+        }
+        // A numerically zero pivot shows as infinities or NaNs from a finite right-hand side.
+        if x.iter().all(|v| v.is_finite()) && !out.iter().all(|v| v.is_finite()) {
+            return Err(singular(0));
+        }
+        Ok(out)
+    }
+}
+
+/// `A * x` for a sparse `A` and a dense `x` of any number kind (a dense result).
+pub(super) fn sparse_times(a: &CsMat<f64>, x: &Tensor) -> AdResult<Tensor> {
+    let map: Rc<dyn LinearMap> = Rc::new(SparseProduct { a: a.clone() });
+    apply_linear(&map, x, false)
+}
+
+/// `X * A` for a dense `X` (a matrix or a row) and a sparse `A`: `(Aᵀ Xᵀ)ᵀ`.
+fn times_sparse(x: &Tensor, a: &CsMat<f64>) -> AdResult<Tensor> {
+    let map: Rc<dyn LinearMap> = Rc::new(SparseProduct { a: a.clone() });
+    let xt = match *x.shape() {
+        [m] => ops::reshape(x, &[1, m])?,
+        [_, _] => ops::transpose(x)?,
+        ref shape => {
+            return Err(AdError::DimensionMismatch(format!(
+                "cannot multiply an array of size {shape:?} by a matrix"
+            )))
+        }
+    };
+    ops::transpose(&apply_linear(&map, &xt, true)?)
+}
+
+/// Julia's `DimensionMismatch` for elementwise operations on matrices of different sizes.
+fn same_shape(a: &CsMat<f64>, b: &CsMat<f64>) -> Result<(), Flow> {
+    if a.shape() == b.shape() {
+        return Ok(());
+    }
+    Err(fail(
+        ErrorKind::DimensionMismatch,
+        format!(
+            "dimensions must match: a has dims {:?}, b has dims {:?}",
+            a.shape(),
+            b.shape()
+        ),
+    ))
+}
+
+fn scaled(s: &SparseMatrix, factor: f64) -> Value {
+    sparse_value(s.matrix.map(|&x| x * factor), ElType::Float64)
+}
+
+/// A plain scalar operand (`Int`, `Float64`, `Bool`).
+fn plain_scalar(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(x) => Some(*x),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => None,
+    }
+}
+
+/// Whether two sparse matrices hold equal numbers (unstored entries are zeros).
+fn sparse_equal(x: &CsMat<f64>, y: &CsMat<f64>) -> bool {
+    if x.shape() != y.shape() {
+        return false;
+    }
+    x.outer_iterator().zip(y.outer_iterator()).all(|(cx, cy)| {
+        let (mut a, mut b) = (cx.iter().peekable(), cy.iter().peekable());
+        loop {
+            match (a.peek().copied(), b.peek().copied()) {
+                (None, None) => return true,
+                (Some((i, &u)), Some((j, &v))) if i == j => {
+                    if u != v {
+                        return false;
+                    }
+                    a.next();
+                    b.next();
+                }
+                (Some((i, &u)), Some((j, _))) if i < j => {
+                    if u != 0.0 {
+                        return false;
+                    }
+                    a.next();
+                }
+                (Some((_, &u)), None) => {
+                    if u != 0.0 {
+                        return false;
+                    }
+                    a.next();
+                }
+                (_, Some((_, &v))) => {
+                    if v != 0.0 {
+                        return false;
+                    }
+                    b.next();
+                }
+            }
+        }
+    })
+}
+
+fn frobenius(m: &CsMat<f64>) -> f64 {
+    m.data().iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+fn densify(interp: &Interp, v: &Value) -> EvalResult {
+    match v {
+        Value::Sparse(s) => {
+            let s = s.borrow();
+            interp.check_alloc(s.matrix.rows().saturating_mul(s.matrix.cols()))?;
+            Ok(dense_of(&s))
+        }
+        other => Ok(other.clone()),
+    }
+}
+
+fn no_method(op: BinOp, a: &Value, b: &Value, hint: &str) -> Flow {
+    fail(
+        ErrorKind::MethodError,
+        format!(
+            "no method matching {}(::{}, ::{}){hint}",
+            op.symbol(),
+            a.type_name(),
+            b.type_name()
+        ),
+    )
+}
+
+/// `a op b` when an operand is a sparse matrix (or `F \ b` with an `lu` factorization `F`);
+/// `None` otherwise, and for the operators that do not look at numbers (`=>`, `|>`, `∘`, `in`,
+/// `===`, `!==`). Sums and differences of sparse matrices, products with numbers and with
+/// sparse matrices, `/` by a number and `A^k` stay sparse; products with dense arrays and sums
+/// with them are dense; `A \ b` solves with a sparse LU; `==` and `≈` compare numbers.
+pub fn sparse_binary(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Option<EvalResult> {
+    if let (BinOp::LeftDiv, Value::Object(o)) = (op, a) {
+        if let Some(f) = o.as_any().downcast_ref::<crate::builtins::linalg::Lu>() {
+            return Some(f.solve(interp, b));
+        }
+    }
+    if !matches!(a, Value::Sparse(_)) && !matches!(b, Value::Sparse(_)) {
+        return None;
+    }
+    if matches!(
+        op,
+        BinOp::Pair
+            | BinOp::Pipe
+            | BinOp::In
+            | BinOp::Identical
+            | BinOp::NotIdentical
+            | BinOp::Compose
+    ) {
+        return None;
+    }
+    Some(sparse_binary_op(interp, op, a, b))
+}
+
+fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> EvalResult {
+    use Value::Sparse;
+    match (op, a, b) {
+        (BinOp::Add | BinOp::Sub, Sparse(x), Sparse(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            same_shape(&x.matrix, &y.matrix)?;
+            let out = if op == BinOp::Add {
+                &x.matrix + &y.matrix
+            } else {
+                &x.matrix - &y.matrix
+            };
+            Ok(sparse_value(without_zeros(&out), ElType::Float64))
+        }
+        (BinOp::Add | BinOp::Sub, _, _) if a.is_number() || b.is_number() => Err(no_method(
+            op,
+            a,
+            b,
+            &format!(
+                "; for elementwise {} with a number use broadcasting: A .{} x",
+                if op == BinOp::Add {
+                    "addition"
+                } else {
+                    "subtraction"
+                },
+                op.symbol()
+            ),
+        )),
+        (BinOp::Add | BinOp::Sub, _, _) => {
+            let (da, db) = (densify(interp, a)?, densify(interp, b)?);
+            interp.binary(op, false, &da, &db)
+        }
+        (BinOp::Mul, Sparse(x), Sparse(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            if x.matrix.cols() != y.matrix.rows() {
+                return Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    format!(
+                        "matrix A has dimensions {:?}, matrix B has dimensions {:?}",
+                        x.matrix.shape(),
+                        y.matrix.shape()
+                    ),
+                ));
+            }
+            let product: CsMat<f64> = &x.matrix * &y.matrix;
+            Ok(sparse_value(without_zeros(&product), ElType::Float64))
+        }
+        (BinOp::Mul, Sparse(x), s) | (BinOp::Mul, s, Sparse(x)) if plain_scalar(s).is_some() => {
+            Ok(scaled(&x.borrow(), plain_scalar(s).unwrap_or(1.0)))
+        }
+        (BinOp::Div, Sparse(x), s) if plain_scalar(s).is_some() => {
+            Ok(scaled(&x.borrow(), 1.0 / plain_scalar(s).unwrap_or(1.0)))
+        }
+        (BinOp::LeftDiv, s, Sparse(x)) if plain_scalar(s).is_some() => {
+            Ok(scaled(&x.borrow(), 1.0 / plain_scalar(s).unwrap_or(1.0)))
+        }
+        (BinOp::Mul | BinOp::Div, _, _) if a.is_number() || b.is_number() => {
+            // A number carrying derivatives: the product is dense, so the derivatives survive.
+            let (da, db) = (densify(interp, a)?, densify(interp, b)?);
+            interp.binary(op, false, &da, &db)
+        }
+        (BinOp::Mul, Sparse(x), other) => {
+            let o = operand(other).ok_or_else(|| no_method(op, a, b, ""))?;
+            let y = sparse_times(&x.borrow().matrix, o.tensor())?;
+            Ok(from_tensor(y, ElType::Float64, false))
+        }
+        (BinOp::Mul, other, Sparse(x)) => {
+            let o = operand(other).ok_or_else(|| no_method(op, a, b, ""))?;
+            let row = o.row_adjoint() || o.tensor().shape().len() == 1;
+            let y = times_sparse(o.tensor(), &x.borrow().matrix)?;
+            let mut out = Array::new(ElType::Float64, y);
+            out.row_adjoint = row && out.data.shape().first() == Some(&1);
+            Ok(Value::Array(Rc::new(RefCell::new(out))))
+        }
+        (BinOp::LeftDiv, Sparse(_), _) => crate::builtins::linalg::solve(interp, a, b),
+        (BinOp::LeftDiv, _, Sparse(_)) => {
+            let db = densify(interp, b)?;
+            crate::builtins::linalg::solve(interp, a, &db)
+        }
+        (BinOp::Pow, Sparse(x), k) => {
+            let k = match k {
+                Value::Int(k) if *k >= 0 => *k as u64,
+                _ => {
+                    return Err(no_method(
+                        op,
+                        a,
+                        b,
+                        "; sparse matrices take non-negative integer powers (for elementwise powers use `A .^ p`)",
+                    ))
+                }
+            };
+            let x = x.borrow();
+            let n = x.matrix.rows();
+            if x.matrix.cols() != n {
+                return Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    format!(
+                        "matrix is not square: dimensions are {:?}",
+                        x.matrix.shape()
+                    ),
+                ));
+            }
+            let mut out: CsMat<f64> = CsMat::eye_csc(n);
+            let mut base = x.matrix.clone();
+            let mut e = k;
+            while e > 0 {
+                interp.check_interrupt()?;
+                if e & 1 == 1 {
+                    out = &out * &base;
+                }
+                e >>= 1;
+                if e > 0 {
+                    base = &base * &base;
+                }
+            }
+            Ok(sparse_value(without_zeros(&out), ElType::Float64))
+        }
+        (BinOp::Eq | BinOp::Ne, _, _) => {
+            let equal = match (a, b) {
+                (Sparse(x), Sparse(y)) => sparse_equal(&x.borrow().matrix, &y.borrow().matrix),
+                _ => {
+                    let (da, db) = (densify(interp, a)?, densify(interp, b)?);
+                    crate::eval::operators::values_equal(&da, &db)
+                }
+            };
+            Ok(Value::Bool(equal == (op == BinOp::Eq)))
+        }
+        (BinOp::Approx, Sparse(x), Sparse(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            same_shape(&x.matrix, &y.matrix)?;
+            let diff = frobenius(&(&x.matrix - &y.matrix));
+            let scale = frobenius(&x.matrix).max(frobenius(&y.matrix));
+            Ok(Value::Bool(
+                sparse_equal(&x.matrix, &y.matrix) || diff <= f64::EPSILON.sqrt() * scale,
+            ))
+        }
+        (BinOp::Approx, _, _) => {
+            let (da, db) = (densify(interp, a)?, densify(interp, b)?);
+            crate::builtins::math::isapprox(interp, &da, &db, None, None)
+        }
+        _ => Err(no_method(
+            op,
+            a,
+            b,
+            &format!("; for elementwise operations use `.{}`", op.symbol()),
+        )),
+    }
+}
+
+/// `a .op b` when an operand is a sparse matrix; `None` otherwise. Scaling by a number stays
+/// sparse; other operations are computed densely and stored back as a sparse matrix of their
+/// nonzeros (as Julia's sparse broadcasting returns a sparse matrix), unless the result carries
+/// derivatives.
+pub fn sparse_broadcast(
+    interp: &mut Interp,
+    op: BinOp,
+    a: &Value,
+    b: &Value,
+) -> Option<EvalResult> {
+    if !matches!(a, Value::Sparse(_)) && !matches!(b, Value::Sparse(_)) {
+        return None;
+    }
+    Some((|| {
+        match (op, a, b) {
+            (BinOp::Mul, Value::Sparse(x), s) | (BinOp::Mul, s, Value::Sparse(x))
+                if plain_scalar(s).is_some() =>
+            {
+                return Ok(scaled(&x.borrow(), plain_scalar(s).unwrap_or(1.0)));
+            }
+            (BinOp::Div, Value::Sparse(x), s) if plain_scalar(s).is_some() => {
+                return Ok(scaled(&x.borrow(), 1.0 / plain_scalar(s).unwrap_or(1.0)));
+            }
+            _ => {}
+        }
+        let (da, db) = (densify(interp, a)?, densify(interp, b)?);
+        let out = interp.binary(op, true, &da, &db)?;
+        let plain_matrix = match &out {
+            Value::Array(arr) => {
+                let arr = arr.borrow();
+                arr.data.is_plain() && arr.data.shape().len() == 2
+            }
+            _ => false,
+        };
+        if plain_matrix {
+            let (m, eltype) = sparse_of_dense(&out, "broadcast")?;
+            return Ok(sparse_value(m, eltype));
+        }
+        Ok(out)
+    })())
+}
+
+/// `-A` and `+A` for a sparse matrix; `None` for other values.
+pub fn sparse_unary(op: UnaryOp, v: &Value) -> Option<EvalResult> {
+    let Value::Sparse(s) = v else {
+        return None;
+    };
+    Some(match op {
+        UnaryOp::Plus => Ok(crate::builtins::arrays::deep_copy(v)),
+        UnaryOp::Neg => Ok(scaled(&s.borrow(), -1.0)),
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {op:?}(::{})", v.type_name()),
+        )),
+    })
+}

@@ -1,0 +1,335 @@
+//! Sparse matrices (`SparseMatrixCSC{Float64, Int64}`, sprs underneath): construction
+//! (`sparse`, `spzeros`, `spdiagm`, `sprand`), inspection (`nnz`, `findnz`, `nonzeros`,
+//! `rowvals`, `issparse`), `dropzeros`, conversion to dense, indexing, transposition,
+//! concatenation and arithmetic ([`sparse_binary`], [`sparse_broadcast`], [`sparse_unary`]).
+//!
+//! A sparse matrix holds plain numbers. Products `A * x` and solves `A \ b` (sparse LU from faer)
+//! are [`LinearMap`](crate::builtins::linalg::LinearMap)s, so `x` and `b` may carry derivatives
+//! of every kind; a constructor given numbers carrying derivatives refuses them rather than
+//! dropping the derivatives.
+//!
+//! This module holds the value-level operations (conversion, indexing, concatenation) that the
+//! evaluator calls; `arith` the linear maps and operators, `construct` the builtins.
+
+use crate::builtins::linalg::dense_tensor;
+use crate::error::ErrorKind;
+use crate::eval::index::{resolve, IndexSpec};
+use crate::eval::iterate::{elements, number};
+use crate::eval::operators::{from_tensor, operand};
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::show::ElType;
+use crate::value::{SparseMatrix, Value};
+use difflab_ad::Tensor;
+use sprs::{CsMat, TriMat};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+pub(crate) mod arith;
+pub(crate) mod construct;
+
+pub(crate) use arith::SparseLu;
+pub use arith::{sparse_binary, sparse_broadcast, sparse_unary};
+
+/// A sparse matrix value (stored by columns).
+pub fn sparse_value(matrix: CsMat<f64>, eltype: ElType) -> Value {
+    let matrix = if matrix.is_csc() {
+        matrix
+    } else {
+        matrix.to_csc()
+    };
+    Value::Sparse(Rc::new(RefCell::new(SparseMatrix { matrix, eltype })))
+}
+
+/// The same matrix without its stored zeros.
+fn without_zeros(m: &CsMat<f64>) -> CsMat<f64> {
+    let m = if m.is_csc() { m.clone() } else { m.to_csc() };
+    let mut indptr = Vec::with_capacity(m.cols() + 1);
+    let (mut indices, mut data) = (Vec::new(), Vec::new());
+    indptr.push(0);
+    for col in m.outer_iterator() {
+        for (i, &x) in col.iter() {
+            if x != 0.0 {
+                indices.push(i);
+                data.push(x);
+            }
+        }
+        indptr.push(indices.len());
+    }
+    CsMat::new_csc((m.rows(), m.cols()), indptr, indices, data)
+}
+
+/// The refusal of numbers carrying derivatives where a sparse matrix would store them.
+fn refuse_derivatives(t: &Tensor, name: &str) -> Result<(), Flow> {
+    if t.is_plain() {
+        return Ok(());
+    }
+    Err(fail(
+        ErrorKind::MethodError,
+        format!("`{name}`: a sparse matrix holds plain numbers, and these carry derivatives (or sparsity tracers); build a dense matrix instead"),
+    ))
+}
+
+fn ints(v: &Value, name: &str) -> Result<Vec<i64>, Flow> {
+    elements(v)?
+        .iter()
+        .map(|x| crate::builtins::to_int(x, name))
+        .collect()
+}
+
+fn numbers(v: &Value, name: &str) -> Result<(Vec<f64>, ElType), Flow> {
+    let o = operand(v).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("{name}: expected numbers, got a {}", v.type_name()),
+        )
+    })?;
+    refuse_derivatives(o.tensor(), name)?;
+    let eltype = if o.eltype == ElType::Bool {
+        ElType::Bool
+    } else {
+        ElType::Float64
+    };
+    Ok((o.tensor().to_col_major(), eltype))
+}
+
+/// `A.field`: `m`, `n`, `colptr`, `rowval`, `nzval` (1-based, as Julia's fields).
+pub fn field(s: &SparseMatrix, name: &str) -> EvalResult {
+    let m = &s.matrix;
+    let as_ints = |v: Vec<usize>| {
+        let n = v.len();
+        crate::builtins::array(
+            ElType::Int64,
+            &[n],
+            v.into_iter().map(|k| (k + 1) as f64).collect(),
+        )
+    };
+    match name {
+        "m" => Ok(Value::Int(m.rows() as i64)),
+        "n" => Ok(Value::Int(m.cols() as i64)),
+        "colptr" => Ok(as_ints(m.indptr().to_proper().to_vec())),
+        "rowval" => Ok(as_ints(m.indices().to_vec())),
+        "nzval" => Ok(crate::builtins::array(s.eltype, &[m.nnz()], m.data().to_vec())),
+        _ => Err(fail(ErrorKind::ArgumentError, format!("type SparseMatrixCSC has no field {name}; its fields are m, n, colptr, rowval, nzval"))),
+    }
+}
+
+fn entry(s: &SparseMatrix, i: usize, j: usize) -> f64 {
+    s.matrix.get(i, j).copied().unwrap_or(0.0)
+}
+
+/// `A[i, j]` (a number), `A[k]` (linear), `A[i, :]`, `A[:, j]` and other single-row or
+/// single-column selections (dense vectors), `A[rows, cols]` (a sparse matrix).
+pub fn index(interp: &mut Interp, s: &SparseMatrix, indices: &[Value]) -> EvalResult {
+    let (rows, cols) = (s.matrix.rows(), s.matrix.cols());
+    match indices {
+        [k] => match resolve(k, rows * cols)? {
+            IndexSpec::Scalar(p) => Ok(number(s.eltype, entry(s, p % rows, p / rows))),
+            IndexSpec::List(ps, shape) => {
+                interp.check_alloc(ps.len())?;
+                let values = ps.iter().map(|&p| entry(s, p % rows, p / rows)).collect();
+                Ok(crate::builtins::array(s.eltype, &shape, values))
+            }
+        },
+        [i, j] => match (resolve(i, rows)?, resolve(j, cols)?) {
+            (IndexSpec::Scalar(i), IndexSpec::Scalar(j)) => Ok(number(s.eltype, entry(s, i, j))),
+            (IndexSpec::Scalar(i), IndexSpec::List(js, _)) => {
+                interp.check_alloc(js.len())?;
+                let values: Vec<f64> = js.iter().map(|&j| entry(s, i, j)).collect();
+                Ok(crate::builtins::array(s.eltype, &[values.len()], values))
+            }
+            (IndexSpec::List(is, _), IndexSpec::Scalar(j)) => {
+                interp.check_alloc(rows + is.len())?;
+                let mut column = vec![0.0; rows];
+                if let Some(col) = s.matrix.outer_view(j) {
+                    for (r, &x) in col.iter() {
+                        column[r] = x;
+                    }
+                }
+                let values: Vec<f64> = is.iter().map(|&r| column[r]).collect();
+                Ok(crate::builtins::array(s.eltype, &[values.len()], values))
+            }
+            (IndexSpec::List(is, _), IndexSpec::List(js, _)) => {
+                // Each source row may appear at several places of the selection.
+                let mut targets: Vec<Vec<usize>> = vec![Vec::new(); rows];
+                for (r, &i) in is.iter().enumerate() {
+                    targets[i].push(r);
+                }
+                let mut tri = TriMat::new((is.len(), js.len()));
+                for (c, &j) in js.iter().enumerate() {
+                    if let Some(col) = s.matrix.outer_view(j) {
+                        for (i, &x) in col.iter() {
+                            for &r in &targets[i] {
+                                tri.add_triplet(r, c, x);
+                            }
+                        }
+                    }
+                }
+                Ok(sparse_value(tri.to_csc(), s.eltype))
+            }
+        },
+        _ => Err(fail(
+            ErrorKind::BoundsError,
+            format!(
+                "a {rows}×{cols} SparseMatrixCSC takes one or two indices, got {}",
+                indices.len()
+            ),
+        )),
+    }
+}
+
+fn position(v: &Value, extent: usize) -> Result<usize, Flow> {
+    match resolve(v, extent)? {
+        IndexSpec::Scalar(i) => Ok(i),
+        IndexSpec::List(..) => Err(fail(
+            ErrorKind::ArgumentError,
+            "a sparse matrix is assigned one entry at a time: A[i, j] = x",
+        )),
+    }
+}
+
+/// `A[i, j] = v` (or `A[k] = v`), inserting a structural entry when needed (assigning zero to
+/// an entry that is not stored leaves it unstored, as Julia does).
+pub fn set_index(s: &mut SparseMatrix, indices: &[Value], v: &Value) -> Result<(), Flow> {
+    let (rows, cols) = (s.matrix.rows(), s.matrix.cols());
+    let (i, j) = match indices {
+        [k] => {
+            let p = position(k, rows * cols)?;
+            (p % rows, p / rows)
+        }
+        [i, j] => (position(i, rows)?, position(j, cols)?),
+        _ => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                "sparse assignment takes A[i, j] = x",
+            ))
+        }
+    };
+    if let Value::Real(_) = v {
+        return Err(fail(
+            ErrorKind::MethodError,
+            "setindex!: a sparse matrix holds plain numbers, and this one carries derivatives",
+        ));
+    }
+    let x = crate::builtins::to_float(v, "setindex!")?;
+    if s.eltype == ElType::Bool && x != 0.0 && x != 1.0 {
+        return Err(fail(
+            ErrorKind::InexactError,
+            format!("Bool({})", crate::show::float(x)),
+        ));
+    }
+    if let Some(slot) = s.matrix.get_mut(i, j) {
+        *slot = x;
+    } else if x != 0.0 {
+        s.matrix.insert(i, j, x);
+    }
+    Ok(())
+}
+
+fn dense_of(s: &SparseMatrix) -> Value {
+    from_tensor(dense_tensor(s), s.eltype, false)
+}
+
+/// `Matrix(A)`.
+pub fn to_dense(v: &Value) -> EvalResult {
+    match v {
+        Value::Sparse(s) => Ok(dense_of(&s.borrow())),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching Matrix(::{})", other.type_name()),
+        )),
+    }
+}
+
+/// `A'`.
+pub fn transpose_value(v: &Value) -> EvalResult {
+    match v {
+        Value::Sparse(s) => {
+            let s = s.borrow();
+            Ok(sparse_value(s.matrix.transpose_view().to_csc(), s.eltype))
+        }
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching adjoint(::{})", other.type_name()),
+        )),
+    }
+}
+
+/// The plain numbers of a dense matrix or vector (a column) as a sparse matrix.
+fn sparse_of_dense(v: &Value, name: &str) -> Result<(CsMat<f64>, ElType), Flow> {
+    let o = operand(v).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", v.type_name()),
+        )
+    })?;
+    let t = o.tensor();
+    refuse_derivatives(t, name)?;
+    let (m, n) = match *t.shape() {
+        [] => (1, 1),
+        [m] => (m, 1),
+        [m, n] => (m, n),
+        _ => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!("{name} needs a vector or a matrix"),
+            ))
+        }
+    };
+    let data = t.to_col_major();
+    let mut tri = TriMat::new((m, n));
+    for (k, &x) in data.iter().enumerate() {
+        if x != 0.0 {
+            tri.add_triplet(k % m, k / m, x);
+        }
+    }
+    let eltype = if o.eltype == ElType::Bool {
+        ElType::Bool
+    } else {
+        ElType::Float64
+    };
+    Ok((tri.to_csc(), eltype))
+}
+
+/// `[A; B]` (`dim` 0) and `[A B]` (`dim` 1) of sparse matrices, dense ones joining them as
+/// sparse matrices (the result is sparse, as in Julia).
+pub fn cat(values: &[Value], dim: usize) -> EvalResult {
+    let mut mats = Vec::with_capacity(values.len());
+    let mut all_bool = true;
+    for v in values {
+        let (m, eltype) = match v {
+            Value::Sparse(s) => {
+                let s = s.borrow();
+                (s.matrix.clone(), s.eltype)
+            }
+            other => sparse_of_dense(other, if dim == 0 { "vcat" } else { "hcat" })?,
+        };
+        all_bool &= eltype == ElType::Bool;
+        mats.push(m);
+    }
+    if mats.is_empty() {
+        return Ok(sparse_value(CsMat::zero((0, 0)), ElType::Float64));
+    }
+    let views: Vec<_> = mats.iter().map(|m| m.view()).collect();
+    let out = match dim {
+        0 if mats.iter().all(|m| m.cols() == mats[0].cols()) => sprs::vstack(&views),
+        1 if mats.iter().all(|m| m.rows() == mats[0].rows()) => sprs::hstack(&views),
+        _ => {
+            return Err(fail(
+                ErrorKind::DimensionMismatch,
+                format!(
+                    "number of {} of each array must match",
+                    if dim == 0 { "columns" } else { "rows" }
+                ),
+            ))
+        }
+    };
+    let eltype = if all_bool {
+        ElType::Bool
+    } else {
+        ElType::Float64
+    };
+    Ok(sparse_value(out, eltype))
+}
+
+#[cfg(test)]
+mod tests;
