@@ -6,6 +6,7 @@
 //! own backend; the outer layers of nested duals are handled by recursion.
 
 use super::backends::{as_backend, backend_value};
+use super::custom_rule::{record_plain_pullback, transpose_times};
 use crate::builtins::Args;
 use crate::error::ErrorKind;
 use crate::eval::operators::operand;
@@ -78,18 +79,10 @@ impl DifferentiateWith {
         let mut f = |t: &Tensor| -> Result<Tensor, Flow> { self.call_raw(interp, t, scalar) };
         let (y, jacobian) =
             difflab_ad::di::operators::value_and_jacobian(&mut f, &self.backend, x0)?;
-        let (m, n) = (y.len(), x0.len());
-        let jacobian = jacobian.to_col_major();
-        let x_shape = x0.shape().to_vec();
-        let tag = x.tag().expect("a tracked input has a tag");
-        let rule: difflab_ad::reverse::Rule = Box::new(move |ct| {
-            let ct = ct.to_col_major();
-            let grad = (0..n)
-                .map(|j| (0..m).map(|i| jacobian[i + j * m] * ct[i]).sum())
-                .collect();
-            Ok(Tensor::from_col_major(&x_shape, grad))
-        });
-        Ok(difflab_ad::reverse::record(tag, y, vec![(x, rule)]))
+        let (m, jacobian) = (y.len(), jacobian.to_col_major());
+        Ok(record_plain_pullback(x, y, move |ct| {
+            transpose_times(&jacobian, m, ct)
+        }))
     }
 }
 

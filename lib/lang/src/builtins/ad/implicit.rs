@@ -9,6 +9,7 @@
 //! once (`DirectLinearSolver`), or handed to the user's `presolve`/`solve` functions.
 
 use super::backends::as_backend;
+use super::custom_rule::{record_plain_pullback, transpose_times};
 use crate::builtins::Args;
 use crate::error::ErrorKind;
 use crate::eval::operators::operand;
@@ -361,20 +362,12 @@ impl ImplicitFunction {
         let (_, b) = di::value_and_jacobian(&mut in_x, &self.backend, x0)?;
         let b = b.to_col_major();
         let a_transposed: Vec<f64> = (0..m * m).map(|k| a[(k / m) + (k % m) * m]).collect();
-        let x_shape = x0.shape().to_vec();
-        let tag = x.tag().expect("a tracked input has a tag");
-        let rule: difflab_ad::reverse::Rule = Box::new(move |ct| {
-            let ct = ct.to_col_major();
-            let grad = match solve::dense_solve(&a_transposed, m, &ct) {
-                // -Bᵀ u, with B an m×n column-major matrix.
-                Some(u) => (0..n)
-                    .map(|j| -(0..m).map(|i| b[i + j * m] * u[i]).sum::<f64>())
-                    .collect(),
+        let y = record_plain_pullback(x, y0, move |ct| {
+            match solve::dense_solve(&a_transposed, m, ct) {
+                Some(u) => transpose_times(&b, m, &u).into_iter().map(|g| -g).collect(),
                 None => vec![f64::NAN; n],
-            };
-            Ok(Tensor::from_col_major(&x_shape, grad))
+            }
         });
-        let y = difflab_ad::reverse::record(tag, y0, vec![(x, rule)]);
         Ok(Output { y, z: out.z })
     }
 

@@ -6,6 +6,7 @@
 pub mod backends;
 pub mod compare;
 pub mod contexts;
+pub mod custom_rule;
 pub mod differentiate_with;
 pub mod implicit;
 pub mod operators;
