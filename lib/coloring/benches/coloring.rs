@@ -9,90 +9,18 @@
 //! counts include up to two neutral colors). Without `--bench` (as under `cargo test
 //! --benches`) only the first matrix runs, as a smoke test.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::collections::HashMap;
-use std::path::Path;
 use std::time::{Duration, Instant};
+
+use common::{colpack_order, colpack_rows, matrices_dir, Mtx};
 
 use difflab_coloring::{
     coloring, decompress_bidirectional_into, decompress_into, ColoringProblem, ColoringResult,
-    Decompression, GreedyColoringAlgorithm, Order, SparsityPattern,
+    Decompression, GreedyColoringAlgorithm, SparsityPattern,
 };
-
-struct Row {
-    matrix: String,
-    problem: String,
-    order: String,
-    colors: usize,
-    seconds: f64,
-}
-
-fn read_rows(dir: &Path) -> Vec<Row> {
-    let text = std::fs::read_to_string(dir.join("colpack_counts.tsv")).expect("colpack_counts.tsv");
-    text.lines()
-        .skip(1)
-        .map(|line| {
-            let f: Vec<&str> = line.split('\t').collect();
-            Row {
-                matrix: f[0].to_string(),
-                problem: f[4].to_string(),
-                order: f[5].to_string(),
-                colors: f[6].parse().expect("colors"),
-                seconds: f[7].parse().expect("seconds"),
-            }
-        })
-        .collect()
-}
-
-/// Stored and nonzero patterns of a coordinate Matrix Market file, symmetric storage expanded.
-fn read_patterns(path: &Path) -> (SparsityPattern, SparsityPattern) {
-    let text = std::fs::read_to_string(path).expect("matrix file");
-    let mut lines = text.lines();
-    let symmetric = lines
-        .next()
-        .expect("banner")
-        .to_lowercase()
-        .contains("symmetric");
-    let mut lines = lines.filter(|l| !l.starts_with('%') && !l.trim().is_empty());
-    let size: Vec<usize> = lines
-        .next()
-        .expect("size")
-        .split_whitespace()
-        .map(|t| t.parse().expect("size"))
-        .collect();
-    let (mut stored, mut nonzero) = (Vec::new(), Vec::new());
-    for line in lines.take(size[2]) {
-        let t: Vec<&str> = line.split_whitespace().collect();
-        let (i, j) = (
-            t[0].parse::<usize>().expect("row") - 1,
-            t[1].parse::<usize>().expect("col") - 1,
-        );
-        let zero = t
-            .get(2)
-            .is_some_and(|v| v.parse::<f64>().expect("value") == 0.0);
-        for (a, b) in [(i, j), (j, i)]
-            .into_iter()
-            .take(if symmetric && i != j { 2 } else { 1 })
-        {
-            stored.push((a, b));
-            if !zero {
-                nonzero.push((a, b));
-            }
-        }
-    }
-    let build =
-        |e: &[(usize, usize)]| SparsityPattern::from_entries(size[0], size[1], e).expect("pattern");
-    (build(&stored), build(&nonzero))
-}
-
-fn order(name: &str) -> Order {
-    match name {
-        "NATURAL" => Order::Natural,
-        "LARGEST_FIRST" => Order::LargestFirst,
-        "SMALLEST_LAST" => Order::SmallestLast,
-        "INCIDENCE_DEGREE" => Order::IncidenceDegree,
-        _ => Order::DynamicLargestFirst,
-    }
-}
 
 /// Best of a few runs, stopping after about a quarter of a second.
 fn time<T>(mut f: impl FnMut() -> T) -> (Duration, T) {
@@ -137,11 +65,8 @@ fn decompression_ms(result: &ColoringResult) -> Option<f64> {
 
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/matrices"
-    ));
-    let rows = read_rows(dir);
+    let dir = matrices_dir();
+    let rows = colpack_rows();
     let mut matrices: Vec<&str> = rows.iter().map(|r| r.matrix.as_str()).collect();
     matrices.dedup();
     if !full {
@@ -165,10 +90,11 @@ fn main() {
         .iter()
         .filter(|r| matrices.contains(&r.matrix.as_str()))
     {
-        let (stored, nonzero) = patterns
-            .entry(row.matrix.as_str())
-            .or_insert_with(|| read_patterns(&dir.join(format!("{}.mtx", row.matrix))));
-        let base = GreedyColoringAlgorithm::new(order(&row.order));
+        let (stored, nonzero) = patterns.entry(row.matrix.as_str()).or_insert_with(|| {
+            let mtx = Mtx::read(&dir.join(format!("{}.mtx", row.matrix)));
+            (mtx.stored_pattern(), mtx.nonzero_pattern())
+        });
+        let base = GreedyColoringAlgorithm::new(colpack_order(&row.order));
         let (pattern, problem, algorithm) = match row.problem.as_str() {
             "column_pd2" => (&*nonzero, ColoringProblem::COLUMN, base),
             "row_pd2" => (&*nonzero, ColoringProblem::ROW, base),

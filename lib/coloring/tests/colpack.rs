@@ -13,46 +13,15 @@ mod common;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use common::{check_result, matrices_dir, symmetric_values_for, values_for, Mtx, Rng};
+use common::{
+    check_result, colpack_order, colpack_rows, matrices_dir, symmetric_values_for, values_for,
+    ColPackRow as Row, Mtx, Rng,
+};
 use difflab_coloring::{
     coloring, structurally_orthogonal_columns, structurally_orthogonal_rows,
     symmetrically_orthogonal_columns, ColoringProblem, ColoringResult, Decompression,
-    GreedyColoringAlgorithm, Order, SparsityPattern,
+    GreedyColoringAlgorithm, SparsityPattern,
 };
-
-struct Row {
-    matrix: String,
-    problem: String,
-    order: String,
-    colors: usize,
-}
-
-fn read_counts() -> Vec<Row> {
-    let text = std::fs::read_to_string(matrices_dir().join("colpack_counts.tsv")).unwrap();
-    text.lines()
-        .skip(1)
-        .map(|line| {
-            let f: Vec<&str> = line.split('\t').collect();
-            Row {
-                matrix: f[0].to_string(),
-                problem: f[4].to_string(),
-                order: f[5].to_string(),
-                colors: f[6].parse().unwrap(),
-            }
-        })
-        .collect()
-}
-
-fn order(name: &str) -> Order {
-    match name {
-        "NATURAL" => Order::Natural,
-        "LARGEST_FIRST" => Order::LargestFirst,
-        "SMALLEST_LAST" => Order::SmallestLast,
-        "INCIDENCE_DEGREE" => Order::IncidenceDegree,
-        "DYNAMIC_LARGEST_FIRST" => Order::DynamicLargestFirst,
-        other => panic!("unknown order {other}"),
-    }
-}
 
 /// difflab's coloring for one ColPack row, or `None` for rows outside difflab's problems.
 fn difflab_result(
@@ -60,7 +29,7 @@ fn difflab_result(
     nonzero: &SparsityPattern,
     stored: &SparsityPattern,
 ) -> Option<ColoringResult> {
-    let algorithm = GreedyColoringAlgorithm::new(order(&row.order));
+    let algorithm = GreedyColoringAlgorithm::new(colpack_order(&row.order));
     let (pattern, problem, algorithm) = match row.problem.as_str() {
         "column_pd2" => (nonzero, ColoringProblem::COLUMN, algorithm),
         "row_pd2" => (nonzero, ColoringProblem::ROW, algorithm),
@@ -98,7 +67,7 @@ fn check(row: &Row, result: &ColoringResult) {
 
 /// Compares every mapped row of one matrix and panics with the list of differing rows.
 fn compare_matrix(matrix: &str) {
-    let rows: Vec<Row> = read_counts()
+    let rows: Vec<Row> = colpack_rows()
         .into_iter()
         .filter(|r| r.matrix == matrix)
         .collect();
@@ -151,7 +120,7 @@ macro_rules! colpack_tests {
         /// The table names exactly the matrices tested above.
         #[test]
         fn every_matrix_is_tested() {
-            let mut listed: Vec<String> = read_counts().into_iter().map(|r| r.matrix).collect();
+            let mut listed: Vec<String> = colpack_rows().into_iter().map(|r| r.matrix).collect();
             listed.sort();
             listed.dedup();
             let mut tested = vec![$(stringify!($name).to_string()),*];

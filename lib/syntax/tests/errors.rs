@@ -104,71 +104,78 @@ fn complete_but_wrong_inputs() {
     }
 }
 
-#[test]
-fn messages_read_like_julia() {
-    check("end", "unexpected \"end\"", "end");
-    check("x = )", "unexpected \")\"", ")");
-    check("1 2", "extra token \"2\" after end of expression", "2");
-    check(
+/// (source, message, the text the error points at), as Julia reports them.
+const MESSAGES: &[(&str, &str, &str)] = &[
+    ("end", "unexpected \"end\"", "end"),
+    ("x = )", "unexpected \")\"", ")"),
+    ("1 2", "extra token \"2\" after end of expression", "2"),
+    (
         "function f(x)",
         "incomplete: \"function\" at 1:1 requires end",
         "function",
-    );
-    check(
+    ),
+    (
         "x = 1\nfor i in 1:3\n  x += i",
         "incomplete: \"for\" at 2:1 requires end",
         "for",
-    );
-    check("f(x, [1, 2", "incomplete: \"[\" at 1:6 requires \"]\"", "[");
-    check("x +", "unexpected end of input", "");
-    check("\"abc", "unterminated string literal", "\"");
-    check("#= open", "unterminated multi-line comment #= ... =#", "#=");
-    check("a ~ b", "invalid character \"~\"", "~");
-    check(
+    ),
+    ("f(x, [1, 2", "incomplete: \"[\" at 1:6 requires \"]\"", "["),
+    ("x +", "unexpected end of input", ""),
+    ("\"abc", "unterminated string literal", "\""),
+    ("#= open", "unterminated multi-line comment #= ... =#", "#="),
+    ("a ~ b", "invalid character \"~\"", "~"),
+    (
         "99999999999999999999",
         "integer literal too large: \"99999999999999999999\"",
         "99999999999999999999",
-    );
-    check("1e400", "overflow in numeric constant \"1e400\"", "1e400");
-    check("0x", "invalid numeric constant \"0x\"", "0x");
-    check("\"a\\qb\"", "invalid escape sequence \"\\q\"", "\\q");
-    check(
+    ),
+    ("1e400", "overflow in numeric constant \"1e400\"", "1e400"),
+    ("0x", "invalid numeric constant \"0x\"", "0x"),
+    ("\"a\\qb\"", "invalid escape sequence \"\\q\"", "\\q"),
+    (
         "\"cost $ 5\"",
         "invalid interpolation syntax: \"$\" must be followed by a name or \"(\"",
         "$",
-    );
-    check(
+    ),
+    (
         "1 + $x",
         "\"$\" expression outside a string or a macro call",
         "$",
-    );
-    check("1 = x", "invalid assignment location \"1\"", "1");
-    check("f(x) += 1", "invalid assignment location \"f(x)\"", "f(x)");
-    check("f (x)", "space before \"(\" not allowed in \"f (\"", "(");
-    check("(1, 2]", "expected \",\" or \")\", found \"]\"", "]");
-    check("x::Int", "type annotations (\"::\") not supported", "::");
-    check("struct A end", "\"struct\" not supported", "struct");
-    check("map(v) do x\n  x\nend", "\"do\" not supported", "do");
-    check("'a'", "character literals not supported", "'");
-    check("1 // 2", "rational numbers (\"//\") not supported", "//");
-    check("f(1) = 2", "\"1\" is not a valid function parameter", "1");
-    check("f(x; 1)", "invalid keyword argument \"1\"", "1");
-    check(
+    ),
+    ("1 = x", "invalid assignment location \"1\"", "1"),
+    ("f(x) += 1", "invalid assignment location \"f(x)\"", "f(x)"),
+    ("f (x)", "space before \"(\" not allowed in \"f (\"", "("),
+    ("(1, 2]", "expected \",\" or \")\", found \"]\"", "]"),
+    ("x::Int", "type annotations (\"::\") not supported", "::"),
+    ("struct A end", "\"struct\" not supported", "struct"),
+    ("map(v) do x\n  x\nend", "\"do\" not supported", "do"),
+    ("'a'", "character literals not supported", "'"),
+    ("1 // 2", "rational numbers (\"//\") not supported", "//"),
+    ("f(1) = 2", "\"1\" is not a valid function parameter", "1"),
+    ("f(x; 1)", "invalid keyword argument \"1\"", "1"),
+    (
         "for 1 in x end",
         "expected a loop variable, found \"1\"",
         "1",
-    );
-    check(
+    ),
+    (
         "for i of x end",
         "expected \"in\", \"=\" or \"∈\", found \"of\"",
         "of",
-    );
-    check("a.1", "expected a field name after \".\", found \"1\"", "1");
-    check(
+    ),
+    ("a.1", "expected a field name after \".\", found \"1\"", "1"),
+    (
         "Float64[1 2]",
         "typed matrix literals not supported",
         "Float64[1 2]",
-    );
+    ),
+];
+
+#[test]
+fn messages_read_like_julia() {
+    for &(src, message, at) in MESSAGES {
+        check(src, message, at);
+    }
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Shared helpers for the integration tests: a small Matrix Market reader, seeded random
 //! patterns, and the round-trip/validity checks every coloring result must pass.
 //!
-//! `colpack.rs` reads the matrices under `shared/data/matrices`; `small.rs` and `random.rs`
-//! build their own.
+//! `colpack.rs` (and the coloring benchmark, which includes this file) reads the matrices and
+//! ColPack's counts under `shared/data/matrices`; `small.rs` and `random.rs` build their own.
 
 #![allow(dead_code)] // each test file uses a different subset
 
@@ -12,10 +12,49 @@ use difflab_coloring::{
     compress_bidirectional, compress_dense, decompress, decompress_bidirectional,
     directly_recoverable_columns, structurally_biorthogonal, structurally_orthogonal_columns,
     structurally_orthogonal_rows, symmetrically_orthogonal_columns, ColoringResult, Decompression,
-    Partition, SparsityPattern, Structure,
+    Order, Partition, SparsityPattern, Structure,
 };
 use ndarray::Array2;
 use sprs::{CsMat, TriMat};
+
+/// One row of `colpack_counts.tsv`: ColPack's colors and time for a (matrix, problem, order).
+pub struct ColPackRow {
+    pub matrix: String,
+    pub problem: String,
+    pub order: String,
+    pub colors: usize,
+    pub seconds: f64,
+}
+
+/// Every row of `colpack_counts.tsv`.
+pub fn colpack_rows() -> Vec<ColPackRow> {
+    let text = std::fs::read_to_string(matrices_dir().join("colpack_counts.tsv")).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            ColPackRow {
+                matrix: f[0].to_string(),
+                problem: f[4].to_string(),
+                order: f[5].to_string(),
+                colors: f[6].parse().unwrap(),
+                seconds: f[7].parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+/// difflab's order for a ColPack order name.
+pub fn colpack_order(name: &str) -> Order {
+    match name {
+        "NATURAL" => Order::Natural,
+        "LARGEST_FIRST" => Order::LargestFirst,
+        "SMALLEST_LAST" => Order::SmallestLast,
+        "INCIDENCE_DEGREE" => Order::IncidenceDegree,
+        "DYNAMIC_LARGEST_FIRST" => Order::DynamicLargestFirst,
+        other => panic!("unknown order {other}"),
+    }
+}
 
 /// The test matrices shipped beside the repository (`../shared/data/matrices` from its root).
 pub fn matrices_dir() -> PathBuf {
