@@ -349,17 +349,19 @@ fn zero_like(v: &Value) -> Value {
 }
 
 /// The largest relative difference between a result and its reference (tuples elementwise).
-fn max_error(got: &Value, want: &Value) -> Option<f64> {
+/// The largest errors of `got` against `want`: relative (`|u - v| / max(|v|, 1)`) and absolute.
+fn max_error(got: &Value, want: &Value) -> Option<(f64, f64)> {
     // Sparse results (AutoSparse) are compared through their dense form.
     if let Value::Sparse(_) = got {
         return max_error(&crate::builtins::sparse::to_dense(got).ok()?, want);
     }
+    let larger = |(r, a): (f64, f64), (s, b): (f64, f64)| (r.max(s), a.max(b));
     if let (Value::Tuple(a), Value::Tuple(b)) = (got, want) {
         return (a.len() == b.len()).then(|| {
             a.iter()
                 .zip(b.iter())
                 .filter_map(|(p, q)| max_error(p, q))
-                .fold(0.0, f64::max)
+                .fold((0.0, 0.0), larger)
         });
     }
     let (a, b) = (operand(got)?, operand(want)?);
@@ -370,8 +372,8 @@ fn max_error(got: &Value, want: &Value) -> Option<f64> {
     Some(
         p.iter()
             .zip(&q)
-            .map(|(u, v)| (u - v).abs() / v.abs().max(1.0))
-            .fold(0.0, f64::max),
+            .map(|(u, v)| ((u - v).abs() / v.abs().max(1.0), (u - v).abs()))
+            .fold((0.0, 0.0), larger),
     )
 }
 
@@ -430,11 +432,14 @@ fn backend_name(b: &Value) -> Value {
 
 fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("test_differentiation", 2, 2)?;
-    let rtol = args
-        .kw("rtol")
-        .map(|v| super::super::to_float(v, "test_differentiation"))
-        .transpose()?
-        .unwrap_or(1e-3);
+    let tolerance = |name: &str, default: f64| -> Result<f64, Flow> {
+        args.kw(name)
+            .map(|v| super::super::to_float(v, "test_differentiation"))
+            .transpose()
+            .map(|t| t.unwrap_or(default))
+    };
+    let (rtol, atol) = (tolerance("rtol", 1e-3)?, tolerance("atol", 0.0)?);
+    let correctness = !matches!(args.kw("correctness"), Some(Value::Bool(false)));
     let backends = backends_of(&args.pos[0])?;
     let scenarios = scenarios_of(&args.pos[1])?;
     let mut rows = Vec::new();
@@ -463,9 +468,10 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
                         call_op(interp, s, variant, &s.f, b, prep.as_ref())
                     })();
                     let (passed, error, message) = match outcome {
+                        Ok(_) if !correctness => (true, Value::Nothing, String::new()),
                         Ok(out) => match checked_part(s, variant, &out).and_then(|(got, want)| max_error(&got, &want)) {
-                            Some(e) if e <= rtol => (true, Value::Float(e), String::new()),
-                            Some(e) => (false, Value::Float(e), format!("relative error {e:.3e} above rtol {rtol:e}")),
+                            Some((e, absolute)) if e <= rtol || absolute <= atol => (true, Value::Float(e), String::new()),
+                            Some((e, absolute)) => (false, Value::Float(e), format!("relative error {e:.3e} above rtol {rtol:e} (absolute {absolute:.3e} above atol {atol:e})")),
                             None => (false, Value::Nothing, "the result does not have the shape of the reference (or no reference given)".into()),
                         },
                         Err(Flow::Error(e)) if e.kind == ErrorKind::InterruptException => return Err(Flow::Error(e)),
@@ -624,6 +630,6 @@ crate::builtins! {
     "Scenario" => scenario_, false, "    Scenario(:op, f, x, [t], [contexts...]; res1, res2, name)\n    Scenario{:op, :out}(f, x; res1)\n    Scenario(:op, f!, y, x; ...)\n\nA test case for one operator (`:derivative`, `:gradient`, `:jacobian`, `:hessian`, `:hvp`, `:pushforward`, `:pullback`, `:second_derivative`): the function, the input, the tangent for pushforward/pullback/hvp, and the expected results (`res2` for second-order results). `:in` scenarios test the in-place variants.\n\n```\njulia> Scenario{:gradient, :out}(x -> sum(abs2, x), [1.0, 2.0]; res1=[2.0, 4.0])\n```";
     "default_scenarios" => default_scenarios_, false, "    default_scenarios()\n\nA set of 19 scenarios with closed-form results covering every operator and input shape (numbers, vectors, matrices), after DifferentiationInterfaceTest's defaults: one-argument functions in their out-of-place and `:in` (in-place `op!`) variants, two-argument functions `f!(y, x)` (derivative, Jacobian, pushforward), and a `Constant` context.\n\n```\njulia> test_differentiation(AutoForwardDiff(), default_scenarios())\n```";
     "sparse_scenarios" => sparse_scenarios_, false, "    sparse_scenarios()\n\nJacobian and Hessian scenarios with banded structure (`diff(x) .^ 2`, `diff(x) .^ 3`, `sum(diff(x) .^ 3)`) and closed-form references, for testing `AutoSparse` backends.\n\n```\njulia> test_differentiation([AutoSparse(AutoForwardDiff())], sparse_scenarios())\n```";
-    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios; rtol=1e-3)\n\nRuns every backend on every scenario, with and without preparation, in the scenario's variants, and returns a table: one row per backend × scenario × variant with `passed`, the largest relative `error`, and a `message` saying why a row failed. A progress bar on stderr shows which backend and scenario runs.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
+    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios; correctness=true, rtol=1e-3, atol=0)\n\nRuns every backend on every scenario, with and without preparation, in the scenario's variants, and returns a table: one row per backend × scenario × variant with `passed`, the largest relative `error` (`|got - want| / max(|want|, 1)`), and a `message` saying why a row failed. A row passes when the relative error is at most `rtol` or the absolute error at most `atol`; `correctness=false` only checks that every call runs. A progress bar on stderr shows which backend and scenario runs.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
     "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared)\n\nTimes every backend on every scenario (a progress bar on stderr shows which one runs, redrawn in place in the terminal and in notebooks) and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
 }
