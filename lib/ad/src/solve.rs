@@ -1,6 +1,6 @@
-//! Linear solvers for implicit differentiation: restarted GMRES on a matrix-free operator
-//! (only products `A·v` are needed, so no Jacobian is ever materialized), and a dense LU
-//! solve with partial pivoting for small materialized systems.
+//! The iterative linear solver of implicit differentiation: restarted GMRES on a matrix-free
+//! operator (only products `A·v` are needed, so no Jacobian is ever materialized). Materialized
+//! systems are factorized with faer by the language's `DirectLinearSolver`.
 
 use crate::error::AdError;
 
@@ -116,55 +116,12 @@ pub fn gmres<E: From<AdError>>(
     }
 }
 
-/// Solves the dense system `A X = B` (A: n×n column-major, B: n×k column-major) by LU with
-/// partial pivoting; `None` when A is singular.
-pub fn dense_solve(a: &[f64], n: usize, b: &[f64]) -> Option<Vec<f64>> {
-    let k = b.len().checked_div(n).unwrap_or(0);
-    let mut lu = a.to_vec();
-    let mut x = b.to_vec();
-    let scale = lu
-        .iter()
-        .fold(0.0_f64, |m, v| m.max(v.abs()))
-        .max(f64::MIN_POSITIVE);
-    for col in 0..n {
-        let pivot =
-            (col..n).max_by(|&i, &j| lu[i + col * n].abs().total_cmp(&lu[j + col * n].abs()))?;
-        if lu[pivot + col * n].abs() <= 1e-14 * scale {
-            return None;
-        }
-        if pivot != col {
-            for j in 0..n {
-                lu.swap(col + j * n, pivot + j * n);
-            }
-            for j in 0..k {
-                x.swap(col + j * n, pivot + j * n);
-            }
-        }
-        for i in col + 1..n {
-            let factor = lu[i + col * n] / lu[col + col * n];
-            for j in col..n {
-                lu[i + j * n] -= factor * lu[col + j * n];
-            }
-            for j in 0..k {
-                x[i + j * n] -= factor * x[col + j * n];
-            }
-        }
-    }
-    for j in 0..k {
-        for i in (0..n).rev() {
-            let s: f64 = (i + 1..n).map(|c| lu[i + c * n] * x[c + j * n]).sum();
-            x[i + j * n] = (x[i + j * n] - s) / lu[i + i * n];
-        }
-    }
-    Some(x)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn gmres_and_lu_solve_a_small_system() {
+    fn gmres_solves_a_small_system() {
         // A = [4 1 0; 1 3 1; 0 1 2], x = [1, 2, 3].
         let a = [4.0, 1.0, 0.0, 1.0, 3.0, 1.0, 0.0, 1.0, 2.0];
         let b = [6.0, 10.0, 8.0];
@@ -178,10 +135,5 @@ mod tests {
         for (got, want) in x.iter().zip([1.0, 2.0, 3.0]) {
             assert!((got - want).abs() < 1e-10);
         }
-        let x = dense_solve(&a, 3, &b).unwrap();
-        for (got, want) in x.iter().zip([1.0, 2.0, 3.0]) {
-            assert!((got - want).abs() < 1e-12);
-        }
-        assert!(dense_solve(&[1.0, 2.0, 2.0, 4.0], 2, &[1.0, 1.0]).is_none());
     }
 }

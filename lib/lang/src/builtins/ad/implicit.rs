@@ -10,6 +10,9 @@
 
 use super::backends::as_backend;
 use super::custom_rule::{record_plain_pullback, transpose_times};
+use crate::builtins::linalg::factorize::DenseLu;
+use crate::builtins::linalg::LinearMap;
+use crate::builtins::sparse::SparseLu;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
 use crate::eval::operators::operand;
@@ -17,12 +20,39 @@ use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
 use crate::output::Stream;
 use crate::value::{Array, Value};
-use difflab_ad::di::{operators as di, primitives, Backend};
+use difflab_ad::di::{operators as di, primitives, sparse, Backend};
 use difflab_ad::{solve, tracer, Tensor};
+use difflab_coloring::GreedyColoringAlgorithm;
 use difflab_syntax::Name;
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
+
+/// The smallest `y` for which `DirectLinearSolver` colors and factorizes a sparse `∂c/∂y`.
+const SPARSE_FROM: usize = 64;
+
+/// The point the implicit function theorem is applied at: `x`, `y(x)`, the byproduct `z` and
+/// the extra arguments the conditions take.
+#[derive(Clone, Copy)]
+struct Point<'a> {
+    x0: &'a Tensor,
+    y0: &'a Tensor,
+    z: &'a Option<Value>,
+    extra: &'a [Value],
+    kw: &'a [(Name, Value)],
+}
+
+impl<'a> Point<'a> {
+    fn at(x0: &'a Tensor, out: &'a Output, extra: &'a [Value], kw: &'a [(Name, Value)]) -> Self {
+        Point {
+            x0,
+            y0: &out.y,
+            z: &out.z,
+            extra,
+            kw,
+        }
+    }
+}
 
 /// How the linear systems of the implicit function theorem are solved.
 #[derive(Clone)]
@@ -215,7 +245,7 @@ impl ImplicitFunction {
             .iter()
             .map(|b| b.to_col_major().iter().map(|v| -v).collect())
             .collect();
-        let solutions = self.solve(interp, x0, &y0, &out.z, extra, kw, &rhs)?;
+        let solutions = self.solve(interp, &Point::at(x0, &out, extra, kw), &rhs)?;
         let partials = solutions
             .into_iter()
             .map(|s| Tensor::from_col_major(y0.shape(), s))
@@ -226,17 +256,19 @@ impl ImplicitFunction {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
         interp: &mut Interp,
-        x0: &Tensor,
-        y0: &Tensor,
-        z: &Option<Value>,
-        extra: &[Value],
-        kw: &[(Name, Value)],
+        at: &Point,
         rhs: &[Vec<f64>],
     ) -> Result<Vec<Vec<f64>>, Flow> {
+        let Point {
+            x0,
+            y0,
+            z,
+            extra,
+            kw,
+        } = *at;
         let m = y0.len();
         let nan = || vec![f64::NAN; m];
         match &self.solver {
@@ -270,10 +302,10 @@ impl ImplicitFunction {
                 Ok(out)
             }
             LinearSolver::Direct { verbose } => {
-                let a = self.materialize(interp, x0, y0, z, extra, kw)?;
                 let stacked: Vec<f64> = rhs.iter().flatten().copied().collect();
-                match solve::dense_solve(&a, m, &stacked) {
-                    Some(x) => Ok(x.chunks(m.max(1)).map(<[f64]>::to_vec).collect()),
+                let factors = self.factorize(interp, at)?;
+                match factors.map(|f| f.apply_plain(&stacked, rhs.len(), false)) {
+                    Some(x) => Ok(x?.chunks(m.max(1)).map(<[f64]>::to_vec).collect()),
                     None => {
                         if *verbose {
                             interp.out.write(
@@ -286,7 +318,7 @@ impl ImplicitFunction {
                 }
             }
             LinearSolver::User { presolve, solve } => {
-                let a = self.materialize(interp, x0, y0, z, extra, kw)?;
+                let a = self.materialize(interp, at)?;
                 let a = crate::builtins::array(crate::show::ElType::Float64, &[m, m], a);
                 let factor = interp.call(presolve, vec![a, array_value(y0.clone())])?;
                 let mut out = Vec::with_capacity(rhs.len());
@@ -357,30 +389,73 @@ impl ImplicitFunction {
         let out = self.run_forward(interp, x0, extra, kw)?;
         let y0 = out.y.clone();
         let (m, n) = (y0.len(), x0.len());
-        let a = self.materialize(interp, x0, &y0, &out.z, extra, kw)?;
+        let factors = self.factorize(interp, &Point::at(x0, &out, extra, kw))?;
         let mut in_x = |u: &Tensor| self.conditions(interp, u, &y0, &out.z, extra, kw);
         let (_, b) = di::value_and_jacobian(&mut in_x, &self.backend, x0)?;
         let b = b.to_col_major();
-        let a_transposed: Vec<f64> = (0..m * m).map(|k| a[(k / m) + (k % m) * m]).collect();
         let y = record_plain_pullback(x, y0, move |ct| {
-            match solve::dense_solve(&a_transposed, m, ct) {
-                Some(u) => transpose_times(&b, m, &u).into_iter().map(|g| -g).collect(),
-                None => vec![f64::NAN; n],
+            match factors.as_ref().map(|f| f.apply_plain(ct, 1, true)) {
+                Some(Ok(u)) => transpose_times(&b, m, &u).into_iter().map(|g| -g).collect(),
+                _ => vec![f64::NAN; n],
             }
         });
         Ok(Output { y, z: out.z })
     }
 
-    /// `A = ∂c/∂y` as a dense column-major matrix.
-    fn materialize(
+    /// `A⁻¹` for `A = ∂c/∂y` at the point, factorized once with faer: a sparse LU when the
+    /// conditions' pattern in `y` (traced at the point) is sparse and large enough to pay for
+    /// coloring, a dense LU otherwise; `None` when `A` is singular.
+    fn factorize(
         &self,
         interp: &mut Interp,
-        x0: &Tensor,
-        y0: &Tensor,
-        z: &Option<Value>,
-        extra: &[Value],
-        kw: &[(Name, Value)],
-    ) -> Result<Vec<f64>, Flow> {
+        at: &Point,
+    ) -> Result<Option<Rc<dyn LinearMap>>, Flow> {
+        let Point {
+            x0,
+            y0,
+            z,
+            extra,
+            kw,
+        } = *at;
+        let m = y0.len();
+        let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, z, extra, kw);
+        let pattern = match sparse::jacobian_sparsity(&mut in_y, y0, true) {
+            Ok(p) => Some(p),
+            Err(Flow::Error(e)) if e.kind == ErrorKind::InterruptException => {
+                return Err(Flow::Error(e))
+            }
+            // Conditions the tracer cannot follow are materialized densely.
+            Err(_) => None,
+        };
+        let factors: Result<Rc<dyn LinearMap>, _> = match pattern {
+            Some(p) if m >= SPARSE_FROM && p.nnz() * 4 <= m * m => {
+                let plan = sparse::plan_jacobian(
+                    p,
+                    &self.backend,
+                    &GreedyColoringAlgorithm::default(),
+                    y0.shape().to_vec(),
+                )?;
+                let (_, a) = sparse::sparse_jacobian(&mut in_y, &self.backend, &plan, y0)?;
+                SparseLu::new(&a).map(|lu| Rc::new(lu) as Rc<dyn LinearMap>)
+            }
+            _ => {
+                let (_, a) = di::value_and_jacobian(&mut in_y, &self.backend, y0)?;
+                DenseLu::new(m, &a.to_col_major()).map(|lu| Rc::new(lu) as Rc<dyn LinearMap>)
+            }
+        };
+        // The factorizations fail only for a singular (or structurally singular) A.
+        Ok(factors.ok())
+    }
+
+    /// `A = ∂c/∂y` as a dense column-major matrix.
+    fn materialize(&self, interp: &mut Interp, at: &Point) -> Result<Vec<f64>, Flow> {
+        let Point {
+            x0,
+            y0,
+            z,
+            extra,
+            kw,
+        } = *at;
         let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, z, extra, kw);
         let (_, a) = di::value_and_jacobian(&mut in_y, &self.backend, y0)?;
         Ok(a.to_col_major())
@@ -466,5 +541,5 @@ fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
 crate::builtins! {
     "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(), conditions_backend=nothing)\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions.\n\nEvery backend works through it: forward mode solves `A·ẏ = -B·ẋ` for all partials of a chunk, reverse mode solves `Aᵀu = ȳ` and returns `-Bᵀu` (with `A` and `B` materialized at the point), finite differences call `forward`. The sparsity detectors trace the conditions: each `y` entry depends on the inputs that reach its block of `A = ∂c/∂y` (elementwise problems stay diagonal), so `AutoSparse` works around it. Second order works when finite differences take one of the two orders (`SecondOrder(AutoFiniteDiff(), AutoForwardDiff())`, `SecondOrder(AutoReverseDiff(), AutoFiniteDiff())`, …); two AD backends raise an `ArgumentError` saying so.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
     "IterativeLinearSolver" => iterative_, false, "    IterativeLinearSolver(; verbose=true, accept_inconsistent=false)\n\nThe default linear solver of `ImplicitFunction`: restarted GMRES on matrix-free products with `∂c/∂y`. When it does not converge the result is NaN, with a warning unless `verbose=false`; `accept_inconsistent=true` keeps the least-squares answer instead.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(verbose=false))\n```";
-    "DirectLinearSolver" => direct_, false, "    DirectLinearSolver(; verbose=true)\n\nA linear solver for `ImplicitFunction` that materializes `∂c/∂y` once per point and factorizes it (LU with partial pivoting); a singular matrix gives NaN with a warning unless `verbose=false`.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=DirectLinearSolver())\n```";
+    "DirectLinearSolver" => direct_, false, "    DirectLinearSolver(; verbose=true)\n\nA linear solver for `ImplicitFunction` that materializes `∂c/∂y` once per point and factorizes it with faer: a sparse LU when its pattern (traced through the conditions) is sparse and `y` has at least 64 entries, computed with one pushforward per color, a dense LU with partial pivoting otherwise; a singular matrix gives NaN with a warning unless `verbose=false`.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=DirectLinearSolver())\n```";
 }

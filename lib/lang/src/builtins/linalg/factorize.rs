@@ -16,13 +16,13 @@ use faer::linalg::solvers::Solve;
 use std::rc::Rc;
 
 /// `A⁻¹` of a square matrix, as its LU factorization with partial pivoting.
-pub(super) struct DenseLu {
+pub(crate) struct DenseLu {
     n: usize,
     lu: faer::linalg::solvers::PartialPivLu<f64>,
 }
 
 impl DenseLu {
-    pub(super) fn new(n: usize, a: &[f64]) -> AdResult<DenseLu> {
+    pub(crate) fn new(n: usize, a: &[f64]) -> AdResult<DenseLu> {
         let lu = faer::MatRef::from_column_major_slice(a, n, n).partial_piv_lu();
         // faer divides by a zero pivot (filling the rest with NaN) where LAPACK reports it:
         // the first exact zero on the diagonal of U is the pivot Julia names.
