@@ -262,13 +262,7 @@ impl ImplicitFunction {
         at: &Point,
         rhs: &[Vec<f64>],
     ) -> Result<Vec<Vec<f64>>, Flow> {
-        let Point {
-            x0,
-            y0,
-            z,
-            extra,
-            kw,
-        } = *at;
+        let (x0, y0) = (at.x0, at.y0);
         let m = y0.len();
         let nan = || vec![f64::NAN; m];
         match &self.solver {
@@ -279,7 +273,8 @@ impl ImplicitFunction {
                 let mut out = Vec::with_capacity(rhs.len());
                 for b in rhs {
                     let mut product = |v: &[f64]| -> Result<Vec<f64>, Flow> {
-                        let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, z, extra, kw);
+                        let mut in_y =
+                            |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
                         let (_, av) = primitives::pushforward(
                             &mut in_y,
                             &self.backend,
@@ -410,15 +405,9 @@ impl ImplicitFunction {
         interp: &mut Interp,
         at: &Point,
     ) -> Result<Option<Rc<dyn LinearMap>>, Flow> {
-        let Point {
-            x0,
-            y0,
-            z,
-            extra,
-            kw,
-        } = *at;
+        let (x0, y0) = (at.x0, at.y0);
         let m = y0.len();
-        let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, z, extra, kw);
+        let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
         let pattern = match sparse::jacobian_sparsity(&mut in_y, y0, true) {
             Ok(p) => Some(p),
             Err(Flow::Error(e)) if e.kind == ErrorKind::InterruptException => {
@@ -449,14 +438,8 @@ impl ImplicitFunction {
 
     /// `A = ∂c/∂y` as a dense column-major matrix.
     fn materialize(&self, interp: &mut Interp, at: &Point) -> Result<Vec<f64>, Flow> {
-        let Point {
-            x0,
-            y0,
-            z,
-            extra,
-            kw,
-        } = *at;
-        let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, z, extra, kw);
+        let (x0, y0) = (at.x0, at.y0);
+        let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
         let (_, a) = di::value_and_jacobian(&mut in_y, &self.backend, y0)?;
         Ok(a.to_col_major())
     }
