@@ -394,57 +394,54 @@ pub(crate) fn slopes(
 ) -> Result<(Option<Tensor>, Option<Tensor>)> {
     use BinaryFn::*;
     let c = Tensor::scalar;
-    let when = |need: bool, t: Result<Tensor>| -> Result<Option<Tensor>> {
-        if need {
-            t.map(Some)
-        } else {
-            Ok(None)
-        }
-    };
     Ok(match f {
-        Add => (when(need_a, Ok(c(1.0)))?, when(need_b, Ok(c(1.0)))?),
-        Sub => (when(need_a, Ok(c(1.0)))?, when(need_b, Ok(c(-1.0)))?),
-        Mul => (when(need_a, Ok(b.clone()))?, when(need_b, Ok(a.clone()))?),
+        Add => (when(need_a, || Ok(c(1.0)))?, when(need_b, || Ok(c(1.0)))?),
+        Sub => (when(need_a, || Ok(c(1.0)))?, when(need_b, || Ok(c(-1.0)))?),
+        Mul => (
+            when(need_a, || Ok(b.clone()))?,
+            when(need_b, || Ok(a.clone()))?,
+        ),
         Div => (
-            when(need_a, unary(UnaryFn::Inv, b))?,
-            when(need_b, {
+            when(need_a, || unary(UnaryFn::Inv, b))?,
+            when(need_b, || {
                 binary(Div, out, b).and_then(|q| unary(UnaryFn::Neg, &q))
             })?,
         ),
         Pow => (
             // d/da a^b = b a^(b-1); d/db a^b = a^b log(a), needed only for a varying exponent.
-            when(need_a, {
-                binary(Sub, b, &c(1.0))
+            // The common constant exponents take one pass: 2a for squares, 1 for identities.
+            when(need_a, || match constant_scalar(b) {
+                Some(2.0) => binary(Mul, &c(2.0), a),
+                Some(1.0) => Ok(c(1.0)),
+                _ => binary(Sub, b, &c(1.0))
                     .and_then(|e| binary(Pow, a, &e))
-                    .and_then(|p| binary(Mul, b, &p))
+                    .and_then(|p| binary(Mul, b, &p)),
             })?,
-            when(
-                need_b,
-                unary(UnaryFn::Log, a).and_then(|l| binary(Mul, out, &l)),
-            )?,
+            when(need_b, || {
+                unary(UnaryFn::Log, a).and_then(|l| binary(Mul, out, &l))
+            })?,
         ),
         // Without values (global tracers) either branch may be taken: both slopes are kept.
         Max | Min if a.is_global_tracer() || b.is_global_tracer() => {
-            (when(need_a, Ok(c(1.0)))?, when(need_b, Ok(c(1.0)))?)
+            (when(need_a, || Ok(c(1.0)))?, when(need_b, || Ok(c(1.0)))?)
         }
         Max | Min => {
             let pick_a = selector(f, a, b)?;
             let pick_b = binary(Sub, &c(1.0), &pick_a)?;
-            (when(need_a, Ok(pick_a))?, when(need_b, Ok(pick_b))?)
+            (when(need_a, || Ok(pick_a))?, when(need_b, || Ok(pick_b))?)
         }
         Atan2 => {
             let r2 = binary(Add, &unary(UnaryFn::Abs2, a)?, &unary(UnaryFn::Abs2, b)?)?;
             (
-                when(need_a, binary(Div, b, &r2))?,
-                when(
-                    need_b,
-                    binary(Div, a, &r2).and_then(|q| unary(UnaryFn::Neg, &q)),
-                )?,
+                when(need_a, || binary(Div, b, &r2))?,
+                when(need_b, || {
+                    binary(Div, a, &r2).and_then(|q| unary(UnaryFn::Neg, &q))
+                })?,
             )
         }
         Hypot => (
-            when(need_a, binary(Div, a, out))?,
-            when(need_b, binary(Div, b, out))?,
+            when(need_a, || binary(Div, a, out))?,
+            when(need_b, || binary(Div, b, out))?,
         ),
         Mod | Rem => {
             // a - b·q with q piecewise constant.
@@ -453,11 +450,29 @@ pub(crate) fn slopes(
                 (x - r) / y
             })?;
             (
-                when(need_a, Ok(c(1.0)))?,
-                when(need_b, unary(UnaryFn::Neg, &Tensor::Plain(q)))?,
+                when(need_a, || Ok(c(1.0)))?,
+                when(need_b, || unary(UnaryFn::Neg, &Tensor::Plain(q)))?,
             )
         }
     })
+}
+
+/// `slope()` when `need`: each slope is computed only for an operand that carries partials
+/// (`log(a)` for a constant exponent would cost more than the power itself).
+fn when(need: bool, slope: impl FnOnce() -> Result<Tensor>) -> Result<Option<Tensor>> {
+    if need {
+        slope().map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+/// The number held by a plain rank-0 tensor.
+fn constant_scalar(t: &Tensor) -> Option<f64> {
+    match t {
+        Tensor::Plain(a) if a.ndim() == 0 => a.iter().next().copied(),
+        _ => None,
+    }
 }
 
 /// 1 where `max`/`min` picks `a`, else 0 (ties go to `a`).

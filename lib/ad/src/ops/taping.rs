@@ -8,15 +8,31 @@ use crate::tensor::{Tag, Tensor};
 use std::rc::Rc;
 
 /// `ct` summed over the dimensions `shape` was broadcast along, then shaped like `shape`.
-pub fn unbroadcast(ct: &Tensor, shape: &[usize]) -> Result<Tensor> {
+pub fn unbroadcast(ct: Tensor, shape: &[usize]) -> Result<Tensor> {
     if ct.shape() == shape {
-        return Ok(ct.clone());
+        return Ok(ct);
     }
+    sum_to_shape(&ct, shape)
+}
+
+/// `ct` summed over the dimensions where `shape` has length 1, shaped like `shape`.
+fn sum_to_shape(ct: &Tensor, shape: &[usize]) -> Result<Tensor> {
     let dims: Vec<usize> = (0..ct.shape().len())
         .filter(|&d| shape.get(d).copied().unwrap_or(1) == 1 && ct.shape()[d] != 1)
         .collect();
     let summed = super::reduce::sum_dims(ct, &dims)?;
     super::structure::reshape(&summed, shape)
+}
+
+/// The rule of one operand of a broadcasting binary function: `ct .* slope`, summed back to
+/// the operand's `shape`.
+fn slope_rule(slope: Tensor, shape: Vec<usize>) -> Rule {
+    Box::new(move |ct| {
+        unbroadcast(
+            super::elementwise::binary(BinaryFn::Mul, ct, &slope)?,
+            &shape,
+        )
+    })
 }
 
 /// A unary function on a tracked value.
@@ -45,28 +61,10 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor, tag: Tag) -> Result<Tensor> {
     let (da, db) = super::elementwise::slopes(f, va, vb, &value, need_a, need_b)?;
     let mut operands: Vec<(&Tensor, Rule)> = Vec::new();
     if let Some(slope) = da {
-        let shape = va.shape().to_vec();
-        operands.push((
-            a,
-            Box::new(move |ct| {
-                unbroadcast(
-                    &super::elementwise::binary(BinaryFn::Mul, ct, &slope)?,
-                    &shape,
-                )
-            }),
-        ));
+        operands.push((a, slope_rule(slope, va.shape().to_vec())));
     }
     if let Some(slope) = db {
-        let shape = vb.shape().to_vec();
-        operands.push((
-            b,
-            Box::new(move |ct| {
-                unbroadcast(
-                    &super::elementwise::binary(BinaryFn::Mul, ct, &slope)?,
-                    &shape,
-                )
-            }),
-        ));
+        operands.push((b, slope_rule(slope, vb.shape().to_vec())));
     }
     Ok(record_op(tag, value, operands, &[a, b], move |x| {
         super::elementwise::binary(f, &x[0], &x[1])
@@ -82,7 +80,7 @@ pub fn broadcast(tr: &Rc<Tracked>, shape: &[usize]) -> Result<Tensor> {
     Ok(record_op(
         tr.tag,
         value,
-        vec![(&operand, Box::new(move |ct| unbroadcast(ct, &in_shape)))],
+        vec![(&operand, Box::new(move |ct| sum_to_shape(ct, &in_shape)))],
         &[&operand],
         move |x| broadcast_tensor(&x[0], &out_shape),
     ))

@@ -408,8 +408,10 @@ impl ImplicitFunction {
         let (x0, y0) = (at.x0, at.y0);
         let m = y0.len();
         let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
-        let pattern = match sparse::jacobian_sparsity(&mut in_y, y0, true) {
-            Ok(p) => Some(p),
+        // Small systems go straight to a dense LU: tracing would cost more than it saves.
+        let traced = (m >= SPARSE_FROM).then(|| sparse::jacobian_sparsity(&mut in_y, y0, true));
+        let pattern = match traced.transpose() {
+            Ok(p) => p,
             Err(Flow::Error(e)) if e.kind == ErrorKind::InterruptException => {
                 return Err(Flow::Error(e))
             }
@@ -417,7 +419,7 @@ impl ImplicitFunction {
             Err(_) => None,
         };
         let factors: Result<Rc<dyn LinearMap>, _> = match pattern {
-            Some(p) if m >= SPARSE_FROM && p.nnz() * 4 <= m * m => {
+            Some(p) if p.nnz() * 4 <= m * m => {
                 let plan = sparse::plan_jacobian(
                     p,
                     &self.backend,
