@@ -13,7 +13,7 @@
 //! from values without a comparison (sorting, `argmax`, conversion to integers) are not seen.
 
 use crate::error::{AdError, Result};
-use crate::reverse::{tracked_with, value_below, Tape};
+use crate::reverse::{tracked_with, Tape};
 use crate::tensor::{Tag, Tensor};
 use ndarray::ArrayD;
 use std::rc::Rc;
@@ -86,15 +86,18 @@ impl Recording {
         self.opaque = true;
     }
 
-    pub(crate) fn guard(&mut self, tag: Tag, a: &Tensor, b: &Tensor, test: Comparison) {
-        let outcome = mask(a, b, &*test);
-        if let Ok(outcome) = outcome {
-            self.steps.push(Step::Guard(Box::new(Guard {
-                operands: [source(a, tag), source(b, tag)],
-                test,
-                outcome,
-            })));
-        }
+    pub(crate) fn guard(
+        &mut self,
+        tag: Tag,
+        [a, b]: [&Tensor; 2],
+        test: Comparison,
+        outcome: ArrayD<f64>,
+    ) {
+        self.steps.push(Step::Guard(Box::new(Guard {
+            operands: [source(a, tag), source(b, tag)],
+            test,
+            outcome,
+        })));
     }
 }
 
@@ -117,8 +120,9 @@ pub fn compare(
         _ => None,
     });
     if let Some(tr) = recorded {
+        let kept = outcome.clone();
         tr.tape
-            .with_recording(|r| r.guard(tr.tag, a, b, Rc::new(test)));
+            .with_recording(|r| r.guard(tr.tag, [a, b], Rc::new(test), kept));
     }
     Ok(outcome)
 }
@@ -173,10 +177,6 @@ impl CompiledTape {
         let input = tape.input(x.clone());
         let y = f(&input)?;
         let output = source(&y, tape.tag());
-        let output = match output {
-            Source::Constant(_) => Source::Constant(value_below(&y, tape.tag()).clone()),
-            node => node,
-        };
         let (recording, nodes) = tape.take_recording();
         if recording.opaque {
             return Ok(Err(NotCompiled::CustomRule));
@@ -251,6 +251,7 @@ impl CompiledTape {
 mod tests {
     use super::*;
     use crate::ops::{self, BinaryFn, UnaryFn};
+    use crate::reverse::value_below;
 
     fn vector(data: &[f64]) -> Tensor {
         Tensor::from_col_major(&[data.len()], data.to_vec())

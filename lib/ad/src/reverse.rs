@@ -261,12 +261,12 @@ pub(crate) fn record_gather(
     tag: Tag,
     value: Tensor,
     operand: &Tensor,
-    indices: &[usize],
+    indices: Rc<[usize]>,
     shape: &[usize],
     replay: impl Fn(&[Tensor]) -> Result<Tensor> + 'static,
 ) -> Tensor {
     let backward = Backward::ScatterAdd {
-        indices: indices.into(),
+        indices,
         shape: shape.into(),
     };
     record_replayable(tag, value, vec![(operand, backward)], &[operand], replay)

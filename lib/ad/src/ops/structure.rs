@@ -59,14 +59,16 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
 /// like [`scatter`].
 pub fn scatter_into(target: &mut Tensor, indices: &[usize], values: &Tensor) -> Result<()> {
     check_scatter(target, indices, values)?;
-    if !write_in_place(target, indices, values) {
+    if !write_in_place(target, indices, values)? {
         *target = scatter(target, indices, values)?;
     }
     Ok(())
 }
 
-fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> bool {
-    match target {
+/// Writes in place when `target` is not shared and `values` adds no newer layer; false (and
+/// nothing written) otherwise.
+fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> Result<bool> {
+    Ok(match target {
         Tensor::Plain(a) if values.is_plain() && a.t().is_standard_layout() => {
             let source = crate::tensor::col_major_slice(values.primal());
             let data = a
@@ -82,22 +84,19 @@ fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> bo
         }
         Tensor::Dual(d) if top_tag([values]).is_none_or(|t| t <= d.tag) => {
             let Some(d) = Rc::get_mut(d) else {
-                return false;
+                return Ok(false);
             };
+            // Each layer falls back to a copy by itself, so the dual is always written here.
             let (value, partials) = values.split(d.tag);
-            let value = value.clone();
             let zero = Tensor::filled(value.shape(), 0.0);
-            let filled = (0..d.partials.len())
-                .map(|k| partials.map_or(&zero, |p| &p[k]).clone())
-                .collect::<Vec<_>>();
-            scatter_into(&mut d.value, indices, &value).is_ok()
-                && d.partials
-                    .iter_mut()
-                    .zip(&filled)
-                    .all(|(p, v)| scatter_into(p, indices, v).is_ok())
+            scatter_into(&mut d.value, indices, value)?;
+            for (k, p) in d.partials.iter_mut().enumerate() {
+                scatter_into(p, indices, partials.map_or(&zero, |ps| &ps[k]))?;
+            }
+            true
         }
         _ => false,
-    }
+    })
 }
 
 fn check_scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<()> {

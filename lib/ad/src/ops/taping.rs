@@ -108,7 +108,8 @@ pub fn linear_map(
 pub fn gather(tr: &Rc<Tracked>, indices: &[usize], shape: &[usize]) -> Result<Tensor> {
     let value = super::structure::gather(&tr.value, indices, shape)?;
     let operand = Tensor::Tracked(tr.clone());
-    let (idx, out_shape) = (indices.to_vec(), shape.to_vec());
+    let indices: Rc<[usize]> = indices.into();
+    let (idx, out_shape) = (indices.clone(), shape.to_vec());
     Ok(record_gather(
         tr.tag,
         value,

@@ -34,16 +34,13 @@ impl Progress {
     }
 
     /// The full bar with the elapsed time, and a newline.
-    pub fn finish(self, interp: &mut Interp) {
+    pub fn finish(mut self, interp: &mut Interp) {
+        self.done = self.total;
         let seconds = self.started.elapsed().as_secs_f64();
-        let line = format!(
-            "\r{}: 100%|{}| {}/{} in {seconds:.1} s\n",
-            self.title,
-            "█".repeat(BAR),
-            self.total,
-            self.total
-        );
-        interp.out.write(Stream::Stderr, &line);
+        let line = self.line(&format!("in {seconds:.1} s"));
+        interp
+            .out
+            .write(Stream::Stderr, &format!("{}\n", line.trim_end()));
     }
 
     fn line(&self, what: &str) -> String {

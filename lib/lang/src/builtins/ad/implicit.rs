@@ -429,10 +429,8 @@ impl ImplicitFunction {
                 let (_, a) = sparse::sparse_jacobian(&mut in_y, &self.backend, &plan, y0)?;
                 SparseLu::new(&a).map(|lu| Rc::new(lu) as Rc<dyn LinearMap>)
             }
-            _ => {
-                let (_, a) = di::value_and_jacobian(&mut in_y, &self.backend, y0)?;
-                DenseLu::new(m, &a.to_col_major()).map(|lu| Rc::new(lu) as Rc<dyn LinearMap>)
-            }
+            _ => DenseLu::new(m, &self.materialize(interp, at)?)
+                .map(|lu| Rc::new(lu) as Rc<dyn LinearMap>),
         };
         // The factorizations fail only for a singular (or structurally singular) A.
         Ok(factors.ok())
