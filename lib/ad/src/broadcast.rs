@@ -5,7 +5,7 @@
 //! [`zip_map`] applies a binary kernel over two broadcast arrays in one pass.
 
 use crate::error::{AdError, Result};
-use ndarray::{ArrayD, IxDyn, Zip};
+use ndarray::{ArrayD, IxDyn, ShapeBuilder, Zip};
 
 /// The broadcast shape of two shapes, or `DimensionMismatch`.
 pub fn shape(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
@@ -43,6 +43,12 @@ fn padded(a: &ArrayD<f64>, rank: usize) -> ndarray::ArrayViewD<'_, f64> {
 pub fn to_shape(a: &ArrayD<f64>, target: &[usize]) -> Result<ArrayD<f64>> {
     if a.shape() == target {
         return Ok(a.clone());
+    }
+    if a.len() == 1 && a.ndim() <= target.len() {
+        return Ok(ArrayD::from_elem(
+            IxDyn(target).f(),
+            a.iter().copied().sum(),
+        ));
     }
     let v = padded(a, target.len().max(a.ndim()));
     v.broadcast(IxDyn(target))

@@ -169,7 +169,7 @@ fn accumulate(slot: &mut Option<Tensor>, contribution: Tensor) -> Result<()> {
         None => contribution,
         Some(Tensor::Plain(mut acc)) => match &contribution {
             Tensor::Plain(c) if c.shape() == acc.shape() => {
-                acc += c;
+                *Rc::make_mut(&mut acc) += &**c;
                 Tensor::Plain(acc)
             }
             _ => ops::binary(BinaryFn::Add, &Tensor::Plain(acc), &contribution)?,
@@ -190,7 +190,10 @@ fn scatter_accumulate(
         return accumulate(slot, crate::ops::taping::scatter_add(ct, indices, shape)?);
     };
     let mut acc = match slot.take() {
-        None => crate::tensor::col_major(shape, vec![0.0; shape.iter().product()]),
+        None => Rc::new(crate::tensor::col_major(
+            shape,
+            vec![0.0; shape.iter().product()],
+        )),
         Some(Tensor::Plain(a)) if a.t().is_standard_layout() => a,
         Some(other) => {
             *slot = Some(other);
@@ -198,7 +201,7 @@ fn scatter_accumulate(
         }
     };
     // Column-major contiguous (checked above), so memory order is Julia's linear order.
-    let data = acc
+    let data = Rc::make_mut(&mut acc)
         .as_slice_memory_order_mut()
         .expect("column-major contiguous");
     for (&i, v) in indices

@@ -28,8 +28,9 @@ impl Tag {
 /// A real array, plain or dual. Scalars are rank-0 tensors.
 #[derive(Debug, Clone)]
 pub enum Tensor {
-    /// Plain numbers.
-    Plain(ArrayD<f64>),
+    /// Plain numbers, shared: cloning a tensor never copies its numbers (writes copy first
+    /// when the array is shared, see [`Rc::make_mut`]).
+    Plain(Rc<ArrayD<f64>>),
     /// Numbers with tangent partials.
     Dual(Rc<Dual>),
     /// Sparsity tracers: the input indices each element depends on.
@@ -50,14 +51,19 @@ pub struct Dual {
 }
 
 impl Tensor {
+    /// A plain tensor holding `a`.
+    pub fn plain(a: ArrayD<f64>) -> Tensor {
+        Tensor::Plain(Rc::new(a))
+    }
+
     /// A rank-0 plain tensor.
     pub fn scalar(x: f64) -> Tensor {
-        Tensor::Plain(ArrayD::from_elem(IxDyn(&[]), x))
+        Tensor::plain(ArrayD::from_elem(IxDyn(&[]), x))
     }
 
     /// A plain tensor of `shape` filled with `x`.
     pub fn filled(shape: &[usize], x: f64) -> Tensor {
-        Tensor::Plain(ArrayD::from_elem(IxDyn(shape).f(), x))
+        Tensor::plain(ArrayD::from_elem(IxDyn(shape).f(), x))
     }
 
     /// A plain tensor of `shape` from data in column-major order.
@@ -65,7 +71,7 @@ impl Tensor {
     /// # Panics
     /// If `data.len()` is not the product of `shape`; callers construct both together.
     pub fn from_col_major(shape: &[usize], data: Vec<f64>) -> Tensor {
-        Tensor::Plain(col_major(shape, data))
+        Tensor::plain(col_major(shape, data))
     }
 
     /// A dual tensor; `partials` must each have the shape of `value`.
@@ -104,6 +110,16 @@ impl Tensor {
             Tensor::Dual(d) => d.value.primal(),
             Tensor::Tracer(t) => &t.primal,
             Tensor::Tracked(t) => t.value.primal(),
+        }
+    }
+
+    /// The plain numbers underneath every layer of duals, as a tensor sharing them.
+    pub fn primal_tensor(&self) -> Tensor {
+        match self {
+            Tensor::Plain(_) => self.clone(),
+            Tensor::Dual(d) => d.value.primal_tensor(),
+            Tensor::Tracer(t) => Tensor::plain(t.primal.clone()),
+            Tensor::Tracked(t) => t.value.primal_tensor(),
         }
     }
 

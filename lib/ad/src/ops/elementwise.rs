@@ -8,6 +8,7 @@ use crate::broadcast;
 use crate::error::{AdError, Result};
 use crate::ops::chunk_len;
 use crate::tensor::{top_tag, Tensor};
+use ndarray::ArrayD;
 
 /// Unary elementwise functions of the language's math library.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -87,6 +88,20 @@ impl UnaryFn {
             Softplus => "softplus",
             Inv => "inv",
         }
+    }
+
+    /// The function over a plain array. Cheap functions get a loop of their own (the compiler
+    /// vectorizes it); a `match` per element would cost more than their arithmetic.
+    pub fn map(self, a: &ArrayD<f64>) -> ArrayD<f64> {
+        macro_rules! own_loop {
+            ($($f:ident),*) => {
+                match self {
+                    $(UnaryFn::$f => a.mapv(|x| UnaryFn::$f.apply(x)),)*
+                    other => a.mapv(|x| other.apply(x)),
+                }
+            };
+        }
+        own_loop!(Neg, Abs, Abs2, Sqrt, Sign, Floor, Ceil, Round, Trunc, Inv, Relu)
     }
 
     /// The function on one plain number.
@@ -202,7 +217,7 @@ impl UnaryFn {
             Relu if v.is_global_tracer() => Tensor::filled(v.shape(), 1.0),
             Relu => {
                 let step = v.primal().mapv(|x| if x > 0.0 { 1.0 } else { 0.0 });
-                Tensor::Plain(step)
+                Tensor::plain(step)
             }
             Softplus => u(Sigmoid, v)?,
             Inv => u(Neg, &u(Inv, &u(Abs2, v)?)?)?,
@@ -220,7 +235,7 @@ pub fn unary(f: UnaryFn, t: &Tensor) -> Result<Tensor> {
                     value: bad,
                 });
             }
-            Ok(Tensor::Plain(a.mapv(|x| f.apply(x))))
+            Ok(Tensor::plain(f.map(a)))
         }
         Tensor::Tracer(t) => Ok(super::tracing::unary(f, t)),
         Tensor::Tracked(tr) => super::taping::unary(f, tr),
@@ -271,6 +286,21 @@ impl BinaryFn {
             Mod => "mod",
             Rem => "rem",
         }
+    }
+
+    /// The function over two plain arrays broadcast together. Cheap functions get a loop of
+    /// their own (the compiler vectorizes it); a `match` per element would cost more than their
+    /// arithmetic.
+    pub fn zip_map(self, a: &ArrayD<f64>, b: &ArrayD<f64>) -> Result<ArrayD<f64>> {
+        macro_rules! own_loop {
+            ($($f:ident),*) => {
+                match self {
+                    $(BinaryFn::$f => broadcast::zip_map(a, b, |x, y| BinaryFn::$f.apply(x, y)),)*
+                    other => broadcast::zip_map(a, b, |x, y| other.apply(x, y)),
+                }
+            };
+        }
+        own_loop!(Add, Sub, Mul, Div, Max, Min)
     }
 
     /// The function on two plain numbers.
@@ -335,9 +365,7 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         if f == BinaryFn::Pow {
             check_pow_domain(x, y)?;
         }
-        return Ok(Tensor::Plain(broadcast::zip_map(x, y, |p, q| {
-            f.apply(p, q)
-        })?));
+        return Ok(Tensor::plain(f.zip_map(x, y)?));
     };
     if crate::reverse::is_tape_tag([a, b], tag) {
         return super::taping::binary(f, a, b, tag);
@@ -351,11 +379,11 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (da, db) = slopes(f, va, vb, &value, pa.is_some(), pb.is_some())?;
     for k in 0..n {
         let term_a = match (&da, pa) {
-            (Some(s), Some(p)) => Some(binary(BinaryFn::Mul, s, &p[k])?),
+            (Some(s), Some(p)) => Some(scale(s, &p[k])?),
             _ => None,
         };
         let term_b = match (&db, pb) {
-            (Some(s), Some(p)) => Some(binary(BinaryFn::Mul, s, &p[k])?),
+            (Some(s), Some(p)) => Some(scale(s, &p[k])?),
             _ => None,
         };
         let partial = match (term_a, term_b) {
@@ -363,7 +391,11 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             (Some(x), None) | (None, Some(x)) => x,
             (None, None) => Tensor::filled(&out_shape, 0.0),
         };
-        partials.push(broadcast_tensor(&partial, &out_shape)?);
+        partials.push(if partial.shape() == out_shape.as_slice() {
+            partial
+        } else {
+            broadcast_tensor(&partial, &out_shape)?
+        });
     }
     Ok(Tensor::dual(tag, value, partials))
 }
@@ -451,7 +483,7 @@ pub(crate) fn slopes(
             })?;
             (
                 when(need_a, || Ok(c(1.0)))?,
-                when(need_b, || unary(UnaryFn::Neg, &Tensor::Plain(q)))?,
+                when(need_b, || unary(UnaryFn::Neg, &Tensor::plain(q)))?,
             )
         }
     })
@@ -468,6 +500,15 @@ fn when(need: bool, slope: impl FnOnce() -> Result<Tensor>) -> Result<Option<Ten
 }
 
 /// The number held by a plain rank-0 tensor.
+/// `slope .* t`; a slope of constant 1 (sums and differences) shares `t` instead of copying it.
+pub(crate) fn scale(slope: &Tensor, t: &Tensor) -> Result<Tensor> {
+    if constant_scalar(slope) == Some(1.0) {
+        Ok(t.clone())
+    } else {
+        binary(BinaryFn::Mul, slope, t)
+    }
+}
+
 fn constant_scalar(t: &Tensor) -> Option<f64> {
     match t {
         Tensor::Plain(a) if a.ndim() == 0 => a.iter().next().copied(),
@@ -485,7 +526,7 @@ fn selector(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             0.0
         }
     })?;
-    Ok(Tensor::Plain(mask))
+    Ok(Tensor::plain(mask))
 }
 
 /// `t` broadcast to `shape`, for any number kind.
@@ -494,7 +535,7 @@ pub fn broadcast_tensor(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
         return Ok(t.clone());
     }
     match t {
-        Tensor::Plain(a) => Ok(Tensor::Plain(broadcast::to_shape(a, shape)?)),
+        Tensor::Plain(a) => Ok(Tensor::plain(broadcast::to_shape(a, shape)?)),
         Tensor::Tracer(_) => super::tracing::binary(BinaryFn::Add, t, &Tensor::filled(shape, 0.0)),
         Tensor::Tracked(tr) => super::taping::broadcast(tr, shape),
         Tensor::Dual(d) => Ok(Tensor::dual(

@@ -66,7 +66,7 @@ fn matmul_plain(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     } else {
         Ok(product.into_dyn())
     };
-    out.map(Tensor::Plain)
+    out.map(Tensor::plain)
         .map_err(|e| AdError::Argument(e.to_string()))
 }
 

@@ -40,7 +40,7 @@ pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
             )
         }
         Tensor::Plain(a) => {
-            let mut out = a.clone();
+            let mut out = (**a).clone();
             for &k in dims {
                 if k >= out.ndim() {
                     continue;
@@ -50,7 +50,7 @@ pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
             if out.ndim() != a.ndim() {
                 return Err(AdError::Argument("invalid dimensions".into()));
             }
-            Ok(Tensor::Plain(
+            Ok(Tensor::plain(
                 out.into_dimensionality::<IxDyn>()
                     .map_err(|e| AdError::Argument(e.to_string()))?,
             ))

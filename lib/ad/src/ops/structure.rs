@@ -19,7 +19,7 @@ pub(crate) fn structural(
     on_tracked: &dyn Fn(&std::rc::Rc<crate::reverse::Tracked>) -> Result<Tensor>,
 ) -> Result<Tensor> {
     match t {
-        Tensor::Plain(a) => Ok(Tensor::Plain(op(a)?)),
+        Tensor::Plain(a) => Ok(Tensor::plain(op(a)?)),
         Tensor::Tracer(tr) => on_tracer(tr),
         Tensor::Tracked(tr) => on_tracked(tr),
         Tensor::Dual(d) => Ok(Tensor::dual(
@@ -42,15 +42,52 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
             bad + 1
         )));
     }
+    let run = Run::of(indices);
     structural(
         t,
         &|a| {
             let data = crate::tensor::col_major_slice(a);
-            Ok(col_major(shape, indices.iter().map(|&i| data[i]).collect()))
+            Ok(col_major(shape, run.copy(&data, indices)))
         },
         &|tr| Ok(super::tracing::gather(tr, indices, shape)),
         &|tr| super::taping::gather(tr, indices, shape),
     )
+}
+
+/// The form of a gather's positions, found once per gather: slices (`x[2:end]`, `diff`) and
+/// reversals copy as blocks instead of one indexed load per element.
+enum Run {
+    Ascending(std::ops::Range<usize>),
+    Descending(std::ops::Range<usize>),
+    Scattered,
+}
+
+impl Run {
+    fn of(indices: &[usize]) -> Run {
+        let (Some(&first), Some(&last)) = (indices.first(), indices.last()) else {
+            return Run::Scattered;
+        };
+        let steps = |step: isize| {
+            indices
+                .windows(2)
+                .all(|w| w[1] as isize - w[0] as isize == step)
+        };
+        if indices.len() > 1 && steps(1) {
+            Run::Ascending(first..last + 1)
+        } else if indices.len() > 1 && steps(-1) {
+            Run::Descending(last..first + 1)
+        } else {
+            Run::Scattered
+        }
+    }
+
+    fn copy(&self, data: &[f64], indices: &[usize]) -> Vec<f64> {
+        match self {
+            Run::Ascending(range) => data[range.clone()].to_vec(),
+            Run::Descending(range) => data[range.clone()].iter().rev().copied().collect(),
+            Run::Scattered => indices.iter().map(|&i| data[i]).collect(),
+        }
+    }
 }
 
 /// `target` with the column-major positions `indices` replaced by the elements of `values`,
@@ -71,7 +108,7 @@ fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> Re
     Ok(match target {
         Tensor::Plain(a) if values.is_plain() && a.t().is_standard_layout() => {
             let source = crate::tensor::col_major_slice(values.primal());
-            let data = a
+            let data = Rc::make_mut(a)
                 .as_slice_memory_order_mut()
                 .expect("column-major contiguous");
             for (k, &i) in indices.iter().enumerate() {
@@ -227,7 +264,7 @@ pub fn concat(parts: &[Tensor], dim: usize) -> Result<Tensor> {
         if parts.iter().any(Tensor::has_tracer) {
             return Ok(super::tracing::concat(parts, dim, &out_shape, plain));
         }
-        return Ok(Tensor::Plain(plain));
+        return Ok(Tensor::plain(plain));
     };
     if crate::reverse::is_tape_tag(parts, tag) {
         return super::taping::concat(parts, dim, tag);
@@ -281,6 +318,27 @@ mod tests {
         assert_eq!(h.to_col_major(), vec![1.0, 2.0, 3.0, 4.0]);
         let v = concat(&[a, b], 0).unwrap();
         assert_eq!(v.shape(), &[4]);
+    }
+
+    #[test]
+    fn gathers_of_runs_match_elementwise_indexing() {
+        let x = Tensor::from_col_major(&[6], vec![10.0, 11.0, 12.0, 13.0, 14.0, 15.0]);
+        for indices in [
+            vec![1, 2, 3],
+            vec![4, 3, 2, 1],
+            vec![5],
+            vec![0, 2, 4],
+            vec![3, 4, 5, 0],
+            vec![2, 2],
+            vec![],
+        ] {
+            let expected: Vec<f64> = indices.iter().map(|&i| 10.0 + i as f64).collect();
+            let got = gather(&x, &indices, &[indices.len()]).unwrap();
+            assert_eq!(got.to_col_major(), expected, "indices {indices:?}");
+        }
+        assert!(matches!(Run::of(&[1, 2, 3]), Run::Ascending(r) if r == (1..4)));
+        assert!(matches!(Run::of(&[4, 3, 2]), Run::Descending(r) if r == (2..5)));
+        assert!(matches!(Run::of(&[3, 4, 5, 0]), Run::Scattered));
     }
 
     #[test]

@@ -27,12 +27,7 @@ fn sum_to_shape(ct: &Tensor, shape: &[usize]) -> Result<Tensor> {
 /// The rule of one operand of a broadcasting binary function: `ct .* slope`, summed back to
 /// the operand's `shape`.
 fn slope_rule(slope: Tensor, shape: Vec<usize>) -> Rule {
-    Box::new(move |ct| {
-        unbroadcast(
-            super::elementwise::binary(BinaryFn::Mul, ct, &slope)?,
-            &shape,
-        )
-    })
+    Box::new(move |ct| unbroadcast(super::elementwise::scale(&slope, ct)?, &shape))
 }
 
 /// A unary function on a tracked value.

@@ -38,7 +38,7 @@ pub fn unary(f: UnaryFn, t: &Tracer) -> Tensor {
     } else {
         t.sets.clone()
     };
-    let primal = t.primal.mapv(|x| f.apply(x));
+    let primal = f.map(&t.primal);
     tracer(t.primal.shape(), sets, primal, t.global)
 }
 
@@ -75,7 +75,7 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
             union(&left, &right)
         })
         .collect();
-    let primal = broadcast::zip_map(a.primal(), b.primal(), |x, y| f.apply(x, y))?;
+    let primal = f.zip_map(a.primal(), b.primal())?;
     Ok(tracer(&out_shape, sets, primal, is_global(&[a, b])))
 }
 

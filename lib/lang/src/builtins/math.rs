@@ -205,11 +205,7 @@ fn rounding(f: UnaryFn, interp: &mut Interp, mut args: Args) -> EvalResult {
         )),
         Value::Array(a) => {
             let a = a.borrow();
-            Ok(from_tensor(
-                Tensor::Plain(a.data.primal().clone()),
-                ElType::Int64,
-                false,
-            ))
+            Ok(from_tensor(a.data.primal_tensor(), ElType::Int64, false))
         }
         other => Ok(other),
     }
@@ -445,7 +441,7 @@ fn predicate(args: &Args, name: &str, test: fn(f64) -> bool) -> EvalResult {
     let Some(x) = operand(&args.pos[0]) else {
         return Err(no_method(name, &args.pos[0]));
     };
-    let t = Tensor::Plain(x.tensor().primal().mapv(|v| f64::from(u8::from(test(v)))));
+    let t = Tensor::plain(x.tensor().primal().mapv(|v| f64::from(u8::from(test(v)))));
     Ok(from_tensor(t, ElType::Bool, x.scalar))
 }
 

@@ -193,7 +193,7 @@ fn reduce_dims(x: &Operand, dims: &[usize], f: BinaryFn) -> EvalResult {
                 .insert_axis(ndarray::Axis(d));
         }
     }
-    Ok(from_tensor(Tensor::Plain(a), x.eltype, false))
+    Ok(from_tensor(Tensor::plain(a), x.eltype, false))
 }
 
 fn maximum_(interp: &mut Interp, args: Args) -> EvalResult {

@@ -13,6 +13,7 @@ use crate::value::{Array, Value};
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::Expr;
 use ndarray::{ArrayD, IxDyn};
+use std::rc::Rc;
 
 /// One resolved index.
 pub enum IndexSpec {
@@ -418,6 +419,7 @@ fn element(a: &Array, k: usize) -> EvalResult {
 fn write_positions(a: &mut Array, pos: &[usize], v: &Value) -> Result<(), Flow> {
     if let (Tensor::Plain(data), Some(x)) = (&mut a.data, plain_scalar(v)?) {
         check_eltype(a.eltype, x)?;
+        let data = Rc::make_mut(data);
         for &k in pos {
             set_linear(data, k, x);
         }
@@ -445,6 +447,7 @@ fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Result<(), Flo
                 check_eltype(a.eltype, x)?;
             }
         }
+        let data = Rc::make_mut(data);
         for (j, &k) in pos.iter().enumerate() {
             set_linear(data, k, values[if values.len() == 1 { 0 } else { j }]);
         }

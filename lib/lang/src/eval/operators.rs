@@ -277,13 +277,13 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
     }
     let (p, q) = (x.tensor().primal(), y.tensor().primal());
     let mask = |f: &dyn Fn(f64, f64) -> f64| -> EvalResult {
-        let t = Tensor::Plain(difflab_ad::broadcast::zip_map(p, q, f)?);
+        let t = Tensor::plain(difflab_ad::broadcast::zip_map(p, q, f)?);
         Ok(from_tensor(t, ElType::Bool, scalar))
     };
     match op {
         // Through `compiled::compare`, a compiled tape keeps the outcome as a guard.
         _ if is_comparison(op) => {
-            let t = Tensor::Plain(difflab_ad::compiled::compare(
+            let t = Tensor::plain(difflab_ad::compiled::compare(
                 x.tensor(),
                 y.tensor(),
                 move |a, b| compare(op, a, b),
@@ -300,7 +300,7 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
             if q.iter().any(|&d| d == 0.0) && eltype == ElType::Int64 {
                 return Err(fail(ErrorKind::DivideError, "integer division error"));
             }
-            let t = Tensor::Plain(difflab_ad::broadcast::zip_map(p, q, |a, b| {
+            let t = Tensor::plain(difflab_ad::broadcast::zip_map(p, q, |a, b| {
                 (a / b).trunc()
             })?);
             Ok(from_tensor(t, eltype, scalar))
@@ -485,7 +485,7 @@ pub fn unary(op: UnaryOp, _dotted: bool, v: &Value) -> EvalResult {
         (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
         (UnaryOp::Not, Value::Array(a)) if a.borrow().eltype == ElType::Bool => {
             let a = a.borrow();
-            let t = Tensor::Plain(a.data.primal().mapv(|x| f64::from(u8::from(x == 0.0))));
+            let t = Tensor::plain(a.data.primal().mapv(|x| f64::from(u8::from(x == 0.0))));
             Ok(from_tensor(t, ElType::Bool, false))
         }
         (UnaryOp::Neg | UnaryOp::Sqrt, _) => {

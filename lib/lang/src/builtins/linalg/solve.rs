@@ -133,10 +133,7 @@ fn solve_tracer(a: &Tensor, b: &Tensor) -> AdResult<Tensor> {
     let primal = if a.is_global_tracer() || b.is_global_tracer() {
         None
     } else {
-        let x = solve_tensor(
-            &Tensor::Plain(a.primal().clone()),
-            &Tensor::Plain(b.primal().clone()),
-        )?;
+        let x = solve_tensor(&a.primal_tensor(), &b.primal_tensor())?;
         Some(x.to_col_major())
     };
     let shape: Vec<usize> = match b.shape() {
