@@ -4,7 +4,8 @@
 //! tracked operand of the newest tag records a node whose parents carry a *rule*: the closure
 //! that turns the node's cotangent into the parent's (written with `ops` primitives, so
 //! cotangents may be dual numbers: forward over reverse gives Hessian-vector products).
-//! [`Tape::gradient`] walks the nodes backwards, accumulating cotangents with `+`. A tape made
+//! [`Tape::gradient`] walks the nodes backwards, accumulating cotangents with `+`; elementwise
+//! functions keep a slope instead of a rule, so `cotangent += ct .* slope` is one pass in place. A tape made
 //! with [`Tape::compiling`] also keeps what each node computed, for replay
 //! ([`crate::compiled`]).
 
@@ -22,6 +23,10 @@ pub type Rule = Box<dyn Fn(&Tensor) -> Result<Tensor>>;
 pub(crate) enum Backward {
     /// Through a rule.
     Rule(Rule),
+    /// Multiplied by `slope` and summed back to `shape` (the rule of elementwise functions),
+    /// added in place into the parent's cotangent in one pass when all three are plain arrays
+    /// of one shape.
+    Scale { slope: Tensor, shape: Rc<[usize]> },
     /// Added at column-major `indices` into the parent's cotangent of `shape` (the adjoint of
     /// gathering, e.g. `x[i]`), in place: a scalar loop over `x[i]` stays linear in `n`.
     ScatterAdd {
@@ -145,6 +150,7 @@ impl Tape {
                 let slot = &mut cotangents[*parent];
                 match backward {
                     Backward::Rule(rule) => accumulate(slot, rule(&ct)?)?,
+                    Backward::Scale { slope, shape } => accumulate_scaled(slot, &ct, slope, shape)?,
                     Backward::ScatterAdd { indices, shape } => {
                         scatter_accumulate(slot, &ct, indices, shape)?
                     }
@@ -177,6 +183,28 @@ fn accumulate(slot: &mut Option<Tensor>, contribution: Tensor) -> Result<()> {
         Some(acc) => ops::binary(BinaryFn::Add, &acc, &contribution)?,
     });
     Ok(())
+}
+
+/// Adds `ct .* slope`, summed back to `shape`, to a cotangent.
+fn accumulate_scaled(
+    slot: &mut Option<Tensor>,
+    ct: &Tensor,
+    slope: &Tensor,
+    shape: &[usize],
+) -> Result<()> {
+    if let (Some(Tensor::Plain(acc)), Tensor::Plain(c), Tensor::Plain(s)) =
+        (slot.as_mut(), ct, slope)
+    {
+        if acc.shape() == c.shape() && c.shape() == s.shape() {
+            ndarray::Zip::from(Rc::make_mut(acc))
+                .and(&**c)
+                .and(&**s)
+                .for_each(|a, &c, &s| *a += c * s);
+            return Ok(());
+        }
+    }
+    let contribution = ops::elementwise::scale(slope, ct)?;
+    accumulate(slot, ops::taping::unbroadcast(contribution, shape)?)
 }
 
 /// Adds `ct` at the column-major positions `indices` of a cotangent of `shape`.
@@ -257,6 +285,25 @@ pub fn record_op(
     replay: impl Fn(&[Tensor]) -> Result<Tensor> + 'static,
 ) -> Tensor {
     record_replayable(tag, value, with_rules(rules), inputs, replay)
+}
+
+/// Records `value` like [`record_op`] for an elementwise function: each operand's cotangent
+/// is the node's times its slope (of the node's shape or broadcastable to it).
+pub(crate) fn record_scaled(
+    tag: Tag,
+    value: Tensor,
+    slopes: Vec<(&Tensor, Tensor)>,
+    inputs: &[&Tensor],
+    replay: impl Fn(&[Tensor]) -> Result<Tensor> + 'static,
+) -> Tensor {
+    let backwards = slopes
+        .into_iter()
+        .map(|(operand, slope)| {
+            let shape = value_below(operand, tag).shape().into();
+            (operand, Backward::Scale { slope, shape })
+        })
+        .collect();
+    record_replayable(tag, value, backwards, inputs, replay)
 }
 
 /// Records `value`, gathered from `operand` at column-major `indices` (an operand of `shape`).

@@ -3,7 +3,9 @@
 
 use super::elementwise::{broadcast_tensor, BinaryFn, UnaryFn};
 use crate::error::{AdError, Result};
-use crate::reverse::{record_gather, record_op, tracked_with, value_below, Rule, Tracked};
+use crate::reverse::{
+    record_gather, record_op, record_scaled, tracked_with, value_below, Rule, Tracked,
+};
 use crate::tensor::{Tag, Tensor};
 use std::rc::Rc;
 
@@ -24,22 +26,15 @@ fn sum_to_shape(ct: &Tensor, shape: &[usize]) -> Result<Tensor> {
     super::structure::reshape(&summed, shape)
 }
 
-/// The rule of one operand of a broadcasting binary function: `ct .* slope`, summed back to
-/// the operand's `shape`.
-fn slope_rule(slope: Tensor, shape: Vec<usize>) -> Rule {
-    Box::new(move |ct| unbroadcast(super::elementwise::scale(&slope, ct)?, &shape))
-}
-
 /// A unary function on a tracked value.
 pub fn unary(f: UnaryFn, tr: &Rc<Tracked>) -> Result<Tensor> {
     let value = super::elementwise::unary(f, &tr.value)?;
     let slope = f.derivative(&tr.value)?;
     let operand = Tensor::Tracked(tr.clone());
-    let rule: Rule = Box::new(move |ct| super::elementwise::binary(BinaryFn::Mul, ct, &slope));
-    Ok(record_op(
+    Ok(record_scaled(
         tr.tag,
         value,
-        vec![(&operand, rule)],
+        vec![(&operand, slope)],
         &[&operand],
         move |x| super::elementwise::unary(f, &x[0]),
     ))
@@ -54,14 +49,11 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor, tag: Tag) -> Result<Tensor> {
         tracked_with(b, tag).is_some(),
     );
     let (da, db) = super::elementwise::slopes(f, va, vb, &value, need_a, need_b)?;
-    let mut operands: Vec<(&Tensor, Rule)> = Vec::new();
-    if let Some(slope) = da {
-        operands.push((a, slope_rule(slope, va.shape().to_vec())));
-    }
-    if let Some(slope) = db {
-        operands.push((b, slope_rule(slope, vb.shape().to_vec())));
-    }
-    Ok(record_op(tag, value, operands, &[a, b], move |x| {
+    let operands: Vec<(&Tensor, Tensor)> = [(a, da), (b, db)]
+        .into_iter()
+        .filter_map(|(operand, slope)| Some((operand, slope?)))
+        .collect();
+    Ok(record_scaled(tag, value, operands, &[a, b], move |x| {
         super::elementwise::binary(f, &x[0], &x[1])
     }))
 }
