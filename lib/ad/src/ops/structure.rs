@@ -54,36 +54,48 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
     )
 }
 
-/// The form of a gather's positions, found once per gather: slices (`x[2:end]`, `diff`) and
-/// reversals copy as blocks instead of one indexed load per element.
+/// The form of a gather's positions, found once per gather: runs of consecutive positions
+/// (slices such as `x[2:end, :]`, `diff`, `circshift`) copy as blocks, and reversals as one
+/// reversed block, instead of one indexed load per element.
 enum Run {
-    Ascending(std::ops::Range<usize>),
+    Blocks(Vec<std::ops::Range<usize>>),
     Descending(std::ops::Range<usize>),
     Scattered,
 }
 
 impl Run {
+    /// Blocks pay off when they average at least this many elements.
+    const MIN_BLOCK: usize = 4;
+
     fn of(indices: &[usize]) -> Run {
         let (Some(&first), Some(&last)) = (indices.first(), indices.last()) else {
             return Run::Scattered;
         };
-        let steps = |step: isize| {
-            indices
-                .windows(2)
-                .all(|w| w[1] as isize - w[0] as isize == step)
-        };
-        if indices.len() > 1 && steps(1) {
-            Run::Ascending(first..last + 1)
-        } else if indices.len() > 1 && steps(-1) {
-            Run::Descending(last..first + 1)
-        } else {
-            Run::Scattered
+        if indices.len() > 1 && indices.windows(2).all(|w| w[0] == w[1] + 1) {
+            return Run::Descending(last..first + 1);
         }
+        let mut blocks: Vec<std::ops::Range<usize>> = Vec::new();
+        for &i in indices {
+            match blocks.last_mut() {
+                Some(block) if block.end == i => block.end += 1,
+                _ => blocks.push(i..i + 1),
+            }
+            if blocks.len() * Self::MIN_BLOCK > indices.len() {
+                return Run::Scattered;
+            }
+        }
+        Run::Blocks(blocks)
     }
 
     fn copy(&self, data: &[f64], indices: &[usize]) -> Vec<f64> {
         match self {
-            Run::Ascending(range) => data[range.clone()].to_vec(),
+            Run::Blocks(blocks) => {
+                let mut out = Vec::with_capacity(indices.len());
+                for block in blocks {
+                    out.extend_from_slice(&data[block.clone()]);
+                }
+                out
+            }
             Run::Descending(range) => data[range.clone()].iter().rev().copied().collect(),
             Run::Scattered => indices.iter().map(|&i| data[i]).collect(),
         }
@@ -329,6 +341,7 @@ mod tests {
             vec![5],
             vec![0, 2, 4],
             vec![3, 4, 5, 0],
+            vec![3, 4, 5, 0, 1, 2, 3, 4],
             vec![2, 2],
             vec![],
         ] {
@@ -336,9 +349,11 @@ mod tests {
             let got = gather(&x, &indices, &[indices.len()]).unwrap();
             assert_eq!(got.to_col_major(), expected, "indices {indices:?}");
         }
-        assert!(matches!(Run::of(&[1, 2, 3]), Run::Ascending(r) if r == (1..4)));
+        assert!(matches!(Run::of(&[1, 2, 3, 4]), Run::Blocks(b) if b.len() == 1 && b[0] == (1..5)));
         assert!(matches!(Run::of(&[4, 3, 2]), Run::Descending(r) if r == (2..5)));
         assert!(matches!(Run::of(&[3, 4, 5, 0]), Run::Scattered));
+        let rotated: Vec<usize> = (0..8).map(|i| (i + 3) % 8).collect();
+        assert!(matches!(Run::of(&rotated), Run::Blocks(b) if b == [3..8, 0..3]));
     }
 
     #[test]

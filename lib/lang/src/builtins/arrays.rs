@@ -695,19 +695,20 @@ fn circshift_(_: &mut Interp, args: Args) -> EvalResult {
             .collect::<Result<_, _>>()?,
         other => vec![super::to_int(other, "circshift")?],
     };
-    // Output element at multi-index i comes from i - shift (mod each dimension), column-major.
-    let n: usize = shape.iter().product();
-    let mut positions = Vec::with_capacity(n);
-    for linear in 0..n {
-        let (mut rest, mut stride, mut source) = (linear, 1, 0);
-        for (d, &len) in shape.iter().enumerate() {
-            let i = (rest % len) as i64;
-            rest /= len;
-            let shift = shifts.get(d).copied().unwrap_or(0);
-            source += (i - shift).rem_euclid(len as i64) as usize * stride;
-            stride *= len;
-        }
-        positions.push(source);
+    // Output element at multi-index i comes from i - shift (mod each dimension), column-major:
+    // each dimension contributes its shifted index times its stride, one table per dimension.
+    let mut positions = vec![0];
+    let mut stride = 1;
+    for (d, &len) in shape.iter().enumerate() {
+        let shift = shifts.get(d).copied().unwrap_or(0);
+        let offsets: Vec<usize> = (0..len as i64)
+            .map(|i| (i - shift).rem_euclid(len as i64) as usize * stride)
+            .collect();
+        positions = offsets
+            .iter()
+            .flat_map(|&o| positions.iter().map(move |&p| p + o))
+            .collect();
+        stride *= len;
     }
     let t = ops::gather(x.tensor(), &positions, &shape)?;
     Ok(from_tensor(t, x.eltype, x.scalar))
