@@ -242,11 +242,17 @@ pub fn unary(f: UnaryFn, t: &Tensor) -> Result<Tensor> {
         Tensor::Dual(d) => {
             let value = unary(f, &d.value)?;
             let slope = f.derivative(&d.value)?;
-            let partials = d
-                .partials
-                .iter()
-                .map(|p| binary(BinaryFn::Mul, &slope, p))
-                .collect::<Result<_>>()?;
+            let partials = match scalar_partials(
+                &[(Some(&slope), Some(d.partials.as_slice()))],
+                d.partials.len(),
+            ) {
+                Some(partials) => partials,
+                None => d
+                    .partials
+                    .iter()
+                    .map(|p| binary(BinaryFn::Mul, &slope, p))
+                    .collect::<Result<_>>()?,
+            };
             Ok(Tensor::dual(d.tag, value, partials))
         }
     }
@@ -377,6 +383,9 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out_shape = value.shape().to_vec();
     let mut partials = Vec::with_capacity(n);
     let (da, db) = slopes(f, va, vb, &value, pa.is_some(), pb.is_some())?;
+    if let Some(partials) = scalar_partials(&[(da.as_ref(), pa), (db.as_ref(), pb)], n) {
+        return Ok(Tensor::dual(tag, value, partials));
+    }
     for k in 0..n {
         let term_a = match (&da, pa) {
             (Some(s), Some(p)) => Some(scale(s, &p[k])?),
@@ -398,6 +407,31 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         });
     }
     Ok(Tensor::dual(tag, value, partials))
+}
+
+/// The partials `Σ slope · partial` over the operands when every slope and partial is a plain
+/// rank-0 number (scalar code such as loops over `x[i]`): plain arithmetic, instead of array
+/// kernels for each of the chunk's partials. `None` when anything is an array or nested.
+fn scalar_partials(
+    operands: &[(Option<&Tensor>, Option<&[Tensor]>)],
+    n: usize,
+) -> Option<Vec<Tensor>> {
+    let mut sums: Vec<Option<f64>> = vec![None; n];
+    for &(slope, partials) in operands {
+        let (Some(slope), Some(partials)) = (slope, partials) else {
+            continue;
+        };
+        let s = constant_scalar(slope)?;
+        for (sum, p) in sums.iter_mut().zip(partials) {
+            let term = s * constant_scalar(p)?;
+            *sum = Some(sum.map_or(term, |acc| acc + term));
+        }
+    }
+    Some(
+        sums.into_iter()
+            .map(|sum| Tensor::scalar(sum.unwrap_or(0.0)))
+            .collect(),
+    )
 }
 
 /// Julia raises a `DomainError` for a negative base with a non-integer exponent.
