@@ -5,7 +5,7 @@
 use super::elementwise::{BinaryFn, UnaryFn};
 use crate::broadcast;
 use crate::error::{AdError, Result};
-use crate::tensor::{col_major, col_major_data, Tensor};
+use crate::tensor::{col_major, col_major_data, col_major_slice, Tensor};
 use crate::tracer::{empty, sets_of, union, IndexSet, Tracer};
 use ndarray::ArrayD;
 use std::rc::Rc;
@@ -56,17 +56,22 @@ fn broadcast_index(shape: &[usize], out: &[usize]) -> Result<Vec<usize>> {
 /// Binary functions with broadcasting.
 pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out_shape = broadcast::shape(a.shape(), b.shape())?;
-    let (ia, ib) = (
-        broadcast_index(a.shape(), &out_shape)?,
-        broadcast_index(b.shape(), &out_shape)?,
-    );
+    // Operands already of the result's shape (all scalar code) need no index map.
+    let positions = |shape: &[usize]| -> Result<Option<Vec<usize>>> {
+        if shape == out_shape.as_slice() {
+            Ok(None)
+        } else {
+            broadcast_index(shape, &out_shape).map(Some)
+        }
+    };
+    let (ia, ib) = (positions(a.shape())?, positions(b.shape())?);
+    let at = |map: &Option<Vec<usize>>, k: usize| map.as_ref().map_or(k, |m| m[k]);
     let (sa, sb) = (sets_of(a), sets_of(b));
-    let (pa, pb) = (col_major_data(a.primal()), col_major_data(b.primal()));
+    let (pa, pb) = (col_major_slice(a.primal()), col_major_slice(b.primal()));
     let (a_const, b_const) = (!a.has_tracer(), !b.has_tracer());
-    let sets = ia
-        .iter()
-        .zip(&ib)
-        .map(|(&i, &j)| {
+    let sets = (0..out_shape.iter().product())
+        .map(|k| (at(&ia, k), at(&ib, k)))
+        .map(|(i, j)| {
             // A constant zero factor (or numerator) makes the other operand's derivative zero.
             let keep_b = !(a_const && pa[i] == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Div));
             let keep_a = !(b_const && pb[j] == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Pow));
