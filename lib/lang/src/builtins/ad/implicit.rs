@@ -21,6 +21,7 @@ use crate::object::Object;
 use crate::output::Stream;
 use crate::value::{Array, Value};
 use difflab_ad::di::{operators as di, primitives, sparse, Backend};
+use difflab_ad::error::Result as AdResult;
 use difflab_ad::{solve, tracer, Tensor};
 use difflab_coloring::GreedyColoringAlgorithm;
 use difflab_syntax::Name;
@@ -51,6 +52,31 @@ impl<'a> Point<'a> {
             extra,
             kw,
         }
+    }
+}
+
+/// `A = ∂c/∂y` factorized once per point, by the factorization its traced pattern chose.
+enum Factors {
+    Sparse(SparseLu),
+    Dense(DenseLu),
+}
+
+impl Factors {
+    fn lu(&self) -> &dyn LinearMap {
+        match self {
+            Factors::Sparse(lu) => lu,
+            Factors::Dense(lu) => lu,
+        }
+    }
+}
+
+impl LinearMap for Factors {
+    fn size(&self) -> (usize, usize) {
+        self.lu().size()
+    }
+
+    fn apply_plain(&self, x: &[f64], k: usize, transpose: bool) -> AdResult<Vec<f64>> {
+        self.lu().apply_plain(x, k, transpose)
     }
 }
 
@@ -400,11 +426,7 @@ impl ImplicitFunction {
     /// `A⁻¹` for `A = ∂c/∂y` at the point, factorized once with faer: a sparse LU when the
     /// conditions' pattern in `y` (traced at the point) is sparse and large enough to pay for
     /// coloring, a dense LU otherwise; `None` when `A` is singular.
-    fn factorize(
-        &self,
-        interp: &mut Interp,
-        at: &Point,
-    ) -> Result<Option<Rc<dyn LinearMap>>, Flow> {
+    fn factorize(&self, interp: &mut Interp, at: &Point) -> Result<Option<Rc<Factors>>, Flow> {
         let (x0, y0) = (at.x0, at.y0);
         let m = y0.len();
         let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
@@ -418,7 +440,7 @@ impl ImplicitFunction {
             // Conditions the tracer cannot follow are materialized densely.
             Err(_) => None,
         };
-        let factors: Result<Rc<dyn LinearMap>, _> = match pattern {
+        let factors = match pattern {
             Some(p) if p.nnz() * 4 <= m * m => {
                 let plan = sparse::plan_jacobian(
                     p,
@@ -427,13 +449,12 @@ impl ImplicitFunction {
                     y0.shape().to_vec(),
                 )?;
                 let (_, a) = sparse::sparse_jacobian(&mut in_y, &self.backend, &plan, y0)?;
-                SparseLu::new(&a).map(|lu| Rc::new(lu) as Rc<dyn LinearMap>)
+                SparseLu::new(&a).map(Factors::Sparse)
             }
-            _ => DenseLu::new(m, &self.materialize(interp, at)?)
-                .map(|lu| Rc::new(lu) as Rc<dyn LinearMap>),
+            _ => DenseLu::new(m, &self.materialize(interp, at)?).map(Factors::Dense),
         };
         // The factorizations fail only for a singular (or structurally singular) A.
-        Ok(factors.ok())
+        Ok(factors.ok().map(Rc::new))
     }
 
     /// `A = ∂c/∂y` as a dense column-major matrix.
@@ -525,4 +546,52 @@ crate::builtins! {
     "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(), conditions_backend=nothing)\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions.\n\nEvery backend works through it: forward mode solves `A·ẏ = -B·ẋ` for all partials of a chunk, reverse mode solves `Aᵀu = ȳ` and returns `-Bᵀu` (with `A` and `B` materialized at the point), finite differences call `forward`. The sparsity detectors trace the conditions: each `y` entry depends on the inputs that reach its block of `A = ∂c/∂y` (elementwise problems stay diagonal), so `AutoSparse` works around it. Second order works when finite differences take one of the two orders (`SecondOrder(AutoFiniteDiff(), AutoForwardDiff())`, `SecondOrder(AutoReverseDiff(), AutoFiniteDiff())`, …); two AD backends raise an `ArgumentError` saying so.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
     "IterativeLinearSolver" => iterative_, false, "    IterativeLinearSolver(; verbose=true, accept_inconsistent=false)\n\nThe default linear solver of `ImplicitFunction`: restarted GMRES on matrix-free products with `∂c/∂y`. When it does not converge the result is NaN, with a warning unless `verbose=false`; `accept_inconsistent=true` keeps the least-squares answer instead.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(verbose=false))\n```";
     "DirectLinearSolver" => direct_, false, "    DirectLinearSolver(; verbose=true)\n\nA linear solver for `ImplicitFunction` that materializes `∂c/∂y` once per point and factorizes it with faer: a sparse LU when its pattern (traced through the conditions) is sparse and `y` has at least 64 entries, computed with one pushforward per color, a dense LU with partial pivoting otherwise; a singular matrix gives NaN with a warning unless `verbose=false`.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=DirectLinearSolver())\n```";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtins::test_support;
+
+    /// The factorization `DirectLinearSolver` picks for the conditions of `system` at `x`.
+    fn factors_at(system: &str, x: &str) -> Factors {
+        let mut interp = test_support::interp();
+        let (Ok(f), Ok(x0)) = (
+            interp.eval_library("test", system),
+            interp.eval_library("test", x),
+        ) else {
+            panic!("the test's code runs")
+        };
+        let Ok(x0) = numbers(&x0, "x") else {
+            panic!("x is numbers")
+        };
+        let Value::Object(object) = f else {
+            panic!("expected an ImplicitFunction")
+        };
+        let system = object
+            .as_any()
+            .downcast_ref::<ImplicitFunction>()
+            .expect("an ImplicitFunction");
+        let Ok(out) = system.run_forward(&mut interp, &x0, &[], &[]) else {
+            panic!("forward runs")
+        };
+        let factors = system.factorize(&mut interp, &Point::at(&x0, &out, &[], &[]));
+        let Ok(Some(factors)) = factors else {
+            panic!("A factorizes")
+        };
+        Rc::try_unwrap(factors).ok().expect("one owner")
+    }
+
+    #[test]
+    fn sparse_conditions_get_a_sparse_lu_and_small_or_dense_ones_a_dense_lu() {
+        let tridiagonal = "ImplicitFunction(x -> x ./ 2, (x, y) -> 2 .* y .+ 0.1 .* (circshift(y, 1) .+ circshift(y, -1)) .- x; linear_solver=DirectLinearSolver())";
+        let dense = "ImplicitFunction(x -> x, (x, y) -> y .+ 0.01 .* sum(y) .- x; linear_solver=DirectLinearSolver())";
+        let large = "collect(range(1.0, 2.0; length=100))";
+        assert!(matches!(factors_at(tridiagonal, large), Factors::Sparse(_)));
+        assert!(matches!(
+            factors_at(tridiagonal, "[1.0, 2.0, 3.0]"),
+            Factors::Dense(_)
+        ));
+        assert!(matches!(factors_at(dense, large), Factors::Dense(_)));
+    }
 }
