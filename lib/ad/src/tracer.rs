@@ -57,6 +57,25 @@ pub fn union(a: &IndexSet, b: &IndexSet) -> IndexSet {
     out.into()
 }
 
+/// The union of many sorted sets in one sort: a fold of pairwise unions would copy the growing
+/// set once per operand, quadratic for a sum over many elements.
+pub fn union_all<'a>(sets: impl IntoIterator<Item = &'a IndexSet>) -> IndexSet {
+    let mut nonempty = sets.into_iter().filter(|s| !s.is_empty());
+    let Some(first) = nonempty.next() else {
+        return empty();
+    };
+    let Some(second) = nonempty.next() else {
+        return first.clone();
+    };
+    let mut all: Vec<u32> = first.iter().chain(second.iter()).copied().collect();
+    for s in nonempty {
+        all.extend_from_slice(s);
+    }
+    all.sort_unstable();
+    all.dedup();
+    Rc::from(all)
+}
+
 /// The empty set.
 pub fn empty() -> IndexSet {
     Rc::from(Vec::new())

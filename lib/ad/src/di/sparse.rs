@@ -42,7 +42,9 @@ where
     Ok(SparsityPattern::from_entries(y.len(), x.len(), &entries).map_err(pattern_error)?)
 }
 
-/// The Hessian pattern of a scalar `f` (symmetric, `(length(x), length(x))`).
+/// The Hessian pattern of a scalar `f` (symmetric, `(length(x), length(x))`): the Jacobian
+/// pattern of its gradient, computed by one reverse sweep on tracers (a slope that depends on
+/// no input, as for linear maps, adds nothing).
 pub fn hessian_sparsity<E, F>(f: &mut F, x: &Tensor, local: bool) -> Result<SparsityPattern, E>
 where
     E: From<AdError>,
@@ -50,7 +52,7 @@ where
 {
     let (_, g) = super::operators::value_and_gradient(
         f,
-        &Backend::Forward { chunk: None },
+        &Backend::Reverse { compile: false },
         &tracer::input(x, local),
     )?;
     let mut entries = Vec::new();

@@ -2,7 +2,7 @@
 //! flows back to its operands (written with primitives, so cotangents may be dual numbers).
 
 use super::elementwise::{broadcast_tensor, BinaryFn, UnaryFn};
-use crate::error::{AdError, Result};
+use crate::error::Result;
 use crate::reverse::{
     record_gather, record_op, record_scaled, tracked_with, value_below, Rule, Tracked,
 };
@@ -136,10 +136,7 @@ pub fn scatter_add(ct: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Te
                 Box::new(move |ct| super::structure::gather(ct, &idx, &in_shape)),
             )
         }
-        Tensor::Tracer(_) => Err(AdError::NoRule {
-            function: "getindex",
-            kind: "sparsity of a cotangent",
-        }),
+        Tensor::Tracer(t) => Ok(super::tracing::scatter_add(t, indices, shape)),
     }
 }
 

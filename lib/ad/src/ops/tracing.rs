@@ -6,7 +6,7 @@ use super::elementwise::{BinaryFn, UnaryFn};
 use crate::broadcast;
 use crate::error::{AdError, Result};
 use crate::tensor::{col_major, col_major_data, col_major_slice, Tensor};
-use crate::tracer::{empty, sets_of, union, IndexSet, Tracer};
+use crate::tracer::{empty, sets_of, union, union_all, IndexSet, Tracer};
 use ndarray::ArrayD;
 use std::rc::Rc;
 
@@ -86,7 +86,7 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// The sum of all elements.
 pub fn sum_all(t: &Tracer) -> Tensor {
-    let set = t.sets.iter().fold(empty(), |acc, s| union(&acc, s));
+    let set = union_all(&t.sets);
     tracer(
         &[],
         vec![set],
@@ -105,7 +105,7 @@ pub fn sum_dims(t: &Tracer, dims: &[usize]) -> Tensor {
         }
     }
     let n_out: usize = out_shape.iter().product();
-    let mut sets = vec![empty(); n_out];
+    let mut parts: Vec<Vec<&IndexSet>> = vec![Vec::new(); n_out];
     for (k, s) in t.sets.iter().enumerate() {
         // Column-major multi-index of k, projected onto the output.
         let (mut rest, mut target, mut stride) = (k, 0, 1);
@@ -117,8 +117,9 @@ pub fn sum_dims(t: &Tracer, dims: &[usize]) -> Tensor {
             }
             stride *= out_shape[dim];
         }
-        sets[target] = union(&sets[target], s);
+        parts[target].push(s);
     }
+    let sets = parts.into_iter().map(union_all).collect();
     let mut primal = t.primal.clone();
     for &d in dims {
         if d < primal.ndim() {
@@ -140,6 +141,21 @@ pub fn gather(t: &Tracer, indices: &[usize], shape: &[usize]) -> Tensor {
         col_major(shape, indices.iter().map(|&i| p[i]).collect()),
         t.global,
     )
+}
+
+/// Zeros of `shape` with `t`'s elements added at positions `indices` (the adjoint of a gather):
+/// each position depends on everything added into it.
+pub fn scatter_add(t: &Tracer, indices: &[usize], shape: &[usize]) -> Tensor {
+    let n: usize = shape.iter().product();
+    let p = crate::tensor::col_major_slice(&t.primal);
+    let mut parts: Vec<Vec<&IndexSet>> = vec![Vec::new(); n];
+    let mut primal = vec![0.0; n];
+    for (k, &i) in indices.iter().enumerate() {
+        parts[i].push(&t.sets[k]);
+        primal[i] += p[k];
+    }
+    let sets = parts.into_iter().map(union_all).collect();
+    tracer(shape, sets, col_major(shape, primal), t.global)
 }
 
 /// `target` with positions `indices` replaced by `values`.
@@ -225,7 +241,7 @@ pub fn concat(parts: &[Tensor], dim: usize, out_shape: &[usize], plain: ArrayD<f
 
 /// A linear map whose structure is unknown: every output depends on every input (conservative).
 pub fn linear(t: &Tracer, out: ArrayD<f64>) -> Tensor {
-    let all = t.sets.iter().fold(empty(), |acc, s| union(&acc, s));
+    let all = union_all(&t.sets);
     let n = out.len();
     let shape = out.shape().to_vec();
     tracer(&shape, vec![all; n], out, t.global)
@@ -253,19 +269,19 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let mut primal = Vec::with_capacity(m * n);
     for j in 0..n {
         for i in 0..m {
-            let mut s = empty();
+            let mut parts = Vec::with_capacity(2 * k);
             let mut v = 0.0;
             for l in 0..k {
                 let (x, y) = (pa[i + l * m], pb[l + j * k]);
                 v += x * y;
                 if !(a_const && x == 0.0) {
-                    s = union(&s, &sb[l + j * k]);
+                    parts.push(&sb[l + j * k]);
                 }
                 if !(b_const && y == 0.0) {
-                    s = union(&s, &sa[i + l * m]);
+                    parts.push(&sa[i + l * m]);
                 }
             }
-            sets.push(s);
+            sets.push(union_all(parts));
             primal.push(v);
         }
     }

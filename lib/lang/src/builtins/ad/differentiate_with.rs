@@ -39,16 +39,18 @@ fn to_value(t: Tensor, scalar: bool) -> Value {
 
 impl DifferentiateWith {
     fn apply(&self, interp: &mut Interp, x: &Tensor, scalar: bool) -> Result<Tensor, Flow> {
+        // Its rules run on numbers at the point, so index sets (first or second order) would
+        // be lost: a missing entry is a wrong derivative.
+        if x.has_tracer() {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                "DifferentiateWith cannot trace sparsity through its function; use a known-pattern detector",
+            ));
+        }
         if let Tensor::Tracked(tr) = x {
             return self.apply_reverse(interp, x, &tr.value, scalar);
         }
         let Tensor::Dual(d) = x else {
-            if !x.is_plain() {
-                return Err(fail(
-                    ErrorKind::ArgumentError,
-                    "DifferentiateWith cannot trace sparsity through its function; use a known-pattern detector",
-                ));
-            }
             let out = interp.call(&self.function, vec![to_value(x.clone(), scalar)])?;
             return numbers(&out);
         };

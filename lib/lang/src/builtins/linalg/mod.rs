@@ -27,7 +27,7 @@ use difflab_ad::error::Result as AdResult;
 use difflab_ad::ops::{self, BinaryFn};
 use difflab_ad::reverse::{record_op, Rule};
 use difflab_ad::tensor::col_major_data;
-use difflab_ad::tracer::{self, IndexSet, Tracer};
+use difflab_ad::tracer::{self, union_all, Tracer};
 use difflab_ad::{AdError, Tensor};
 use std::rc::Rc;
 
@@ -140,11 +140,6 @@ pub(crate) fn apply_linear(
             ))))
         }
     }
-}
-
-fn union_all(sets: &[IndexSet]) -> IndexSet {
-    sets.iter()
-        .fold(tracer::empty(), |acc, s| tracer::union(&acc, s))
 }
 
 /// `SingularException(k)`: the `k`-th pivot of a factorization is zero (0 when unknown).
