@@ -296,17 +296,17 @@ mod tests {
         };
         let client = Client::connect(&info);
 
-        // Retry until the kernel has bound and the subscription is live, as clients do.
-        let info_reply = loop {
-            let request = client.send(&client.shell, "kernel_info_request", json!({}));
-            let Some(reply) = client.recv(&client.shell, 200) else {
-                continue;
-            };
-            if let Some(published) = client.iopub_of(&request, 300) {
-                assert_eq!(published[0].1["execution_state"], "busy");
-                break reply;
-            }
-        };
+        // Retry until the kernel has bound and the subscription is live, as clients do. A
+        // subscription that goes live in the middle of a request misses its `busy`, so only a
+        // request seen whole (busy first) ends the retries.
+        let info_reply = (0..100)
+            .find_map(|_| {
+                let request = client.send(&client.shell, "kernel_info_request", json!({}));
+                let reply = client.recv(&client.shell, 200)?;
+                let published = client.iopub_of(&request, 300)?;
+                (published[0].1["execution_state"] == "busy").then_some(reply)
+            })
+            .expect("a kernel_info request answered with busy, then idle, on iopub");
         assert_eq!(info_reply.msg_type(), "kernel_info_reply");
         assert_eq!(info_reply.content["language_info"]["name"], "difflab");
 
