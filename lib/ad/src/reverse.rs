@@ -5,8 +5,8 @@
 //! that turns the node's cotangent into the parent's (written with `ops` primitives, so
 //! cotangents may be dual numbers: forward over reverse gives Hessian-vector products).
 //! [`Tape::gradient`] walks the nodes backwards, accumulating cotangents with `+`; elementwise
-//! functions keep a slope instead of a rule, so `cotangent += ct .* slope` is one pass in place. A tape made
-//! with [`Tape::compiling`] also keeps what each node computed, for replay
+//! functions keep a slope instead of a rule, so `cotangent += ct .* slope` is one pass in
+//! place. A tape made with [`Tape::compiling`] also keeps what each node computed, for replay
 //! ([`crate::compiled`]).
 
 use crate::compiled::Recording;
