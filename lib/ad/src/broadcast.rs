@@ -44,11 +44,10 @@ pub fn to_shape(a: &ArrayD<f64>, target: &[usize]) -> Result<ArrayD<f64>> {
     if a.shape() == target {
         return Ok(a.clone());
     }
-    if a.len() == 1 && a.ndim() <= target.len() {
-        return Ok(ArrayD::from_elem(
-            IxDyn(target).f(),
-            a.iter().copied().sum(),
-        ));
+    if let (Some(&x), 1) = (a.first(), a.len()) {
+        if a.ndim() <= target.len() {
+            return Ok(ArrayD::from_elem(IxDyn(target).f(), x));
+        }
     }
     let v = padded(a, target.len().max(a.ndim()));
     v.broadcast(IxDyn(target))

@@ -298,16 +298,6 @@ impl BinaryFn {
     /// their own (the compiler vectorizes it); a `match` per element would cost more than their
     /// arithmetic.
     pub fn zip_map(self, a: &ArrayD<f64>, b: &ArrayD<f64>) -> Result<ArrayD<f64>> {
-        // `x .^ 2` and other constant powers: the exponent's case is chosen once.
-        if let (BinaryFn::Pow, Some(&e)) = (self, b.first().filter(|_| b.ndim() == 0)) {
-            return Ok(if e == 2.0 {
-                a.mapv(|x| x * x)
-            } else if e.fract() == 0.0 && e.abs() <= 64.0 {
-                a.mapv(|x| x.powi(e as i32))
-            } else {
-                a.mapv(|x| x.powf(e))
-            });
-        }
         macro_rules! own_loop {
             ($($f:ident),*) => {
                 match self {
@@ -316,7 +306,7 @@ impl BinaryFn {
                 }
             };
         }
-        own_loop!(Add, Sub, Mul, Div, Max, Min)
+        own_loop!(Add, Sub, Mul, Div, Pow, Max, Min)
     }
 
     /// The function on two plain numbers.

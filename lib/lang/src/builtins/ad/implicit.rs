@@ -426,7 +426,7 @@ impl ImplicitFunction {
     /// `A⁻¹` for `A = ∂c/∂y` at the point, factorized once with faer: a sparse LU when the
     /// conditions' pattern in `y` (traced at the point) is sparse and large enough to pay for
     /// coloring, a dense LU otherwise; `None` when `A` is singular.
-    fn factorize(&self, interp: &mut Interp, at: &Point) -> Result<Option<Rc<Factors>>, Flow> {
+    fn factorize(&self, interp: &mut Interp, at: &Point) -> Result<Option<Factors>, Flow> {
         let (x0, y0) = (at.x0, at.y0);
         let m = y0.len();
         let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
@@ -454,7 +454,7 @@ impl ImplicitFunction {
             _ => DenseLu::new(m, &self.materialize(interp, at)?).map(Factors::Dense),
         };
         // The factorizations fail only for a singular (or structurally singular) A.
-        Ok(factors.ok().map(Rc::new))
+        Ok(factors.ok())
     }
 
     /// `A = ∂c/∂y` as a dense column-major matrix.
@@ -579,7 +579,7 @@ mod tests {
         let Ok(Some(factors)) = factors else {
             panic!("A factorizes")
         };
-        Rc::try_unwrap(factors).ok().expect("one owner")
+        factors
     }
 
     #[test]
