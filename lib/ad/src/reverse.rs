@@ -6,7 +6,8 @@
 //! cotangents may be dual numbers: forward over reverse gives Hessian-vector products).
 //! [`Tape::gradient`] walks the nodes backwards, accumulating cotangents with `+`; elementwise
 //! functions keep a slope instead of a rule, so `cotangent += ct .* slope` is one pass in
-//! place. A tape made with [`Tape::compiling`] also keeps what each node computed, for replay
+//! place, and sums keep their cotangent unbroadcast until a parent needs it whole, so the
+//! gradient of `sum(f.(x))` is `f`'s slope itself. A tape made with [`Tape::compiling`] also keeps what each node computed, for replay
 //! ([`crate::compiled`]).
 
 use crate::compiled::Recording;
@@ -33,6 +34,40 @@ pub(crate) enum Backward {
         indices: Rc<[usize]>,
         shape: Rc<[usize]>,
     },
+    /// Broadcast to `shape` (the adjoint of sums), lazily: see [`Cotangent::Broadcast`].
+    Broadcast { shape: Rc<[usize]> },
+}
+
+/// A node's cotangent during the backward sweep.
+#[derive(Clone)]
+enum Cotangent {
+    /// Of the node's shape.
+    Full(Tensor),
+    /// `value` broadcast to `shape`, not yet materialized: the cotangent of a sum's operand,
+    /// which an elementwise parent scales in one pass (or shares its slope, when it is 1).
+    Broadcast { value: Tensor, shape: Rc<[usize]> },
+}
+
+impl Cotangent {
+    fn into_tensor(self) -> Result<Tensor> {
+        match self {
+            Cotangent::Full(t) => Ok(t),
+            Cotangent::Broadcast { value, shape } => {
+                ops::elementwise::broadcast_tensor(&value, &shape)
+            }
+        }
+    }
+
+    /// The number every element holds, when it is a broadcast plain number.
+    fn uniform(&self) -> Option<f64> {
+        match self {
+            Cotangent::Broadcast {
+                value: Tensor::Plain(a),
+                ..
+            } if a.len() == 1 => a.iter().next().copied(),
+            _ => None,
+        }
+    }
 }
 
 /// A recording of one differentiation.
@@ -140,92 +175,181 @@ impl Tape {
             return Ok(inputs.iter().map(|(_, s)| zeros(s)).collect());
         }
         let nodes = self.nodes.borrow();
-        let mut cotangents: Vec<Option<Tensor>> = vec![None; nodes.len()];
-        cotangents[out.node] = Some(seed.clone());
+        let mut cotangents: Vec<Option<Cotangent>> = Vec::new();
+        cotangents.resize_with(nodes.len(), || None);
+        cotangents[out.node] = Some(Cotangent::Full(seed.clone()));
         for node in (0..=out.node).rev() {
-            let Some(ct) = cotangents[node].take() else {
+            let Some(mut ct) = cotangents[node].take() else {
                 continue;
             };
-            for (parent, backward) in &nodes[node] {
+            let parents = &nodes[node];
+            if parents
+                .iter()
+                .any(|(_, b)| matches!(b, Backward::Rule(_) | Backward::ScatterAdd { .. }))
+            {
+                ct = Cotangent::Full(ct.into_tensor()?);
+            }
+            for (parent, backward) in parents {
                 let slot = &mut cotangents[*parent];
-                match backward {
-                    Backward::Rule(rule) => accumulate(slot, rule(&ct)?)?,
-                    Backward::Scale { slope, shape } => accumulate_scaled(slot, &ct, slope, shape)?,
-                    Backward::ScatterAdd { indices, shape } => {
-                        scatter_accumulate(slot, &ct, indices, shape)?
+                match (backward, &ct) {
+                    (Backward::Rule(rule), Cotangent::Full(ct)) => {
+                        accumulate(slot, Cotangent::Full(rule(ct)?))?
+                    }
+                    (Backward::ScatterAdd { indices, shape }, Cotangent::Full(ct)) => {
+                        scatter_accumulate(slot, ct, indices, shape)?
+                    }
+                    (Backward::Scale { slope, shape }, ct) => {
+                        accumulate_scaled(slot, ct, slope, shape)?
+                    }
+                    (Backward::Broadcast { shape }, ct) => {
+                        let value = match ct {
+                            Cotangent::Full(t) | Cotangent::Broadcast { value: t, .. } => t,
+                        };
+                        let shape = shape.clone();
+                        accumulate(
+                            slot,
+                            Cotangent::Broadcast {
+                                value: value.clone(),
+                                shape,
+                            },
+                        )?
+                    }
+                    (
+                        Backward::Rule(_) | Backward::ScatterAdd { .. },
+                        Cotangent::Broadcast { .. },
+                    ) => {
+                        unreachable!("materialized above")
                     }
                 }
             }
             cotangents[node] = Some(ct);
         }
-        Ok(inputs
+        inputs
             .iter()
             .map(|(node, shape)| match cotangents[*node].take() {
-                Some(ct) if ct.shape() == shape.as_slice() => ct,
-                Some(ct) => ops::reshape(&ct, shape).unwrap_or_else(|_| zeros(shape)),
-                None => zeros(shape),
+                Some(ct) => {
+                    let ct = ct.into_tensor()?;
+                    if ct.shape() == shape.as_slice() {
+                        Ok(ct)
+                    } else {
+                        ops::reshape(&ct, shape)
+                    }
+                }
+                None => Ok(zeros(shape)),
             })
-            .collect())
+            .collect()
     }
 }
 
 /// Adds `contribution` to a cotangent, in place when both are plain arrays of one shape.
-fn accumulate(slot: &mut Option<Tensor>, contribution: Tensor) -> Result<()> {
-    *slot = Some(match slot.take() {
-        None => contribution,
-        Some(Tensor::Plain(mut acc)) => match &contribution {
+fn accumulate(slot: &mut Option<Cotangent>, contribution: Cotangent) -> Result<()> {
+    let Some(existing) = slot.take() else {
+        *slot = Some(contribution);
+        return Ok(());
+    };
+    let contribution = contribution.into_tensor()?;
+    *slot = Some(Cotangent::Full(match existing.into_tensor()? {
+        Tensor::Plain(mut acc) => match &contribution {
             Tensor::Plain(c) if c.shape() == acc.shape() => {
                 *Rc::make_mut(&mut acc) += &**c;
                 Tensor::Plain(acc)
             }
             _ => ops::binary(BinaryFn::Add, &Tensor::Plain(acc), &contribution)?,
         },
-        Some(acc) => ops::binary(BinaryFn::Add, &acc, &contribution)?,
-    });
+        acc => ops::binary(BinaryFn::Add, &acc, &contribution)?,
+    }));
     Ok(())
 }
 
-/// Adds `ct .* slope`, summed back to `shape`, to a cotangent.
+/// Adds `ct .* slope`, summed back to `shape`, to a cotangent: in place in one pass when all
+/// are plain arrays of one shape, and without a pass at all when `ct` is a broadcast 1 and
+/// nothing was accumulated yet (the slope itself is the contribution).
 fn accumulate_scaled(
-    slot: &mut Option<Tensor>,
-    ct: &Tensor,
+    slot: &mut Option<Cotangent>,
+    ct: &Cotangent,
     slope: &Tensor,
     shape: &[usize],
 ) -> Result<()> {
-    if let (Some(Tensor::Plain(acc)), Tensor::Plain(c), Tensor::Plain(s)) =
-        (slot.as_mut(), ct, slope)
-    {
-        if acc.shape() == c.shape() && c.shape() == s.shape() {
-            ndarray::Zip::from(Rc::make_mut(acc))
-                .and(&**c)
-                .and(&**s)
-                .for_each(|a, &c, &s| *a += c * s);
-            return Ok(());
+    if let Tensor::Plain(s) = slope {
+        if let (
+            Some(c),
+            Cotangent::Broadcast {
+                shape: ct_shape, ..
+            },
+        ) = (ct.uniform(), ct)
+        {
+            if s.len() == 1 && **ct_shape == *shape {
+                let k = s.iter().next().copied().unwrap_or_default();
+                let value = Tensor::scalar(c * k);
+                let shape = ct_shape.clone();
+                return accumulate(slot, Cotangent::Broadcast { value, shape });
+            }
+        }
+        if s.shape() == shape {
+            match (slot.as_mut(), ct) {
+                (Some(Cotangent::Full(Tensor::Plain(acc))), Cotangent::Full(Tensor::Plain(c)))
+                    if acc.shape() == shape && c.shape() == shape =>
+                {
+                    ndarray::Zip::from(Rc::make_mut(acc))
+                        .and(&**c)
+                        .and(&**s)
+                        .for_each(|a, &c, &s| *a += c * s);
+                    return Ok(());
+                }
+                (Some(Cotangent::Full(Tensor::Plain(acc))), ct) if acc.shape() == shape => {
+                    if let Some(c) = ct.uniform() {
+                        ndarray::Zip::from(Rc::make_mut(acc))
+                            .and(&**s)
+                            .for_each(|a, &s| *a += c * s);
+                        return Ok(());
+                    }
+                }
+                (None, ct) => match ct.uniform() {
+                    Some(1.0) => {
+                        *slot = Some(Cotangent::Full(slope.clone()));
+                        return Ok(());
+                    }
+                    Some(c) => {
+                        *slot = Some(Cotangent::Full(Tensor::plain(s.mapv(|s| c * s))));
+                        return Ok(());
+                    }
+                    None => {}
+                },
+                _ => {}
+            }
         }
     }
-    let contribution = ops::elementwise::scale(slope, ct)?;
-    accumulate(slot, ops::taping::unbroadcast(contribution, shape)?)
+    let contribution = ops::elementwise::scale(slope, &ct.clone().into_tensor()?)?;
+    accumulate(
+        slot,
+        Cotangent::Full(ops::taping::unbroadcast(contribution, shape)?),
+    )
 }
 
 /// Adds `ct` at the column-major positions `indices` of a cotangent of `shape`.
 fn scatter_accumulate(
-    slot: &mut Option<Tensor>,
+    slot: &mut Option<Cotangent>,
     ct: &Tensor,
     indices: &[usize],
     shape: &[usize],
 ) -> Result<()> {
+    let scattered = || -> Result<Cotangent> {
+        Ok(Cotangent::Full(crate::ops::taping::scatter_add(
+            ct, indices, shape,
+        )?))
+    };
     let Tensor::Plain(values) = ct else {
-        return accumulate(slot, crate::ops::taping::scatter_add(ct, indices, shape)?);
+        return accumulate(slot, scattered()?);
     };
     let mut acc = match slot.take() {
         None => Rc::new(crate::tensor::col_major(
             shape,
             vec![0.0; shape.iter().product()],
         )),
-        Some(Tensor::Plain(a)) if a.t().is_standard_layout() => a,
+        Some(Cotangent::Full(Tensor::Plain(a))) if a.t().is_standard_layout() => a,
         Some(other) => {
             *slot = Some(other);
-            return accumulate(slot, crate::ops::taping::scatter_add(ct, indices, shape)?);
+            return accumulate(slot, scattered()?);
         }
     };
     // Column-major contiguous (checked above), so memory order is Julia's linear order.
@@ -238,7 +362,7 @@ fn scatter_accumulate(
     {
         data[i] += v;
     }
-    *slot = Some(Tensor::Plain(acc));
+    *slot = Some(Cotangent::Full(Tensor::Plain(acc)));
     Ok(())
 }
 
@@ -306,19 +430,15 @@ pub(crate) fn record_scaled(
     record_replayable(tag, value, backwards, inputs, replay)
 }
 
-/// Records `value`, gathered from `operand` at column-major `indices` (an operand of `shape`).
-pub(crate) fn record_gather(
+/// Records `value`, computed from the single `operand` by a linear map whose adjoint is
+/// `backward` (gathers, sums, reshapes).
+pub(crate) fn record_linear(
     tag: Tag,
     value: Tensor,
     operand: &Tensor,
-    indices: Rc<[usize]>,
-    shape: &[usize],
+    backward: Backward,
     replay: impl Fn(&[Tensor]) -> Result<Tensor> + 'static,
 ) -> Tensor {
-    let backward = Backward::ScatterAdd {
-        indices,
-        shape: shape.into(),
-    };
     record_replayable(tag, value, vec![(operand, backward)], &[operand], replay)
 }
 
@@ -407,6 +527,27 @@ mod tests {
         assert_eq!(y.primal()[[]], 4.0 + 2.0 + 12.0);
         assert_eq!(g.shape(), &[2, 2]);
         assert_eq!(g.to_col_major(), vec![2.0, 0.0, 0.0, 4.0]);
+    }
+
+    #[test]
+    fn cotangents_of_sums_broadcast_into_every_kind_of_parent() {
+        // sum(x .* x) + sum(sum(x; dims=1) .* w) + sum(3 .* x) + sum(x; dims=2)[1].
+        let x = Tensor::from_col_major(&[2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let w = Tensor::from_col_major(&[1, 3], vec![10.0, 20.0, 30.0]);
+        let three = Tensor::scalar(3.0);
+        let f = |x: &Tensor| {
+            let squares = ops::sum_all(&ops::binary(BinaryFn::Mul, x, x)?)?;
+            let columns = ops::sum_dims(x, &[0])?;
+            let weighted = ops::sum_all(&ops::binary(BinaryFn::Mul, &columns, &w)?)?;
+            let tripled = ops::sum_all(&ops::binary(BinaryFn::Mul, &three, x)?)?;
+            let first = ops::gather(&ops::sum_dims(x, &[1])?, &[0], &[])?;
+            let total = ops::binary(BinaryFn::Add, &squares, &weighted)?;
+            let total = ops::binary(BinaryFn::Add, &total, &tripled)?;
+            ops::binary(BinaryFn::Add, &total, &first)
+        };
+        let (_, g) = gradient(f, &x).unwrap();
+        // 2x + w (per column) + 3 + 1 on the first row.
+        assert_eq!(g.to_col_major(), vec![16.0, 17.0, 30.0, 31.0, 44.0, 45.0]);
     }
 
     #[test]

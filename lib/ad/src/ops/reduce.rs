@@ -9,14 +9,7 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
     match t {
         Tensor::Plain(a) => Ok(Tensor::scalar(a.sum())),
         Tensor::Tracer(t) => Ok(super::tracing::sum_all(t)),
-        Tensor::Tracked(tr) => {
-            let shape = tr.value.shape().to_vec();
-            super::taping::linear_map(
-                tr,
-                sum_all,
-                Box::new(move |ct| super::elementwise::broadcast_tensor(ct, &shape)),
-            )
-        }
+        Tensor::Tracked(tr) => super::taping::sum(tr, sum_all),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
             sum_all(&d.value)?,
@@ -31,13 +24,8 @@ pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
     match t {
         Tensor::Tracer(tr) => Ok(super::tracing::sum_dims(tr, dims)),
         Tensor::Tracked(tr) => {
-            let shape = tr.value.shape().to_vec();
-            let dims_owned = dims.to_vec();
-            super::taping::linear_map(
-                tr,
-                move |v| sum_dims(v, &dims_owned),
-                Box::new(move |ct| super::elementwise::broadcast_tensor(ct, &shape)),
-            )
+            let dims = dims.to_vec();
+            super::taping::sum(tr, move |v| sum_dims(v, &dims))
         }
         Tensor::Plain(a) => {
             let mut out = (**a).clone();

@@ -4,7 +4,7 @@
 use super::elementwise::{broadcast_tensor, BinaryFn, UnaryFn};
 use crate::error::Result;
 use crate::reverse::{
-    record_gather, record_op, record_scaled, tracked_with, value_below, Rule, Tracked,
+    record_linear, record_op, record_scaled, tracked_with, value_below, Backward, Rule, Tracked,
 };
 use crate::tensor::{Tag, Tensor};
 use std::rc::Rc;
@@ -49,13 +49,26 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor, tag: Tag) -> Result<Tensor> {
         tracked_with(b, tag).is_some(),
     );
     let (da, db) = super::elementwise::slopes(f, va, vb, &value, need_a, need_b)?;
-    let operands: Vec<(&Tensor, Tensor)> = [(a, da), (b, db)]
-        .into_iter()
-        .filter_map(|(operand, slope)| Some((operand, slope?)))
-        .collect();
+    let operands: Vec<(&Tensor, Tensor)> = match (da, db) {
+        // `x * x`: one slope for the one node, so the sweep makes one pass for it, not two.
+        (Some(da), Some(db)) if same_node(a, b, tag) => {
+            vec![(a, super::elementwise::binary(BinaryFn::Add, &da, &db)?)]
+        }
+        (da, db) => [(a, da), (b, db)]
+            .into_iter()
+            .filter_map(|(operand, slope)| Some((operand, slope?)))
+            .collect(),
+    };
     Ok(record_scaled(tag, value, operands, &[a, b], move |x| {
         super::elementwise::binary(f, &x[0], &x[1])
     }))
+}
+
+fn same_node(a: &Tensor, b: &Tensor, tag: Tag) -> bool {
+    match (tracked_with(a, tag), tracked_with(b, tag)) {
+        (Some(x), Some(y)) => x.node == y.node,
+        _ => false,
+    }
 }
 
 /// Broadcasting a tracked value.
@@ -80,31 +93,44 @@ pub fn linear_map(
     forward: impl Fn(&Tensor) -> Result<Tensor> + 'static,
     backward: Rule,
 ) -> Result<Tensor> {
+    recorded_map(tr, forward, Backward::Rule(backward))
+}
+
+/// A sum of a tracked value (`forward` is `sum_all` or a `sum_dims`): the cotangent is the
+/// node's, broadcast back.
+pub fn sum(
+    tr: &Rc<Tracked>,
+    forward: impl Fn(&Tensor) -> Result<Tensor> + 'static,
+) -> Result<Tensor> {
+    let shape = tr.value.shape().into();
+    recorded_map(tr, forward, Backward::Broadcast { shape })
+}
+
+fn recorded_map(
+    tr: &Rc<Tracked>,
+    forward: impl Fn(&Tensor) -> Result<Tensor> + 'static,
+    backward: Backward,
+) -> Result<Tensor> {
     let value = forward(&tr.value)?;
     let operand = Tensor::Tracked(tr.clone());
-    Ok(record_op(
-        tr.tag,
-        value,
-        vec![(&operand, backward)],
-        &[&operand],
-        move |x| forward(&x[0]),
-    ))
+    Ok(record_linear(tr.tag, value, &operand, backward, move |x| {
+        forward(&x[0])
+    }))
 }
 
 /// Gathering from a tracked value: the cotangent is added back in place at `indices`.
 pub fn gather(tr: &Rc<Tracked>, indices: &[usize], shape: &[usize]) -> Result<Tensor> {
-    let value = super::structure::gather(&tr.value, indices, shape)?;
-    let operand = Tensor::Tracked(tr.clone());
     let indices: Rc<[usize]> = indices.into();
     let (idx, out_shape) = (indices.clone(), shape.to_vec());
-    Ok(record_gather(
-        tr.tag,
-        value,
-        &operand,
+    let backward = Backward::ScatterAdd {
         indices,
-        tr.value.shape(),
-        move |x| super::structure::gather(&x[0], &idx, &out_shape),
-    ))
+        shape: tr.value.shape().into(),
+    };
+    recorded_map(
+        tr,
+        move |x| super::structure::gather(x, &idx, &out_shape),
+        backward,
+    )
 }
 
 /// `ct` added into zeros of `shape` at the column-major positions `indices` (the adjoint of
