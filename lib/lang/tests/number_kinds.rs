@@ -5,9 +5,11 @@
 //! out are the true ones.
 
 use difflab_ad::{Tag, Tensor};
-use difflab_lang::{Capture, Config, Interp, Source, Value};
-use difflab_syntax::Name;
+mod support;
+
+use difflab_lang::{Interp, Value};
 use std::rc::Rc;
+use support::call;
 
 const PROGRAM: &str = "
 function f(x)
@@ -23,22 +25,7 @@ g(t) = t^3 + exp(t) / (1 + t)
 ";
 
 fn interp_with_program() -> Interp {
-    let mut interp = Interp::new(Config::default(), Box::new(Capture::default()));
-    let program = difflab_syntax::parse(PROGRAM).expect("the program parses");
-    let source = Rc::new(Source {
-        name: "test".into(),
-        text: PROGRAM.into(),
-    });
-    interp.run(&program, source).expect("the program runs");
-    interp
-}
-
-fn call(interp: &mut Interp, name: &str, arg: Value) -> Value {
-    let f = interp.global(Name::new(name)).expect("defined").clone();
-    match interp.call(&f, vec![arg]) {
-        Ok(v) => v,
-        Err(_) => panic!("calling {name} failed"),
-    }
+    support::interp_running(PROGRAM)
 }
 
 /// The closed form of ∂f/∂x at `x` (for the f above).

@@ -180,6 +180,7 @@ impl Interp {
         self.depth -= 1;
         self.scope = saved_scope;
         self.source = saved_source;
+        Scope::release(frame);
         match result {
             Ok(v) | Err(Flow::Return(v)) => Ok(v),
             Err(Flow::Break | Flow::Continue) => Err(fail(

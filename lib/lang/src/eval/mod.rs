@@ -456,7 +456,9 @@ impl Interp {
     ) -> Result<T, Flow> {
         let saved = self.scope.replace(frame);
         let result = body(self);
-        self.scope = saved;
+        if let Some(frame) = std::mem::replace(&mut self.scope, saved) {
+            Scope::release(frame);
+        }
         result
     }
 

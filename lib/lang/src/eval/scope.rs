@@ -5,8 +5,12 @@
 //! frame; loops, `let` and comprehensions push *soft* frames. An assignment writes to the
 //! nearest frame that already has the name; otherwise, inside a function it creates a local, and
 //! at top level (REPL soft scope) it writes an existing global or creates a loop-local.
+//!
+//! A function defined inside a frame and stored there (`lap(w) = …` in a function body)
+//! captures the frame that holds it: a reference cycle. [`Scope::release`] breaks it when the
+//! frame is exited and nothing else refers to either, so the locals of every call are freed.
 
-use crate::value::Value;
+use crate::value::{Closure, Value};
 use difflab_syntax::Name;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -105,6 +109,44 @@ impl Scope {
         }
     }
 
+    /// Frees the locals of an exited `frame` (the evaluator's last reference to it) when the
+    /// only other references to the frame come from closures it holds itself that nothing else
+    /// holds. Anything more tangled (a closure that escaped, in a container, or shared) keeps
+    /// the frame alive as before: freeing is only ever skipped, never wrong.
+    pub fn release(frame: ScopeRef) {
+        if Rc::strong_count(&frame) == 1 {
+            return;
+        }
+        let garbage = {
+            let vars = frame.vars.borrow();
+            let mut held: Vec<(&Rc<Closure>, usize)> = Vec::new();
+            for (_, value) in vars.iter() {
+                let Value::Function(c) = value else { continue };
+                match held.iter_mut().find(|(h, _)| Rc::ptr_eq(h, c)) {
+                    Some(entry) => entry.1 += 1,
+                    None => held.push((c, 1)),
+                }
+            }
+            let mut captures = 0;
+            let mut only_held_here = true;
+            for (closure, times) in &held {
+                let refs = methods(closure)
+                    .filter(|m| captures_through_private_frames(&m.scope, &frame))
+                    .count();
+                if refs > 0 {
+                    captures += refs;
+                    only_held_here &= Rc::strong_count(closure) == *times
+                        && closure.methods.iter().all(|m| Rc::strong_count(m) == 1);
+                }
+            }
+            only_held_here && captures > 0 && Rc::strong_count(&frame) == 1 + captures
+        };
+        if garbage {
+            let locals = std::mem::take(&mut *frame.vars.borrow_mut());
+            drop(locals);
+        }
+    }
+
     /// The names visible from this frame (for completion).
     pub fn visible_names(scope: &ScopeRef) -> Vec<Name> {
         let mut names = Vec::new();
@@ -115,4 +157,24 @@ impl Scope {
         }
         names
     }
+}
+
+fn methods(closure: &Rc<Closure>) -> impl Iterator<Item = &Rc<Closure>> {
+    std::iter::once(closure).chain(closure.methods.iter())
+}
+
+/// True when `scope` is `frame`, or a chain of frames referenced only by their child (the
+/// closure's own loop or `let` frames) that ends in `frame`.
+fn captures_through_private_frames(scope: &Option<ScopeRef>, frame: &ScopeRef) -> bool {
+    let mut current = scope.as_ref();
+    while let Some(s) = current {
+        if Rc::ptr_eq(s, frame) {
+            return true;
+        }
+        if Rc::strong_count(s) != 1 {
+            return false;
+        }
+        current = s.parent.as_ref();
+    }
+    false
 }
