@@ -65,51 +65,83 @@ where
     Ok(SparsityPattern::from_entries(x.len(), x.len(), &entries).map_err(pattern_error)?)
 }
 
-/// What preparation computes once for sparse Jacobians and Hessians.
+/// What preparation computes once for sparse Jacobians and Hessians: the coloring, the seeds
+/// of its groups, and the result's structure (each call only fills in the values).
 #[derive(Debug, Clone)]
 pub struct SparsePlan {
     /// The pattern and its coloring.
     pub coloring: ColoringResult,
-    /// The shape of the function's output (Jacobians).
-    pub output_shape: Vec<usize>,
+    /// One seed per column group, of the input's shape (forward mode, HVPs).
+    column_seeds: Vec<Tensor>,
+    /// One seed per row group, of the output's shape (reverse mode).
+    row_seeds: Vec<Tensor>,
+    /// The pattern as a matrix of zeros.
+    structure: CsMat<f64>,
 }
 
 impl SparsePlan {
+    fn new(
+        coloring: ColoringResult,
+        input_shape: &[usize],
+        output_shape: &[usize],
+    ) -> Result<SparsePlan, AdError> {
+        let seeds_of = |groups: Option<&[Vec<usize>]>, shape| {
+            groups.map_or_else(Vec::new, |g| seeds(g, shape))
+        };
+        let structure = coloring
+            .pattern()
+            .to_csmat(vec![0.0; coloring.pattern().nnz()])
+            .map_err(pattern_error)?;
+        Ok(SparsePlan {
+            column_seeds: seeds_of(coloring.column_groups(), input_shape),
+            row_seeds: seeds_of(coloring.row_groups(), output_shape),
+            structure,
+            coloring,
+        })
+    }
+
     /// The number of colors (directional derivatives per evaluation).
     pub fn ncolors(&self) -> usize {
         self.coloring.ncolors()
     }
+
+    /// The sparse matrix of the pattern holding `values` (computed into it by `fill`).
+    fn matrix(
+        &self,
+        fill: impl FnOnce(&mut [f64]) -> Result<(), difflab_coloring::ColoringError>,
+    ) -> Result<CsMat<f64>, AdError> {
+        let mut matrix = self.structure.clone();
+        fill(matrix.data_mut()).map_err(pattern_error)?;
+        Ok(matrix)
+    }
 }
 
-/// Colors a Jacobian pattern by columns (forward mode, finite differences) or rows (reverse).
+/// Colors a Jacobian pattern by columns (forward mode, finite differences) or rows (reverse),
+/// for inputs of `input_shape` and outputs of `output_shape`.
 pub fn plan_jacobian(
     pattern: SparsityPattern,
     dense: &Backend,
     algorithm: &GreedyColoringAlgorithm,
-    output_shape: Vec<usize>,
+    input_shape: &[usize],
+    output_shape: &[usize],
 ) -> Result<SparsePlan, AdError> {
     let problem = match dense.first_order().mode() {
         Mode::Reverse => ColoringProblem::ROW,
         _ => ColoringProblem::COLUMN,
     };
     let coloring = coloring(&pattern, problem, algorithm).map_err(pattern_error)?;
-    Ok(SparsePlan {
-        coloring,
-        output_shape,
-    })
+    SparsePlan::new(coloring, input_shape, output_shape)
 }
 
 /// Colors a (symmetric) Hessian pattern: star coloring for direct, acyclic for substitution.
 pub fn plan_hessian(
     pattern: SparsityPattern,
     algorithm: &GreedyColoringAlgorithm,
+    input_shape: &[usize],
 ) -> Result<SparsePlan, AdError> {
     let coloring =
         coloring(&pattern, ColoringProblem::SYMMETRIC, algorithm).map_err(pattern_error)?;
-    Ok(SparsePlan {
-        coloring,
-        output_shape: Vec::new(),
-    })
+    SparsePlan::new(coloring, input_shape, &[])
 }
 
 fn seeds(groups: &[Vec<usize>], shape: &[usize]) -> Vec<Tensor> {
@@ -126,28 +158,39 @@ fn seeds(groups: &[Vec<usize>], shape: &[usize]) -> Vec<Tensor> {
         .collect()
 }
 
+/// The compressed matrix: line `c` (a JVP, VJP or HVP) is column `c`, or row `c` when the
+/// coloring groups rows.
+fn compressed(
+    mut b: ndarray::Array2<f64>,
+    lines: &[Tensor],
+    by_rows: bool,
+) -> Result<ndarray::Array2<f64>, AdError> {
+    for (c, line) in lines.iter().enumerate() {
+        let values = crate::tensor::col_major_slice(line.primal());
+        let mut lane = if by_rows {
+            b.row_mut(c)
+        } else {
+            b.column_mut(c)
+        };
+        if lane.len() != values.len() {
+            return Err(AdError::DimensionMismatch(format!(
+                "the function returned {} values where the sparsity pattern has {}",
+                values.len(),
+                lane.len()
+            )));
+        }
+        lane.assign(&ndarray::ArrayView1::from(&values[..]));
+    }
+    Ok(b)
+}
+
 fn finish(plan: &SparsePlan, lines: &[Tensor]) -> Result<CsMat<f64>, AdError> {
-    let mut b = plan
+    let zeros = plan
         .coloring
         .compressed_zeros()
         .ok_or_else(|| AdError::Argument("bidirectional colorings need MixedMode".into()))?;
-    let by_rows = plan.coloring.row_groups().is_some();
-    for (c, line) in lines.iter().enumerate() {
-        let values = line.to_col_major();
-        for (k, v) in values.into_iter().enumerate() {
-            if by_rows {
-                b[[c, k]] = v;
-            } else {
-                b[[k, c]] = v;
-            }
-        }
-    }
-    let mut values = vec![0.0; plan.coloring.pattern().nnz()];
-    decompress_into(&mut values, b.view(), &plan.coloring).map_err(pattern_error)?;
-    plan.coloring
-        .pattern()
-        .to_csmat(values)
-        .map_err(pattern_error)
+    let b = compressed(zeros, lines, plan.coloring.row_groups().is_some())?;
+    plan.matrix(|values| decompress_into(values, b.view(), &plan.coloring))
 }
 
 /// `f(x)` and the sparse Jacobian, one pushforward (or pullback) per color.
@@ -162,8 +205,8 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     let (y, lines) = match (plan.coloring.column_groups(), plan.coloring.row_groups()) {
-        (Some(groups), None) => pushforward(f, dense, x, &seeds(groups, x.shape()))?,
-        (None, Some(groups)) => pullback(f, dense, x, &seeds(groups, &plan.output_shape))?,
+        (Some(_), None) => pushforward(f, dense, x, &plan.column_seeds)?,
+        (None, Some(_)) => pullback(f, dense, x, &plan.row_seeds)?,
         _ => return Err(AdError::Argument("bidirectional colorings need MixedMode".into()).into()),
     };
     Ok((y, finish(plan, &lines)?))
@@ -180,11 +223,10 @@ where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
-    let groups = plan
-        .coloring
-        .column_groups()
-        .ok_or_else(|| AdError::Argument("a Hessian coloring has column groups".into()))?;
-    let (y, g, hvps) = gradient_and_hvp(f, backend, x, &seeds(groups, x.shape()))?;
+    if plan.coloring.column_groups().is_none() {
+        return Err(AdError::Argument("a Hessian coloring has column groups".into()).into());
+    }
+    let (y, g, hvps) = gradient_and_hvp(f, backend, x, &plan.column_seeds)?;
     Ok((y, g, finish(plan, &hvps)?))
 }
 
@@ -192,14 +234,12 @@ where
 pub fn plan_bidirectional(
     pattern: SparsityPattern,
     algorithm: &GreedyColoringAlgorithm,
-    output_shape: Vec<usize>,
+    input_shape: &[usize],
+    output_shape: &[usize],
 ) -> Result<SparsePlan, AdError> {
     let coloring =
         coloring(&pattern, ColoringProblem::BIDIRECTIONAL, algorithm).map_err(pattern_error)?;
-    Ok(SparsePlan {
-        coloring,
-        output_shape,
-    })
+    SparsePlan::new(coloring, input_shape, output_shape)
 }
 
 /// `f(x)` and the sparse Jacobian in mixed mode: one pushforward (with `forward`) per column
@@ -217,31 +257,16 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     let result = &plan.coloring;
-    let (columns, rows) = match (result.column_groups(), result.row_groups()) {
-        (Some(c), Some(r)) => (c, r),
-        _ => {
-            return Err(
-                AdError::Argument("mixed mode needs a bidirectional coloring".into()).into(),
-            )
-        }
+    let (Some(_), Some(_)) = (result.column_groups(), result.row_groups()) else {
+        return Err(AdError::Argument("mixed mode needs a bidirectional coloring".into()).into());
     };
-    let (y, jvps) = pushforward(f, forward, x, &seeds(columns, x.shape()))?;
-    let (_, vjps) = pullback(f, reverse, x, &seeds(rows, &plan.output_shape))?;
-    let (mut br, mut bc) = result
+    let (y, jvps) = pushforward(f, forward, x, &plan.column_seeds)?;
+    let (_, vjps) = pullback(f, reverse, x, &plan.row_seeds)?;
+    let (br, bc) = result
         .bidirectional_compressed_zeros()
         .ok_or_else(|| AdError::Argument("mixed mode needs a bidirectional coloring".into()))?;
-    for (c, line) in vjps.iter().enumerate() {
-        for (k, v) in line.to_col_major().into_iter().enumerate() {
-            br[[c, k]] = v;
-        }
-    }
-    for (c, line) in jvps.iter().enumerate() {
-        for (k, v) in line.to_col_major().into_iter().enumerate() {
-            bc[[k, c]] = v;
-        }
-    }
-    let mut values = vec![0.0; result.pattern().nnz()];
-    decompress_bidirectional_into(&mut values, br.view(), bc.view(), result)
-        .map_err(pattern_error)?;
-    Ok((y, result.pattern().to_csmat(values).map_err(pattern_error)?))
+    let (br, bc) = (compressed(br, &vjps, true)?, compressed(bc, &jvps, false)?);
+    let matrix =
+        plan.matrix(|values| decompress_bidirectional_into(values, br.view(), bc.view(), result))?;
+    Ok((y, matrix))
 }

@@ -386,6 +386,11 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if let Some(partials) = scalar_partials(&[(da.as_ref(), pa), (db.as_ref(), pb)], n) {
         return Ok(Tensor::dual(tag, value, partials));
     }
+    if let (Some(sa), Some(pa), Some(sb), Some(pb)) = (&da, pa, &db, pb) {
+        if let Some(partials) = combined_partials(sa, pa, sb, pb, &out_shape) {
+            return Ok(Tensor::dual(tag, value, partials));
+        }
+    }
     for k in 0..n {
         let term_a = match (&da, pa) {
             (Some(s), Some(p)) => Some(scale(s, &p[k])?),
@@ -432,6 +437,70 @@ fn scalar_partials(
             .map(|sum| Tensor::scalar(sum.unwrap_or(0.0)))
             .collect(),
     )
+}
+
+/// A slope in [`combined_partials`]: one number for every element, or one per element in
+/// column-major order.
+enum Coefficient<'a> {
+    Uniform(f64),
+    PerElement(std::borrow::Cow<'a, [f64]>),
+}
+
+/// The partials `sa·pa[k] + sb·pb[k]` in one pass each, when both operands carry plain
+/// partials of the result's shape and the slopes are plain (a product of two duals otherwise
+/// takes three passes and two temporaries per partial). `None` for anything else.
+fn combined_partials(
+    sa: &Tensor,
+    pa: &[Tensor],
+    sb: &Tensor,
+    pb: &[Tensor],
+    shape: &[usize],
+) -> Option<Vec<Tensor>> {
+    fn coefficient<'t>(s: &'t Tensor, shape: &[usize]) -> Option<Coefficient<'t>> {
+        match s {
+            Tensor::Plain(a) if a.ndim() == 0 => a.iter().next().map(|&c| Coefficient::Uniform(c)),
+            Tensor::Plain(a) if a.shape() == shape => {
+                Some(Coefficient::PerElement(crate::tensor::col_major_slice(a)))
+            }
+            _ => None,
+        }
+    }
+    fn plain<'t>(t: &'t Tensor, shape: &[usize]) -> Option<std::borrow::Cow<'t, [f64]>> {
+        match t {
+            Tensor::Plain(a) if a.shape() == shape => Some(crate::tensor::col_major_slice(a)),
+            _ => None,
+        }
+    }
+    let (ca, cb) = (coefficient(sa, shape)?, coefficient(sb, shape)?);
+    pa.iter()
+        .zip(pb)
+        .map(|(p, q)| {
+            let (p, q) = (plain(p, shape)?, plain(q, shape)?);
+            use std::iter::repeat;
+            use Coefficient::{PerElement, Uniform};
+            let data = match (&ca, &cb) {
+                (Uniform(a), Uniform(b)) => combine(repeat(*a), &p, repeat(*b), &q),
+                (Uniform(a), PerElement(b)) => combine(repeat(*a), &p, b.iter().copied(), &q),
+                (PerElement(a), Uniform(b)) => combine(a.iter().copied(), &p, repeat(*b), &q),
+                (PerElement(a), PerElement(b)) => {
+                    combine(a.iter().copied(), &p, b.iter().copied(), &q)
+                }
+            };
+            Some(Tensor::from_col_major(shape, data))
+        })
+        .collect()
+}
+
+fn combine(
+    a: impl Iterator<Item = f64>,
+    p: &[f64],
+    b: impl Iterator<Item = f64>,
+    q: &[f64],
+) -> Vec<f64> {
+    a.zip(p)
+        .zip(b.zip(q))
+        .map(|((a, x), (b, y))| a * x + b * y)
+        .collect()
 }
 
 /// Julia raises a `DomainError` for a negative base with a non-integer exponent.
@@ -597,6 +666,39 @@ mod tests {
             panic!("expected a dual")
         };
         (d.value.primal()[[]], d.partials[0].primal()[[]])
+    }
+
+    #[test]
+    fn products_and_differences_of_array_duals_combine_partials_in_one_pass() {
+        let tag = Tag::fresh();
+        let v = |d: &[f64]| Tensor::from_col_major(&[3], d.to_vec());
+        let a = Tensor::dual(
+            tag,
+            v(&[1.0, 2.0, 3.0]),
+            vec![v(&[1.0, 0.0, 0.0]), v(&[0.0, 1.0, 1.0])],
+        );
+        let b = Tensor::dual(
+            tag,
+            v(&[4.0, 5.0, 6.0]),
+            vec![v(&[2.0, 2.0, 2.0]), v(&[0.0, 0.0, 1.0])],
+        );
+        let partials = |t: &Tensor| -> Vec<Vec<f64>> {
+            let (_, p) = t.split(tag);
+            p.unwrap().iter().map(Tensor::to_col_major).collect()
+        };
+        // d(a·b) = b·da + a·db
+        let product = binary(BinaryFn::Mul, &a, &b).unwrap();
+        assert_eq!(product.to_col_major(), vec![4.0, 10.0, 18.0]);
+        assert_eq!(
+            partials(&product),
+            vec![vec![6.0, 4.0, 6.0], vec![0.0, 5.0, 9.0]]
+        );
+        // d(a - b) = da - db
+        let difference = binary(BinaryFn::Sub, &a, &b).unwrap();
+        assert_eq!(
+            partials(&difference),
+            vec![vec![-1.0, -2.0, -2.0], vec![0.0, 1.0, 0.0]]
+        );
     }
 
     #[test]

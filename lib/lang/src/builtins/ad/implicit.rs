@@ -446,7 +446,8 @@ impl ImplicitFunction {
                     p,
                     &self.backend,
                     &GreedyColoringAlgorithm::default(),
-                    y0.shape().to_vec(),
+                    y0.shape(),
+                    y0.shape(),
                 )?;
                 let (_, a) = sparse::sparse_jacobian(&mut in_y, &self.backend, &plan, y0)?;
                 SparseLu::new(&a).map(Factors::Sparse)

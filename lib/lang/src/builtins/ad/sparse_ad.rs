@@ -361,7 +361,7 @@ pub fn plan(
 ) -> Result<Rc<SparsePlan>, Flow> {
     let pattern = pattern_for(interp, f, y, x, scalar, &sparse.detector, hessian)?;
     let plan = if hessian {
-        sparse::plan_hessian(pattern, &sparse.algorithm)?
+        sparse::plan_hessian(pattern, &sparse.algorithm, x.shape())?
     } else {
         let output_shape = match y {
             Some(y) => operand(y)
@@ -370,8 +370,16 @@ pub fn plan(
             None => vec![pattern.nrows()],
         };
         match &sparse.mixed_reverse {
-            Some(_) => sparse::plan_bidirectional(pattern, &sparse.algorithm, output_shape)?,
-            None => sparse::plan_jacobian(pattern, &sparse.dense, &sparse.algorithm, output_shape)?,
+            Some(_) => {
+                sparse::plan_bidirectional(pattern, &sparse.algorithm, x.shape(), &output_shape)?
+            }
+            None => sparse::plan_jacobian(
+                pattern,
+                &sparse.dense,
+                &sparse.algorithm,
+                x.shape(),
+                &output_shape,
+            )?,
         }
     };
     Ok(Rc::new(plan))
