@@ -3,6 +3,7 @@
 //! - [`elementwise`]: unary and binary scalar functions applied elementwise (with broadcasting).
 //! - [`reduce`]: sums and extrema over all elements or along dimensions.
 //! - [`structure`]: gathering, scattering, reshaping, concatenating and transposing.
+//! - [`difference`]: differences of neighbours (`diff`), a linear map of its own.
 //! - [`linalg`]: matrix products.
 //! - [`tracing`]: the sparsity rules of all of the above, for tracer arrays.
 //! - [`taping`]: their reverse rules, for values recorded on a tape.
@@ -11,6 +12,7 @@
 //! runs the kernel on its value and the forward rule on its partials, written with these same
 //! primitives, so duals of duals (second order) need no extra code.
 
+pub mod difference;
 pub mod elementwise;
 pub mod linalg;
 pub mod reduce;
@@ -18,6 +20,7 @@ pub mod structure;
 pub mod taping;
 pub mod tracing;
 
+pub use difference::diff;
 pub use elementwise::{binary, unary, BinaryFn, UnaryFn};
 pub use linalg::matmul;
 pub use reduce::{cumsum, sum_all, sum_dims};

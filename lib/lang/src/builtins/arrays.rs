@@ -759,40 +759,18 @@ fn diff_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("diff", 1, 1)?;
     let x = operand(&args.pos[0])
         .ok_or_else(|| fail(ErrorKind::MethodError, "diff expects a vector"))?;
-    let shape = x.tensor().shape().to_vec();
     let dims = args
         .kw("dims")
         .map(|d| to_size(d, "diff"))
         .transpose()?
         .unwrap_or(1);
-    if shape.len() > 2 || dims == 0 || dims > shape.len().max(1) {
+    if dims == 0 {
         return Err(fail(
             ErrorKind::ArgumentError,
             "diff supports vectors and matrices (dims = 1 or 2)",
         ));
     }
-    let (m, n) = (shape[0], shape.get(1).copied().unwrap_or(1));
-    let (rows, cols) = if dims == 1 {
-        (m.saturating_sub(1), n)
-    } else {
-        (m, n.saturating_sub(1))
-    };
-    let (offset, mut hi, mut lo) = (if dims == 1 { 1 } else { m }, Vec::new(), Vec::new());
-    for j in 0..cols {
-        for i in 0..rows {
-            let k = i + j * m;
-            lo.push(k);
-            hi.push(k + offset);
-        }
-    }
-    let out_shape: Vec<usize> = if shape.len() == 1 {
-        vec![rows]
-    } else {
-        vec![rows, cols]
-    };
-    let upper = ops::gather(x.tensor(), &hi, &out_shape)?;
-    let lower = ops::gather(x.tensor(), &lo, &out_shape)?;
-    let t = ops::binary(ops::BinaryFn::Sub, &upper, &lower)?;
+    let t = ops::diff(x.tensor(), dims - 1)?;
     Ok(from_tensor(
         t,
         if x.eltype == ElType::Float64 {
