@@ -152,10 +152,15 @@ fn matrix_of(parts: &[Tensor], m: usize, n: usize, by_columns: bool) -> Result<T
     let mut data = vec![0.0; m * n];
     for (k, part) in parts.iter().enumerate().take(count) {
         let values = crate::tensor::col_major_slice(part.primal());
-        for (i, &v) in values.iter().enumerate().take(len) {
-            // Column k holds positions k·m .. k·m + m; row k holds k, k + m, k + 2m, …
-            let at = if by_columns { k * m + i } else { k + i * m };
-            data[at] = v;
+        let values = &values[..len.min(values.len())];
+        if by_columns {
+            // Column k holds positions k·m .. k·m + m.
+            data[k * m..k * m + values.len()].copy_from_slice(values);
+        } else {
+            // Row k holds positions k, k + m, k + 2m, …
+            for (slot, &v) in data[k..].iter_mut().step_by(m).zip(values) {
+                *slot = v;
+            }
         }
     }
     Ok(Tensor::from_col_major(&[m, n], data))
