@@ -64,7 +64,7 @@ impl Cotangent {
             Cotangent::Broadcast {
                 value: Tensor::Plain(a),
                 ..
-            } if a.len() == 1 => a.iter().next().copied(),
+            } if a.len() == 1 => a.first().copied(),
             _ => None,
         }
     }
@@ -279,7 +279,7 @@ fn accumulate_scaled(
         ) = (ct.uniform(), ct)
         {
             if s.len() == 1 && **ct_shape == *shape {
-                let k = s.iter().next().copied().unwrap_or_default();
+                let k = s.first().copied().unwrap_or_default();
                 let value = Tensor::scalar(c * k);
                 let shape = ct_shape.clone();
                 return accumulate(slot, Cotangent::Broadcast { value, shape });

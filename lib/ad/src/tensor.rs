@@ -180,6 +180,13 @@ pub fn col_major_data(a: &ArrayD<f64>) -> Vec<f64> {
 
 /// The elements of `a` in column-major order, borrowed when that is their memory order.
 pub fn col_major_slice(a: &ArrayD<f64>) -> std::borrow::Cow<'_, [f64]> {
+    // Scalars and vectors: column-major order is the logical order (the cheap check matters
+    // for the rank-0 arrays of scalar code).
+    if a.ndim() <= 1 {
+        if let Some(s) = a.as_slice() {
+            return std::borrow::Cow::Borrowed(s);
+        }
+    }
     let reversed = a.t();
     if reversed.is_standard_layout() {
         if let Some(s) = a.as_slice_memory_order() {

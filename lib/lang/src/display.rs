@@ -13,7 +13,7 @@ pub fn repr(v: &Value) -> String {
         Value::Int(i) => i.to_string(),
         Value::Float(x) => show::float(*x),
         Value::Real(t) => {
-            let x = t.primal().iter().next().copied().unwrap_or(f64::NAN);
+            let x = t.primal().first().copied().unwrap_or(f64::NAN);
             format!("Dual({})", show::float(x))
         }
         Value::Str(s) => format!("{s:?}"),

@@ -153,7 +153,7 @@ impl Value {
     /// A number from a rank-0 tensor: plain ones become `Float64`.
     pub fn from_scalar(t: Tensor) -> Value {
         match t {
-            Tensor::Plain(a) => Value::Float(a.iter().next().copied().unwrap_or(f64::NAN)),
+            Tensor::Plain(a) => Value::Float(a.first().copied().unwrap_or(f64::NAN)),
             dual => Value::Real(Rc::new(dual)),
         }
     }

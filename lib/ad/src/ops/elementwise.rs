@@ -614,7 +614,7 @@ pub(crate) fn scale(slope: &Tensor, t: &Tensor) -> Result<Tensor> {
 
 fn constant_scalar(t: &Tensor) -> Option<f64> {
     match t {
-        Tensor::Plain(a) if a.ndim() == 0 => a.iter().next().copied(),
+        Tensor::Plain(a) if a.ndim() == 0 => a.first().copied(),
         _ => None,
     }
 }

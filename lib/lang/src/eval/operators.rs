@@ -97,7 +97,7 @@ pub fn to_tensor(v: &Value) -> Result<Tensor, Flow> {
 /// A value from a tensor result: rank 0 becomes a scalar.
 pub fn from_tensor(t: Tensor, eltype: ElType, scalar: bool) -> Value {
     if scalar && t.shape().is_empty() {
-        let x = t.primal().iter().next().copied().unwrap_or(f64::NAN);
+        let x = t.primal().first().copied().unwrap_or(f64::NAN);
         return match (&t, eltype) {
             (Tensor::Plain(_), ElType::Int64) => Value::Int(x as i64),
             (Tensor::Plain(_), ElType::Bool) => Value::Bool(x != 0.0),
@@ -521,7 +521,7 @@ pub fn make_range(start: &Value, step: Option<&Value>, stop: &Value) -> EvalResu
         match v {
             Value::Int(i) => Ok((*i as f64, true)),
             Value::Float(x) => Ok((*x, false)),
-            Value::Real(t) => Ok((t.primal().iter().next().copied().unwrap_or(0.0), false)),
+            Value::Real(t) => Ok((t.primal().first().copied().unwrap_or(0.0), false)),
             other => Err(fail(
                 ErrorKind::MethodError,
                 format!("no method matching (:)(::{})", other.type_name()),
