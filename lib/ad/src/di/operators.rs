@@ -5,7 +5,7 @@
 //! reverse for `SecondOrder(AutoForwardDiff(), AutoReverseDiff())`).
 
 use super::backend::{default_chunk, Backend, Mode};
-use super::primitives::{basis, pullback, pushforward, stack};
+use super::primitives::{basis, pullback, pushforward, stack, BasisChunks};
 use crate::error::AdError;
 use crate::ops;
 use crate::tensor::Tensor;
@@ -93,11 +93,10 @@ where
     let chunk = batch_size(backend, n);
     let mut value = None;
     let mut out = Vec::with_capacity(n);
+    let mut basis = BasisChunks::new(x.shape());
     for start in (0..n).step_by(chunk) {
-        let seeds: Vec<Tensor> = (start..(start + chunk).min(n))
-            .map(|k| basis(x.shape(), k))
-            .collect();
-        let (y, partials) = pushforward(f, backend, x, &seeds)?;
+        let seeds = basis.seeds(start..(start + chunk).min(n));
+        let (y, partials) = pushforward(f, backend, x, seeds)?;
         value.get_or_insert(y);
         out.extend(partials);
     }
@@ -229,11 +228,10 @@ where
     let chunk = batch_size(backend.second_order().0, n);
     let mut columns = Vec::with_capacity(n);
     let mut value_and_gradient = None;
+    let mut basis = BasisChunks::new(x.shape());
     for start in (0..n.max(1)).step_by(chunk) {
-        let seeds: Vec<Tensor> = (start..(start + chunk).min(n))
-            .map(|k| basis(x.shape(), k))
-            .collect();
-        let (y, g, hvps) = gradient_and_hvp(f, backend, x, &seeds)?;
+        let seeds = basis.seeds(start..(start + chunk).min(n));
+        let (y, g, hvps) = gradient_and_hvp(f, backend, x, seeds)?;
         value_and_gradient.get_or_insert((y, g));
         columns.extend(hvps);
     }

@@ -19,6 +19,53 @@ pub fn basis(shape: &[usize], k: usize) -> Tensor {
     Tensor::from_col_major(shape, data)
 }
 
+/// Basis directions a chunk at a time, in seed arrays reused from chunk to chunk: moving each
+/// seed's 1 is two writes, where fresh seeds would zero `chunk · n` numbers per chunk (a seed
+/// still shared with a result is copied first, so results never change).
+pub struct BasisChunks {
+    shape: Vec<usize>,
+    seeds: Vec<Tensor>,
+    hot: Vec<usize>,
+}
+
+impl BasisChunks {
+    /// Seeds for inputs of `shape`.
+    pub fn new(shape: &[usize]) -> BasisChunks {
+        BasisChunks {
+            shape: shape.to_vec(),
+            seeds: Vec::new(),
+            hot: Vec::new(),
+        }
+    }
+
+    /// The basis directions `directions` (column-major positions), one seed each.
+    pub fn seeds(&mut self, directions: std::ops::Range<usize>) -> &[Tensor] {
+        self.seeds.truncate(directions.len());
+        self.hot.truncate(directions.len());
+        for (i, k) in directions.enumerate() {
+            let moved = match self.seeds.get_mut(i) {
+                Some(Tensor::Plain(a)) => std::rc::Rc::make_mut(a)
+                    .as_slice_memory_order_mut()
+                    .map(|data| {
+                        data[self.hot[i]] = 0.0;
+                        data[k] = 1.0;
+                    })
+                    .is_some(),
+                _ => false,
+            };
+            if moved {
+                self.hot[i] = k;
+            } else {
+                self.seeds.truncate(i);
+                self.hot.truncate(i);
+                self.seeds.push(basis(&self.shape, k));
+                self.hot.push(k);
+            }
+        }
+        &self.seeds
+    }
+}
+
 /// The value and tangents of `y` for the differentiation `tag` (zeros when `y` does not depend
 /// on it).
 pub fn split_dual(y: &Tensor, tag: Tag, count: usize) -> (Tensor, Vec<Tensor>) {
@@ -183,4 +230,35 @@ where
         )?);
     }
     Ok((y, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reused_seeds_never_change_results_that_kept_them() {
+        // The identity's pushforwards are the seeds themselves, so every chunk after the first
+        // must copy its seed instead of moving the 1 in place.
+        let x = Tensor::from_col_major(&[5], vec![1.0, 2.0, 3.0, 4.0, 5.0]);
+        let mut chunks = BasisChunks::new(x.shape());
+        let mut columns = Vec::new();
+        for start in (0..5).step_by(2) {
+            let seeds = chunks.seeds(start..(start + 2).min(5)).to_vec();
+            columns.extend(seeds);
+        }
+        for (k, column) in columns.iter().enumerate() {
+            let expected: Vec<f64> = (0..5).map(|i| if i == k { 1.0 } else { 0.0 }).collect();
+            assert_eq!(column.to_col_major(), expected, "column {k}");
+        }
+    }
+
+    #[test]
+    fn seeds_move_their_one_in_place_when_nothing_kept_them() {
+        let mut chunks = BasisChunks::new(&[2, 2]);
+        let first = chunks.seeds(0..2)[1].primal().as_ptr();
+        let moved = &chunks.seeds(2..4)[1];
+        assert_eq!(moved.primal().as_ptr(), first);
+        assert_eq!(moved.to_col_major(), vec![0.0, 0.0, 0.0, 1.0]);
+    }
 }
