@@ -236,16 +236,7 @@ where
         columns.extend(hvps);
     }
     let (y, g) = value_and_gradient.expect("at least one batch");
-    let flat: Vec<Tensor> = columns
-        .iter()
-        .map(|c| ops::reshape(c, &[n, 1]))
-        .collect::<Result<_, _>>()?;
-    let h = if flat.is_empty() {
-        Tensor::filled(&[0, 0], 0.0)
-    } else {
-        ops::concat(&flat, 1)?
-    };
-    Ok((y, g, h))
+    Ok((y, g, matrix_of(&columns, n, n, true)?))
 }
 
 /// `f(x)`, `f'(x)` and `f''(x)` for a scalar input.
