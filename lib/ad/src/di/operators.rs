@@ -133,11 +133,7 @@ where
 /// The m×n matrix whose columns (or rows, when `!by_columns`) are `parts`, flattened
 /// column-major. Plain parts are copied straight into place; others go through `concat`.
 fn matrix_of(parts: &[Tensor], m: usize, n: usize, by_columns: bool) -> Result<Tensor, AdError> {
-    let (count, len, shape) = if by_columns {
-        (n, m, [m, 1])
-    } else {
-        (m, n, [1, n])
-    };
+    let (count, shape) = if by_columns { (n, [m, 1]) } else { (m, [1, n]) };
     if parts.is_empty() {
         return Ok(Tensor::filled(&[m, n], 0.0));
     }
@@ -148,20 +144,28 @@ fn matrix_of(parts: &[Tensor], m: usize, n: usize, by_columns: bool) -> Result<T
             .collect::<Result<_, _>>()?;
         return ops::concat(&flat, if by_columns { 1 } else { 0 });
     }
-    let mut data = vec![0.0; m * n];
-    for (k, part) in parts.iter().enumerate().take(count) {
-        let values = crate::tensor::col_major_slice(part.primal());
-        let values = &values[..len.min(values.len())];
-        if by_columns {
-            // Column k holds positions k·m .. k·m + m.
-            data[k * m..k * m + values.len()].copy_from_slice(values);
-        } else {
-            // Row k holds positions k, k + m, k + 2m, …
-            for (slot, &v) in data[k..].iter_mut().step_by(m).zip(values) {
+    let data = if by_columns {
+        // Column after column: the parts, in order, are the matrix's memory.
+        let mut data = Vec::with_capacity(m * n);
+        for part in parts.iter().take(count) {
+            let values = crate::tensor::col_major_slice(part.primal());
+            let end = data.len() + m;
+            data.extend_from_slice(&values[..m.min(values.len())]);
+            data.resize(end, 0.0);
+        }
+        data.resize(m * n, 0.0);
+        data
+    } else {
+        // Row k holds positions k, k + m, k + 2m, …
+        let mut data = vec![0.0; m * n];
+        for (k, part) in parts.iter().enumerate().take(count) {
+            let values = crate::tensor::col_major_slice(part.primal());
+            for (slot, &v) in data[k..].iter_mut().step_by(m).zip(values.iter()) {
                 *slot = v;
             }
         }
-    }
+        data
+    };
     Ok(Tensor::from_col_major(&[m, n], data))
 }
 
