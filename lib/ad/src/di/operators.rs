@@ -34,6 +34,21 @@ where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
+    value_and_gradient_seeded(f, backend, x, &mut BasisChunks::new(x.shape()))
+}
+
+/// [`value_and_gradient`] with basis seeds kept by a preparation (forward mode and finite
+/// differences seed from them).
+pub fn value_and_gradient_seeded<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+    seeds: &mut BasisChunks,
+) -> Result<(Tensor, Tensor), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
     match backend.first_order().mode() {
         Mode::Reverse => {
             let (y, mut g) = pullback(f, backend, x, &[Tensor::scalar(1.0)])?;
@@ -41,7 +56,7 @@ where
             Ok((y, g.swap_remove(0)))
         }
         _ => {
-            let (y, partials) = basis_pushforwards(f, backend, x)?;
+            let (y, partials) = basis_pushforwards(f, backend, x, seeds)?;
             check_scalar(&y, "gradient")?;
             Ok((y, stack(&partials, x.shape())?))
         }
@@ -81,6 +96,7 @@ fn basis_pushforwards<E, F>(
     f: &mut F,
     backend: &Backend,
     x: &Tensor,
+    basis: &mut BasisChunks,
 ) -> Result<(Tensor, Vec<Tensor>), E>
 where
     E: From<AdError>,
@@ -93,7 +109,7 @@ where
     let chunk = batch_size(backend, n);
     let mut value = None;
     let mut out = Vec::with_capacity(n);
-    let mut basis = BasisChunks::new(x.shape());
+    basis.fit(x.shape());
     for start in (0..n).step_by(chunk) {
         let seeds = basis.seeds(start..(start + chunk).min(n));
         let (y, partials) = pushforward(f, backend, x, seeds)?;
@@ -113,6 +129,21 @@ where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
+    value_and_jacobian_seeded(f, backend, x, &mut BasisChunks::new(x.shape()))
+}
+
+/// [`value_and_jacobian`] with basis seeds kept by a preparation (forward mode and finite
+/// differences seed from them).
+pub fn value_and_jacobian_seeded<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+    seeds: &mut BasisChunks,
+) -> Result<(Tensor, Tensor), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
     let n = x.len();
     match backend.first_order().mode() {
         Mode::Reverse => {
@@ -123,7 +154,7 @@ where
             Ok((y, matrix_of(&rows, m, n, false)?))
         }
         _ => {
-            let (y, columns) = basis_pushforwards(f, backend, x)?;
+            let (y, columns) = basis_pushforwards(f, backend, x, seeds)?;
             let m = y.len();
             Ok((y, matrix_of(&columns, m, n, true)?))
         }
@@ -228,14 +259,28 @@ where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
+    value_gradient_and_hessian_seeded(f, backend, x, &mut BasisChunks::new(x.shape()))
+}
+
+/// [`value_gradient_and_hessian`] with basis seeds kept by a preparation.
+pub fn value_gradient_and_hessian_seeded<E, F>(
+    f: &mut F,
+    backend: &Backend,
+    x: &Tensor,
+    seeds: &mut BasisChunks,
+) -> Result<(Tensor, Tensor, Tensor), E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
     let n = x.len();
     let chunk = batch_size(backend.second_order().0, n);
     let mut columns = Vec::with_capacity(n);
     let mut value_and_gradient = None;
-    let mut basis = BasisChunks::new(x.shape());
+    seeds.fit(x.shape());
     for start in (0..n.max(1)).step_by(chunk) {
-        let seeds = basis.seeds(start..(start + chunk).min(n));
-        let (y, g, hvps) = gradient_and_hvp(f, backend, x, seeds)?;
+        let chunk_seeds = seeds.seeds(start..(start + chunk).min(n));
+        let (y, g, hvps) = gradient_and_hvp(f, backend, x, chunk_seeds)?;
         value_and_gradient.get_or_insert((y, g));
         columns.extend(hvps);
     }

@@ -38,6 +38,13 @@ impl BasisChunks {
         }
     }
 
+    /// Starts over for inputs of `shape`, unless the seeds are already of that shape.
+    pub fn fit(&mut self, shape: &[usize]) {
+        if self.shape != shape {
+            *self = BasisChunks::new(shape);
+        }
+    }
+
     /// The basis directions `directions` (column-major positions), one seed each.
     pub fn seeds(&mut self, directions: std::ops::Range<usize>) -> &[Tensor] {
         self.seeds.truncate(directions.len());

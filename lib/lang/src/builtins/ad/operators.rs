@@ -19,6 +19,7 @@ use crate::output::Stream;
 use crate::show::ElType;
 use crate::value::{Array, Value};
 use difflab_ad::compiled::CompiledTape;
+use difflab_ad::di::primitives::BasisChunks;
 use difflab_ad::di::{operators as di, primitives, sparse, Backend};
 use difflab_ad::{ops, Tensor};
 use std::cell::RefCell;
@@ -382,6 +383,11 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
     }
     let mut plan = None;
     let mut compiled = None;
+    let prep_object = p.prep.as_ref().and_then(as_prep);
+    // A function differentiated with its own preparation inside itself finds the seeds busy.
+    let mut kept_seeds = prep_object.and_then(|prep| prep.seeds.try_borrow_mut().ok());
+    let mut fresh_seeds = BasisChunks::new(x.shape());
+    let seeds = kept_seeds.as_deref_mut().unwrap_or(&mut fresh_seeds);
     if let Some(prep) = &p.prep {
         let prep = as_prep(prep).expect("parsed as a preparation");
         prep.check(op, &p.f, &p.backend, &p.x, two_arg)?;
@@ -436,6 +442,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             point,
             plan,
             compiled,
+            seeds: std::cell::RefCell::new(BasisChunks::new(x.shape())),
         };
         return Ok(Value::Object(Rc::new(Box::new(prep))));
     }
@@ -487,15 +494,15 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             }
         }
         Op::Gradient => {
-            let (y, g) = di::value_and_gradient(&mut f, &backend, &x)?;
+            let (y, g) = di::value_and_gradient_seeded(&mut f, &backend, &x, seeds)?;
             (y, vec![to_value(g, scalar_x)])
         }
         Op::Jacobian => {
-            let (y, j) = di::value_and_jacobian(&mut f, &backend, &x)?;
+            let (y, j) = di::value_and_jacobian_seeded(&mut f, &backend, &x, seeds)?;
             (y, vec![to_value(j, false)])
         }
         Op::Hessian | Op::ValueGradientAndHessian => {
-            let (y, g, h) = di::value_gradient_and_hessian(&mut f, &backend, &x)?;
+            let (y, g, h) = di::value_gradient_and_hessian_seeded(&mut f, &backend, &x, seeds)?;
             if op == Op::Hessian {
                 (y, vec![to_value(h, false)])
             } else {

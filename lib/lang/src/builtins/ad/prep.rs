@@ -1,7 +1,8 @@
 //! Preparation: `prepare_gradient(f, backend, x, ...)` and friends return a preparation object
 //! that remembers what it was made for, and refuses reuse with another function, backend, or
-//! an input of another size or kind, saying which argument differs. With
-//! `AutoReverseDiff(compile=true)` it also holds the tape compiled at preparation.
+//! an input of another size or kind, saying which argument differs. It holds the seed arrays
+//! of chunked forward mode, and with `AutoReverseDiff(compile=true)` the tape compiled at
+//! preparation.
 
 use super::operators::Op;
 use crate::error::ErrorKind;
@@ -9,6 +10,7 @@ use crate::eval::{fail, Flow};
 use crate::object::Object;
 use crate::value::Value;
 use difflab_ad::compiled::{CompiledTape, NotCompiled};
+use difflab_ad::di::primitives::BasisChunks;
 use difflab_ad::di::Backend;
 use std::any::Any;
 
@@ -32,6 +34,9 @@ pub struct Prep {
     pub plan: Option<std::rc::Rc<difflab_ad::di::sparse::SparsePlan>>,
     /// For `AutoReverseDiff(compile=true)`: the compiled tape, or why there is none.
     pub compiled: Option<Result<Compiled, NotCompiled>>,
+    /// For gradients, Jacobians and Hessians by chunks of basis directions: the seed arrays,
+    /// reused by every call.
+    pub seeds: std::cell::RefCell<BasisChunks>,
 }
 
 /// A tape compiled at preparation, replayed instead of running the function.
