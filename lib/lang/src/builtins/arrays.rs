@@ -927,7 +927,7 @@ crate::builtins! {
     "reverse" => reverse_, false, "    reverse(v)\n\nThe elements in reverse order.\n\n```\njulia> reverse([1, 2, 3])\n3-element Vector{Int64}:\n 3\n 2\n 1\n```";
     "sort" => sort_, false, "    sort(v; by, rev=false)\n\nA sorted copy.\n\n```\njulia> sort([3, 1, 2])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "sortperm" => sortperm_, false, "    sortperm(v; by, rev=false)\n\nThe permutation that sorts `v`.\n\n```\njulia> sortperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
-    "diff" => diff_, false, "    diff(x; dims=1)\n\nDifferences of neighbours, `x[2:end] - x[1:end-1]`.\n\n```\njulia> diff([1, 4, 9])\n2-element Vector{Int64}:\n 3\n 5\n```";
+    "diff" => diff_, false, "    diff(x; dims=1)\n\nDifferences of neighbours, `x[2:end] - x[1:end-1]` for a vector; for a matrix, down each column (`dims=1`) or across each row (`dims=2`). Differentiable in every mode, in one pass per partial or cotangent.\n\n```\njulia> diff([1, 4, 9])\n2-element Vector{Int64}:\n 3\n 5\n\njulia> diff([1 2; 4 8], dims=2)\n2×1 Matrix{Int64}:\n 1\n 4\n```";
     "cumsum" => cumsum_, false, "    cumsum(x)\n\nRunning sums.\n\n```\njulia> cumsum([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 3\n 6\n```";
     "cumprod" => cumprod_, false, "    cumprod(x)\n\nRunning products.\n\n```\njulia> cumprod([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 6\n```";
     "repeat" => repeat_, false, "    repeat(x, counts...)\n\nTiles an array `counts[k]` times along dimension `k`.\n\n```\njulia> repeat([1, 2], 2)\n4-element Vector{Int64}:\n 1\n 2\n 1\n 2\n```";
