@@ -7,8 +7,8 @@
 //! [`Tape::gradient`] walks the nodes backwards, accumulating cotangents with `+`; elementwise
 //! functions keep a slope instead of a rule, so `cotangent += ct .* slope` is one pass in
 //! place, and sums keep their cotangent unbroadcast until a parent needs it whole, so the
-//! gradient of `sum(f.(x))` is `f`'s slope itself. A tape made with [`Tape::compiling`] also keeps what each node computed, for replay
-//! ([`crate::compiled`]).
+//! gradient of `sum(f.(x))` is `f`'s slope itself. A tape made with [`Tape::compiling`] also
+//! keeps what each node computed, for replay ([`crate::compiled`]).
 
 use crate::compiled::Recording;
 use crate::error::Result;
@@ -179,46 +179,32 @@ impl Tape {
         cotangents.resize_with(nodes.len(), || None);
         cotangents[out.node] = Some(Cotangent::Full(seed.clone()));
         for node in (0..=out.node).rev() {
-            let Some(mut ct) = cotangents[node].take() else {
+            let Some(ct) = cotangents[node].take() else {
                 continue;
             };
-            let parents = &nodes[node];
-            if parents
-                .iter()
-                .any(|(_, b)| matches!(b, Backward::Rule(_) | Backward::ScatterAdd { .. }))
-            {
-                ct = Cotangent::Full(ct.into_tensor()?);
-            }
-            for (parent, backward) in parents {
+            // Rules and scatters need the cotangent whole: materialized once, if at all.
+            let mut whole: Option<Tensor> = None;
+            for (parent, backward) in &nodes[node] {
                 let slot = &mut cotangents[*parent];
-                match (backward, &ct) {
-                    (Backward::Rule(rule), Cotangent::Full(ct)) => {
-                        accumulate(slot, Cotangent::Full(rule(ct)?))?
-                    }
-                    (Backward::ScatterAdd { indices, shape }, Cotangent::Full(ct)) => {
-                        scatter_accumulate(slot, ct, indices, shape)?
-                    }
-                    (Backward::Scale { slope, shape }, ct) => {
-                        accumulate_scaled(slot, ct, slope, shape)?
-                    }
-                    (Backward::Broadcast { shape }, ct) => {
-                        let value = match ct {
+                match backward {
+                    Backward::Scale { slope, shape } => accumulate_scaled(slot, &ct, slope, shape)?,
+                    Backward::Broadcast { shape } => {
+                        let value = match &ct {
                             Cotangent::Full(t) | Cotangent::Broadcast { value: t, .. } => t,
                         };
-                        let shape = shape.clone();
-                        accumulate(
-                            slot,
-                            Cotangent::Broadcast {
-                                value: value.clone(),
-                                shape,
-                            },
-                        )?
+                        let contribution = Cotangent::Broadcast {
+                            value: value.clone(),
+                            shape: shape.clone(),
+                        };
+                        accumulate(slot, contribution)?
                     }
-                    (
-                        Backward::Rule(_) | Backward::ScatterAdd { .. },
-                        Cotangent::Broadcast { .. },
-                    ) => {
-                        unreachable!("materialized above")
+                    Backward::Rule(rule) => {
+                        let ct = materialized(&mut whole, &ct)?;
+                        accumulate(slot, Cotangent::Full(rule(ct)?))?
+                    }
+                    Backward::ScatterAdd { indices, shape } => {
+                        let ct = materialized(&mut whole, &ct)?;
+                        scatter_accumulate(slot, ct, indices, shape)?
                     }
                 }
             }
@@ -239,6 +225,15 @@ impl Tape {
             })
             .collect()
     }
+}
+
+/// `ct` as a whole tensor, kept in `cache` so a node materializes it at most once.
+fn materialized<'a>(cache: &'a mut Option<Tensor>, ct: &Cotangent) -> Result<&'a Tensor> {
+    let whole = match cache.take() {
+        Some(t) => t,
+        None => ct.clone().into_tensor()?,
+    };
+    Ok(cache.insert(whole))
 }
 
 /// Adds `contribution` to a cotangent, in place when both are plain arrays of one shape.
