@@ -24,25 +24,21 @@ struct Sequences {
 impl Sequences {
     /// The sequences of `diff` along the 0-based `dim` of an array of `shape`.
     fn of(shape: &[usize], dim: usize) -> Result<Sequences> {
-        let (m, n) = match shape {
-            [m] => (*m, 1),
-            [m, n] => (*m, *n),
-            _ => {
-                return Err(AdError::Argument(
-                    "diff supports vectors and matrices (dims = 1 or 2)".into(),
-                ))
-            }
-        };
-        match dim {
-            0 => Ok(Sequences {
-                outer: n,
-                len: m,
+        match (shape, dim) {
+            ([m], 0) => Ok(Sequences {
+                outer: 1,
+                len: *m,
                 block: 1,
             }),
-            1 if shape.len() == 2 => Ok(Sequences {
+            ([m, n], 0) => Ok(Sequences {
+                outer: *n,
+                len: *m,
+                block: 1,
+            }),
+            ([m, n], 1) => Ok(Sequences {
                 outer: 1,
-                len: n,
-                block: m,
+                len: *n,
+                block: *m,
             }),
             _ => Err(AdError::Argument(
                 "diff supports vectors and matrices (dims = 1 or 2)".into(),
@@ -100,7 +96,7 @@ impl Sequences {
 }
 
 /// `diff(t; dims = dim + 1)`: differences of neighbours along the 0-based `dim` of a vector
-/// or matrix, for any number kind.
+/// or matrix, for any number kind (any other rank or `dim` is an `ArgumentError`).
 ///
 /// ```
 /// use difflab_ad::{ops, Tensor};

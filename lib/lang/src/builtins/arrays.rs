@@ -764,13 +764,8 @@ fn diff_(_: &mut Interp, args: Args) -> EvalResult {
         .map(|d| to_size(d, "diff"))
         .transpose()?
         .unwrap_or(1);
-    if dims == 0 {
-        return Err(fail(
-            ErrorKind::ArgumentError,
-            "diff supports vectors and matrices (dims = 1 or 2)",
-        ));
-    }
-    let t = ops::diff(x.tensor(), dims - 1)?;
+    // `dims = 0` becomes a dimension no array has, which `ops::diff` rejects.
+    let t = ops::diff(x.tensor(), dims.wrapping_sub(1))?;
     Ok(from_tensor(
         t,
         if x.eltype == ElType::Float64 {
