@@ -16,6 +16,7 @@ pub mod error;
 pub mod ops;
 pub mod reverse;
 pub mod solve;
+pub mod symbolic;
 pub mod tensor;
 pub mod tracer;
 

@@ -37,6 +37,8 @@ pub enum Tensor {
     Tracer(Rc<crate::tracer::Tracer>),
     /// A value recorded on a reverse-mode tape.
     Tracked(Rc<crate::reverse::Tracked>),
+    /// Nodes of a symbolic tracing (no values; see [`crate::symbolic`]).
+    Symbolic(Rc<crate::symbolic::Symbolic>),
 }
 
 /// A value with a chunk of tangents: the number `value + Σ partials[k] εₖ` for one [`Tag`].
@@ -90,6 +92,7 @@ impl Tensor {
             Tensor::Dual(d) => d.value.shape(),
             Tensor::Tracer(t) => t.primal.shape(),
             Tensor::Tracked(t) => t.value.shape(),
+            Tensor::Symbolic(s) => s.ids.shape(),
         }
     }
 
@@ -110,6 +113,7 @@ impl Tensor {
             Tensor::Dual(d) => d.value.primal(),
             Tensor::Tracer(t) => &t.primal,
             Tensor::Tracked(t) => t.value.primal(),
+            Tensor::Symbolic(s) => &s.primal,
         }
     }
 
@@ -120,13 +124,14 @@ impl Tensor {
             Tensor::Dual(d) => d.value.primal_tensor(),
             Tensor::Tracer(t) => Tensor::plain(t.primal.clone()),
             Tensor::Tracked(t) => t.value.primal_tensor(),
+            Tensor::Symbolic(s) => Tensor::plain(s.primal.clone()),
         }
     }
 
     /// The outermost tag, if this is a dual.
     pub fn tag(&self) -> Option<Tag> {
         match self {
-            Tensor::Plain(_) | Tensor::Tracer(_) => None,
+            Tensor::Plain(_) | Tensor::Tracer(_) | Tensor::Symbolic(_) => None,
             Tensor::Dual(d) => Some(d.tag),
             Tensor::Tracked(t) => Some(t.tag),
         }
@@ -139,7 +144,18 @@ impl Tensor {
             Tensor::Tracer(t) => t.global,
             Tensor::Dual(d) => d.value.is_global_tracer(),
             Tensor::Tracked(t) => t.value.is_global_tracer(),
-            Tensor::Plain(_) => false,
+            Tensor::Plain(_) | Tensor::Symbolic(_) => false,
+        }
+    }
+
+    /// True when a symbolic tracing is inside (its values are unknown: comparing them is an
+    /// error).
+    pub fn is_symbolic(&self) -> bool {
+        match self {
+            Tensor::Symbolic(_) => true,
+            Tensor::Dual(d) => d.value.is_symbolic(),
+            Tensor::Tracked(t) => t.value.is_symbolic(),
+            Tensor::Plain(_) | Tensor::Tracer(_) => false,
         }
     }
 
@@ -149,7 +165,7 @@ impl Tensor {
             Tensor::Tracer(_) => true,
             Tensor::Dual(d) => d.value.has_tracer() || d.partials.iter().any(Tensor::has_tracer),
             Tensor::Tracked(t) => t.value.has_tracer(),
-            Tensor::Plain(_) => false,
+            Tensor::Plain(_) | Tensor::Symbolic(_) => false,
         }
     }
 

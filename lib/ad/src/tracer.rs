@@ -145,6 +145,9 @@ pub fn sets_of(t: &Tensor) -> Vec<IndexSet> {
         Tensor::Dual(d) => sets_of(&d.value),
         Tensor::Tracked(t) => sets_of(&t.value),
         Tensor::Plain(a) => vec![empty(); a.len()],
+        // Operations route symbolic operands to their own rules before tracing ones, which
+        // refuse a mix with tracers; nothing depends on a tracer's inputs here.
+        Tensor::Symbolic(s) => vec![empty(); s.ids.len()],
     }
 }
 

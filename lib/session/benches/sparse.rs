@@ -2,7 +2,8 @@
 //! 4), prepared medians:
 //! - sparsity detection of the 2-D Brusselator at N = 64 (8192 states, 49 152 nonzeros),
 //!   written vectorized (`circshift`) and with scalar loops as in the SciML definition;
-//! - its sparse Jacobian with `AutoSparse(AutoForwardDiff())`, both ways;
+//! - its sparse Jacobian with `AutoSparse(AutoForwardDiff())` and with
+//!   `AutoSparse(AutoFastDifferentiation())` (the traced program), both ways;
 //! - the sparse Hessian of `sum(diff(x) .^ 2)` at n = 10⁴, and sparse against dense at
 //!   n = 10³ (the DI paper's Listing 2).
 //!
@@ -39,6 +40,7 @@ u = reshape(copy(z), N, N, 2)
 du = zeros(N, N, 2)
 det = TracerSparsityDetector()
 sparse_fwd = AutoSparse(AutoForwardDiff())
+sparse_fd = AutoSparse(AutoFastDifferentiation())
 median(ts) = sort(ts)[length(ts) ÷ 2 + 1]
 ";
 
@@ -50,6 +52,8 @@ fn main() {
         ("difflab-language-loops", "brusselator_detection", 64, "println(median([@elapsed(jacobian_sparsity(brusselator!, du, u, det)) for k in 1:3]))"),
         ("difflab-language-vectorized", "brusselator_sparse_jacobian", 64, "p = prepare_jacobian(brusselator, sparse_fwd, z); println(median([@elapsed(jacobian(brusselator, p, sparse_fwd, z)) for k in 1:9]))"),
         ("difflab-language-loops", "brusselator_sparse_jacobian", 64, "p = prepare_jacobian(brusselator!, du, sparse_fwd, u); println(median([@elapsed(jacobian(brusselator!, du, p, sparse_fwd, u)) for k in 1:3]))"),
+        ("difflab-language-traced-vectorized", "brusselator_sparse_jacobian", 64, "p = prepare_jacobian(brusselator, sparse_fd, z); println(median([@elapsed(jacobian(brusselator, p, sparse_fd, z)) for k in 1:15]))"),
+        ("difflab-language-traced-loops", "brusselator_sparse_jacobian", 64, "p = prepare_jacobian(brusselator!, du, sparse_fd, u); println(median([@elapsed(jacobian(brusselator!, du, p, sparse_fd, u)) for k in 1:15]))"),
         ("difflab-language-sparse", "hessian", 10_000, "h(x) = sum(diff(x) .^ 2); x = [1 + 0.5sin(i) for i in 0:9999]; sb = AutoSparse(SecondOrder(AutoForwardDiff(), AutoReverseDiff())); p = prepare_hessian(h, sb, x); println(median([@elapsed(hessian(h, p, sb, x)) for k in 1:15]))"),
         ("difflab-language-sparse", "hessian", 1000, "x = [1 + 0.5sin(i) for i in 0:999]; p = prepare_hessian(h, sb, x); println(median([@elapsed(hessian(h, p, sb, x)) for k in 1:15]))"),
         ("difflab-language-dense", "hessian", 1000, "db = SecondOrder(AutoForwardDiff(), AutoReverseDiff()); p = prepare_hessian(h, db, x); println(median([@elapsed(hessian(h, p, db, x)) for k in 1:5]))"),

@@ -3,8 +3,9 @@
 //! Each backend is its own implementation here, named after the reference package of its
 //! technique: [`Backend::Forward`] (dual numbers with chunked partials, like ForwardDiff),
 //! [`Backend::Reverse`] (a tape, like ReverseDiff; `compile` replays a recorded tape),
-//! [`Backend::FiniteDiff`] (differences, like FiniteDiff) and [`Backend::SecondOrder`] (one backend
-//! differentiating another).
+//! [`Backend::FiniteDiff`] (differences, like FiniteDiff), [`Backend::Symbolic`] (a traced and
+//! compiled graph of scalar operations, like FastDifferentiation) and [`Backend::SecondOrder`]
+//! (one backend differentiating another).
 
 use std::fmt;
 
@@ -48,6 +49,12 @@ pub enum Backend {
         /// The difference scheme.
         fdtype: FdType,
     },
+    /// Symbolic tracing: preparation traces the function into a graph of scalar operations and
+    /// compiles it ([`crate::symbolic::Program`]); pushforwards then run its instructions on up
+    /// to [`SYMBOLIC_LANES`] tangents at once, pullbacks sweep them backwards. On anything but a
+    /// compiled program (no preparation, or a function that cannot be traced) it works as forward
+    /// mode with gradients by a tape.
+    Symbolic,
     /// `outer` differentiates what `inner` computes (Hessians, HVPs, second derivatives).
     SecondOrder {
         /// The outer backend.
@@ -60,11 +67,15 @@ pub enum Backend {
 /// The largest chunk ForwardDiff picks by default.
 pub const MAX_CHUNK: usize = 12;
 
+/// The most tangents [`Backend::Symbolic`] pushes through a compiled program at once: more lanes
+/// share each instruction's decoding, at the cost of a wider working set.
+pub const SYMBOLIC_LANES: usize = 32;
+
 impl Backend {
     /// The first-order mode (of the inner backend for `SecondOrder`).
     pub fn mode(&self) -> Mode {
         match self {
-            Backend::Forward { .. } => Mode::Forward,
+            Backend::Forward { .. } | Backend::Symbolic => Mode::Forward,
             Backend::Reverse { .. } => Mode::Reverse,
             Backend::FiniteDiff { .. } => Mode::FiniteDifferences,
             Backend::SecondOrder { inner, .. } => inner.mode(),
@@ -84,8 +95,27 @@ impl Backend {
         match self {
             Backend::Reverse { compile } => *compile,
             Backend::SecondOrder { outer, inner } => outer.compiles_tape() || inner.compiles_tape(),
-            Backend::Forward { .. } | Backend::FiniteDiff { .. } => false,
+            Backend::Forward { .. } | Backend::FiniteDiff { .. } | Backend::Symbolic => false,
         }
+    }
+
+    /// True when this backend, or one inside `SecondOrder`, traces the function symbolically.
+    pub fn traces_symbolically(&self) -> bool {
+        match self {
+            Backend::Symbolic => true,
+            Backend::SecondOrder { outer, inner } => {
+                outer.traces_symbolically() || inner.traces_symbolically()
+            }
+            Backend::Forward { .. } | Backend::Reverse { .. } | Backend::FiniteDiff { .. } => false,
+        }
+    }
+
+    /// True when gradients come from one pullback rather than a pushforward per input.
+    pub fn gradient_by_pullback(&self) -> bool {
+        matches!(
+            self.first_order(),
+            Backend::Reverse { .. } | Backend::Symbolic
+        )
     }
 
     /// The (outer, inner) pair used for second-order operators.
@@ -99,10 +129,15 @@ impl Backend {
 
 /// ForwardDiff's default chunk: all inputs up to 12, else evenly split batches of at most 12.
 pub fn default_chunk(n: usize) -> usize {
-    if n <= MAX_CHUNK {
+    even_chunk(n, MAX_CHUNK)
+}
+
+/// The batch size splitting `n` directions evenly into batches of at most `max`.
+pub fn even_chunk(n: usize, max: usize) -> usize {
+    if n <= max {
         return n.max(1);
     }
-    let batches = n.div_ceil(MAX_CHUNK);
+    let batches = n.div_ceil(max);
     n.div_ceil(batches)
 }
 
@@ -121,6 +156,7 @@ impl fmt::Display for Backend {
             } => {
                 write!(f, "AutoFiniteDiff(fdtype=:forward)")
             }
+            Backend::Symbolic => write!(f, "AutoFastDifferentiation()"),
             Backend::SecondOrder { outer, inner } => write!(f, "SecondOrder({outer}, {inner})"),
         }
     }

@@ -4,7 +4,7 @@
 //! Hessians from HVPs, and HVPs as `outer` differentiating `inner`'s gradient (forward over
 //! reverse for `SecondOrder(AutoForwardDiff(), AutoReverseDiff())`).
 
-use super::backend::{default_chunk, Backend, Mode};
+use super::backend::{default_chunk, even_chunk, Backend, Mode, SYMBOLIC_LANES};
 use super::primitives::{basis, pullback, pushforward, stack, BasisChunks};
 use crate::error::AdError;
 use crate::ops;
@@ -49,17 +49,14 @@ where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
-    match backend.first_order().mode() {
-        Mode::Reverse => {
-            let (y, mut g) = pullback(f, backend, x, &[Tensor::scalar(1.0)])?;
-            check_scalar(&y, "gradient")?;
-            Ok((y, g.swap_remove(0)))
-        }
-        _ => {
-            let (y, partials) = basis_pushforwards(f, backend, x, seeds)?;
-            check_scalar(&y, "gradient")?;
-            Ok((y, stack(&partials, x.shape())?))
-        }
+    if backend.gradient_by_pullback() {
+        let (y, mut g) = pullback(f, backend, x, &[Tensor::scalar(1.0)])?;
+        check_scalar(&y, "gradient")?;
+        Ok((y, g.swap_remove(0)))
+    } else {
+        let (y, partials) = basis_pushforwards(f, backend, x, seeds)?;
+        check_scalar(&y, "gradient")?;
+        Ok((y, stack(&partials, x.shape())?))
     }
 }
 
@@ -85,6 +82,7 @@ fn batch_size(backend: &Backend, n: usize) -> usize {
         // Finite differences evaluate f(x) once per batch: batches keep that to a few calls
         // while bounding the seeds held at once.
         Backend::FiniteDiff { .. } => n.clamp(1, FD_BATCH),
+        Backend::Symbolic => even_chunk(n, SYMBOLIC_LANES),
         Backend::Reverse { .. } => 1,
         Backend::SecondOrder { .. } => unreachable!("first_order unwraps SecondOrder"),
     }

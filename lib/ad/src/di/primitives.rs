@@ -6,7 +6,7 @@
 //! function at shifted points. A backend without a native primitive builds it from the other
 //! one through basis vectors, as DifferentiationInterface does.
 
-use super::backend::{default_chunk, Backend, FdType};
+use super::backend::{default_chunk, even_chunk, Backend, FdType, SYMBOLIC_LANES};
 use crate::error::AdError;
 use crate::ops::{self, BinaryFn};
 use crate::tensor::{Tag, Tensor};
@@ -100,6 +100,10 @@ where
                 .max(1);
             forward_pushforward(f, x, tangents, chunk)
         }
+        Backend::Symbolic => {
+            let lanes = even_chunk(tangents.len(), SYMBOLIC_LANES);
+            forward_pushforward(f, x, tangents, lanes)
+        }
         Backend::FiniteDiff { fdtype } => finite_pushforward(f, x, tangents, *fdtype),
         Backend::Reverse { .. } => {
             // Jᵀ from one pullback per output coordinate, then J·t.
@@ -133,7 +137,7 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     match backend.first_order() {
-        Backend::Reverse { .. } => super::reverse::pullback(f, x, cotangents),
+        Backend::Reverse { .. } | Backend::Symbolic => super::reverse::pullback(f, x, cotangents),
         other => {
             // J from pushforwards of the input basis, then Jᵀ·c.
             let n = x.len();

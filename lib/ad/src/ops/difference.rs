@@ -116,7 +116,7 @@ pub fn diff(t: &Tensor, dim: usize) -> Result<Tensor> {
             &gather(t, &lower, &out_shape)?,
         )
     };
-    if let Tensor::Tracer(_) = t {
+    if let Tensor::Tracer(_) | Tensor::Symbolic(_) = t {
         return composed(t);
     }
     structural(
@@ -132,6 +132,7 @@ pub fn diff(t: &Tensor, dim: usize) -> Result<Tensor> {
                 Box::new(move |ct| diff_adjoint(ct, seqs, &shape)),
             )
         },
+        &|s| composed(&Tensor::Symbolic(s.clone().into())),
     )
 }
 
@@ -145,7 +146,7 @@ fn diff_adjoint(ct: &Tensor, seqs: Sequences, shape: &[usize]) -> Result<Tensor>
             &scatter_add(ct, &lower, shape)?,
         )
     };
-    if let Tensor::Tracer(_) = ct {
+    if let Tensor::Tracer(_) | Tensor::Symbolic(_) = ct {
         return composed(ct);
     }
     structural(
@@ -153,6 +154,7 @@ fn diff_adjoint(ct: &Tensor, seqs: Sequences, shape: &[usize]) -> Result<Tensor>
         &|a: &ArrayD<f64>| Ok(col_major(shape, seqs.adjoint(&col_major_slice(a)))),
         &|tr| composed(&Tensor::Tracer(tr.clone().into())),
         &|tr| composed(&Tensor::Tracked(tr.clone())),
+        &|s| composed(&Tensor::Symbolic(s.clone().into())),
     )
 }
 

@@ -213,6 +213,7 @@ impl UnaryFn {
                 let s = u(Sigmoid, v)?;
                 b(BinaryFn::Mul, &s, &b(BinaryFn::Sub, &c(1.0), &s)?)?
             }
+            Relu if v.is_symbolic() => return Err(no_symbolic_rule("relu")),
             // A global tracer has no values to choose the branch: keep the dependency.
             Relu if v.is_global_tracer() => Tensor::filled(v.shape(), 1.0),
             Relu => {
@@ -238,6 +239,7 @@ pub fn unary(f: UnaryFn, t: &Tensor) -> Result<Tensor> {
             Ok(Tensor::plain(f.map(a)))
         }
         Tensor::Tracer(t) => Ok(super::tracing::unary(f, t)),
+        Tensor::Symbolic(s) => crate::symbolic::unary(f, s),
         Tensor::Tracked(tr) => super::taping::unary(f, tr),
         Tensor::Dual(d) => {
             let value = unary(f, &d.value)?;
@@ -366,6 +368,9 @@ fn julia_min(x: f64, y: f64) -> f64 {
 pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let Some(tag) = top_tag([a, b]) else {
         let (Tensor::Plain(x), Tensor::Plain(y)) = (a, b) else {
+            if crate::symbolic::graph_of([a, b]).is_some() {
+                return crate::symbolic::binary(f, a, b);
+            }
             return super::tracing::binary(f, a, b);
         };
         if f == BinaryFn::Pow {
@@ -556,6 +561,10 @@ pub(crate) fn slopes(
                 unary(UnaryFn::Log, a).and_then(|l| binary(Mul, out, &l))
             })?,
         ),
+        // A symbolic tracing has no values to choose a branch, and its program cannot keep one.
+        Max | Min | Mod | Rem if a.is_symbolic() || b.is_symbolic() => {
+            return Err(no_symbolic_rule(f.name()))
+        }
         // Without values (global tracers) either branch may be taken: both slopes are kept.
         Max | Min if a.is_global_tracer() || b.is_global_tracer() => {
             (when(need_a, || Ok(c(1.0)))?, when(need_b, || Ok(c(1.0)))?)
@@ -590,6 +599,14 @@ pub(crate) fn slopes(
             )
         }
     })
+}
+
+/// The error of a derivative that depends on values, asked of a symbolic tracing.
+fn no_symbolic_rule(function: &'static str) -> AdError {
+    AdError::NoRule {
+        function,
+        kind: "symbolic (value-dependent) derivative",
+    }
 }
 
 /// `slope()` when `need`: each slope is computed only for an operand that carries partials
@@ -640,6 +657,7 @@ pub fn broadcast_tensor(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
     match t {
         Tensor::Plain(a) => Ok(Tensor::plain(broadcast::to_shape(a, shape)?)),
         Tensor::Tracer(_) => super::tracing::binary(BinaryFn::Add, t, &Tensor::filled(shape, 0.0)),
+        Tensor::Symbolic(s) => crate::symbolic::broadcast(s, shape),
         Tensor::Tracked(tr) => super::taping::broadcast(tr, shape),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,

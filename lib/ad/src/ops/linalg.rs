@@ -8,6 +8,9 @@ use ndarray::{Array2, Ix2};
 /// `a * b` for matrices and vectors: (m×k)(k×n), (m×k)(k) → (m), (m)(1×n) → (m×n).
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let Some(tag) = top_tag([a, b]) else {
+        if crate::symbolic::graph_of([a, b]).is_some() {
+            return crate::symbolic::matmul(a, b);
+        }
         if a.has_tracer() || b.has_tracer() {
             return super::tracing::matmul(a, b);
         }

@@ -9,6 +9,7 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
     match t {
         Tensor::Plain(a) => Ok(Tensor::scalar(a.sum())),
         Tensor::Tracer(t) => Ok(super::tracing::sum_all(t)),
+        Tensor::Symbolic(s) => crate::symbolic::sum_all(s),
         Tensor::Tracked(tr) => super::taping::sum(tr, sum_all),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
@@ -23,6 +24,7 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
 pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
     match t {
         Tensor::Tracer(tr) => Ok(super::tracing::sum_dims(tr, dims)),
+        Tensor::Symbolic(s) => crate::symbolic::sum_dims(s, dims),
         Tensor::Tracked(tr) => {
             let dims = dims.to_vec();
             super::taping::sum(tr, move |v| sum_dims(v, &dims))
@@ -52,6 +54,34 @@ pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
                 .collect::<Result<_>>()?,
         )),
     }
+}
+
+/// The shape of a sum over `dims` (kept with length 1) of an array of `shape`, and for each
+/// element (column-major) the position of the output element it adds into.
+pub(crate) fn reduction_targets(shape: &[usize], dims: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let mut out_shape = shape.to_vec();
+    for &d in dims {
+        if d < out_shape.len() {
+            out_shape[d] = 1;
+        }
+    }
+    let n: usize = shape.iter().product();
+    let targets = (0..n)
+        .map(|k| {
+            // Column-major multi-index of k, projected onto the output.
+            let (mut rest, mut target, mut stride) = (k, 0, 1);
+            for (dim, &extent) in shape.iter().enumerate() {
+                let i = rest % extent.max(1);
+                rest /= extent.max(1);
+                if out_shape[dim] != 1 {
+                    target += i * stride;
+                }
+                stride *= out_shape[dim];
+            }
+            target
+        })
+        .collect();
+    (out_shape, targets)
 }
 
 /// Running sums of a vector (`cumsum`): linear, with the reversed running sum as adjoint.
@@ -84,6 +114,7 @@ pub fn cumsum(t: &Tensor) -> Result<Tensor> {
                 }),
             )
         },
+        &crate::symbolic::cumsum,
     )
 }
 

@@ -11,23 +11,26 @@ use ndarray::ArrayD;
 use std::rc::Rc;
 
 /// Applies a structural operation to each layer: `on_tracer` for tracers, `op` for plain
-/// arrays, recursively through the value and partials of duals.
+/// arrays, `on_symbolic` for symbolic tracings, recursively through the value and partials of
+/// duals.
 pub(crate) fn structural(
     t: &Tensor,
     op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>,
     on_tracer: &dyn Fn(&crate::tracer::Tracer) -> Result<Tensor>,
     on_tracked: &dyn Fn(&std::rc::Rc<crate::reverse::Tracked>) -> Result<Tensor>,
+    on_symbolic: &dyn Fn(&crate::symbolic::Symbolic) -> Result<Tensor>,
 ) -> Result<Tensor> {
     match t {
         Tensor::Plain(a) => Ok(Tensor::plain(op(a)?)),
         Tensor::Tracer(tr) => on_tracer(tr),
         Tensor::Tracked(tr) => on_tracked(tr),
+        Tensor::Symbolic(s) => on_symbolic(s),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
-            structural(&d.value, op, on_tracer, on_tracked)?,
+            structural(&d.value, op, on_tracer, on_tracked, on_symbolic)?,
             d.partials
                 .iter()
-                .map(|p| structural(p, op, on_tracer, on_tracked))
+                .map(|p| structural(p, op, on_tracer, on_tracked, on_symbolic))
                 .collect::<Result<_>>()?,
         )),
     }
@@ -43,14 +46,16 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
         )));
     }
     let run = Run::of(indices);
+    let moved = |a: &ArrayD<f64>| {
+        let data = crate::tensor::col_major_slice(a);
+        Ok(col_major(shape, run.copy(&data, indices)))
+    };
     structural(
         t,
-        &|a| {
-            let data = crate::tensor::col_major_slice(a);
-            Ok(col_major(shape, run.copy(&data, indices)))
-        },
+        &moved,
         &|tr| Ok(super::tracing::gather(tr, indices, shape)),
         &|tr| super::taping::gather(tr, indices, shape),
+        &|s| crate::symbolic::moved(s, &moved),
     )
 }
 
@@ -131,6 +136,10 @@ fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> Re
         Tensor::Tracer(tr) if top_tag([values]).is_none() => {
             Rc::get_mut(tr).is_some_and(|tr| super::tracing::scatter_into(tr, indices, values))
         }
+        Tensor::Symbolic(s) if top_tag([values]).is_none() => match Rc::get_mut(s) {
+            Some(s) => crate::symbolic::scatter_into(s, indices, values)?,
+            None => false,
+        },
         Tensor::Dual(d) if top_tag([values]).is_none_or(|t| t <= d.tag) => {
             let Some(d) = Rc::get_mut(d) else {
                 return Ok(false);
@@ -171,6 +180,9 @@ fn check_scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<
 pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Tensor> {
     check_scatter(target, indices, values)?;
     let Some(tag) = top_tag([target, values]) else {
+        if crate::symbolic::graph_of([target, values]).is_some() {
+            return crate::symbolic::scatter(target, indices, values);
+        }
         if target.has_tracer() || values.has_tracer() {
             return super::tracing::scatter(target, indices, values);
         }
@@ -207,9 +219,10 @@ pub fn reshape(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
             t.len()
         )));
     }
+    let moved = |a: &ArrayD<f64>| Ok(col_major(shape, col_major_data(a)));
     structural(
         t,
-        &|a| Ok(col_major(shape, col_major_data(a))),
+        &moved,
         &|tr| Ok(super::tracing::reshape(tr, shape)),
         &|tr| {
             let in_shape = tr.value.shape().to_vec();
@@ -220,6 +233,7 @@ pub fn reshape(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
                 Box::new(move |ct| reshape(ct, &in_shape)),
             )
         },
+        &|s| crate::symbolic::moved(s, &moved),
     )
 }
 
@@ -272,6 +286,9 @@ pub fn concat(parts: &[Tensor], dim: usize) -> Result<Tensor> {
         out_shape[dim] += s[dim];
     }
     let Some(tag) = top_tag(parts) else {
+        if crate::symbolic::graph_of(parts).is_some() {
+            return crate::symbolic::concat(parts, dim);
+        }
         let plain = concat_plain(parts, dim, &out_shape, rank);
         if parts.iter().any(Tensor::has_tracer) {
             return Ok(super::tracing::concat(parts, dim, &out_shape, plain));

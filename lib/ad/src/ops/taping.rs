@@ -163,6 +163,7 @@ pub fn scatter_add(ct: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Te
             )
         }
         Tensor::Tracer(t) => Ok(super::tracing::scatter_add(t, indices, shape)),
+        Tensor::Symbolic(s) => crate::symbolic::scatter_add(s, indices, shape),
     }
 }
 

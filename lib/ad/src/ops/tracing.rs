@@ -97,26 +97,9 @@ pub fn sum_all(t: &Tracer) -> Tensor {
 
 /// Sums along dimensions (kept with length 1).
 pub fn sum_dims(t: &Tracer, dims: &[usize]) -> Tensor {
-    let shape = t.primal.shape().to_vec();
-    let mut out_shape = shape.clone();
-    for &d in dims {
-        if d < out_shape.len() {
-            out_shape[d] = 1;
-        }
-    }
-    let n_out: usize = out_shape.iter().product();
-    let mut parts: Vec<Vec<&IndexSet>> = vec![Vec::new(); n_out];
-    for (k, s) in t.sets.iter().enumerate() {
-        // Column-major multi-index of k, projected onto the output.
-        let (mut rest, mut target, mut stride) = (k, 0, 1);
-        for (dim, &extent) in shape.iter().enumerate() {
-            let i = rest % extent.max(1);
-            rest /= extent.max(1);
-            if out_shape[dim] != 1 {
-                target += i * stride;
-            }
-            stride *= out_shape[dim];
-        }
+    let (out_shape, targets) = super::reduce::reduction_targets(t.primal.shape(), dims);
+    let mut parts: Vec<Vec<&IndexSet>> = vec![Vec::new(); out_shape.iter().product()];
+    for (s, &target) in t.sets.iter().zip(&targets) {
         parts[target].push(s);
     }
     let sets = parts.into_iter().map(union_all).collect();

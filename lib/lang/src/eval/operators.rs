@@ -266,6 +266,15 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
         let t = ops::binary(f, x.tensor(), y.tensor())?;
         return Ok(from_tensor(t, eltype, scalar));
     }
+    if x.tensor().is_symbolic() || y.tensor().is_symbolic() {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "`{}` compares values, but AutoFastDifferentiation() traces the function without values, so it cannot follow a branch on them (`max`, `min`, `abs` and `clamp` need no branch); use AutoForwardDiff(), or AutoReverseDiff(compile=true), which checks such branches at every call",
+                op.symbol()
+            ),
+        ));
+    }
     if x.tensor().is_global_tracer() || y.tensor().is_global_tracer() {
         return Err(fail(
             ErrorKind::ArgumentError,

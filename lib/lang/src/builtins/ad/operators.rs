@@ -8,7 +8,7 @@
 
 use super::backends::as_backend;
 use super::contexts::{as_context, Context};
-use super::prep::{as_prep, Compiled, Prep};
+use super::prep::{as_prep, Compiled, Prep, StandIn};
 use crate::builtins::arrays::deep_copy;
 use crate::builtins::sparse::sparse_value;
 use crate::builtins::Args;
@@ -21,6 +21,7 @@ use crate::value::{Array, Value};
 use difflab_ad::compiled::CompiledTape;
 use difflab_ad::di::primitives::BasisChunks;
 use difflab_ad::di::{operators as di, primitives, sparse, Backend};
+use difflab_ad::symbolic::Program;
 use difflab_ad::{ops, Tensor};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -274,13 +275,33 @@ fn evaluate(
     }
 }
 
-/// The function at `t`: the compiled tape's replay when there is one, else the interpreted
-/// function.
+/// Traces the function symbolically at preparation: the program, or why there is none. The
+/// function runs first on `x` itself (the program must reproduce that value); its errors there
+/// are the user's, while an error under tracing (a comparison of traced numbers) only means the
+/// function cannot be traced — unless it is an interrupt.
+fn trace(
+    interp: &mut Interp,
+    p: &Parsed,
+    scalar_x: bool,
+    x: &Tensor,
+) -> Result<Result<Program, String>, Flow> {
+    let y = evaluate(interp, p, scalar_x, x)?;
+    match Program::record(|t| evaluate(interp, p, scalar_x, t), x, &y) {
+        Ok(traced) => Ok(traced.map_err(|why| why.to_string())),
+        Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => {
+            Ok(Err(format!("tracing it raised {}", e.headline())))
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// The function at `t`: the compiled tape's replay or traced program when there is one, else
+/// the interpreted function.
 fn run_function(
     interp: &mut Interp,
     p: &Parsed,
     scalar_input: bool,
-    compiled: Option<&CompiledTape>,
+    compiled: Option<&StandIn>,
     t: &Tensor,
 ) -> Result<Tensor, Flow> {
     match compiled {
@@ -423,8 +444,27 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
                     ),
                 );
             }
-            Some(recorded.map(|tape| Compiled {
-                tape: Rc::new(tape),
+            Some(
+                recorded
+                    .map(|tape| Compiled {
+                        tape: StandIn::Tape(Rc::new(tape)),
+                        constants: constants(&p).iter().map(deep_copy).collect(),
+                    })
+                    .map_err(|why| why.to_string()),
+            )
+        } else if p.backend.traces_symbolically() {
+            let traced = trace(interp, &p, scalar_x, &x)?;
+            if let Err(why) = &traced {
+                interp.out.write(
+                    Stream::Stderr,
+                    &format!(
+                        "Warning: {}: the function runs at every call (by forward mode) because {why}\n",
+                        p.backend
+                    ),
+                );
+            }
+            Some(traced.map(|program| Compiled {
+                tape: StandIn::Program(Rc::new(program)),
                 constants: constants(&p).iter().map(deep_copy).collect(),
             }))
         } else {
@@ -448,7 +488,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
     }
     if let Some(plan) = &plan {
         let backend = p.backend.clone();
-        let mut f = |t: &Tensor| run_function(interp, &p, scalar_x, compiled.as_deref(), t);
+        let mut f = |t: &Tensor| run_function(interp, &p, scalar_x, compiled.as_ref(), t);
         let mixed = sparse
             .as_ref()
             .and_then(super::sparse_ad::as_auto_sparse)
@@ -475,7 +515,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         return finish(op, variant, &p, to_value(value, true), results);
     }
     let backend = p.backend.clone();
-    let mut f = |t: &Tensor| run_function(interp, &p, scalar_x, compiled.as_deref(), t);
+    let mut f = |t: &Tensor| run_function(interp, &p, scalar_x, compiled.as_ref(), t);
     let scalar_y = |y: &Tensor| y.shape().is_empty();
     // (value, results): results in the order the plain variant returns them.
     let (value, results): (Tensor, Vec<Value>) = match op {

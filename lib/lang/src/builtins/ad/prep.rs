@@ -1,7 +1,8 @@
 //! Preparation: `prepare_gradient(f, backend, x, ...)` and friends return a preparation object
 //! that remembers what it was made for, and refuses reuse with another function, backend, or
 //! an input of another size or kind, saying which argument differs. It holds the seed arrays
-//! of chunked forward mode, and with `AutoReverseDiff(compile=true)` the tape compiled at
+//! of chunked forward mode, with `AutoReverseDiff(compile=true)` the tape compiled at
+//! preparation, and with `AutoFastDifferentiation()` the program traced at
 //! preparation.
 
 use super::operators::Op;
@@ -9,9 +10,11 @@ use crate::error::ErrorKind;
 use crate::eval::{fail, Flow};
 use crate::object::Object;
 use crate::value::Value;
-use difflab_ad::compiled::{CompiledTape, NotCompiled};
+use difflab_ad::compiled::CompiledTape;
 use difflab_ad::di::primitives::BasisChunks;
 use difflab_ad::di::Backend;
+use difflab_ad::symbolic::Program;
+use difflab_ad::{AdError, Tensor};
 use std::any::Any;
 
 /// What a preparation was made for.
@@ -32,17 +35,46 @@ pub struct Prep {
     pub point: Option<Vec<f64>>,
     /// For `AutoSparse`: the detected pattern and its coloring.
     pub plan: Option<std::rc::Rc<difflab_ad::di::sparse::SparsePlan>>,
-    /// For `AutoReverseDiff(compile=true)`: the compiled tape, or why there is none.
-    pub compiled: Option<Result<Compiled, NotCompiled>>,
+    /// For `AutoReverseDiff(compile=true)` and `AutoFastDifferentiation()`: what runs instead
+    /// of the function, or why there is nothing.
+    pub compiled: Option<Result<Compiled, String>>,
     /// For gradients, Jacobians and Hessians by chunks of basis directions: the seed arrays,
     /// reused by every call.
     pub seeds: std::cell::RefCell<BasisChunks>,
 }
 
-/// A tape compiled at preparation, replayed instead of running the function.
+/// What a preparation runs instead of the interpreted function.
+#[derive(Clone)]
+pub enum StandIn {
+    /// A compiled reverse-mode tape, replayed on the input's number kind.
+    Tape(std::rc::Rc<CompiledTape>),
+    /// A symbolically traced program.
+    Program(std::rc::Rc<Program>),
+}
+
+impl StandIn {
+    /// The function at `t`.
+    pub fn call(&self, t: &Tensor) -> Result<Tensor, AdError> {
+        match self {
+            StandIn::Tape(tape) => tape.call(t),
+            StandIn::Program(program) => program.call(t),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            StandIn::Tape(tape) => format!("compiled tape of {} operations", tape.len()),
+            StandIn::Program(program) => {
+                format!("traced program of {} instructions", program.len())
+            }
+        }
+    }
+}
+
+/// A tape or program made at preparation, run instead of the function.
 pub struct Compiled {
     /// The recorded operations.
-    pub tape: std::rc::Rc<CompiledTape>,
+    pub tape: StandIn,
     /// Copies of the `Constant` contexts it was recorded with (a replay bakes them in).
     pub constants: Vec<Value>,
 }
@@ -50,7 +82,7 @@ pub struct Compiled {
 impl Compiled {
     /// The tape, if the constant contexts of this call hold the values it was recorded with
     /// (otherwise the function must run again).
-    pub fn tape_for(&self, constants: &[Value]) -> Option<std::rc::Rc<CompiledTape>> {
+    pub fn tape_for(&self, constants: &[Value]) -> Option<StandIn> {
         let same = self.constants.len() == constants.len()
             && self
                 .constants
@@ -73,7 +105,7 @@ impl Object for Prep {
             crate::show::summary(crate::show::ElType::Float64, &self.shape)
         };
         let tape = match &self.compiled {
-            Some(Ok(c)) => format!(" (compiled tape of {} operations)", c.tape.len()),
+            Some(Ok(c)) => format!(" ({})", c.tape.describe()),
             Some(Err(why)) => format!(" (not compiled: {why})"),
             None => String::new(),
         };

@@ -139,6 +139,10 @@ pub(crate) fn apply_linear(
                 &out_shape, sets, primal,
             ))))
         }
+        Tensor::Symbolic(_) => Err(AdError::NoRule {
+            function: "a factorization's solve",
+            kind: "symbolic",
+        }),
     }
 }
 

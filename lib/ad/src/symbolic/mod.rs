@@ -1,0 +1,334 @@
+//! Symbolic tracing (`AutoFastDifferentiation()`): the number kind that records a function as a
+//! graph of scalar operations, compiled once into a [`Program`] whose derivatives are sweeps over
+//! flat instructions instead of evaluations of the user's function.
+//!
+//! A [`Symbolic`] array holds, per element, the id of a [`Graph`] node (ids are stored as `f64`
+//! so that structural kernels — gathers, reshapes, concatenations — move them like numbers). It
+//! has no values: its primal numbers are NaN, so a comparison on it is an error, and anything that
+//! reads values anyway leaves NaN in the program, which the check after recording catches
+//! ([`Program::record`] compares the program with the function at the recording input).
+//! The rules of every primitive for this kind live here; constants fold as they are recorded.
+
+mod program;
+mod slopes;
+
+pub use program::{NotTraced, Program};
+
+use crate::broadcast;
+use crate::error::{AdError, Result};
+use crate::ops::{BinaryFn, UnaryFn};
+use crate::tensor::{col_major, col_major_data, Tensor};
+use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// One scalar operation of a recorded graph; operands are earlier nodes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Node {
+    /// Element `k` of the input (the first nodes of a graph, in order).
+    Input,
+    /// A number that did not depend on the input.
+    Const(f64),
+    /// `f(a)`.
+    Unary(UnaryFn, u32),
+    /// `f(a, b)`.
+    Binary(BinaryFn, u32, u32),
+}
+
+/// An operation on given operands, for finding one recorded before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Operation {
+    Unary(UnaryFn, u32),
+    Binary(BinaryFn, u32, u32),
+}
+
+/// The nodes recorded so far by one tracing. The same operation on the same operands is
+/// recorded once (scalar code often repeats subexpressions, such as `x^2 * y` in two equations).
+#[derive(Debug, Default)]
+pub struct Graph {
+    nodes: RefCell<Vec<Node>>,
+    constants: RefCell<HashMap<u64, u32>>,
+    operations: RefCell<HashMap<Operation, u32>>,
+}
+
+impl Graph {
+    fn push(&self, node: Node) -> u32 {
+        let mut nodes = self.nodes.borrow_mut();
+        nodes.push(node);
+        (nodes.len() - 1) as u32
+    }
+
+    /// The node of `operation`, recorded now unless it was already.
+    fn operation(&self, operation: Operation) -> u32 {
+        if let Some(&id) = self.operations.borrow().get(&operation) {
+            return id;
+        }
+        let id = self.push(match operation {
+            Operation::Unary(f, a) => Node::Unary(f, a),
+            Operation::Binary(f, a, b) => Node::Binary(f, a, b),
+        });
+        self.operations.borrow_mut().insert(operation, id);
+        id
+    }
+
+    fn node(&self, id: u32) -> Node {
+        self.nodes.borrow()[id as usize]
+    }
+
+    fn constant(&self, value: f64) -> u32 {
+        if let Some(&id) = self.constants.borrow().get(&value.to_bits()) {
+            return id;
+        }
+        let id = self.push(Node::Const(value));
+        self.constants.borrow_mut().insert(value.to_bits(), id);
+        id
+    }
+
+    fn unary(&self, f: UnaryFn, a: u32) -> Result<u32> {
+        match self.node(a) {
+            Node::Const(x) if !f.in_domain(x) => Err(AdError::Domain {
+                function: f.name(),
+                value: x,
+            }),
+            Node::Const(x) => Ok(self.constant(f.apply(x))),
+            _ => Ok(self.operation(Operation::Unary(f, a))),
+        }
+    }
+
+    fn binary(&self, f: BinaryFn, a: u32, b: u32) -> Result<u32> {
+        match (self.node(a), self.node(b)) {
+            (Node::Const(x), Node::Const(y)) => {
+                slopes::check_binary_domain(f, x, y)?;
+                Ok(self.constant(f.apply(x, y)))
+            }
+            _ => Ok(self.operation(Operation::Binary(f, a, b))),
+        }
+    }
+
+    /// The sum of `ids` (0 when empty), as a chain of additions.
+    fn sum(&self, ids: impl IntoIterator<Item = u32>) -> Result<u32> {
+        let mut ids = ids.into_iter();
+        let Some(first) = ids.next() else {
+            return Ok(self.constant(0.0));
+        };
+        ids.try_fold(first, |acc, id| self.binary(BinaryFn::Add, acc, id))
+    }
+
+    /// The recorded nodes.
+    pub(crate) fn nodes(&self) -> std::cell::Ref<'_, Vec<Node>> {
+        self.nodes.borrow()
+    }
+}
+
+/// An array of graph nodes, one per element.
+#[derive(Debug, Clone)]
+pub struct Symbolic {
+    /// The node id of each element (exact integers stored as `f64`), in the array's shape.
+    pub ids: ArrayD<f64>,
+    /// NaN of the same shape: a symbolic array has no values.
+    pub primal: ArrayD<f64>,
+    /// The graph the nodes belong to.
+    pub graph: Rc<Graph>,
+}
+
+/// A symbolic tensor of the nodes `ids`.
+fn symbolic(graph: &Rc<Graph>, ids: ArrayD<f64>) -> Tensor {
+    let primal = ArrayD::from_elem(IxDyn(ids.shape()).f(), f64::NAN);
+    Tensor::Symbolic(Rc::new(Symbolic {
+        ids,
+        primal,
+        graph: graph.clone(),
+    }))
+}
+
+fn id_array(shape: &[usize], ids: Vec<u32>) -> ArrayD<f64> {
+    col_major(shape, ids.into_iter().map(f64::from).collect())
+}
+
+fn ids(a: &ArrayD<f64>) -> Vec<u32> {
+    col_major_data(a).into_iter().map(|k| k as u32).collect()
+}
+
+/// The input of a tracing: element `k` is input node `k` of a new graph.
+pub fn input(shape: &[usize]) -> Tensor {
+    let graph = Rc::new(Graph::default());
+    let n: usize = shape.iter().product();
+    for _ in 0..n {
+        graph.push(Node::Input);
+    }
+    symbolic(&graph, id_array(shape, (0..n as u32).collect()))
+}
+
+/// The graph of the first symbolic operand.
+pub fn graph_of<'a>(operands: impl IntoIterator<Item = &'a Tensor>) -> Option<&'a Rc<Graph>> {
+    operands.into_iter().find_map(|t| match t {
+        Tensor::Symbolic(s) => Some(&s.graph),
+        _ => None,
+    })
+}
+
+/// The node ids of `t` in `graph`: its own for a symbolic array, constants for plain numbers.
+fn ids_in(t: &Tensor, graph: &Rc<Graph>) -> Result<ArrayD<f64>> {
+    match t {
+        Tensor::Symbolic(s) if Rc::ptr_eq(&s.graph, graph) => Ok(s.ids.clone()),
+        Tensor::Symbolic(_) => Err(AdError::Argument(
+            "values of two different symbolic tracings were combined".into(),
+        )),
+        Tensor::Plain(a) => Ok(a.mapv(|v| f64::from(graph.constant(v)))),
+        _ => Err(AdError::NoRule {
+            function: "a symbolic tracing of derivatives",
+            kind: "symbolic",
+        }),
+    }
+}
+
+/// `f.(s)`.
+pub fn unary(f: UnaryFn, s: &Symbolic) -> Result<Tensor> {
+    let out = ids(&s.ids)
+        .into_iter()
+        .map(|a| s.graph.unary(f, a))
+        .collect::<Result<_>>()?;
+    Ok(symbolic(&s.graph, id_array(s.ids.shape(), out)))
+}
+
+/// `f.(a, b)` with broadcasting, where one operand is symbolic and the other symbolic or plain.
+pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let graph = graph_of([a, b]).expect("a symbolic operand");
+    let shape = broadcast::shape(a.shape(), b.shape())?;
+    let ia = ids(&broadcast::to_shape(&ids_in(a, graph)?, &shape)?);
+    let ib = ids(&broadcast::to_shape(&ids_in(b, graph)?, &shape)?);
+    let out = ia
+        .into_iter()
+        .zip(ib)
+        .map(|(x, y)| graph.binary(f, x, y))
+        .collect::<Result<_>>()?;
+    Ok(symbolic(graph, id_array(&shape, out)))
+}
+
+/// `s` broadcast to `shape`.
+pub fn broadcast(s: &Symbolic, shape: &[usize]) -> Result<Tensor> {
+    Ok(symbolic(&s.graph, broadcast::to_shape(&s.ids, shape)?))
+}
+
+/// The sum of all elements.
+pub fn sum_all(s: &Symbolic) -> Result<Tensor> {
+    let total = s.graph.sum(ids(&s.ids))?;
+    Ok(symbolic(&s.graph, id_array(&[], vec![total])))
+}
+
+/// Sums along the (0-based) dimensions `dims`, kept with length 1.
+pub fn sum_dims(s: &Symbolic, dims: &[usize]) -> Result<Tensor> {
+    let (out_shape, targets) = crate::ops::reduce::reduction_targets(s.ids.shape(), dims);
+    let mut groups: Vec<Vec<u32>> = vec![Vec::new(); out_shape.iter().product()];
+    for (id, &target) in ids(&s.ids).into_iter().zip(&targets) {
+        groups[target].push(id);
+    }
+    let out = groups
+        .into_iter()
+        .map(|g| s.graph.sum(g))
+        .collect::<Result<_>>()?;
+    Ok(symbolic(&s.graph, id_array(&out_shape, out)))
+}
+
+/// Running sums of the elements in column-major order.
+pub fn cumsum(s: &Symbolic) -> Result<Tensor> {
+    let mut acc: Option<u32> = None;
+    let mut out = Vec::with_capacity(s.ids.len());
+    for id in ids(&s.ids) {
+        let next = match acc {
+            Some(a) => s.graph.binary(BinaryFn::Add, a, id)?,
+            None => id,
+        };
+        out.push(next);
+        acc = Some(next);
+    }
+    Ok(symbolic(&s.graph, id_array(s.ids.shape(), out)))
+}
+
+/// The same nodes moved by the structural kernel `op` (gather, reshape, ...).
+pub fn moved(s: &Symbolic, op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>) -> Result<Tensor> {
+    Ok(symbolic(&s.graph, op(&s.ids)?))
+}
+
+/// Zeros of `shape` with the elements of `s` added at positions `indices`.
+pub fn scatter_add(s: &Symbolic, indices: &[usize], shape: &[usize]) -> Result<Tensor> {
+    let mut groups: Vec<Vec<u32>> = vec![Vec::new(); shape.iter().product()];
+    for (id, &i) in ids(&s.ids).into_iter().zip(indices) {
+        groups[i].push(id);
+    }
+    let out = groups
+        .into_iter()
+        .map(|g| s.graph.sum(g))
+        .collect::<Result<_>>()?;
+    Ok(symbolic(&s.graph, id_array(shape, out)))
+}
+
+/// `target` with positions `indices` replaced by `values` (one per position or one for all).
+pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Tensor> {
+    let graph = graph_of([target, values]).expect("a symbolic operand");
+    let mut out = ids(&ids_in(target, graph)?);
+    let source = ids(&ids_in(values, graph)?);
+    for (k, &i) in indices.iter().enumerate() {
+        out[i] = source[if source.len() == 1 { 0 } else { k }];
+    }
+    Ok(symbolic(graph, id_array(target.shape(), out)))
+}
+
+/// Writes `values` at `indices` of `target` in place; false (nothing written) when `target`'s
+/// ids are not stored column-major.
+pub fn scatter_into(target: &mut Symbolic, indices: &[usize], values: &Tensor) -> Result<bool> {
+    if !target.ids.t().is_standard_layout() {
+        return Ok(false);
+    }
+    let source = ids(&ids_in(values, &target.graph)?);
+    let out = target
+        .ids
+        .as_slice_memory_order_mut()
+        .expect("column-major contiguous");
+    for (k, &i) in indices.iter().enumerate() {
+        out[i] = f64::from(source[if source.len() == 1 { 0 } else { k }]);
+    }
+    Ok(true)
+}
+
+/// Concatenation along `dim` of symbolic and plain arrays.
+pub fn concat(parts: &[Tensor], dim: usize) -> Result<Tensor> {
+    let graph = graph_of(parts).expect("a symbolic part");
+    let id_parts = parts
+        .iter()
+        .map(|p| ids_in(p, graph).map(Tensor::plain))
+        .collect::<Result<Vec<_>>>()?;
+    let joined = crate::ops::concat(&id_parts, dim)?;
+    Ok(symbolic(graph, joined.primal().clone()))
+}
+
+/// `a * b` for matrices and vectors, expanded into sums of products.
+pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let graph = graph_of([a, b]).expect("a symbolic operand");
+    let (ia, ib) = (ids_in(a, graph)?, ids_in(b, graph)?);
+    // The plain product fixes the result's shape and checks the dimensions.
+    let shape = crate::ops::matmul(
+        &Tensor::plain(ia.mapv(|_| 0.0)),
+        &Tensor::plain(ib.mapv(|_| 0.0)),
+    )?
+    .shape()
+    .to_vec();
+    let (m, k) = match *a.shape() {
+        [m] => (m, 1),
+        [m, k] => (m, k),
+        _ => unreachable!("matmul checked the ranks"),
+    };
+    let n = shape.iter().product::<usize>() / m.max(1);
+    let (ia, ib) = (ids(&ia), ids(&ib));
+    let mut out = Vec::with_capacity(m * n);
+    for j in 0..n {
+        for i in 0..m {
+            let products = (0..k)
+                .map(|l| graph.binary(BinaryFn::Mul, ia[i + l * m], ib[l + j * k]))
+                .collect::<Result<Vec<_>>>()?;
+            out.push(graph.sum(products)?);
+        }
+    }
+    Ok(symbolic(graph, id_array(&shape, out)))
+}

@@ -1,0 +1,162 @@
+//! The derivatives of the elementwise functions on plain numbers, for compiled programs: the
+//! same rules as the array forms in [`crate::ops::elementwise`] (a test checks them against
+//! each other), without building a tensor per number.
+
+use crate::error::{AdError, Result};
+use crate::ops::{BinaryFn, UnaryFn};
+
+impl UnaryFn {
+    /// `f'(x)`, given `y = f(x)`.
+    pub(crate) fn slope(self, x: f64, y: f64) -> f64 {
+        use std::f64::consts::{LN_10, LN_2};
+        use UnaryFn::*;
+        match self {
+            Neg => -1.0,
+            Abs => Sign.apply(x),
+            Abs2 => 2.0 * x,
+            Sqrt => 0.5 / y,
+            Cbrt => 1.0 / (3.0 * y * y),
+            Exp => y,
+            Exp2 => LN_2 * y,
+            Log => 1.0 / x,
+            Log2 => 1.0 / (LN_2 * x),
+            Log10 => 1.0 / (LN_10 * x),
+            Log1p => 1.0 / (1.0 + x),
+            Expm1 => x.exp(),
+            Sin => x.cos(),
+            Cos => -x.sin(),
+            Tan => 1.0 + y * y,
+            Asin => 1.0 / (1.0 - x * x).sqrt(),
+            Acos => -1.0 / (1.0 - x * x).sqrt(),
+            Atan => 1.0 / (1.0 + x * x),
+            Sinh => x.cosh(),
+            Cosh => x.sinh(),
+            Tanh => 1.0 - y * y,
+            Sec => y * x.tan(),
+            Csc => -y * Cot.apply(x),
+            Cot => -(1.0 + y * y),
+            Sign | Floor | Ceil | Round | Trunc => 0.0,
+            Sigmoid => y * (1.0 - y),
+            Relu => f64::from(u8::from(x > 0.0)),
+            Softplus => Sigmoid.apply(x),
+            Inv => -1.0 / (x * x),
+        }
+    }
+}
+
+impl BinaryFn {
+    /// `(∂f/∂x, ∂f/∂z)` at `(x, z)`, given `y = f(x, z)`; `need_z` is false when `z` is a
+    /// constant (the exponent's slope needs a logarithm).
+    pub(crate) fn slopes(self, x: f64, z: f64, y: f64, need_z: bool) -> (f64, f64) {
+        use BinaryFn::*;
+        match self {
+            Add => (1.0, 1.0),
+            Sub => (1.0, -1.0),
+            Mul => (z, x),
+            Div => (1.0 / z, -y / z),
+            Pow => {
+                let base = match z {
+                    2.0 => 2.0 * x,
+                    1.0 => 1.0,
+                    _ => z * Pow.apply(x, z - 1.0),
+                };
+                (base, if need_z { y * x.ln() } else { 0.0 })
+            }
+            Max => {
+                let a = f64::from(u8::from(x >= z));
+                (a, 1.0 - a)
+            }
+            Min => {
+                let a = f64::from(u8::from(x <= z));
+                (a, 1.0 - a)
+            }
+            Atan2 => {
+                let r2 = x * x + z * z;
+                (z / r2, -x / r2)
+            }
+            Hypot => (x / y, z / y),
+            Mod | Rem => (1.0, -((x - y) / z)),
+        }
+    }
+}
+
+/// The domain check of `f(x, z)` on plain numbers (a negative base to a fractional power).
+pub(crate) fn check_binary_domain(f: BinaryFn, x: f64, z: f64) -> Result<()> {
+    if f == BinaryFn::Pow && z.fract() != 0.0 && x < 0.0 {
+        return Err(AdError::Domain {
+            function: "^",
+            value: x,
+        });
+    }
+    Ok(())
+}
+
+/// The domain check of `f(x)` on a plain number.
+pub(crate) fn check_unary_domain(f: UnaryFn, x: f64) -> Result<()> {
+    if f.in_domain(x) {
+        Ok(())
+    } else {
+        Err(AdError::Domain {
+            function: f.name(),
+            value: x,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ops::{self, BinaryFn, UnaryFn};
+    use crate::tensor::{Tag, Tensor};
+
+    const UNARY: [UnaryFn; 33] = {
+        use UnaryFn::*;
+        [
+            Neg, Abs, Abs2, Sqrt, Cbrt, Exp, Exp2, Log, Log2, Log10, Log1p, Expm1, Sin, Cos, Tan,
+            Asin, Acos, Atan, Sinh, Cosh, Tanh, Sec, Csc, Cot, Sign, Floor, Ceil, Round, Trunc,
+            Sigmoid, Relu, Softplus, Inv,
+        ]
+    };
+
+    fn forward(f: impl Fn(&Tensor) -> Tensor, x: f64) -> f64 {
+        let tag = Tag::fresh();
+        let d = Tensor::dual(tag, Tensor::scalar(x), vec![Tensor::scalar(1.0)]);
+        let out = f(&d);
+        out.split(tag).1.map_or(0.0, |p| p[0].primal()[[]])
+    }
+
+    #[test]
+    fn scalar_slopes_match_the_array_rules() {
+        for f in UNARY {
+            for x in [0.3, 0.7, -0.4, 2.5] {
+                if !f.in_domain(x) {
+                    continue;
+                }
+                let expected = forward(|t| ops::unary(f, t).unwrap(), x);
+                let got = f.slope(x, f.apply(x));
+                assert!(
+                    (got - expected).abs() <= 1e-12 * (1.0 + expected.abs()),
+                    "{f:?} at {x}: {got} vs {expected}"
+                );
+            }
+        }
+        use BinaryFn::*;
+        for f in [Add, Sub, Mul, Div, Pow, Max, Min, Atan2, Hypot, Mod, Rem] {
+            for (x, z) in [(0.7, 1.3), (2.0, 0.5), (1.5, 2.0), (-0.6, 3.0), (3.0, 3.0)] {
+                let y = f.apply(x, z);
+                let (sx, sz) = f.slopes(x, z, y, true);
+                let ex = forward(|t| ops::binary(f, t, &Tensor::scalar(z)).unwrap(), x);
+                assert!(
+                    (sx - ex).abs() <= 1e-12 * (1.0 + ex.abs()),
+                    "{f:?} ∂x at {x},{z}: {sx} vs {ex}"
+                );
+                if x > 0.0 || f != Pow {
+                    let ez = forward(|t| ops::binary(f, &Tensor::scalar(x), t).unwrap(), z);
+                    assert!(
+                        (sz - ez).abs() <= 1e-12 * (1.0 + ez.abs()),
+                        "{f:?} ∂z at {x},{z}: {sz} vs {ez}"
+                    );
+                }
+            }
+        }
+    }
+}
