@@ -10,6 +10,7 @@ use super::backend::{Backend, Mode};
 use super::operators::gradient_and_hvp;
 use super::primitives::{pullback, pushforward};
 use crate::error::AdError;
+use crate::symbolic::Program;
 use crate::tensor::Tensor;
 use crate::tracer::{self, sets_of};
 use difflab_coloring::{
@@ -210,6 +211,36 @@ where
         _ => return Err(AdError::Argument("bidirectional colorings need MixedMode".into()).into()),
     };
     Ok((y, finish(plan, &lines)?))
+}
+
+/// [`sparse_jacobian`] of a traced program at a plain `x`, for a column coloring: one pass
+/// over its instructions with a lane per color, the compressed matrix filled row by row.
+pub fn sparse_jacobian_of_program(
+    program: &Program,
+    plan: &SparsePlan,
+    x: &Tensor,
+) -> Result<(Tensor, CsMat<f64>), AdError> {
+    let groups = match (plan.coloring.column_groups(), plan.coloring.row_groups()) {
+        (Some(groups), None) => groups,
+        _ => {
+            return Err(AdError::Argument(
+                "a traced program's Jacobian needs a column coloring".into(),
+            ))
+        }
+    };
+    let (y, b) = program.compressed_jacobian(&x.to_col_major(), groups)?;
+    let rows = plan.coloring.pattern().nrows();
+    if b.nrows() != rows {
+        return Err(AdError::DimensionMismatch(format!(
+            "the function returned {} values where the sparsity pattern has {rows}",
+            b.nrows()
+        )));
+    }
+    let y = Tensor::from_col_major(program.output_shape(), y);
+    Ok((
+        y,
+        plan.matrix(|values| decompress_into(values, b.view(), &plan.coloring))?,
+    ))
 }
 
 /// `f(x)`, `∇f(x)` and the sparse Hessian, one HVP per color.

@@ -14,32 +14,28 @@ use crate::tensor::{col_major_slice, Tag, Tensor};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// What an instruction computes. The common cases of scalar code have kernels of their own;
-/// a constant operand is folded into the kernel when that is exact.
+/// What an instruction computes: the common cases of scalar code have kernels of their own.
 #[derive(Debug, Clone, Copy)]
 enum Op {
     Add,
     Sub,
     Mul,
-    /// `a · c` (or `c · a`: the same number).
-    Scale(f64),
-    /// `a + c` (or `c + a`, or `a - (-c)`).
-    Shift(f64),
     /// `a ^ 2`.
     Square,
     Unary(UnaryFn),
-    /// `f(a, b)`; `b_varies` is false when `b` is a constant register (its slope is not needed).
-    Binary(BinaryFn, bool),
+    Binary(BinaryFn),
 }
 
+/// One instruction (16 bytes: the whole program streams through the cache at every pass).
 #[derive(Debug, Clone, Copy)]
 struct Instr {
     op: Op,
+    /// `b` carries tangents too (false for one-operand kernels and constant `b`, whose slope
+    /// is then not needed).
+    two: bool,
     a: u32,
     b: u32,
     out: u32,
-    /// Both operands vary (else only `a` carries tangents).
-    two: bool,
 }
 
 /// Why a function was not traced into a program.
@@ -121,6 +117,11 @@ impl Program {
             return Ok(Err(NotTraced::Mismatch));
         }
         Ok(Ok(program))
+    }
+
+    /// The shape of the function's output.
+    pub fn output_shape(&self) -> &[usize] {
+        &self.output_shape
     }
 
     /// The number of instructions.
@@ -231,16 +232,13 @@ impl Program {
         for ins in &self.code {
             let a = &registers[ins.a as usize];
             let b = &registers[ins.b as usize];
-            let binary = |f: BinaryFn, c: f64| ops::binary(f, a, &Tensor::scalar(c));
             registers[ins.out as usize] = match ins.op {
                 Op::Add => ops::binary(BinaryFn::Add, a, b)?,
                 Op::Sub => ops::binary(BinaryFn::Sub, a, b)?,
                 Op::Mul => ops::binary(BinaryFn::Mul, a, b)?,
-                Op::Scale(c) => binary(BinaryFn::Mul, c)?,
-                Op::Shift(c) => binary(BinaryFn::Add, c)?,
-                Op::Square => binary(BinaryFn::Pow, 2.0)?,
+                Op::Square => ops::binary(BinaryFn::Pow, a, &Tensor::scalar(2.0))?,
                 Op::Unary(f) => ops::unary(f, a)?,
-                Op::Binary(f, _) => ops::binary(f, a, b)?,
+                Op::Binary(f) => ops::binary(f, a, b)?,
             };
         }
         let outputs: Vec<Tensor> = self
@@ -290,41 +288,106 @@ impl Program {
         }
     }
 
-    /// One pass for up to [`SYMBOLIC_LANES`] tangents, with the lane count rounded up to one of a
-    /// few block sizes so that each instruction updates a fixed-size block (unrolled, no copy
-    /// calls).
     fn pushforward_lanes(
         &self,
         x: &[f64],
         tangents: &[&[f64]],
     ) -> Result<(Vec<f64>, Vec<Vec<f64>>)> {
-        match tangents.len() {
-            0 | 1 => self.pushforward_block::<1>(x, tangents),
-            2 => self.pushforward_block::<2>(x, tangents),
-            3 | 4 => self.pushforward_block::<4>(x, tangents),
-            5..=8 => self.pushforward_block::<8>(x, tangents),
-            // ForwardDiff's chunk, and the color count of many stencils.
-            9..=12 => self.pushforward_block::<12>(x, tangents),
-            13..=16 => self.pushforward_block::<16>(x, tangents),
-            _ => self.pushforward_block::<SYMBOLIC_LANES>(x, tangents),
+        let m = self.outputs.len();
+        let mut out = vec![vec![0.0; m]; tangents.len()];
+        let y = self.run(
+            tangents.len(),
+            x,
+            &|k, block| {
+                for (d, t) in block.iter_mut().zip(tangents) {
+                    *d = t[k];
+                }
+            },
+            &mut |i, lanes| {
+                for (o, &d) in out.iter_mut().zip(lanes) {
+                    o[i] = d;
+                }
+            },
+        )?;
+        Ok((y, out))
+    }
+
+    /// The outputs at `x` and the compressed Jacobian: column `c` is the sum of the Jacobian's
+    /// columns `groups[c]` (one lane per group, each input seeded with its group's unit lane),
+    /// filled one output row at a time.
+    pub fn compressed_jacobian(
+        &self,
+        x: &[f64],
+        groups: &[Vec<usize>],
+    ) -> Result<(Vec<f64>, ndarray::Array2<f64>)> {
+        let mut group_of = vec![usize::MAX; self.inputs];
+        for (c, group) in groups.iter().enumerate() {
+            for &k in group {
+                group_of[k] = c;
+            }
+        }
+        let mut b = ndarray::Array2::zeros((self.outputs.len(), groups.len()));
+        let mut y = None;
+        for first in (0..groups.len()).step_by(SYMBOLIC_LANES) {
+            let width = (groups.len() - first).min(SYMBOLIC_LANES);
+            let values = self.run(
+                width,
+                x,
+                &|k, block| {
+                    block.fill(0.0);
+                    if let Some(lane) = group_of[k].checked_sub(first).filter(|&l| l < width) {
+                        block[lane] = 1.0;
+                    }
+                },
+                &mut |i, lanes| {
+                    let row = b.row_mut(i).into_slice().expect("row-major");
+                    row[first..first + width].copy_from_slice(&lanes[..width]);
+                },
+            )?;
+            y.get_or_insert(values);
+        }
+        match y {
+            Some(y) => Ok((y, b)),
+            None => Ok((self.values(x)?, b)),
         }
     }
 
-    fn pushforward_block<const L: usize>(
+    /// One pass with `width` (at most [`SYMBOLIC_LANES`]) tangent lanes: `seed(k, block)` sets
+    /// input `k`'s lanes, `emit(i, lanes)` receives output `i`'s. The lanes are rounded up to one
+    /// of a few block sizes so that each instruction updates a fixed-size block (unrolled, no
+    /// copy calls).
+    fn run(
+        &self,
+        width: usize,
+        x: &[f64],
+        seed: &dyn Fn(usize, &mut [f64]),
+        emit: &mut dyn FnMut(usize, &[f64]),
+    ) -> Result<Vec<f64>> {
+        match width {
+            0 | 1 => self.run_block::<1>(x, seed, emit),
+            2 => self.run_block::<2>(x, seed, emit),
+            3 | 4 => self.run_block::<4>(x, seed, emit),
+            5..=8 => self.run_block::<8>(x, seed, emit),
+            // ForwardDiff's chunk, and the color count of many stencils.
+            9..=12 => self.run_block::<12>(x, seed, emit),
+            13..=16 => self.run_block::<16>(x, seed, emit),
+            _ => self.run_block::<SYMBOLIC_LANES>(x, seed, emit),
+        }
+    }
+
+    fn run_block<const L: usize>(
         &self,
         x: &[f64],
-        tangents: &[&[f64]],
-    ) -> Result<(Vec<f64>, Vec<Vec<f64>>)> {
-        let lanes = tangents.len();
+        seed: &dyn Fn(usize, &mut [f64]),
+        emit: &mut dyn FnMut(usize, &[f64]),
+    ) -> Result<Vec<f64>> {
         let mut v = self.load(x);
         let mut dot = self.lanes_scratch.take();
         dot.resize(self.registers * L, 0.0);
         for k in 0..self.inputs {
             let block = &mut dot[k * L..(k + 1) * L];
-            for (d, t) in block.iter_mut().zip(tangents) {
-                *d = t[k];
-            }
-            block[lanes..].fill(0.0);
+            block.fill(0.0);
+            seed(k, block);
         }
         for &(r, _) in &self.constants {
             dot[r as usize * L..(r as usize + 1) * L].fill(0.0);
@@ -350,17 +413,14 @@ impl Program {
             Ok(())
         });
         let y = self.outputs.iter().map(|&r| v[r as usize]).collect();
-        let tangents = (0..lanes)
-            .map(|l| {
-                self.outputs
-                    .iter()
-                    .map(|&r| dot[r as usize * L + l])
-                    .collect()
-            })
-            .collect();
+        if run.is_ok() {
+            for (i, &r) in self.outputs.iter().enumerate() {
+                emit(i, &dot[r as usize * L..(r as usize + 1) * L]);
+            }
+        }
         self.values_scratch.replace(v);
         self.lanes_scratch.replace(dot);
-        run.map(|()| (y, tangents))
+        run.map(|()| y)
     }
 
     /// The outputs at `x` and `Jᵀ·c` for each cotangent `c` (column-major), all in one backward
@@ -423,18 +483,16 @@ fn local(ins: &Instr, v: &[f64]) -> Result<(f64, f64, f64)> {
         Op::Add => (x + z, 1.0, 1.0),
         Op::Sub => (x - z, 1.0, -1.0),
         Op::Mul => (x * z, z, x),
-        Op::Scale(c) => (x * c, c, 0.0),
-        Op::Shift(c) => (x + c, 1.0, 0.0),
         Op::Square => (x * x, 2.0 * x, 0.0),
         Op::Unary(f) => {
             slopes::check_unary_domain(f, x)?;
             let y = f.apply(x);
             (y, f.slope(x, y), 0.0)
         }
-        Op::Binary(f, b_varies) => {
+        Op::Binary(f) => {
             slopes::check_binary_domain(f, x, z)?;
             let y = f.apply(x, z);
-            let (sa, sb) = f.slopes(x, z, y, b_varies);
+            let (sa, sb) = f.slopes(x, z, y, ins.two);
             (y, sa, sb)
         }
     })
@@ -460,36 +518,18 @@ fn compile(
     output_shape: &[usize],
 ) -> Program {
     let nodes = graph.nodes();
-    // Liveness: which nodes are needed, and the last instruction reading each.
+    let order = schedule(&nodes, &outputs);
     let mut needed = vec![false; nodes.len()];
+    // Liveness: the last position in `order` reading each node.
+    let mut last_use = vec![0usize; nodes.len()];
     for &o in &outputs {
         needed[o as usize] = true;
     }
-    for id in (0..nodes.len()).rev() {
-        if !needed[id] {
-            continue;
-        }
-        match nodes[id] {
-            Node::Unary(_, a) => needed[a as usize] = true,
-            Node::Binary(_, a, b) => {
-                needed[a as usize] = true;
-                needed[b as usize] = true;
-            }
-            Node::Input | Node::Const(_) => {}
-        }
-    }
-    let mut last_use = vec![0usize; nodes.len()];
-    for (id, node) in nodes.iter().enumerate() {
-        if !needed[id] {
-            continue;
-        }
-        match *node {
-            Node::Unary(_, a) => last_use[a as usize] = id,
-            Node::Binary(_, a, b) => {
-                last_use[a as usize] = id;
-                last_use[b as usize] = id;
-            }
-            Node::Input | Node::Const(_) => {}
+    for (position, &id) in order.iter().enumerate() {
+        needed[id as usize] = true;
+        for operand in operands(nodes[id as usize]).into_iter().flatten() {
+            needed[operand as usize] = true;
+            last_use[operand as usize] = position;
         }
     }
     for &o in &outputs {
@@ -516,20 +556,17 @@ fn compile(
     };
     let mut free: Vec<u32> = Vec::new();
     let mut code = Vec::new();
-    for (id, node) in nodes.iter().enumerate() {
-        if !needed[id] {
-            continue;
-        }
-        let (op, a, b) = match *node {
+    for (position, &id) in order.iter().enumerate() {
+        let (op, a, b) = match nodes[id as usize] {
             Node::Unary(f, a) => (Op::Unary(f), a, a),
-            Node::Binary(f, a, b) => kernel(f, a, b, constant_of(a), constant_of(b)),
+            Node::Binary(f, a, b) => kernel(f, a, b, constant_of(a).is_some(), constant_of(b)),
             Node::Input | Node::Const(_) => continue,
         };
         // Operands read here for the last time give their registers back first, so the result
         // may reuse one of them (every kernel reads its operands before writing).
         for operand in if a == b { vec![a] } else { vec![a, b] } {
             let temporary = matches!(nodes[operand as usize], Node::Unary(..) | Node::Binary(..));
-            if temporary && last_use[operand as usize] == id {
+            if temporary && last_use[operand as usize] == position {
                 free.push(register[operand as usize]);
             }
         }
@@ -537,12 +574,8 @@ fn compile(
             registers += 1;
             (registers - 1) as u32
         });
-        register[id] = out;
-        let two = match op {
-            Op::Add | Op::Sub | Op::Mul => true,
-            Op::Binary(_, b_varies) => b_varies,
-            Op::Scale(_) | Op::Shift(_) | Op::Square | Op::Unary(_) => false,
-        };
+        register[id as usize] = out;
+        let two = !matches!(op, Op::Square | Op::Unary(_)) && constant_of(b).is_none();
         code.push(Instr {
             op,
             a: register[a as usize],
@@ -565,20 +598,62 @@ fn compile(
     }
 }
 
-/// The kernel of `f(a, b)` given which operands are constants (constant folding left at most
-/// one): `(op, a, b)` with a one-operand kernel reading `a` only (`b == a`).
-fn kernel(f: BinaryFn, a: u32, b: u32, ca: Option<f64>, cb: Option<f64>) -> (Op, u32, u32) {
-    match (f, ca, cb) {
-        (BinaryFn::Add, Some(c), None) => (Op::Shift(c), b, b),
-        (BinaryFn::Add, None, Some(c)) => (Op::Shift(c), a, a),
-        (BinaryFn::Add, None, None) => (Op::Add, a, b),
-        (BinaryFn::Sub, None, Some(c)) => (Op::Shift(-c), a, a),
-        (BinaryFn::Sub, None, None) => (Op::Sub, a, b),
-        (BinaryFn::Mul, Some(c), None) => (Op::Scale(c), b, b),
-        (BinaryFn::Mul, None, Some(c)) => (Op::Scale(c), a, a),
-        (BinaryFn::Mul, None, None) => (Op::Mul, a, b),
-        (BinaryFn::Pow, None, Some(2.0)) => (Op::Square, a, a),
-        (f, _, cb) => (Op::Binary(f, cb.is_none()), a, b),
+fn operands(node: Node) -> [Option<u32>; 2] {
+    match node {
+        Node::Unary(_, a) => [Some(a), None],
+        Node::Binary(_, a, b) => [Some(a), Some(b)],
+        Node::Input | Node::Const(_) => [None, None],
+    }
+}
+
+/// The operations the outputs need, each after its operands, one output after another (depth
+/// first). Element by element, each output's temporaries live in a few registers that stay in
+/// cache; in recording order (one whole-array operation after another) every intermediate array
+/// would stream through memory once per operation.
+fn schedule(nodes: &[Node], outputs: &[u32]) -> Vec<u32> {
+    let mut done: Vec<bool> = nodes
+        .iter()
+        .map(|n| matches!(n, Node::Input | Node::Const(_)))
+        .collect();
+    let mut order = Vec::new();
+    let mut stack: Vec<(u32, bool)> = Vec::new();
+    for &output in outputs {
+        stack.push((output, false));
+        while let Some((id, operands_done)) = stack.pop() {
+            if done[id as usize] {
+                continue;
+            }
+            if operands_done {
+                done[id as usize] = true;
+                order.push(id);
+                continue;
+            }
+            stack.push((id, true));
+            // Pushed last, the first operand is scheduled first.
+            let [a, b] = operands(nodes[id as usize]);
+            for operand in [b, a].into_iter().flatten() {
+                if !done[operand as usize] {
+                    stack.push((operand, false));
+                }
+            }
+        }
+    }
+    order
+}
+
+/// The kernel of `f(a, b)`: `(op, a, b)`, with a constant operand of a commutative function
+/// moved to `b` (constant folding left at most one), and `b == a` for one-operand kernels.
+fn kernel(f: BinaryFn, a: u32, b: u32, a_is_constant: bool, cb: Option<f64>) -> (Op, u32, u32) {
+    let (a, b) = match f {
+        BinaryFn::Add | BinaryFn::Mul if a_is_constant => (b, a),
+        _ => (a, b),
+    };
+    match (f, cb) {
+        (BinaryFn::Add, _) => (Op::Add, a, b),
+        (BinaryFn::Sub, _) => (Op::Sub, a, b),
+        (BinaryFn::Mul, _) => (Op::Mul, a, b),
+        (BinaryFn::Pow, Some(2.0)) => (Op::Square, a, a),
+        (f, _) => (Op::Binary(f), a, b),
     }
 }
 
@@ -650,6 +725,32 @@ mod tests {
             for (g, e) in got.to_col_major().iter().zip(expected.to_col_major()) {
                 assert!((g - e).abs() < 1e-12, "{got:?} vs {expected:?}");
             }
+        }
+    }
+
+    #[test]
+    fn compressed_jacobians_take_a_lane_per_group_in_passes_of_at_most_32() {
+        // y_i = x_i · x_{i+1}: 40 single-column groups need two passes; two interleaved groups
+        // (even and odd columns) give the compressed form of the same matrix.
+        let n = 40;
+        let f = |x: &Tensor| -> std::result::Result<Tensor, AdError> {
+            let head = ops::gather(x, &(0..n - 1).collect::<Vec<_>>(), &[n - 1])?;
+            let tail = ops::gather(x, &(1..n).collect::<Vec<_>>(), &[n - 1])?;
+            ops::binary(BinaryFn::Mul, &head, &tail)
+        };
+        let x = Tensor::from_col_major(&[n], (0..n).map(|k| 1.0 + k as f64).collect());
+        let p = Program::record(f, &x, &f(&x).unwrap()).unwrap().unwrap();
+        let singles: Vec<Vec<usize>> = (0..n).map(|k| vec![k]).collect();
+        let (y, b) = p.compressed_jacobian(&x.to_col_major(), &singles).unwrap();
+        assert_eq!(y, f(&x).unwrap().to_col_major());
+        let (_, j) = crate::di::operators::value_and_jacobian(&mut |t: &Tensor| f(t), &crate::di::Backend::Forward { chunk: None }, &x).unwrap();
+        assert_eq!(b.t().iter().copied().collect::<Vec<_>>(), j.to_col_major());
+        let parity = vec![(0..n).step_by(2).collect(), (1..n).step_by(2).collect()];
+        let (_, c) = p.compressed_jacobian(&x.to_col_major(), &parity).unwrap();
+        for i in 0..n - 1 {
+            let (even, odd) = if i % 2 == 0 { (i, i + 1) } else { (i + 1, i) };
+            assert_eq!(c[[i, 0]], j.primal()[[i, even]]);
+            assert_eq!(c[[i, 1]], j.primal()[[i, odd]]);
         }
     }
 

@@ -493,8 +493,19 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             .as_ref()
             .and_then(super::sparse_ad::as_auto_sparse)
             .and_then(|a| a.mixed_reverse.clone());
+        let program = match &compiled {
+            Some(StandIn::Program(program))
+                if x.is_plain() && plan.coloring.row_groups().is_none() =>
+            {
+                Some(program)
+            }
+            _ => None,
+        };
         let (value, results) = if let (Op::Jacobian, Some(reverse)) = (op.family(), &mixed) {
             let (y, j) = sparse::sparse_jacobian_mixed(&mut f, &backend, reverse, plan, &x)?;
+            (y, vec![sparse_value(j, ElType::Float64)])
+        } else if let (Op::Jacobian, Some(program)) = (op.family(), program) {
+            let (y, j) = sparse::sparse_jacobian_of_program(program, plan, &x)?;
             (y, vec![sparse_value(j, ElType::Float64)])
         } else if op.family() == Op::Jacobian {
             let (y, j) = sparse::sparse_jacobian(&mut f, &backend, plan, &x)?;
