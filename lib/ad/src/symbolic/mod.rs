@@ -9,8 +9,10 @@
 //! ([`Program::record`] compares the program with the function at the recording input).
 //! The rules of every primitive for this kind live here; constants fold as they are recorded.
 
+mod compile;
 mod program;
 mod slopes;
+mod sweep;
 
 pub use program::{NotTraced, Program};
 

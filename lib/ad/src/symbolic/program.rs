@@ -1,42 +1,17 @@
-//! A recorded graph compiled into flat instructions over registers, and its evaluations:
-//! values, pushforwards of a chunk of tangents at once ("lanes"), and pullbacks.
+//! A function compiled from a symbolic tracing: recording it, and running it in place of the
+//! function on every number kind (plain numbers, forward-mode duals, reverse-mode tapes, forward
+//! over reverse; anything else replays the instructions with the primitives of that kind).
 //!
-//! Compiling drops nodes the outputs do not need and gives each instruction a register that is
-//! reused once its value is dead, so a scalar loop of a million operations runs in a working set
-//! of the size of its live values. Every register carries `lanes` tangents (or cotangents) next
-//! to its value; one instruction updates them all.
+//! How the graph becomes instructions is in [`super::compile`]; how they run is in
+//! [`super::sweep`].
 
-use super::{slopes, Graph, Node};
-use crate::di::backend::SYMBOLIC_LANES;
+use super::compile::{compile, Instr, Op};
+use super::sweep::Sweep;
 use crate::error::{AdError, Result};
-use crate::ops::{self, BinaryFn, UnaryFn};
+use crate::ops::{self, BinaryFn};
 use crate::tensor::{col_major_slice, Tag, Tensor};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// What an instruction computes: the common cases of scalar code have kernels of their own.
-#[derive(Debug, Clone, Copy)]
-enum Op {
-    Add,
-    Sub,
-    Mul,
-    /// `a ^ 2`.
-    Square,
-    Unary(UnaryFn),
-    Binary(BinaryFn),
-}
-
-/// One instruction (16 bytes: the whole program streams through the cache at every pass).
-#[derive(Debug, Clone, Copy)]
-struct Instr {
-    op: Op,
-    /// `b` carries tangents too (false for one-operand kernels and constant `b`, whose slope
-    /// is then not needed).
-    two: bool,
-    a: u32,
-    b: u32,
-    out: u32,
-}
 
 /// Why a function was not traced into a program.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,18 +37,18 @@ impl std::fmt::Display for NotTraced {
 /// A function compiled from a symbolic tracing.
 #[derive(Debug)]
 pub struct Program {
-    input_shape: Vec<usize>,
-    output_shape: Vec<usize>,
+    pub(super) input_shape: Vec<usize>,
+    pub(super) output_shape: Vec<usize>,
     /// Registers `0..inputs` hold the input elements.
-    inputs: usize,
+    pub(super) inputs: usize,
     /// Registers holding constants, and their values.
-    constants: Vec<(u32, f64)>,
-    code: Vec<Instr>,
-    outputs: Vec<u32>,
-    registers: usize,
+    pub(super) constants: Vec<(u32, f64)>,
+    pub(super) code: Vec<Instr>,
+    pub(super) outputs: Vec<u32>,
+    pub(super) registers: usize,
     /// Register values and tangent lanes, kept between calls.
-    values_scratch: RefCell<Vec<f64>>,
-    lanes_scratch: RefCell<Vec<f64>>,
+    pub(super) values_scratch: RefCell<Vec<f64>>,
+    pub(super) lanes_scratch: RefCell<Vec<f64>>,
 }
 
 impl Program {
@@ -174,6 +149,9 @@ impl Program {
                 ))
             }
             Tensor::Tracked(tr) if tr.value.is_plain() => self.record_on_tape(tr.tag, x),
+            Tensor::Tracked(tr) if plain_dual(&tr.value).is_some() => {
+                self.record_second_order(tr.tag, x)
+            }
             _ => self.replay(x),
         }
     }
@@ -181,9 +159,10 @@ impl Program {
     /// One tape node for the whole program, whose cotangent rule is the program's pullback.
     fn record_on_tape(self: &Rc<Self>, tag: Tag, x: &Tensor) -> Result<Tensor> {
         let point = crate::reverse::value_below(x, tag).to_col_major();
-        let y = Tensor::from_col_major(&self.output_shape, self.values(&point)?);
+        let (y, _, sweep) = self.forward_sweep(&point, &[])?;
+        let y = Tensor::from_col_major(&self.output_shape, y);
         let program = self.clone();
-        let rule: crate::reverse::Rule = Box::new(move |ct: &Tensor| program.cotangent(&point, ct));
+        let rule: crate::reverse::Rule = Box::new(move |ct: &Tensor| program.cotangent(&sweep, ct));
         let replayed = self.clone();
         Ok(crate::reverse::record_op(
             tag,
@@ -194,29 +173,69 @@ impl Program {
         ))
     }
 
-    /// `Jᵀ·ct` at `point`, for a cotangent of any kind (the program is linear in it).
-    fn cotangent(&self, point: &[f64], ct: &Tensor) -> Result<Tensor> {
+    /// Forward over reverse: a tape node whose value is a dual (the program's pushforward along
+    /// the input's directions) and whose cotangent rule returns `Jᵀ·ct` with its derivative
+    /// along those directions (Hessian-vector products), from one sweep each way.
+    fn record_second_order(self: &Rc<Self>, tag: Tag, x: &Tensor) -> Result<Tensor> {
+        let dual = plain_dual(crate::reverse::value_below(x, tag)).expect("checked by call");
+        let outer = dual.tag;
+        let point = dual.value.to_col_major();
+        let directions: Vec<Vec<f64>> = dual.partials.iter().map(Tensor::to_col_major).collect();
+        let refs: Vec<&[f64]> = directions.iter().map(Vec::as_slice).collect();
+        let (y, tangents, sweep) = self.forward_sweep(&point, &refs)?;
+        let output = |data: Vec<f64>| Tensor::from_col_major(&self.output_shape, data);
+        let value = Tensor::dual(outer, output(y), tangents.into_iter().map(output).collect());
+        let program = self.clone();
+        let rule: crate::reverse::Rule = Box::new(move |ct: &Tensor| {
+            let (ct_value, ct_dot) = match ct.split(outer) {
+                (v, None) if v.is_plain() => (v.to_col_major(), None),
+                (v, Some(p)) if v.is_plain() && p.iter().all(Tensor::is_plain) => (
+                    v.to_col_major(),
+                    Some(p.iter().map(Tensor::to_col_major).collect::<Vec<_>>()),
+                ),
+                _ => {
+                    return Err(AdError::NoRule {
+                        function: "a traced program",
+                        kind: "third-order",
+                    })
+                }
+            };
+            let (g, g_dot) = program.backward_second_order(&sweep, &ct_value, ct_dot.as_deref());
+            let input = |data: Vec<f64>| Tensor::from_col_major(&program.input_shape, data);
+            Ok(Tensor::dual(
+                outer,
+                input(g),
+                g_dot.into_iter().map(input).collect(),
+            ))
+        });
+        let replayed = self.clone();
+        Ok(crate::reverse::record_op(
+            tag,
+            value,
+            vec![(x, rule)],
+            &[x],
+            move |args| replayed.call(&args[0]),
+        ))
+    }
+
+    /// `Jᵀ·ct` at the point of `sweep`, for a cotangent of any kind (the program is linear in
+    /// it).
+    fn cotangent(&self, sweep: &Sweep, ct: &Tensor) -> Result<Tensor> {
         if ct.is_plain() {
-            let (_, mut grads) = self.pullback(point, &[ct.to_col_major()])?;
+            let mut grads = self.backward(sweep, &[ct.to_col_major()]);
             return Ok(Tensor::from_col_major(
                 &self.input_shape,
                 grads.swap_remove(0),
             ));
         }
-        let (_, rows) = self.pullback_basis(point)?;
-        let ct = ops::reshape(ct, &[ct.len()])?;
-        let jt = Tensor::from_col_major(&[self.inputs, rows.len() / self.inputs.max(1)], rows);
-        ops::reshape(&ops::matmul(&jt, &ct)?, &self.input_shape)
-    }
-
-    /// The values and `Jᵀ` (column-major, inputs × outputs) at `point`.
-    fn pullback_basis(&self, point: &[f64]) -> Result<(Vec<f64>, Vec<f64>)> {
         let m = self.outputs.len();
-        let seeds: Vec<Vec<f64>> = (0..m)
+        let basis: Vec<Vec<f64>> = (0..m)
             .map(|i| (0..m).map(|j| f64::from(u8::from(i == j))).collect())
             .collect();
-        let (y, rows) = self.pullback(point, &seeds)?;
-        Ok((y, rows.concat()))
+        let rows = self.backward(sweep, &basis).concat();
+        let ct = ops::reshape(ct, &[ct.len()])?;
+        let jt = Tensor::from_col_major(&[self.inputs, m], rows);
+        ops::reshape(&ops::matmul(&jt, &ct)?, &self.input_shape)
     }
 
     /// The program run with the primitives of `x`'s number kind, one rank-0 tensor per
@@ -248,254 +267,14 @@ impl Program {
             .collect();
         crate::di::primitives::stack(&outputs, &self.output_shape)
     }
-
-    /// The registers loaded with `x` and the constants, in the reused scratch buffer.
-    fn load(&self, x: &[f64]) -> Vec<f64> {
-        let mut values = self.values_scratch.take();
-        values.resize(self.registers, 0.0);
-        values[..self.inputs].copy_from_slice(x);
-        for &(r, v) in &self.constants {
-            values[r as usize] = v;
-        }
-        values
-    }
-
-    /// The outputs at `x` (column-major).
-    pub fn values(&self, x: &[f64]) -> Result<Vec<f64>> {
-        let mut v = self.load(x);
-        let run = self.code.iter().try_for_each(|ins| {
-            v[ins.out as usize] = local(ins, &v)?.0;
-            Ok(())
-        });
-        let y = self.outputs.iter().map(|&r| v[r as usize]).collect();
-        self.values_scratch.replace(v);
-        run.map(|()| y)
-    }
-
-    /// The outputs at `x` and `J·t` for each tangent `t` (column-major): one pass per
-    /// [`SYMBOLIC_LANES`] tangents.
-    pub fn pushforward(&self, x: &[f64], tangents: &[&[f64]]) -> Result<(Vec<f64>, Vec<Vec<f64>>)> {
-        let mut y = None;
-        let mut out = Vec::with_capacity(tangents.len());
-        for group in tangents.chunks(SYMBOLIC_LANES) {
-            let (values, tangents) = self.pushforward_lanes(x, group)?;
-            y.get_or_insert(values);
-            out.extend(tangents);
-        }
-        match y {
-            Some(y) => Ok((y, out)),
-            None => Ok((self.values(x)?, out)),
-        }
-    }
-
-    fn pushforward_lanes(
-        &self,
-        x: &[f64],
-        tangents: &[&[f64]],
-    ) -> Result<(Vec<f64>, Vec<Vec<f64>>)> {
-        let m = self.outputs.len();
-        let mut out = vec![vec![0.0; m]; tangents.len()];
-        let y = self.run(
-            tangents.len(),
-            x,
-            &|k, block| {
-                for (d, t) in block.iter_mut().zip(tangents) {
-                    *d = t[k];
-                }
-            },
-            &mut |i, lanes| {
-                for (o, &d) in out.iter_mut().zip(lanes) {
-                    o[i] = d;
-                }
-            },
-        )?;
-        Ok((y, out))
-    }
-
-    /// The outputs at `x` and the compressed Jacobian: column `c` is the sum of the Jacobian's
-    /// columns `groups[c]` (one lane per group, each input seeded with its group's unit lane),
-    /// filled one output row at a time.
-    pub fn compressed_jacobian(
-        &self,
-        x: &[f64],
-        groups: &[Vec<usize>],
-    ) -> Result<(Vec<f64>, ndarray::Array2<f64>)> {
-        let mut group_of = vec![usize::MAX; self.inputs];
-        for (c, group) in groups.iter().enumerate() {
-            for &k in group {
-                group_of[k] = c;
-            }
-        }
-        let mut b = ndarray::Array2::zeros((self.outputs.len(), groups.len()));
-        let mut y = None;
-        for first in (0..groups.len()).step_by(SYMBOLIC_LANES) {
-            let width = (groups.len() - first).min(SYMBOLIC_LANES);
-            let values = self.run(
-                width,
-                x,
-                &|k, block| {
-                    block.fill(0.0);
-                    if let Some(lane) = group_of[k].checked_sub(first).filter(|&l| l < width) {
-                        block[lane] = 1.0;
-                    }
-                },
-                &mut |i, lanes| {
-                    let row = b.row_mut(i).into_slice().expect("row-major");
-                    row[first..first + width].copy_from_slice(&lanes[..width]);
-                },
-            )?;
-            y.get_or_insert(values);
-        }
-        match y {
-            Some(y) => Ok((y, b)),
-            None => Ok((self.values(x)?, b)),
-        }
-    }
-
-    /// One pass with `width` (at most [`SYMBOLIC_LANES`]) tangent lanes: `seed(k, block)` sets
-    /// input `k`'s lanes, `emit(i, lanes)` receives output `i`'s. The lanes are rounded up to one
-    /// of a few block sizes so that each instruction updates a fixed-size block (unrolled, no
-    /// copy calls).
-    fn run(
-        &self,
-        width: usize,
-        x: &[f64],
-        seed: &dyn Fn(usize, &mut [f64]),
-        emit: &mut dyn FnMut(usize, &[f64]),
-    ) -> Result<Vec<f64>> {
-        match width {
-            0 | 1 => self.run_block::<1>(x, seed, emit),
-            2 => self.run_block::<2>(x, seed, emit),
-            3 | 4 => self.run_block::<4>(x, seed, emit),
-            5..=8 => self.run_block::<8>(x, seed, emit),
-            // ForwardDiff's chunk, and the color count of many stencils.
-            9..=12 => self.run_block::<12>(x, seed, emit),
-            13..=16 => self.run_block::<16>(x, seed, emit),
-            _ => self.run_block::<SYMBOLIC_LANES>(x, seed, emit),
-        }
-    }
-
-    fn run_block<const L: usize>(
-        &self,
-        x: &[f64],
-        seed: &dyn Fn(usize, &mut [f64]),
-        emit: &mut dyn FnMut(usize, &[f64]),
-    ) -> Result<Vec<f64>> {
-        let mut v = self.load(x);
-        let mut dot = self.lanes_scratch.take();
-        dot.resize(self.registers * L, 0.0);
-        for k in 0..self.inputs {
-            let block = &mut dot[k * L..(k + 1) * L];
-            block.fill(0.0);
-            seed(k, block);
-        }
-        for &(r, _) in &self.constants {
-            dot[r as usize * L..(r as usize + 1) * L].fill(0.0);
-        }
-        let lane = |dot: &[f64], r: u32| -> [f64; L] {
-            let start = r as usize * L;
-            dot[start..start + L]
-                .try_into()
-                .expect("a block of L lanes")
-        };
-        let run = self.code.iter().try_for_each(|ins| {
-            let (y, sa, sb) = local(ins, &v)?;
-            let da = lane(&dot, ins.a);
-            let out: [f64; L] = if ins.two {
-                let db = lane(&dot, ins.b);
-                std::array::from_fn(|l| sa * da[l] + sb * db[l])
-            } else {
-                std::array::from_fn(|l| sa * da[l])
-            };
-            let o = ins.out as usize * L;
-            dot[o..o + L].copy_from_slice(&out);
-            v[ins.out as usize] = y;
-            Ok(())
-        });
-        let y = self.outputs.iter().map(|&r| v[r as usize]).collect();
-        if run.is_ok() {
-            for (i, &r) in self.outputs.iter().enumerate() {
-                emit(i, &dot[r as usize * L..(r as usize + 1) * L]);
-            }
-        }
-        self.values_scratch.replace(v);
-        self.lanes_scratch.replace(dot);
-        run.map(|()| y)
-    }
-
-    /// The outputs at `x` and `Jᵀ·c` for each cotangent `c` (column-major), all in one backward
-    /// sweep.
-    pub fn pullback(
-        &self,
-        x: &[f64],
-        cotangents: &[Vec<f64>],
-    ) -> Result<(Vec<f64>, Vec<Vec<f64>>)> {
-        let lanes = cotangents.len();
-        let mut v = self.load(x);
-        // The slopes of every instruction, kept for the backward sweep (registers are reused).
-        let mut slopes = Vec::with_capacity(self.code.len());
-        let run = self.code.iter().try_for_each(|ins| {
-            let (y, sa, sb) = local(ins, &v)?;
-            slopes.push((sa, sb));
-            v[ins.out as usize] = y;
-            Ok(())
-        });
-        let y: Vec<f64> = self.outputs.iter().map(|&r| v[r as usize]).collect();
-        self.values_scratch.replace(v);
-        run?;
-        let mut adj = vec![0.0; self.registers * lanes];
-        for (l, c) in cotangents.iter().enumerate() {
-            for (&r, &ci) in self.outputs.iter().zip(c) {
-                adj[r as usize * lanes + l] += ci;
-            }
-        }
-        // Backwards, a register's adjoint belongs to the value defined there until its
-        // definition is reached, which hands it on and clears it for the value held before.
-        let mut seed = vec![0.0; lanes];
-        for (ins, &(sa, sb)) in self.code.iter().zip(&slopes).rev() {
-            let o = ins.out as usize * lanes;
-            seed.copy_from_slice(&adj[o..o + lanes]);
-            adj[o..o + lanes].fill(0.0);
-            let (a, b) = (ins.a as usize * lanes, ins.b as usize * lanes);
-            for (d, s) in adj[a..a + lanes].iter_mut().zip(&seed) {
-                *d += sa * s;
-            }
-            if ins.two {
-                for (d, s) in adj[b..b + lanes].iter_mut().zip(&seed) {
-                    *d += sb * s;
-                }
-            }
-        }
-        let grads = (0..lanes)
-            .map(|l| (0..self.inputs).map(|k| adj[k * lanes + l]).collect())
-            .collect();
-        Ok((y, grads))
-    }
 }
 
-/// An instruction's value and its slopes with respect to `a` and `b` (`b`'s is unused unless
-/// the instruction has two varying operands).
-#[inline(always)]
-fn local(ins: &Instr, v: &[f64]) -> Result<(f64, f64, f64)> {
-    let x = v[ins.a as usize];
-    let z = v[ins.b as usize];
-    Ok(match ins.op {
-        Op::Add => (x + z, 1.0, 1.0),
-        Op::Sub => (x - z, 1.0, -1.0),
-        Op::Mul => (x * z, z, x),
-        Op::Square => (x * x, 2.0 * x, 0.0),
-        Op::Unary(f) => {
-            slopes::check_unary_domain(f, x)?;
-            let y = f.apply(x);
-            (y, f.slope(x, y), 0.0)
-        }
-        Op::Binary(f) => {
-            slopes::check_binary_domain(f, x, z)?;
-            let y = f.apply(x, z);
-            let (sa, sb) = f.slopes(x, z, y, ins.two);
-            (y, sa, sb)
-        }
-    })
+/// A dual whose value and partials are plain numbers.
+fn plain_dual(t: &Tensor) -> Option<&crate::tensor::Dual> {
+    match t {
+        Tensor::Dual(d) if d.value.is_plain() && d.partials.iter().all(Tensor::is_plain) => Some(d),
+        _ => None,
+    }
 }
 
 /// Equal numbers up to rounding (a program may sum in another order than an array kernel), with
@@ -507,154 +286,6 @@ fn same_numbers(a: &[f64], b: &[f64]) -> bool {
                 || p == q
                 || (p - q).abs() <= 1e-9 * p.abs().max(q.abs()).max(1.0)
         })
-}
-
-/// Compiles the nodes `outputs` need into instructions over reused registers.
-fn compile(
-    graph: &Graph,
-    inputs: usize,
-    outputs: Vec<u32>,
-    input_shape: &[usize],
-    output_shape: &[usize],
-) -> Program {
-    let nodes = graph.nodes();
-    let order = schedule(&nodes, &outputs);
-    let mut needed = vec![false; nodes.len()];
-    // Liveness: the last position in `order` reading each node.
-    let mut last_use = vec![0usize; nodes.len()];
-    for &o in &outputs {
-        needed[o as usize] = true;
-    }
-    for (position, &id) in order.iter().enumerate() {
-        needed[id as usize] = true;
-        for operand in operands(nodes[id as usize]).into_iter().flatten() {
-            needed[operand as usize] = true;
-            last_use[operand as usize] = position;
-        }
-    }
-    for &o in &outputs {
-        last_use[o as usize] = usize::MAX;
-    }
-    // Registers: the inputs first, then constants, then temporaries from a free list.
-    let mut register = vec![u32::MAX; nodes.len()];
-    let mut registers = inputs;
-    let mut constants = Vec::new();
-    for (id, node) in nodes.iter().enumerate() {
-        match *node {
-            Node::Input => register[id] = id as u32,
-            Node::Const(c) if needed[id] => {
-                register[id] = registers as u32;
-                constants.push((registers as u32, c));
-                registers += 1;
-            }
-            _ => {}
-        }
-    }
-    let constant_of = |id: u32| match nodes[id as usize] {
-        Node::Const(c) => Some(c),
-        _ => None,
-    };
-    let mut free: Vec<u32> = Vec::new();
-    let mut code = Vec::new();
-    for (position, &id) in order.iter().enumerate() {
-        let (op, a, b) = match nodes[id as usize] {
-            Node::Unary(f, a) => (Op::Unary(f), a, a),
-            Node::Binary(f, a, b) => kernel(f, a, b, constant_of(a).is_some(), constant_of(b)),
-            Node::Input | Node::Const(_) => continue,
-        };
-        // Operands read here for the last time give their registers back first, so the result
-        // may reuse one of them (every kernel reads its operands before writing).
-        for operand in if a == b { vec![a] } else { vec![a, b] } {
-            let temporary = matches!(nodes[operand as usize], Node::Unary(..) | Node::Binary(..));
-            if temporary && last_use[operand as usize] == position {
-                free.push(register[operand as usize]);
-            }
-        }
-        let out = free.pop().unwrap_or_else(|| {
-            registers += 1;
-            (registers - 1) as u32
-        });
-        register[id as usize] = out;
-        let two = !matches!(op, Op::Square | Op::Unary(_)) && constant_of(b).is_none();
-        code.push(Instr {
-            op,
-            a: register[a as usize],
-            b: register[b as usize],
-            out,
-            two,
-        });
-    }
-    let outputs = outputs.iter().map(|&o| register[o as usize]).collect();
-    Program {
-        input_shape: input_shape.to_vec(),
-        output_shape: output_shape.to_vec(),
-        inputs,
-        constants,
-        code,
-        outputs,
-        registers,
-        values_scratch: RefCell::default(),
-        lanes_scratch: RefCell::default(),
-    }
-}
-
-fn operands(node: Node) -> [Option<u32>; 2] {
-    match node {
-        Node::Unary(_, a) => [Some(a), None],
-        Node::Binary(_, a, b) => [Some(a), Some(b)],
-        Node::Input | Node::Const(_) => [None, None],
-    }
-}
-
-/// The operations the outputs need, each after its operands, one output after another (depth
-/// first). Element by element, each output's temporaries live in a few registers that stay in
-/// cache; in recording order (one whole-array operation after another) every intermediate array
-/// would stream through memory once per operation.
-fn schedule(nodes: &[Node], outputs: &[u32]) -> Vec<u32> {
-    let mut done: Vec<bool> = nodes
-        .iter()
-        .map(|n| matches!(n, Node::Input | Node::Const(_)))
-        .collect();
-    let mut order = Vec::new();
-    let mut stack: Vec<(u32, bool)> = Vec::new();
-    for &output in outputs {
-        stack.push((output, false));
-        while let Some((id, operands_done)) = stack.pop() {
-            if done[id as usize] {
-                continue;
-            }
-            if operands_done {
-                done[id as usize] = true;
-                order.push(id);
-                continue;
-            }
-            stack.push((id, true));
-            // Pushed last, the first operand is scheduled first.
-            let [a, b] = operands(nodes[id as usize]);
-            for operand in [b, a].into_iter().flatten() {
-                if !done[operand as usize] {
-                    stack.push((operand, false));
-                }
-            }
-        }
-    }
-    order
-}
-
-/// The kernel of `f(a, b)`: `(op, a, b)`, with a constant operand of a commutative function
-/// moved to `b` (constant folding left at most one), and `b == a` for one-operand kernels.
-fn kernel(f: BinaryFn, a: u32, b: u32, a_is_constant: bool, cb: Option<f64>) -> (Op, u32, u32) {
-    let (a, b) = match f {
-        BinaryFn::Add | BinaryFn::Mul if a_is_constant => (b, a),
-        _ => (a, b),
-    };
-    match (f, cb) {
-        (BinaryFn::Add, _) => (Op::Add, a, b),
-        (BinaryFn::Sub, _) => (Op::Sub, a, b),
-        (BinaryFn::Mul, _) => (Op::Mul, a, b),
-        (BinaryFn::Pow, Some(2.0)) => (Op::Square, a, a),
-        (f, _) => (Op::Binary(f), a, b),
-    }
 }
 
 #[cfg(test)]
@@ -729,32 +360,6 @@ mod tests {
     }
 
     #[test]
-    fn compressed_jacobians_take_a_lane_per_group_in_passes_of_at_most_32() {
-        // y_i = x_i · x_{i+1}: 40 single-column groups need two passes; two interleaved groups
-        // (even and odd columns) give the compressed form of the same matrix.
-        let n = 40;
-        let f = |x: &Tensor| -> std::result::Result<Tensor, AdError> {
-            let head = ops::gather(x, &(0..n - 1).collect::<Vec<_>>(), &[n - 1])?;
-            let tail = ops::gather(x, &(1..n).collect::<Vec<_>>(), &[n - 1])?;
-            ops::binary(BinaryFn::Mul, &head, &tail)
-        };
-        let x = Tensor::from_col_major(&[n], (0..n).map(|k| 1.0 + k as f64).collect());
-        let p = Program::record(f, &x, &f(&x).unwrap()).unwrap().unwrap();
-        let singles: Vec<Vec<usize>> = (0..n).map(|k| vec![k]).collect();
-        let (y, b) = p.compressed_jacobian(&x.to_col_major(), &singles).unwrap();
-        assert_eq!(y, f(&x).unwrap().to_col_major());
-        let (_, j) = crate::di::operators::value_and_jacobian(&mut |t: &Tensor| f(t), &crate::di::Backend::Forward { chunk: None }, &x).unwrap();
-        assert_eq!(b.t().iter().copied().collect::<Vec<_>>(), j.to_col_major());
-        let parity = vec![(0..n).step_by(2).collect(), (1..n).step_by(2).collect()];
-        let (_, c) = p.compressed_jacobian(&x.to_col_major(), &parity).unwrap();
-        for i in 0..n - 1 {
-            let (even, odd) = if i % 2 == 0 { (i, i + 1) } else { (i + 1, i) };
-            assert_eq!(c[[i, 0]], j.primal()[[i, even]]);
-            assert_eq!(c[[i, 1]], j.primal()[[i, odd]]);
-        }
-    }
-
-    #[test]
     fn an_operand_used_twice_counts_twice() {
         // x + x, x - x, x * x, x / x and hypot(x, x) read one register for both operands.
         let twice = |x: &Tensor| -> std::result::Result<Tensor, AdError> {
@@ -791,6 +396,58 @@ mod tests {
     }
 
     #[test]
+    fn forward_over_reverse_runs_one_sweep_each_way() {
+        // Hessians by forward over reverse (the program's own second-order sweep), and a
+        // pullback whose input and cotangent both carry directions, against the function.
+        let p = program();
+        let x = vector(&[1.2, 0.7, -0.3]);
+        let scalar = |g: &dyn Fn(&Tensor) -> Result<Tensor>, t: &Tensor| -> Result<Tensor> {
+            let y = g(t)?;
+            ops::sum_all(&ops::binary(BinaryFn::Mul, &y, &vector(&[1.0, -2.0, 0.5]))?)
+        };
+        let backend = crate::di::Backend::SecondOrder {
+            outer: Box::new(crate::di::Backend::Forward { chunk: None }),
+            inner: Box::new(crate::di::Backend::Reverse { compile: false }),
+        };
+        let hessian = |g: &dyn Fn(&Tensor) -> Result<Tensor>| {
+            crate::di::operators::value_gradient_and_hessian(
+                &mut |t: &Tensor| scalar(g, t),
+                &backend,
+                &x,
+            )
+            .unwrap()
+            .2
+            .to_col_major()
+        };
+        let (got, expected) = (hessian(&|t| p.call(t)), hessian(&|t| f(t)));
+        for (g, e) in got.iter().zip(&expected) {
+            assert!((g - e).abs() < 1e-12, "{got:?} vs {expected:?}");
+        }
+        let tag = Tag::fresh();
+        let dual = |v: &[f64], d: &[f64]| Tensor::dual(tag, vector(v), vec![vector(d)]);
+        let (xd, ct) = (
+            dual(&[1.2, 0.7, -0.3], &[0.5, -1.0, 2.0]),
+            dual(&[1.0, 0.0, 2.0], &[0.0, 3.0, -1.0]),
+        );
+        let pull = |g: &dyn Fn(&Tensor) -> Result<Tensor>| {
+            let (_, mut out) = crate::di::primitives::pullback(
+                &mut |t: &Tensor| g(t),
+                &crate::di::Backend::Reverse { compile: false },
+                &xd,
+                std::slice::from_ref(&ct),
+            )
+            .unwrap();
+            let out = out.swap_remove(0);
+            let (v, partials) = crate::di::primitives::split_dual(&out, tag, 1);
+            [v.to_col_major(), partials[0].to_col_major()].concat()
+        };
+        let (got, expected) = (pull(&|t| p.call(t)), pull(&|t| f(t)));
+        for (g, e) in got.iter().zip(&expected) {
+            assert!((g - e).abs() < 1e-12, "{got:?} vs {expected:?}");
+        }
+    }
+
+    #[test]
     fn nested_kinds_replay_with_primitives() {
         // Second order: duals over duals take the replay path.
         let p = program();
@@ -811,25 +468,6 @@ mod tests {
             .to_col_major()
         };
         assert_eq!(h(&|t| p.call(t)), h(&|t| f(t)));
-    }
-
-    #[test]
-    fn registers_are_reused_and_dead_code_dropped() {
-        // A long chain keeps only a couple of temporaries live; an unused branch disappears.
-        let chain = |x: &Tensor| -> std::result::Result<Tensor, AdError> {
-            let _unused = ops::unary(UnaryFn::Exp, x)?;
-            let mut acc = x.clone();
-            for _ in 0..100 {
-                acc = ops::unary(UnaryFn::Sin, &ops::binary(BinaryFn::Add, &acc, x)?)?;
-            }
-            Ok(acc)
-        };
-        let x = Tensor::scalar(0.3);
-        let p = Program::record(chain, &x, &chain(&x).unwrap())
-            .unwrap()
-            .unwrap();
-        assert_eq!(p.len(), 200);
-        assert!(p.registers <= 3, "{} registers", p.registers);
     }
 
     #[test]
