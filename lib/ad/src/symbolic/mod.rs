@@ -47,44 +47,73 @@ enum Operation {
 
 /// The nodes recorded so far by one tracing. The same operation on the same operands is
 /// recorded once (scalar code often repeats subexpressions, such as `x^2 * y` in two equations).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Graph {
     nodes: RefCell<Vec<Node>>,
     constants: RefCell<HashMap<u64, u32>>,
     operations: RefCell<HashMap<Operation, u32>>,
+    limit: usize,
+}
+
+impl Default for Graph {
+    fn default() -> Graph {
+        Graph::with_limit(MAX_NODES)
+    }
+}
+
+/// The most nodes a tracing records (about a gigabyte with its index): a tracing records one
+/// node per array element, so a large vectorized function is better differentiated without one.
+pub const MAX_NODES: usize = 1 << 24;
+
+fn too_large() -> AdError {
+    AdError::Argument(format!(
+        "the symbolic tracing would record more than {MAX_NODES} scalar operations"
+    ))
 }
 
 impl Graph {
-    fn push(&self, node: Node) -> u32 {
+    fn with_limit(limit: usize) -> Graph {
+        Graph {
+            nodes: RefCell::default(),
+            constants: RefCell::default(),
+            operations: RefCell::default(),
+            limit,
+        }
+    }
+
+    fn push(&self, node: Node) -> Result<u32> {
         let mut nodes = self.nodes.borrow_mut();
+        if nodes.len() >= self.limit {
+            return Err(too_large());
+        }
         nodes.push(node);
-        (nodes.len() - 1) as u32
+        Ok((nodes.len() - 1) as u32)
     }
 
     /// The node of `operation`, recorded now unless it was already.
-    fn operation(&self, operation: Operation) -> u32 {
+    fn operation(&self, operation: Operation) -> Result<u32> {
         if let Some(&id) = self.operations.borrow().get(&operation) {
-            return id;
+            return Ok(id);
         }
         let id = self.push(match operation {
             Operation::Unary(f, a) => Node::Unary(f, a),
             Operation::Binary(f, a, b) => Node::Binary(f, a, b),
-        });
+        })?;
         self.operations.borrow_mut().insert(operation, id);
-        id
+        Ok(id)
     }
 
     fn node(&self, id: u32) -> Node {
         self.nodes.borrow()[id as usize]
     }
 
-    fn constant(&self, value: f64) -> u32 {
+    fn constant(&self, value: f64) -> Result<u32> {
         if let Some(&id) = self.constants.borrow().get(&value.to_bits()) {
-            return id;
+            return Ok(id);
         }
-        let id = self.push(Node::Const(value));
+        let id = self.push(Node::Const(value))?;
         self.constants.borrow_mut().insert(value.to_bits(), id);
-        id
+        Ok(id)
     }
 
     fn unary(&self, f: UnaryFn, a: u32) -> Result<u32> {
@@ -93,8 +122,8 @@ impl Graph {
                 function: f.name(),
                 value: x,
             }),
-            Node::Const(x) => Ok(self.constant(f.apply(x))),
-            _ => Ok(self.operation(Operation::Unary(f, a))),
+            Node::Const(x) => self.constant(f.apply(x)),
+            _ => self.operation(Operation::Unary(f, a)),
         }
     }
 
@@ -102,9 +131,9 @@ impl Graph {
         match (self.node(a), self.node(b)) {
             (Node::Const(x), Node::Const(y)) => {
                 slopes::check_binary_domain(f, x, y)?;
-                Ok(self.constant(f.apply(x, y)))
+                self.constant(f.apply(x, y))
             }
-            _ => Ok(self.operation(Operation::Binary(f, a, b))),
+            _ => self.operation(Operation::Binary(f, a, b)),
         }
     }
 
@@ -112,7 +141,7 @@ impl Graph {
     fn sum(&self, ids: impl IntoIterator<Item = u32>) -> Result<u32> {
         let mut ids = ids.into_iter();
         let Some(first) = ids.next() else {
-            return Ok(self.constant(0.0));
+            return self.constant(0.0);
         };
         ids.try_fold(first, |acc, id| self.binary(BinaryFn::Add, acc, id))
     }
@@ -153,13 +182,13 @@ fn ids(a: &ArrayD<f64>) -> Vec<u32> {
 }
 
 /// The input of a tracing: element `k` is input node `k` of a new graph.
-pub fn input(shape: &[usize]) -> Tensor {
+pub fn input(shape: &[usize]) -> Result<Tensor> {
     let graph = Rc::new(Graph::default());
     let n: usize = shape.iter().product();
     for _ in 0..n {
-        graph.push(Node::Input);
+        graph.push(Node::Input)?;
     }
-    symbolic(&graph, id_array(shape, (0..n as u32).collect()))
+    Ok(symbolic(&graph, id_array(shape, (0..n as u32).collect())))
 }
 
 /// The graph of the first symbolic operand.
@@ -177,7 +206,13 @@ fn ids_in(t: &Tensor, graph: &Rc<Graph>) -> Result<ArrayD<f64>> {
         Tensor::Symbolic(_) => Err(AdError::Argument(
             "values of two different symbolic tracings were combined".into(),
         )),
-        Tensor::Plain(a) => Ok(a.mapv(|v| f64::from(graph.constant(v)))),
+        Tensor::Plain(a) => {
+            let ids = col_major_data(a)
+                .into_iter()
+                .map(|v| graph.constant(v))
+                .collect::<Result<_>>()?;
+            Ok(id_array(a.shape(), ids))
+        }
         _ => Err(AdError::NoRule {
             function: "a symbolic tracing of derivatives",
             kind: "symbolic",
@@ -333,4 +368,25 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }
     }
     Ok(symbolic(graph, id_array(&shape, out)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tracing_stops_at_its_node_limit() {
+        let graph = Graph::with_limit(4);
+        let x = graph.push(Node::Input).unwrap();
+        let two = graph.constant(2.0).unwrap();
+        let doubled = graph.binary(BinaryFn::Mul, x, two).unwrap();
+        // Repeating an operation or folding constants records nothing new.
+        assert_eq!(graph.binary(BinaryFn::Mul, x, two).unwrap(), doubled);
+        assert_eq!(
+            graph.unary(UnaryFn::Neg, two).unwrap(),
+            graph.constant(-2.0).unwrap()
+        );
+        assert!(graph.unary(UnaryFn::Sin, doubled).is_err());
+        assert!(graph.sum([x, doubled, x]).is_err());
+    }
 }

@@ -18,6 +18,8 @@ use std::rc::Rc;
 pub enum NotTraced {
     /// The output is not made of the traced input's operations (it carries derivatives).
     NotAGraph,
+    /// The tracing would record more than [`super::MAX_NODES`] operations.
+    TooLarge,
     /// The program's value at the recording input differs from the function's: the function
     /// reads values that a tracing does not have.
     Mismatch,
@@ -27,6 +29,7 @@ impl std::fmt::Display for NotTraced {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             NotTraced::NotAGraph => "its output is not computed from its input by traceable operations",
+            NotTraced::TooLarge => "its tracing would record more than 2^24 scalar operations",
             NotTraced::Mismatch => {
                 "the traced program gives another value than the function at the preparation input (the function reads values a tracing does not have)"
             }
@@ -69,7 +72,9 @@ impl Program {
         x: &Tensor,
         y: &Tensor,
     ) -> std::result::Result<std::result::Result<Program, NotTraced>, E> {
-        let input = super::input(x.shape());
+        let Ok(input) = super::input(x.shape()) else {
+            return Ok(Err(NotTraced::TooLarge));
+        };
         let Tensor::Symbolic(s) = &input else {
             unreachable!("symbolic input")
         };
@@ -79,7 +84,10 @@ impl Program {
             Tensor::Symbolic(o) if Rc::ptr_eq(&o.graph, &graph) => super::ids(&o.ids),
             Tensor::Plain(a) => {
                 let data = crate::tensor::col_major_data(a);
-                data.into_iter().map(|v| graph.constant(v)).collect()
+                match data.into_iter().map(|v| graph.constant(v)).collect() {
+                    Ok(ids) => ids,
+                    Err(_) => return Ok(Err(NotTraced::TooLarge)),
+                }
             }
             _ => return Ok(Err(NotTraced::NotAGraph)),
         };
