@@ -60,7 +60,7 @@ impl Tensor {
 
     /// A rank-0 plain tensor.
     pub fn scalar(x: f64) -> Tensor {
-        Tensor::plain(ArrayD::from_elem(IxDyn(&[]), x))
+        Tensor::plain(rank0(x))
     }
 
     /// A plain tensor of `shape` filled with `x`.
@@ -187,6 +187,12 @@ impl Tensor {
             other => (other, None),
         }
     }
+}
+
+/// A rank-0 array holding `x`: built as a fixed-rank array and converted, which skips the
+/// general shape machinery that dominates the cost of scalar code's numbers.
+pub fn rank0(x: f64) -> ArrayD<f64> {
+    ndarray::arr0(x).into_dyn()
 }
 
 /// The elements of `a` in column-major (Julia) order.

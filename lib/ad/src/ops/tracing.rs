@@ -53,8 +53,37 @@ fn broadcast_index(shape: &[usize], out: &[usize]) -> Result<Vec<usize>> {
         .collect())
 }
 
+/// Whether a constant operand makes the other operand's derivative zero: `(keep_a, keep_b)`
+/// for operands `a` and `b` with values `pa`, `pb` (a constant zero factor or numerator).
+fn kept(f: BinaryFn, (a_const, pa): (bool, f64), (b_const, pb): (bool, f64)) -> (bool, bool) {
+    let keep_b = !(a_const && pa == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Div));
+    let keep_a = !(b_const && pb == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Pow));
+    (keep_a, keep_b)
+}
+
+/// [`binary`] of two numbers (scalar code): the same rule without index maps or array kernels.
+fn scalar_binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Tensor {
+    let set = |t: &Tensor, keep: bool| match t {
+        Tensor::Tracer(tr) if keep => tr.sets.first().cloned(),
+        _ => None,
+    };
+    let value = |t: &Tensor| t.primal().first().copied().unwrap_or(f64::NAN);
+    let (pa, pb) = (value(a), value(b));
+    let (keep_a, keep_b) = kept(f, (!a.has_tracer(), pa), (!b.has_tracer(), pb));
+    let set = match (set(a, keep_a), set(b, keep_b)) {
+        (Some(x), Some(y)) => union(&x, &y),
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => empty(),
+    };
+    let primal = crate::tensor::rank0(f.apply(pa, pb));
+    tracer(&[], vec![set], primal, is_global(&[a, b]))
+}
+
 /// Binary functions with broadcasting.
 pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.shape().is_empty() && b.shape().is_empty() {
+        return Ok(scalar_binary(f, a, b));
+    }
     let out_shape = broadcast::shape(a.shape(), b.shape())?;
     // Operands already of the result's shape (all scalar code) need no index map.
     let positions = |shape: &[usize]| -> Result<Option<Vec<usize>>> {
@@ -72,9 +101,7 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let sets = (0..out_shape.iter().product())
         .map(|k| (at(&ia, k), at(&ib, k)))
         .map(|(i, j)| {
-            // A constant zero factor (or numerator) makes the other operand's derivative zero.
-            let keep_b = !(a_const && pa[i] == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Div));
-            let keep_a = !(b_const && pb[j] == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Pow));
+            let (keep_a, keep_b) = kept(f, (a_const, pa[i]), (b_const, pb[j]));
             let left = if keep_a { sa[i].clone() } else { empty() };
             let right = if keep_b { sb[j].clone() } else { empty() };
             union(&left, &right)
@@ -90,7 +117,7 @@ pub fn sum_all(t: &Tracer) -> Tensor {
     tracer(
         &[],
         vec![set],
-        ArrayD::from_elem(ndarray::IxDyn(&[]), t.primal.sum()),
+        crate::tensor::rank0(t.primal.sum()),
         t.global,
     )
 }
@@ -116,6 +143,15 @@ pub fn sum_dims(t: &Tracer, dims: &[usize]) -> Tensor {
 
 /// Elements at positions `indices`, arranged in `shape`.
 pub fn gather(t: &Tracer, indices: &[usize], shape: &[usize]) -> Tensor {
+    if let ([i], []) = (indices, shape) {
+        // One element (scalar code): no column-major copy of the primal values.
+        let value = match t.primal.as_slice_memory_order() {
+            Some(data) if t.primal.t().is_standard_layout() => data[*i],
+            _ => crate::tensor::col_major_slice(&t.primal)[*i],
+        };
+        let primal = crate::tensor::rank0(value);
+        return tracer(&[], vec![t.sets[*i].clone()], primal, t.global);
+    }
     let p = crate::tensor::col_major_slice(&t.primal);
     let sets = indices.iter().map(|&i| t.sets[i].clone()).collect();
     tracer(
@@ -166,6 +202,17 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Te
 pub fn scatter_into(target: &mut Tracer, indices: &[usize], values: &Tensor) -> bool {
     if !target.primal.t().is_standard_layout() {
         return false;
+    }
+    if let (Tensor::Tracer(v), [i]) = (values, indices) {
+        // One element (scalar code): no copies of the value's sets.
+        let data = target
+            .primal
+            .as_slice_memory_order_mut()
+            .expect("column-major contiguous");
+        data[*i] = v.primal.first().copied().unwrap_or(f64::NAN);
+        target.sets[*i] = v.sets[0].clone();
+        target.global |= v.global;
+        return true;
     }
     let (sets, primal) = (
         sets_of(values),

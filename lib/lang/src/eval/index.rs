@@ -121,6 +121,30 @@ pub fn resolve(index: &Value, extent: usize) -> Result<IndexSpec, Flow> {
 
 /// The extents used by `n` indices into an array of `shape` (trailing dimensions merge into the
 /// last index, as Julia does).
+/// The column-major position of `indices` when they are all integers within bounds, the case
+/// of scalar code, found without building index specs (the extents are those of [`extents`]);
+/// `None` sends anything else, out-of-bounds errors included, through the general path.
+fn scalar_position(shape: &[usize], indices: &[Value]) -> Option<usize> {
+    let n = indices.len();
+    let (mut position, mut stride) = (0, 1);
+    for (d, index) in indices.iter().enumerate() {
+        let Value::Int(i) = *index else {
+            return None;
+        };
+        let extent: usize = match (n, d + 1 == n) {
+            (1, _) => shape.iter().product(),
+            (_, true) => shape.iter().skip(d).product(),
+            _ => shape.get(d).copied().unwrap_or(1),
+        };
+        let i = usize::try_from(i)
+            .ok()
+            .filter(|&i| (1..=extent).contains(&i))?;
+        position += (i - 1) * stride;
+        stride *= extent;
+    }
+    (n > 0).then_some(position)
+}
+
 fn extents(shape: &[usize], n: usize) -> Vec<usize> {
     if n == 1 {
         return vec![shape.iter().product()];
@@ -205,6 +229,9 @@ impl Interp {
         match container {
             Value::Array(a) => {
                 let a = a.borrow();
+                if let Some(k) = scalar_position(a.data.shape(), indices) {
+                    return element(&a, k);
+                }
                 let shape = a.data.shape().to_vec();
                 if indices.is_empty() {
                     return match shape.iter().product::<usize>() {
@@ -321,6 +348,9 @@ impl Interp {
         match container {
             Value::Array(cell) => {
                 let mut a = cell.borrow_mut();
+                if let Some(k) = scalar_position(a.data.shape(), indices) {
+                    return write_positions(&mut a, &[k], &v);
+                }
                 let shape = a.data.shape().to_vec();
                 let ext = extents(&shape, indices.len().max(1));
                 let specs = indices
