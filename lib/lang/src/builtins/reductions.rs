@@ -162,12 +162,28 @@ fn extremum(interp: &mut Interp, args: Args, largest: bool, name: &str) -> EvalR
         };
         return reduce_dims(&x, &dims, f);
     }
-    let k = extremum_position(x.tensor(), largest).ok_or_else(|| {
+    let empty = || {
         fail(
             ErrorKind::ArgumentError,
             format!("reducing over an empty collection is not allowed ({name})"),
         )
-    })?;
+    };
+    if x.tensor().is_symbolic() {
+        // A symbolic tracing has no values to find the position by: the extremum is a chain of
+        // `max` (or `min`), which the traced program evaluates at every call.
+        let f = if largest {
+            BinaryFn::Max
+        } else {
+            BinaryFn::Min
+        };
+        let t = x.tensor();
+        let mut best = ops::gather(t, &[0], &[]).map_err(|_| empty())?;
+        for k in 1..t.len() {
+            best = ops::binary(f, &best, &ops::gather(t, &[k], &[])?)?;
+        }
+        return Ok(from_tensor(best, x.eltype, true));
+    }
+    let k = extremum_position(x.tensor(), largest).ok_or_else(empty)?;
     Ok(from_tensor(
         ops::gather(x.tensor(), &[k], &[])?,
         x.eltype,
