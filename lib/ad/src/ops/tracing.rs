@@ -27,13 +27,17 @@ fn is_global(ts: &[&Tensor]) -> bool {
     ts.iter().any(|t| t.is_global_tracer())
 }
 
-/// Unary functions: zero-derivative functions forget dependencies.
-pub fn unary(f: UnaryFn, t: &Tracer) -> Tensor {
-    let zero_slope = matches!(
+/// True for functions whose derivative is zero everywhere it exists.
+pub(crate) fn zero_slope(f: UnaryFn) -> bool {
+    matches!(
         f,
         UnaryFn::Sign | UnaryFn::Floor | UnaryFn::Ceil | UnaryFn::Round | UnaryFn::Trunc
-    );
-    let sets = if zero_slope {
+    )
+}
+
+/// Unary functions: zero-derivative functions forget dependencies.
+pub fn unary(f: UnaryFn, t: &Tracer) -> Tensor {
+    let sets = if zero_slope(f) {
         vec![empty(); t.sets.len()]
     } else {
         t.sets.clone()
@@ -55,7 +59,11 @@ fn broadcast_index(shape: &[usize], out: &[usize]) -> Result<Vec<usize>> {
 
 /// Whether a constant operand makes the other operand's derivative zero: `(keep_a, keep_b)`
 /// for operands `a` and `b` with values `pa`, `pb` (a constant zero factor or numerator).
-fn kept(f: BinaryFn, (a_const, pa): (bool, f64), (b_const, pb): (bool, f64)) -> (bool, bool) {
+pub(crate) fn kept(
+    f: BinaryFn,
+    (a_const, pa): (bool, f64),
+    (b_const, pb): (bool, f64),
+) -> (bool, bool) {
     let keep_b = !(a_const && pa == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Div));
     let keep_a = !(b_const && pb == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Pow));
     (keep_a, keep_b)

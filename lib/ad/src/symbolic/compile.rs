@@ -22,6 +22,19 @@ pub(super) enum Op {
     Binary(BinaryFn),
 }
 
+impl Op {
+    /// The function of a two-operand kernel.
+    pub(super) fn binary_fn(self) -> Option<BinaryFn> {
+        match self {
+            Op::Add => Some(BinaryFn::Add),
+            Op::Sub => Some(BinaryFn::Sub),
+            Op::Mul => Some(BinaryFn::Mul),
+            Op::Binary(f) => Some(f),
+            Op::Square | Op::Unary(_) => None,
+        }
+    }
+}
+
 /// One instruction (16 bytes: the whole program streams through the cache at every pass).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Instr {

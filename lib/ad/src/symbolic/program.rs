@@ -259,13 +259,10 @@ impl Program {
         for ins in &self.code {
             let a = &registers[ins.a as usize];
             let b = &registers[ins.b as usize];
-            registers[ins.out as usize] = match ins.op {
-                Op::Add => ops::binary(BinaryFn::Add, a, b)?,
-                Op::Sub => ops::binary(BinaryFn::Sub, a, b)?,
-                Op::Mul => ops::binary(BinaryFn::Mul, a, b)?,
-                Op::Square => ops::binary(BinaryFn::Pow, a, &Tensor::scalar(2.0))?,
-                Op::Unary(f) => ops::unary(f, a)?,
-                Op::Binary(f) => ops::binary(f, a, b)?,
+            registers[ins.out as usize] = match (ins.op, ins.op.binary_fn()) {
+                (Op::Unary(f), _) => ops::unary(f, a)?,
+                (_, Some(f)) => ops::binary(f, a, b)?,
+                (_, None) => ops::binary(BinaryFn::Pow, a, &Tensor::scalar(2.0))?,
             };
         }
         let outputs: Vec<Tensor> = self

@@ -8,6 +8,8 @@ use super::program::Program;
 use super::slopes;
 use crate::di::backend::SYMBOLIC_LANES;
 use crate::error::Result;
+use crate::ops::tracing::{kept, zero_slope};
+use crate::tracer::{empty, union, IndexSet};
 
 impl Program {
     /// The outputs at `x`, their derivatives along `directions`, and what a backward sweep
@@ -330,6 +332,47 @@ impl Program {
     }
 }
 
+impl Program {
+    /// The Jacobian's structural nonzeros `(output, input)`: index sets carried through the
+    /// instructions with the rules of sparsity tracers (a zero-slope function or a constant zero
+    /// factor drops a dependency), exact for every input since a program has no branches.
+    pub fn jacobian_entries(&self) -> Vec<(usize, usize)> {
+        let mut sets: Vec<IndexSet> = vec![empty(); self.registers];
+        let mut constant = vec![None; self.registers];
+        for (k, set) in sets.iter_mut().enumerate().take(self.inputs) {
+            *set = std::rc::Rc::from(vec![k as u32]);
+        }
+        for &(r, c) in &self.constants {
+            constant[r as usize] = Some(c);
+        }
+        for ins in &self.code {
+            let (a, b) = (ins.a as usize, ins.b as usize);
+            let set = match (ins.op, ins.op.binary_fn()) {
+                (Op::Unary(f), _) if zero_slope(f) => empty(),
+                (_, None) => sets[a].clone(),
+                (_, Some(f)) => {
+                    let operand =
+                        |r: usize| (constant[r].is_some(), constant[r].unwrap_or(f64::NAN));
+                    let (keep_a, keep_b) = kept(f, operand(a), operand(b));
+                    let pick = |keep: bool, r: usize| if keep { sets[r].clone() } else { empty() };
+                    union(&pick(keep_a, a), &pick(keep_b, b))
+                }
+            };
+            sets[ins.out as usize] = set;
+        }
+        self.outputs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &r)| {
+                sets[r as usize]
+                    .iter()
+                    .map(move |&j| (i, j as usize))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+}
+
 /// What a backward sweep needs from the forward one: each instruction's slopes and, with
 /// `lanes` tangent directions, their derivatives along each (two per lane: for `a`, for `b`).
 #[derive(Debug)]
@@ -413,5 +456,40 @@ mod tests {
             assert_eq!(c[[i, 0]], j.primal()[[i, even]]);
             assert_eq!(c[[i, 1]], j.primal()[[i, odd]]);
         }
+    }
+
+    #[test]
+    fn jacobian_entries_follow_the_tracer_rules() {
+        // A product, a zero-slope function, a constant zero factor, a sum and a power with a
+        // constant exponent: the same pattern as global sparsity tracers.
+        let f = |x: &Tensor| -> std::result::Result<Tensor, AdError> {
+            let at = |k: usize| ops::gather(x, &[k], &[]);
+            let parts = [
+                ops::binary(BinaryFn::Mul, &at(0)?, &at(1)?)?,
+                ops::binary(
+                    BinaryFn::Add,
+                    &ops::unary(ops::UnaryFn::Sign, &at(2)?)?,
+                    &at(3)?,
+                )?,
+                ops::binary(BinaryFn::Mul, &Tensor::scalar(0.0), &at(4)?)?,
+                ops::sum_all(x)?,
+                ops::binary(BinaryFn::Pow, &at(1)?, &Tensor::scalar(0.0))?,
+            ];
+            let parts: Vec<Tensor> = parts
+                .iter()
+                .map(|t| ops::reshape(t, &[1]))
+                .collect::<std::result::Result<_, _>>()?;
+            ops::concat(&parts, 0)
+        };
+        let x = Tensor::from_col_major(&[5], vec![1.0, 2.0, 3.0, 4.0, 5.0]);
+        let p = Program::record(f, &x, &f(&x).unwrap()).unwrap().unwrap();
+        let mut got = p.jacobian_entries();
+        got.sort_unstable();
+        let traced =
+            crate::di::sparse::jacobian_sparsity(&mut |t: &Tensor| f(t), &x, false).unwrap();
+        let mut expected: Vec<(usize, usize)> = traced.entries().collect();
+        expected.sort_unstable();
+        assert_eq!(got, expected);
+        assert_eq!(got.len(), 2 + 1 + 5);
     }
 }

@@ -417,20 +417,30 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             compiled = c.tape_for(&constants(&p));
         }
     }
+    let preparing = matches!(variant, Variant::Prepare | Variant::PrepareSamePoint);
+    // A symbolic backend traces first: a sparse Jacobian's pattern then comes from the program.
+    let traced = if preparing && p.backend.traces_symbolically() {
+        Some(trace(interp, &p, scalar_x, &x)?)
+    } else {
+        None
+    };
     if let (Some(wrapper), None) = (&sparse, &plan) {
         let config = super::sparse_ad::as_auto_sparse(wrapper).expect("checked");
         let hessian = op.family() == Op::Hessian;
-        plan = Some(super::sparse_ad::plan(
-            interp,
-            config,
-            &p.f,
-            p.y.as_ref(),
-            &x,
-            scalar_x,
-            hessian,
-        )?);
+        let from_program = match &traced {
+            Some(Ok(program)) if !hessian => {
+                super::sparse_ad::plan_of_program(config, program, &x)?
+            }
+            _ => None,
+        };
+        plan = Some(match from_program {
+            Some(plan) => plan,
+            None => {
+                super::sparse_ad::plan(interp, config, &p.f, p.y.as_ref(), &x, scalar_x, hessian)?
+            }
+        });
     }
-    if matches!(variant, Variant::Prepare | Variant::PrepareSamePoint) {
+    if preparing {
         // Preparing evaluates the function once (recording it for a compiled tape), so a
         // function that cannot run at x fails here.
         let compiled = if p.backend.compiles_tape() {
@@ -452,8 +462,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
                     })
                     .map_err(|why| why.to_string()),
             )
-        } else if p.backend.traces_symbolically() {
-            let traced = trace(interp, &p, scalar_x, &x)?;
+        } else if let Some(traced) = traced {
             if let Err(why) = &traced {
                 interp.out.write(
                     Stream::Stderr,

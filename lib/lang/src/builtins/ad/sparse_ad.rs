@@ -16,7 +16,8 @@ use crate::show::ElType;
 use crate::value::{Array, Value};
 use difflab_ad::di::sparse::{self, SparsePlan};
 use difflab_ad::di::Backend;
-use difflab_ad::Tensor;
+use difflab_ad::symbolic::Program;
+use difflab_ad::{AdError, Tensor};
 use difflab_coloring::{GreedyColoringAlgorithm, SparsityPattern};
 use std::any::Any;
 use std::cell::RefCell;
@@ -347,6 +348,30 @@ fn auto_sparse_(_: &mut Interp, args: Args) -> EvalResult {
         detector,
         algorithm,
     }))
+}
+
+/// The Jacobian plan of a traced program, whose pattern is exact for every input: what the
+/// global detector would find, without running the function again. `None` for other detectors
+/// and mixed mode, which take the usual path.
+pub fn plan_of_program(
+    sparse: &AutoSparse,
+    program: &Program,
+    x: &Tensor,
+) -> Result<Option<Rc<SparsePlan>>, Flow> {
+    if !matches!(sparse.detector, Detector::Global) || sparse.mixed_reverse.is_some() {
+        return Ok(None);
+    }
+    let m = program.output_shape().iter().product();
+    let pattern = SparsityPattern::from_entries(m, x.len(), &program.jacobian_entries())
+        .map_err(|e| AdError::Argument(e.to_string()))?;
+    let plan = sparse::plan_jacobian(
+        pattern,
+        &sparse.dense,
+        &sparse.algorithm,
+        x.shape(),
+        program.output_shape(),
+    )?;
+    Ok(Some(Rc::new(plan)))
 }
 
 /// Makes the plan (pattern and coloring) of a sparse Jacobian or Hessian.
