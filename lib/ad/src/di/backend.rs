@@ -54,7 +54,11 @@ pub enum Backend {
     /// to [`SYMBOLIC_LANES`] tangents at once, pullbacks sweep them backwards. On anything but a
     /// compiled program (no preparation, or a function that cannot be traced) it works as forward
     /// mode with gradients by a tape.
-    Symbolic,
+    Symbolic {
+        /// The reference package the user named (`AutoFastDifferentiation` or
+        /// `AutoSymbolics`): the technique is the same, the name is shown back.
+        package: SymbolicPackage,
+    },
     /// `outer` differentiates what `inner` computes (Hessians, HVPs, second derivatives).
     SecondOrder {
         /// The outer backend.
@@ -62,6 +66,15 @@ pub enum Backend {
         /// The inner backend.
         inner: Box<Backend>,
     },
+}
+
+/// Which symbolic package's name a [`Backend::Symbolic`] was made with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SymbolicPackage {
+    /// `AutoFastDifferentiation()`.
+    FastDifferentiation,
+    /// `AutoSymbolics()`.
+    Symbolics,
 }
 
 /// The largest chunk ForwardDiff picks by default.
@@ -75,7 +88,7 @@ impl Backend {
     /// The first-order mode (of the inner backend for `SecondOrder`).
     pub fn mode(&self) -> Mode {
         match self {
-            Backend::Forward { .. } | Backend::Symbolic => Mode::Forward,
+            Backend::Forward { .. } | Backend::Symbolic { .. } => Mode::Forward,
             Backend::Reverse { .. } => Mode::Reverse,
             Backend::FiniteDiff { .. } => Mode::FiniteDifferences,
             Backend::SecondOrder { inner, .. } => inner.mode(),
@@ -95,14 +108,16 @@ impl Backend {
         match self {
             Backend::Reverse { compile } => *compile,
             Backend::SecondOrder { outer, inner } => outer.compiles_tape() || inner.compiles_tape(),
-            Backend::Forward { .. } | Backend::FiniteDiff { .. } | Backend::Symbolic => false,
+            Backend::Forward { .. } | Backend::FiniteDiff { .. } | Backend::Symbolic { .. } => {
+                false
+            }
         }
     }
 
     /// True when this backend, or one inside `SecondOrder`, traces the function symbolically.
     pub fn traces_symbolically(&self) -> bool {
         match self {
-            Backend::Symbolic => true,
+            Backend::Symbolic { .. } => true,
             Backend::SecondOrder { outer, inner } => {
                 outer.traces_symbolically() || inner.traces_symbolically()
             }
@@ -114,7 +129,7 @@ impl Backend {
     pub fn gradient_by_pullback(&self) -> bool {
         matches!(
             self.first_order(),
-            Backend::Reverse { .. } | Backend::Symbolic
+            Backend::Reverse { .. } | Backend::Symbolic { .. }
         )
     }
 
@@ -156,7 +171,12 @@ impl fmt::Display for Backend {
             } => {
                 write!(f, "AutoFiniteDiff(fdtype=:forward)")
             }
-            Backend::Symbolic => write!(f, "AutoFastDifferentiation()"),
+            Backend::Symbolic {
+                package: SymbolicPackage::FastDifferentiation,
+            } => write!(f, "AutoFastDifferentiation()"),
+            Backend::Symbolic {
+                package: SymbolicPackage::Symbolics,
+            } => write!(f, "AutoSymbolics()"),
             Backend::SecondOrder { outer, inner } => write!(f, "SecondOrder({outer}, {inner})"),
         }
     }

@@ -26,4 +26,4 @@ pub mod primitives;
 mod reverse;
 pub mod sparse;
 
-pub use backend::{default_chunk, Backend, FdType, Mode};
+pub use backend::{default_chunk, Backend, FdType, Mode, SymbolicPackage};

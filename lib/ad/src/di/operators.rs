@@ -82,7 +82,7 @@ fn batch_size(backend: &Backend, n: usize) -> usize {
         // Finite differences evaluate f(x) once per batch: batches keep that to a few calls
         // while bounding the seeds held at once.
         Backend::FiniteDiff { .. } => n.clamp(1, FD_BATCH),
-        Backend::Symbolic => even_chunk(n, SYMBOLIC_LANES),
+        Backend::Symbolic { .. } => even_chunk(n, SYMBOLIC_LANES),
         Backend::Reverse { .. } => 1,
         Backend::SecondOrder { .. } => unreachable!("first_order unwraps SecondOrder"),
     }

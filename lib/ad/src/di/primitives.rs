@@ -100,7 +100,7 @@ where
                 .max(1);
             forward_pushforward(f, x, tangents, chunk)
         }
-        Backend::Symbolic => {
+        Backend::Symbolic { .. } => {
             let lanes = even_chunk(tangents.len(), SYMBOLIC_LANES);
             forward_pushforward(f, x, tangents, lanes)
         }
@@ -137,7 +137,9 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     match backend.first_order() {
-        Backend::Reverse { .. } | Backend::Symbolic => super::reverse::pullback(f, x, cotangents),
+        Backend::Reverse { .. } | Backend::Symbolic { .. } => {
+            super::reverse::pullback(f, x, cotangents)
+        }
         other => {
             // J from pushforwards of the input basis, then Jᵀ·c.
             let n = x.len();

@@ -8,7 +8,7 @@ use crate::error::ErrorKind;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
 use crate::value::Value;
-use difflab_ad::di::{Backend, FdType};
+use difflab_ad::di::{Backend, FdType, SymbolicPackage};
 use std::any::Any;
 use std::rc::Rc;
 
@@ -49,7 +49,7 @@ impl Object for BackendValue {
             Backend::Reverse { .. } => vec!["compile"],
             Backend::FiniteDiff { .. } => vec!["fdtype"],
             Backend::SecondOrder { .. } => vec!["outer", "inner"],
-            Backend::Symbolic => vec![],
+            Backend::Symbolic { .. } => vec![],
         }
     }
 
@@ -122,10 +122,22 @@ fn auto_finite(_: &mut Interp, args: Args) -> EvalResult {
     Ok(backend_value(Backend::FiniteDiff { fdtype }))
 }
 
+fn symbolic(args: &Args, name: &str, package: SymbolicPackage) -> EvalResult {
+    args.arity(name, 0, 0)?;
+    reject_unknown(args, &[], name)?;
+    Ok(backend_value(Backend::Symbolic { package }))
+}
+
 fn auto_fastdiff(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("AutoFastDifferentiation", 0, 0)?;
-    reject_unknown(&args, &[], "AutoFastDifferentiation")?;
-    Ok(backend_value(Backend::Symbolic))
+    symbolic(
+        &args,
+        "AutoFastDifferentiation",
+        SymbolicPackage::FastDifferentiation,
+    )
+}
+
+fn auto_symbolics(_: &mut Interp, args: Args) -> EvalResult {
+    symbolic(&args, "AutoSymbolics", SymbolicPackage::Symbolics)
 }
 
 fn second_order(_: &mut Interp, args: Args) -> EvalResult {
@@ -163,7 +175,7 @@ fn reject_unknown(args: &Args, known: &[&str], name: &str) -> Result<(), Flow> {
 
 /// The backends difflab implements, for error messages.
 pub const IMPLEMENTED: &str =
-    "AutoForwardDiff(), AutoReverseDiff(), AutoFiniteDiff(), AutoFastDifferentiation(), SecondOrder(outer, inner)";
+    "AutoForwardDiff(), AutoReverseDiff(), AutoFiniteDiff(), AutoFastDifferentiation(), AutoSymbolics(), SecondOrder(outer, inner)";
 
 fn not_implemented(name: &str) -> Flow {
     fail(
@@ -182,7 +194,7 @@ macro_rules! unavailable {
 
 unavailable!(
     enzyme => "AutoEnzyme", zygote => "AutoZygote", mooncake => "AutoMooncake",
-    tapir => "AutoTapir", tracker => "AutoTracker", symbolics => "AutoSymbolics", polyester => "AutoPolyesterForwardDiff",
+    tapir => "AutoTapir", tracker => "AutoTracker", polyester => "AutoPolyesterForwardDiff",
     diffractor => "AutoDiffractor", chainrules => "AutoChainRules",
     finitedifferences => "AutoFiniteDifferences", gtpsa => "AutoGTPSA",
 );
@@ -192,13 +204,13 @@ crate::builtins! {
     "AutoReverseDiff" => auto_reverse, false, "    AutoReverseDiff(; compile=false)\n\nReverse-mode AD with a tape (the technique of ReverseDiff.jl): the function runs once while every primitive records how to send cotangents back, then one backward sweep gives a whole gradient (one sweep per output for Jacobians). With `compile=true`, preparing (`prepare_gradient(f, AutoReverseDiff(compile=true), x)` and the other `prepare_*`) records the tape once, and every call with that preparation replays the recorded operations on the new input without running `f` (much faster for scalar loops). As in ReverseDiff, a compiled tape follows the control flow of the recording: every comparison on a value that depends on `x` (`if`, `while`, `?:`, `ifelse` conditions) is checked at each replay, and a different outcome is an `ArgumentError` instead of a wrong derivative; choices made without a comparison (`sort`, `argmax`, conversion to integers) are not detected, so use `compile=false` for such functions. `Constant` contexts with other values than at preparation, and custom rules (`DifferentiateWith`, `ImplicitFunction`), make it record at every call (a warning says so at preparation). Without a preparation, `compile` makes no difference.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoReverseDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n\njulia> f(x) = sum(x .^ 3); b = AutoReverseDiff(compile=true);\n\njulia> prep = prepare_gradient(f, b, zeros(2));\n\njulia> gradient(f, prep, b, [1.0, 2.0])\n2-element Vector{Float64}:\n  3.0\n 12.0\n```";
     "AutoFiniteDiff" => auto_finite, false, "    AutoFiniteDiff(; fdtype=:central)\n\nFinite differences (the technique of FiniteDiff.jl): `:central` (step ∛ε·max(1, |x|), error O(h²)) or `:forward` (step √ε·max(1, |x|)). Needs only function evaluations; accurate to about 1e-10 (central) or 1e-8 (forward).\n\n```\njulia> derivative(sin, AutoFiniteDiff(), 0.0)\n1.0\n```";
     "SecondOrder" => second_order, false, "    SecondOrder(outer, inner)\n\nA second-order backend: `outer` differentiates what `inner` computes. `SecondOrder(AutoForwardDiff(), AutoReverseDiff())` is forward-over-reverse, the usual choice for Hessian-vector products.\n\n```\njulia> hessian(x -> sum(x .^ 3), SecondOrder(AutoForwardDiff(), AutoReverseDiff()), [1.0, 2.0])\n2×2 Matrix{Float64}:\n 6.0   0.0\n 0.0  12.0\n```";
-    "AutoEnzyme" => enzyme, false, "    AutoEnzyme()\n\nNot implemented in difflab: calling it raises an `ArgumentError` listing the backends that exist (AutoForwardDiff, AutoReverseDiff, AutoFiniteDiff, AutoFastDifferentiation, SecondOrder).\n\n```\njulia> AutoEnzyme()\nERROR: ArgumentError: the backend AutoEnzyme is not implemented in difflab; ...\n```";
+    "AutoEnzyme" => enzyme, false, "    AutoEnzyme()\n\nNot implemented in difflab: calling it raises an `ArgumentError` listing the backends that exist (AutoForwardDiff, AutoReverseDiff, AutoFiniteDiff, AutoFastDifferentiation, AutoSymbolics, SecondOrder).\n\n```\njulia> AutoEnzyme()\nERROR: ArgumentError: the backend AutoEnzyme is not implemented in difflab; ...\n```";
     "AutoZygote" => zygote, false, "    AutoZygote()\n\nNot implemented in difflab (an `ArgumentError` lists the backends that exist); use AutoReverseDiff() for reverse mode.\n\n```\njulia> AutoZygote()\nERROR: ArgumentError: ...\n```";
     "AutoMooncake" => mooncake, false, "    AutoMooncake()\n\nNot implemented in difflab; use AutoReverseDiff().\n\n```\njulia> AutoMooncake()\nERROR: ArgumentError: ...\n```";
     "AutoTapir" => tapir, false, "    AutoTapir()\n\nNot implemented in difflab; use AutoReverseDiff().\n\n```\njulia> AutoTapir()\nERROR: ArgumentError: ...\n```";
     "AutoTracker" => tracker, false, "    AutoTracker()\n\nNot implemented in difflab; use AutoReverseDiff().\n\n```\njulia> AutoTracker()\nERROR: ArgumentError: ...\n```";
     "AutoFastDifferentiation" => auto_fastdiff, false, "    AutoFastDifferentiation()\n\nSymbolic differentiation (the technique of FastDifferentiation.jl, and of CasADi's expression graphs). Preparing (`prepare_jacobian(f, AutoFastDifferentiation(), x)` and the other `prepare_*`) runs `f` once on symbolic numbers that have no values, recording every scalar operation into a graph, and compiles that graph into flat instructions; calls with the preparation then never run `f`: pushforwards run the instructions for up to 32 directions at once, gradients and pullbacks sweep them backwards, Hessians and HVPs run forward over reverse on them. Scalar loops cost what their arithmetic costs. Tracing needs a function without value-dependent control flow: a comparison on a traced number (`if x > 0`), a conversion to an integer, or an operation without a symbolic rule (factorizations) stops it, and the preparation warns and differentiates `f` by forward mode (gradients by a tape) instead. Like a compiled tape, the program keeps the values of globals and `Constant` contexts it read at preparation (other `Constant` values make it run `f` again). Without a preparation it works as forward mode. `AutoSparse(AutoFastDifferentiation())` gives sparse Jacobians and Hessians from the compiled program, one lane per color; with the default detector, a Jacobian's pattern is read off the program itself.\n\n```\njulia> f(x) = [x[1]^2 * x[2], sin(x[2])]; b = AutoFastDifferentiation();\n\njulia> prep = prepare_jacobian(f, b, zeros(2));\n\njulia> jacobian(f, prep, b, [1.0, 0.0])\n2×2 Matrix{Float64}:\n 0.0  1.0\n 0.0  1.0\n```";
-    "AutoSymbolics" => symbolics, false, "    AutoSymbolics()\n\nNot implemented in difflab.\n\n```\njulia> AutoSymbolics()\nERROR: ArgumentError: ...\n```";
+    "AutoSymbolics" => auto_symbolics, false, "    AutoSymbolics()\n\nSymbolic differentiation under the name of Symbolics.jl's backend: in difflab it is the same technique as `AutoFastDifferentiation()` (see `?AutoFastDifferentiation`): preparation traces the function once into a program of scalar operations, calls run that program, and `AutoSparse(AutoSymbolics())` reads a Jacobian's pattern off it.\n\n```\njulia> f(x) = sum(x .^ 3); b = AutoSymbolics();\n\njulia> prep = prepare_gradient(f, b, zeros(2));\n\njulia> gradient(f, prep, b, [1.0, 2.0])\n2-element Vector{Float64}:\n  3.0\n 12.0\n```";
     "AutoPolyesterForwardDiff" => polyester, false, "    AutoPolyesterForwardDiff()\n\nNot implemented in difflab; use AutoForwardDiff().\n\n```\njulia> AutoPolyesterForwardDiff()\nERROR: ArgumentError: ...\n```";
     "AutoDiffractor" => diffractor, false, "    AutoDiffractor()\n\nNot implemented in difflab.\n\n```\njulia> AutoDiffractor()\nERROR: ArgumentError: ...\n```";
     "AutoChainRules" => chainrules, false, "    AutoChainRules()\n\nNot implemented in difflab.\n\n```\njulia> AutoChainRules()\nERROR: ArgumentError: ...\n```";
