@@ -78,6 +78,45 @@ pub struct SparsePlan {
     row_seeds: Vec<Tensor>,
     /// The pattern as a matrix of zeros.
     structure: CsMat<f64>,
+    /// For a (nonsymmetric) column coloring: each row's stored entries, to write a row of
+    /// compressed lanes straight into the matrix.
+    rows: Option<RowEntries>,
+}
+
+/// Each row's stored entries as (position among the matrix's values, color group), row by row:
+/// in a column coloring, entry `(i, j)` is lane `color(j)` of row `i` of the compressed matrix.
+#[derive(Debug, Clone)]
+struct RowEntries {
+    starts: Vec<usize>,
+    entries: Vec<(usize, usize)>,
+}
+
+impl RowEntries {
+    fn of(structure: &CsMat<f64>, colors: &[usize]) -> Option<RowEntries> {
+        let mut by_row: Vec<Vec<(usize, usize)>> = vec![Vec::new(); structure.rows()];
+        let indptr = structure.indptr();
+        let starts = indptr.to_proper();
+        for (j, column) in structure.outer_iterator().enumerate() {
+            // Colors are 1-based; a neutral column (0) is not seeded.
+            let group = colors.get(j)?.checked_sub(1)?;
+            for (k, (i, _)) in column.iter().enumerate() {
+                by_row[i].push((starts[j] + k, group));
+            }
+        }
+        let mut starts = Vec::with_capacity(by_row.len() + 1);
+        starts.push(0);
+        for row in &by_row {
+            starts.push(starts.last().copied().unwrap_or(0) + row.len());
+        }
+        Some(RowEntries {
+            starts,
+            entries: by_row.concat(),
+        })
+    }
+
+    fn row(&self, i: usize) -> &[(usize, usize)] {
+        &self.entries[self.starts[i]..self.starts[i + 1]]
+    }
 }
 
 impl SparsePlan {
@@ -93,12 +132,23 @@ impl SparsePlan {
             .pattern()
             .to_csmat(vec![0.0; coloring.pattern().nnz()])
             .map_err(pattern_error)?;
+        let rows = match (coloring.problem(), coloring.column_colors()) {
+            (ColoringProblem::COLUMN, Some(colors)) => RowEntries::of(&structure, colors),
+            _ => None,
+        };
         Ok(SparsePlan {
             column_seeds: seeds_of(coloring.column_groups(), input_shape),
             row_seeds: seeds_of(coloring.row_groups(), output_shape),
             structure,
+            rows,
             coloring,
         })
+    }
+
+    /// True for a column coloring whose rows can be written straight from compressed lanes
+    /// (what [`sparse_jacobian_of_program`] needs).
+    pub fn fills_rows(&self) -> bool {
+        self.rows.is_some()
     }
 
     /// The number of colors (directional derivatives per evaluation).
@@ -220,27 +270,28 @@ pub fn sparse_jacobian_of_program(
     plan: &SparsePlan,
     x: &Tensor,
 ) -> Result<(Tensor, CsMat<f64>), AdError> {
-    let groups = match (plan.coloring.column_groups(), plan.coloring.row_groups()) {
-        (Some(groups), None) => groups,
-        _ => {
-            return Err(AdError::Argument(
-                "a traced program's Jacobian needs a column coloring".into(),
-            ))
-        }
+    let (Some(groups), Some(rows)) = (plan.coloring.column_groups(), &plan.rows) else {
+        return Err(AdError::Argument(
+            "a traced program's Jacobian needs a column coloring".into(),
+        ));
     };
-    let (y, b) = program.compressed_jacobian(&x.to_col_major(), groups)?;
-    let rows = plan.coloring.pattern().nrows();
-    if b.nrows() != rows {
+    let m: usize = program.output_shape().iter().product();
+    if m != plan.structure.rows() {
         return Err(AdError::DimensionMismatch(format!(
-            "the function returned {} values where the sparsity pattern has {rows}",
-            b.nrows()
+            "the function returned {m} values where the sparsity pattern has {}",
+            plan.structure.rows()
         )));
     }
-    let y = Tensor::from_col_major(program.output_shape(), y);
-    Ok((
-        y,
-        plan.matrix(|values| decompress_into(values, b.view(), &plan.coloring))?,
-    ))
+    let mut matrix = plan.structure.clone();
+    let values = matrix.data_mut();
+    let y = program.compressed_jacobian(&x.to_col_major(), groups, &mut |i, first, lanes| {
+        for &(k, group) in rows.row(i) {
+            if let Some(&d) = group.checked_sub(first).and_then(|l| lanes.get(l)) {
+                values[k] = d;
+            }
+        }
+    })?;
+    Ok((Tensor::from_col_major(program.output_shape(), y), matrix))
 }
 
 /// `f(x)`, `∇f(x)` and the sparse Hessian, one HVP per color.

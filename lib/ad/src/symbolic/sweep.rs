@@ -209,21 +209,22 @@ impl Program {
         Ok((y, out))
     }
 
-    /// The outputs at `x` and the compressed Jacobian: column `c` is the sum of the Jacobian's
-    /// columns `groups[c]` (one lane per group, each input seeded with its group's unit lane),
-    /// filled one output row at a time.
+    /// The outputs at `x` and the rows of the compressed Jacobian, whose column `c` is the sum
+    /// of the Jacobian's columns `groups[c]` (one lane per group, each input seeded with its
+    /// group's unit lane): `emit(i, first, lanes)` receives output `i`'s lanes for the groups
+    /// `first..first + lanes.len()` (one pass per [`SYMBOLIC_LANES`] groups).
     pub fn compressed_jacobian(
         &self,
         x: &[f64],
         groups: &[Vec<usize>],
-    ) -> Result<(Vec<f64>, ndarray::Array2<f64>)> {
+        emit: &mut dyn FnMut(usize, usize, &[f64]),
+    ) -> Result<Vec<f64>> {
         let mut group_of = vec![usize::MAX; self.inputs];
         for (c, group) in groups.iter().enumerate() {
             for &k in group {
                 group_of[k] = c;
             }
         }
-        let mut b = ndarray::Array2::zeros((self.outputs.len(), groups.len()));
         let mut y = None;
         for first in (0..groups.len()).step_by(SYMBOLIC_LANES) {
             let width = (groups.len() - first).min(SYMBOLIC_LANES);
@@ -236,16 +237,13 @@ impl Program {
                         block[lane] = 1.0;
                     }
                 },
-                &mut |i, lanes| {
-                    let row = b.row_mut(i).into_slice().expect("row-major");
-                    row[first..first + width].copy_from_slice(&lanes[..width]);
-                },
+                &mut |i, lanes| emit(i, first, &lanes[..width]),
             )?;
             y.get_or_insert(values);
         }
         match y {
-            Some(y) => Ok((y, b)),
-            None => Ok((self.values(x)?, b)),
+            Some(y) => Ok(y),
+            None => self.values(x),
         }
     }
 
@@ -439,8 +437,19 @@ mod tests {
         };
         let x = Tensor::from_col_major(&[n], (0..n).map(|k| 1.0 + k as f64).collect());
         let p = Program::record(f, &x, &f(&x).unwrap()).unwrap().unwrap();
+        let compressed = |groups: &[Vec<usize>]| {
+            let mut b = ndarray::Array2::zeros((n - 1, groups.len()));
+            let y = p
+                .compressed_jacobian(&x.to_col_major(), groups, &mut |i, first, lanes| {
+                    for (l, &d) in lanes.iter().enumerate() {
+                        b[[i, first + l]] = d;
+                    }
+                })
+                .unwrap();
+            (y, b)
+        };
         let singles: Vec<Vec<usize>> = (0..n).map(|k| vec![k]).collect();
-        let (y, b) = p.compressed_jacobian(&x.to_col_major(), &singles).unwrap();
+        let (y, b) = compressed(&singles);
         assert_eq!(y, f(&x).unwrap().to_col_major());
         let (_, j) = crate::di::operators::value_and_jacobian(
             &mut |t: &Tensor| f(t),
@@ -450,7 +459,7 @@ mod tests {
         .unwrap();
         assert_eq!(b.t().iter().copied().collect::<Vec<_>>(), j.to_col_major());
         let parity = vec![(0..n).step_by(2).collect(), (1..n).step_by(2).collect()];
-        let (_, c) = p.compressed_jacobian(&x.to_col_major(), &parity).unwrap();
+        let (_, c) = compressed(&parity);
         for i in 0..n - 1 {
             let (even, odd) = if i % 2 == 0 { (i, i + 1) } else { (i + 1, i) };
             assert_eq!(c[[i, 0]], j.primal()[[i, even]]);

@@ -503,11 +503,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             .and_then(super::sparse_ad::as_auto_sparse)
             .and_then(|a| a.mixed_reverse.clone());
         let program = match &compiled {
-            Some(StandIn::Program(program))
-                if x.is_plain() && plan.coloring.row_groups().is_none() =>
-            {
-                Some(program)
-            }
+            Some(StandIn::Program(program)) if x.is_plain() && plan.fills_rows() => Some(program),
             _ => None,
         };
         let (value, results) = if let (Op::Jacobian, Some(reverse)) = (op.family(), &mixed) {
