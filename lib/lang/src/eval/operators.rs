@@ -266,22 +266,19 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
         let t = ops::binary(f, x.tensor(), y.tensor())?;
         return Ok(from_tensor(t, eltype, scalar));
     }
-    if x.tensor().is_symbolic() || y.tensor().is_symbolic() {
+    // Tracings without values cannot compare: say which one, and what to use instead.
+    let valueless = |t: fn(&Tensor) -> bool| t(x.tensor()) || t(y.tensor());
+    let without_values = if valueless(Tensor::is_symbolic) {
+        Some("AutoFastDifferentiation() traces the function without values, so it cannot follow a branch on them (`max`, `min`, `abs`, `clamp`, `maximum` and `minimum` need no branch); use AutoForwardDiff(), or AutoReverseDiff(compile=true), which checks such branches at every call")
+    } else if valueless(Tensor::is_global_tracer) {
+        Some("TracerSparsityDetector() traces without values (its pattern holds for every input); use TracerLocalSparsityDetector() for functions that branch on values")
+    } else {
+        None
+    };
+    if let Some(why) = without_values {
         return Err(fail(
             ErrorKind::ArgumentError,
-            format!(
-                "`{}` compares values, but AutoFastDifferentiation() traces the function without values, so it cannot follow a branch on them (`max`, `min`, `abs` and `clamp` need no branch); use AutoForwardDiff(), or AutoReverseDiff(compile=true), which checks such branches at every call",
-                op.symbol()
-            ),
-        ));
-    }
-    if x.tensor().is_global_tracer() || y.tensor().is_global_tracer() {
-        return Err(fail(
-            ErrorKind::ArgumentError,
-            format!(
-                "`{}` compares values, but TracerSparsityDetector() traces without values (its pattern holds for every input); use TracerLocalSparsityDetector() for functions that branch on values",
-                op.symbol()
-            ),
+            format!("`{}` compares values, but {why}", op.symbol()),
         ));
     }
     let (p, q) = (x.tensor().primal(), y.tensor().primal());
