@@ -18,6 +18,7 @@ use difflab_coloring::{
     GreedyColoringAlgorithm, SparsityPattern,
 };
 use sprs::CsMat;
+use std::rc::Rc;
 
 fn pattern_error(e: difflab_coloring::ColoringError) -> AdError {
     AdError::Argument(e.to_string())
@@ -81,6 +82,8 @@ pub struct SparsePlan {
     /// For a (nonsymmetric) column coloring: each row's stored entries, to write a row of
     /// compressed lanes straight into the matrix.
     rows: Option<RowEntries>,
+    /// For a traced program: a program computing the matrix's values, in storage order.
+    nonzeros: Option<Rc<Program>>,
 }
 
 /// Each row's stored entries as (position among the matrix's values, color group), row by row:
@@ -141,14 +144,31 @@ impl SparsePlan {
             row_seeds: seeds_of(coloring.row_groups(), output_shape),
             structure,
             rows,
+            nonzeros: None,
             coloring,
         })
     }
 
-    /// True for a column coloring whose rows can be written straight from compressed lanes
-    /// (what [`sparse_jacobian_of_program`] needs).
-    pub fn fills_rows(&self) -> bool {
-        self.rows.is_some()
+    /// The plan with a program computing the Jacobian's values from `program`'s derivative
+    /// graph ([`Program::jacobian_program`]), when that takes fewer operations than carrying a
+    /// lane per color through every instruction.
+    pub fn with_nonzeros_of(mut self, program: &Program) -> SparsePlan {
+        let lanes = program.len().saturating_mul(self.ncolors().max(1));
+        let entries: Vec<(usize, usize)> = self.structure.iter().map(|(_, ij)| ij).collect();
+        self.nonzeros = program.jacobian_program(&entries, lanes).map(Rc::new);
+        self
+    }
+
+    /// The number of instructions of the program computing the nonzeros, if there is one.
+    pub fn nonzeros_program_len(&self) -> Option<usize> {
+        self.nonzeros.as_deref().map(Program::len)
+    }
+
+    /// True when [`sparse_jacobian_of_program`] can compute this plan's Jacobians: from a
+    /// program of its nonzeros, or by a column coloring whose rows are written straight from
+    /// compressed lanes.
+    pub fn fits_program(&self) -> bool {
+        self.nonzeros.is_some() || self.rows.is_some()
     }
 
     /// The number of colors (directional derivatives per evaluation).
@@ -263,18 +283,16 @@ where
     Ok((y, finish(plan, &lines)?))
 }
 
-/// [`sparse_jacobian`] of a traced program at a plain `x`, for a column coloring: one pass
-/// over its instructions with a lane per color, the compressed matrix filled row by row.
+/// [`sparse_jacobian`] of a traced program at a plain `x` (`f(x)` only `with_value`): the plan's
+/// program of nonzeros when it has one, else one pass over the instructions with a lane per
+/// color of a column coloring, each row of the compressed matrix written straight into the
+/// result.
 pub fn sparse_jacobian_of_program(
     program: &Program,
     plan: &SparsePlan,
     x: &Tensor,
-) -> Result<(Tensor, CsMat<f64>), AdError> {
-    let (Some(groups), Some(rows)) = (plan.coloring.column_groups(), &plan.rows) else {
-        return Err(AdError::Argument(
-            "a traced program's Jacobian needs a column coloring".into(),
-        ));
-    };
+    with_value: bool,
+) -> Result<(Option<Tensor>, CsMat<f64>), AdError> {
     let m: usize = program.output_shape().iter().product();
     if m != plan.structure.rows() {
         return Err(AdError::DimensionMismatch(format!(
@@ -282,16 +300,33 @@ pub fn sparse_jacobian_of_program(
             plan.structure.rows()
         )));
     }
+    let output = |y: Vec<f64>| Tensor::from_col_major(program.output_shape(), y);
+    let x = x.to_col_major();
     let mut matrix = plan.structure.clone();
     let values = matrix.data_mut();
-    let y = program.compressed_jacobian(&x.to_col_major(), groups, &mut |i, first, lanes| {
+    if let Some(nonzeros) = &plan.nonzeros {
+        let computed = nonzeros.values(&x)?;
+        values.copy_from_slice(&computed[..values.len()]);
+        let y = if with_value {
+            Some(output(program.values(&x)?))
+        } else {
+            None
+        };
+        return Ok((y, matrix));
+    }
+    let (Some(groups), Some(rows)) = (plan.coloring.column_groups(), &plan.rows) else {
+        return Err(AdError::Argument(
+            "a traced program's Jacobian needs a column coloring".into(),
+        ));
+    };
+    let y = program.compressed_jacobian(&x, groups, &mut |i, first, lanes| {
         for &(k, group) in rows.row(i) {
             if let Some(&d) = group.checked_sub(first).and_then(|l| lanes.get(l)) {
                 values[k] = d;
             }
         }
     })?;
-    Ok((Tensor::from_col_major(program.output_shape(), y), matrix))
+    Ok((Some(output(y)), matrix))
 }
 
 /// `f(x)`, `∇f(x)` and the sparse Hessian, one HVP per color.

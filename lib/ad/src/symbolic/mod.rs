@@ -10,6 +10,7 @@
 //! The rules of every primitive for this kind live here; constants fold as they are recorded.
 
 mod compile;
+mod derivative;
 mod program;
 mod slopes;
 mod sweep;

@@ -161,7 +161,7 @@ impl Program {
     pub fn values(&self, x: &[f64]) -> Result<Vec<f64>> {
         let mut v = self.load(x);
         let run = self.code.iter().try_for_each(|ins| {
-            v[ins.out as usize] = local(ins, &v)?.0;
+            v[ins.out as usize] = value(ins, &v)?;
             Ok(())
         });
         let y = self.outputs.iter().map(|&r| v[r as usize]).collect();
@@ -391,6 +391,27 @@ fn curvatures(ins: &Instr, v: &[f64], y: f64, sa: f64) -> (f64, f64, f64) {
         Op::Unary(f) => (f.curvature(x, y, sa), 0.0, 0.0),
         Op::Binary(f) => f.curvatures(x, z, y, ins.two),
     }
+}
+
+/// An instruction's value.
+#[inline(always)]
+fn value(ins: &Instr, v: &[f64]) -> Result<f64> {
+    let x = v[ins.a as usize];
+    let z = v[ins.b as usize];
+    Ok(match ins.op {
+        Op::Add => x + z,
+        Op::Sub => x - z,
+        Op::Mul => x * z,
+        Op::Square => x * x,
+        Op::Unary(f) => {
+            slopes::check_unary_domain(f, x)?;
+            f.apply(x)
+        }
+        Op::Binary(f) => {
+            slopes::check_binary_domain(f, x, z)?;
+            f.apply(x, z)
+        }
+    })
 }
 
 /// An instruction's value and its slopes with respect to `a` and `b` (`b`'s is unused unless

@@ -433,11 +433,18 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             }
             _ => None,
         };
-        plan = Some(match from_program {
+        let made = match from_program {
             Some(plan) => plan,
             None => {
                 super::sparse_ad::plan(interp, config, &p.f, p.y.as_ref(), &x, scalar_x, hessian)?
             }
+        };
+        // A traced Jacobian computes its nonzeros from the program's derivative graph.
+        plan = Some(match &traced {
+            Some(Ok(program)) if !hessian && config.mixed_reverse.is_none() => {
+                Rc::new(Rc::unwrap_or_clone(made).with_nonzeros_of(program))
+            }
+            _ => made,
         });
     }
     if preparing {
@@ -503,18 +510,21 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             .and_then(super::sparse_ad::as_auto_sparse)
             .and_then(|a| a.mixed_reverse.clone());
         let program = match &compiled {
-            Some(StandIn::Program(program)) if x.is_plain() && plan.fills_rows() => Some(program),
+            Some(StandIn::Program(program)) if x.is_plain() && plan.fits_program() => Some(program),
             _ => None,
         };
+        // f(x) is computed anyway except by a program of the nonzeros, which skips it when the
+        // caller does not need it.
+        let with_value = returns_value(op, variant) || p.y.is_some();
         let (value, results) = if let (Op::Jacobian, Some(reverse)) = (op.family(), &mixed) {
             let (y, j) = sparse::sparse_jacobian_mixed(&mut f, &backend, reverse, plan, &x)?;
-            (y, vec![sparse_value(j, ElType::Float64)])
+            (Some(y), vec![sparse_value(j, ElType::Float64)])
         } else if let (Op::Jacobian, Some(program)) = (op.family(), program) {
-            let (y, j) = sparse::sparse_jacobian_of_program(program, plan, &x)?;
+            let (y, j) = sparse::sparse_jacobian_of_program(program, plan, &x, with_value)?;
             (y, vec![sparse_value(j, ElType::Float64)])
         } else if op.family() == Op::Jacobian {
             let (y, j) = sparse::sparse_jacobian(&mut f, &backend, plan, &x)?;
-            (y, vec![sparse_value(j, ElType::Float64)])
+            (Some(y), vec![sparse_value(j, ElType::Float64)])
         } else {
             let (y, g, h) = sparse::sparse_hessian(&mut f, &backend, plan, &x)?;
             let h = sparse_value(h, ElType::Float64);
@@ -523,12 +533,13 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             } else {
                 vec![to_value(g, scalar_x), h]
             };
-            (y, results)
+            (Some(y), results)
         };
-        if let Some(y) = &p.y {
-            write_into(y, &value)?;
+        if let (Some(y), Some(value)) = (&p.y, &value) {
+            write_into(y, value)?;
         }
-        return finish(op, variant, &p, to_value(value, true), results);
+        let value = value.map_or(Value::Nothing, |v| to_value(v, true));
+        return finish(op, variant, &p, value, results);
     }
     let backend = p.backend.clone();
     let mut f = |t: &Tensor| run_function(interp, &p, scalar_x, compiled.as_ref(), t);
@@ -596,6 +607,15 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
 
 /// Shapes the answer of a variant: writes buffers for `!` variants, prepends the value for
 /// `value_and_`, returns a tuple when there are several results.
+/// True when the operator's result starts with `f(x)`.
+fn returns_value(op: Op, variant: Variant) -> bool {
+    matches!(variant, Variant::ValueAnd | Variant::ValueAndBang)
+        || matches!(
+            op,
+            Op::ValueGradientAndHessian | Op::ValueDerivativeAndSecondDerivative
+        )
+}
+
 fn finish(op: Op, variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -> EvalResult {
     let results = match variant {
         Variant::Bang | Variant::ValueAndBang => {
@@ -622,13 +642,8 @@ fn finish(op: Op, variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -
         }
         _ => results,
     };
-    let with_value = matches!(variant, Variant::ValueAnd | Variant::ValueAndBang)
-        || matches!(
-            op,
-            Op::ValueGradientAndHessian | Op::ValueDerivativeAndSecondDerivative
-        );
     let mut items = Vec::with_capacity(results.len() + 1);
-    if with_value {
+    if returns_value(op, variant) {
         items.push(y);
     }
     items.extend(results);

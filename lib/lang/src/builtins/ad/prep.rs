@@ -111,11 +111,14 @@ impl Object for Prep {
         };
         let shown = match &self.plan {
             Some(p) => format!(
-                "Sparse{}Prep for {} at {input}: {} stored entries, {} colors",
+                "Sparse{}Prep for {} at {input}: {} stored entries, {} colors{}",
                 self.op.title(),
                 self.backend,
                 p.coloring.pattern().nnz(),
-                p.ncolors()
+                p.ncolors(),
+                p.nonzeros_program_len().map_or(String::new(), |k| format!(
+                    ", computed by a derivative program of {k} instructions"
+                ))
             ),
             None => format!("{}Prep for {} at {input}", self.op.title(), self.backend),
         };
