@@ -10,7 +10,7 @@ use super::backend::{Backend, Mode};
 use super::operators::gradient_and_hvp;
 use super::primitives::{pullback, pushforward};
 use crate::error::AdError;
-use crate::symbolic::Program;
+use crate::symbolic::{EntryPrograms, Program};
 use crate::tensor::Tensor;
 use crate::tracer::{self, sets_of};
 use difflab_coloring::{
@@ -82,8 +82,8 @@ pub struct SparsePlan {
     /// For a (nonsymmetric) column coloring: each row's stored entries, to write a row of
     /// compressed lanes straight into the matrix.
     rows: Option<RowEntries>,
-    /// For a traced program: a program computing the matrix's values, in storage order.
-    nonzeros: Option<Rc<Program>>,
+    /// For a traced program: programs computing the matrix's values, in storage order.
+    nonzeros: Option<Rc<EntryPrograms>>,
 }
 
 /// Each row's stored entries as (position among the matrix's values, color group), row by row:
@@ -149,19 +149,19 @@ impl SparsePlan {
         })
     }
 
-    /// The plan with a program computing the Jacobian's values from `program`'s derivative
-    /// graph ([`Program::jacobian_program`]), when that takes fewer operations than carrying a
+    /// The plan with programs computing the Jacobian's values from `program`'s derivative
+    /// graph ([`Program::jacobian_programs`]), when that takes fewer operations than carrying a
     /// lane per color through every instruction.
     pub fn with_nonzeros_of(mut self, program: &Program) -> SparsePlan {
         let lanes = program.len().saturating_mul(self.ncolors().max(1));
         let entries: Vec<(usize, usize)> = self.structure.iter().map(|(_, ij)| ij).collect();
-        self.nonzeros = program.jacobian_program(&entries, lanes).map(Rc::new);
+        self.nonzeros = program.jacobian_programs(&entries, lanes).map(Rc::new);
         self
     }
 
     /// The number of instructions of the program computing the nonzeros, if there is one.
     pub fn nonzeros_program_len(&self) -> Option<usize> {
-        self.nonzeros.as_deref().map(Program::len)
+        self.nonzeros.as_deref().map(|p| p.entries.len())
     }
 
     /// True when [`sparse_jacobian_of_program`] can compute this plan's Jacobians: from a
@@ -305,14 +305,20 @@ pub fn sparse_jacobian_of_program(
     let mut matrix = plan.structure.clone();
     let values = matrix.data_mut();
     if let Some(nonzeros) = &plan.nonzeros {
-        let computed = nonzeros.values(&x)?;
-        values.copy_from_slice(&computed[..values.len()]);
-        let y = if with_value {
-            Some(output(program.values(&x)?))
-        } else {
-            None
-        };
-        return Ok((y, matrix));
+        let nnz = values.len();
+        if !with_value {
+            nonzeros
+                .entries
+                .with_values(&x, |out| out.copy_into(0..nnz, values))?;
+            return Ok((None, matrix));
+        }
+        let y = nonzeros.with_value.with_values(&x, |out| {
+            out.copy_into(0..nnz, values);
+            let mut y = vec![0.0; m];
+            out.copy_into(nnz..nnz + m, &mut y);
+            y
+        })?;
+        return Ok((Some(output(y)), matrix));
     }
     let (Some(groups), Some(rows)) = (plan.coloring.column_groups(), &plan.rows) else {
         return Err(AdError::Argument(

@@ -15,40 +15,77 @@ use std::rc::Rc;
 /// A node's derivatives `(input, derivative node)`, sorted by input; absent entries are zero.
 type Tangent = Vec<(u32, u32)>;
 
+/// The programs of a sparse Jacobian's entries, made by [`Program::jacobian_programs`].
+#[derive(Debug)]
+pub struct EntryPrograms {
+    /// Outputs: the entries.
+    pub entries: Program,
+    /// Outputs: the entries, then the function's value (column-major), sharing their
+    /// subexpressions.
+    pub with_value: Program,
+}
+
 impl Program {
-    /// A program computing the Jacobian's entries `entries` `(output, input)` in that order (an
+    /// Programs computing the Jacobian's entries `entries` `(output, input)` in that order (an
     /// entry that is structurally zero computes 0), from the derivative graph of this program.
     ///
     /// `None` when some derivative depends on a branch (`max`, `min`, `relu`, `mod` and `rem`
     /// choose theirs by value, which a program without branches cannot keep) or when the
     /// derivatives would take more than `budget` nodes.
     ///
-    /// Its outputs after the entries are the program's nodes whose functions restrict their
-    /// domain (`log`, `sqrt`, fractional powers, ...), so that it raises the same domain errors
-    /// as the function.
-    pub fn jacobian_program(&self, entries: &[(usize, usize)], budget: usize) -> Option<Program> {
+    /// Their last outputs are the program's nodes whose functions restrict their domain (`log`,
+    /// `sqrt`, fractional powers, ...), so that they raise the same domain errors as the
+    /// function.
+    pub fn jacobian_programs(
+        &self,
+        entries: &[(usize, usize)],
+        budget: usize,
+    ) -> Option<EntryPrograms> {
         let recorded = self.inputs + self.constants.len() + self.code.len();
         let graph = Rc::new(Graph::with_limit(recorded.saturating_add(budget)));
         let outputs = self.rebuild(&graph).ok()?;
         let tangents = tangents(&graph, budget).ok()?;
         let zero = graph.constant(0.0).ok()?;
-        let mut roots: Vec<u32> = entries
+        let mut by_row: Vec<Vec<u32>> = vec![Vec::new(); outputs.len()];
+        let entries: Vec<u32> = entries
             .iter()
             .map(|&(i, j)| {
                 let t = &tangents[outputs[i] as usize];
-                t.binary_search_by_key(&(j as u32), |e| e.0)
-                    .map_or(zero, |k| t[k].1)
+                let node = t
+                    .binary_search_by_key(&(j as u32), |e| e.0)
+                    .map_or(zero, |k| t[k].1);
+                by_row[i].push(node);
+                node
             })
             .collect();
-        roots.extend(domain_guards(&graph.nodes()[..tangents.len()]));
-        let shape = [roots.len()];
-        Some(compile(
-            &graph,
-            self.inputs,
-            roots,
-            &self.input_shape,
-            &shape,
-        ))
+        let guards = domain_guards(&graph.nodes()[..tangents.len()]);
+        let program = |with_value: bool| {
+            // Scheduled row by row (an output's entries share its subexpressions), each row's
+            // value after its entries.
+            let mut schedule_by = Vec::new();
+            for (row, &output) in by_row.iter().zip(&outputs) {
+                schedule_by.extend_from_slice(row);
+                if with_value {
+                    schedule_by.push(output);
+                }
+            }
+            schedule_by.extend_from_slice(&guards);
+            let values: &[u32] = if with_value { &outputs } else { &[] };
+            let roots = [&entries[..], values, &guards].concat();
+            let shape = [roots.len()];
+            compile(
+                &graph,
+                self.inputs,
+                roots,
+                &schedule_by,
+                &self.input_shape,
+                &shape,
+            )
+        };
+        Some(EntryPrograms {
+            entries: program(false),
+            with_value: program(true),
+        })
     }
 
     /// The program's operations recorded again as a graph (inputs first, so input `k` is node
@@ -296,7 +333,10 @@ mod tests {
         let x = [1.5, 0.7, 3.0];
         let program = record(f, &x);
         let entries = every_entry(5, 3);
-        let nonzeros = program.jacobian_program(&entries, usize::MAX).unwrap();
+        let nonzeros = program
+            .jacobian_programs(&entries, usize::MAX)
+            .unwrap()
+            .entries;
         let at = [0.9, 1.3, 2.2];
         let got = nonzeros.values(&at).unwrap();
         let units: Vec<Vec<f64>> = (0..3)
@@ -331,7 +371,10 @@ mod tests {
         };
         let program = record(f, &[1.0, 2.0, 4.0, 8.0]);
         let entries = program.jacobian_entries();
-        let nonzeros = program.jacobian_program(&entries, usize::MAX).unwrap();
+        let nonzeros = program
+            .jacobian_programs(&entries, usize::MAX)
+            .unwrap()
+            .entries;
         assert_eq!(nonzeros.len(), 0);
         let got = nonzeros.values(&[0.0; 4]).unwrap();
         for (&(i, j), &value) in entries.iter().zip(&got) {
@@ -345,7 +388,10 @@ mod tests {
         // function does.
         let f: F = |x| ops::unary(UnaryFn::Sign, &ops::unary(UnaryFn::Log, x)?);
         let program = record(f, &[2.0]);
-        let nonzeros = program.jacobian_program(&[(0, 0)], usize::MAX).unwrap();
+        let nonzeros = program
+            .jacobian_programs(&[(0, 0)], usize::MAX)
+            .unwrap()
+            .entries;
         assert_eq!(nonzeros.values(&[3.0]).unwrap()[0], 0.0);
         assert!(matches!(
             nonzeros.values(&[-1.0]),
@@ -354,7 +400,7 @@ mod tests {
         // max chooses its derivative by value.
         let g: F = |x| ops::binary(BinaryFn::Max, x, &Tensor::scalar(1.0));
         assert!(record(g, &[2.0])
-            .jacobian_program(&[(0, 0)], usize::MAX)
+            .jacobian_programs(&[(0, 0)], usize::MAX)
             .is_none());
         // A dense product needs more derivative nodes than a small budget.
         let h: F = |x| {
@@ -365,7 +411,9 @@ mod tests {
             )
         };
         let program = record(h, &[1.0, 2.0, 3.0, 4.0]);
-        assert!(program.jacobian_program(&every_entry(4, 4), 4).is_none());
-        assert!(program.jacobian_program(&every_entry(4, 4), 1000).is_some());
+        assert!(program.jacobian_programs(&every_entry(4, 4), 4).is_none());
+        assert!(program
+            .jacobian_programs(&every_entry(4, 4), 1000)
+            .is_some());
     }
 }

@@ -15,7 +15,9 @@ mod program;
 mod slopes;
 mod sweep;
 
+pub use derivative::EntryPrograms;
 pub use program::{NotTraced, Program};
+pub use sweep::Outputs;
 
 use crate::broadcast;
 use crate::error::{AdError, Result};

@@ -91,7 +91,14 @@ impl Program {
             }
             _ => return Ok(Err(NotTraced::NotAGraph)),
         };
-        let program = compile(&graph, x.len(), outputs, x.shape(), out.shape());
+        let program = compile(
+            &graph,
+            x.len(),
+            outputs.clone(),
+            &outputs,
+            x.shape(),
+            out.shape(),
+        );
         let agrees = match program.values(&x.to_col_major()) {
             Ok(values) => same_numbers(&values, &y.to_col_major()),
             Err(_) => false,

@@ -159,14 +159,25 @@ impl Program {
 
     /// The outputs at `x` (column-major).
     pub fn values(&self, x: &[f64]) -> Result<Vec<f64>> {
+        self.with_values(x, |out| (0..out.len()).map(|k| out.get(k)).collect())
+    }
+
+    /// Runs the program at `x` and lets `read` take its outputs where they are (a large
+    /// program's outputs go straight where they belong, without a vector of them in between).
+    pub fn with_values<T>(&self, x: &[f64], read: impl FnOnce(Outputs<'_>) -> T) -> Result<T> {
         let mut v = self.load(x);
         let run = self.code.iter().try_for_each(|ins| {
             v[ins.out as usize] = value(ins, &v)?;
             Ok(())
         });
-        let y = self.outputs.iter().map(|&r| v[r as usize]).collect();
+        let result = run.map(|()| {
+            read(Outputs {
+                registers: &v,
+                outputs: &self.outputs,
+            })
+        });
         self.values_scratch.replace(v);
-        run.map(|()| y)
+        result
     }
 
     /// The outputs at `x` and `J·t` for each tangent `t` (column-major): one pass per
@@ -371,6 +382,38 @@ impl Program {
     }
 }
 
+/// A program's outputs after a run, read in place.
+#[derive(Debug, Clone, Copy)]
+pub struct Outputs<'a> {
+    registers: &'a [f64],
+    outputs: &'a [u32],
+}
+
+impl Outputs<'_> {
+    /// The number of outputs.
+    pub fn len(&self) -> usize {
+        self.outputs.len()
+    }
+
+    /// True for a program without outputs.
+    pub fn is_empty(&self) -> bool {
+        self.outputs.is_empty()
+    }
+
+    /// Output `k`.
+    #[inline]
+    pub fn get(&self, k: usize) -> f64 {
+        self.registers[self.outputs[k] as usize]
+    }
+
+    /// Outputs `range` into `dest`.
+    pub fn copy_into(&self, range: std::ops::Range<usize>, dest: &mut [f64]) {
+        for (d, &r) in dest.iter_mut().zip(&self.outputs[range]) {
+            *d = self.registers[r as usize];
+        }
+    }
+}
+
 /// What a backward sweep needs from the forward one: each instruction's slopes and, with
 /// `lanes` tangent directions, their derivatives along each (two per lane: for `a`, for `b`).
 #[derive(Debug)]
@@ -398,11 +441,13 @@ fn curvatures(ins: &Instr, v: &[f64], y: f64, sa: f64) -> (f64, f64, f64) {
 fn value(ins: &Instr, v: &[f64]) -> Result<f64> {
     let x = v[ins.a as usize];
     let z = v[ins.b as usize];
+    // Arithmetic (most instructions) picks its result without a jump: in mixed code the
+    // processor cannot predict which kernel comes next.
+    if let Some(k) = ins.op.arithmetic() {
+        return Ok([x + z, x - z, x * z][k]);
+    }
     Ok(match ins.op {
-        Op::Add => x + z,
-        Op::Sub => x - z,
-        Op::Mul => x * z,
-        Op::Square => x * x,
+        Op::Add | Op::Sub | Op::Mul | Op::Square => unreachable!("arithmetic"),
         Op::Unary(f) => {
             slopes::check_unary_domain(f, x)?;
             f.apply(x)
