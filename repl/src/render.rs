@@ -54,7 +54,7 @@ impl Terminal {
     /// Ends the current output line, if one was started.
     pub fn end_line(&mut self) {
         if !self.at_line_start {
-            println!();
+            out(format_args!("\n"));
             self.at_line_start = true;
         }
     }
@@ -64,16 +64,14 @@ impl Terminal {
     pub fn finish_input(&mut self) {
         self.end_line();
         if !self.just_cleared {
-            println!();
+            out(format_args!("\n"));
         }
-        let _ = std::io::stdout().flush();
     }
 
     fn clear_screen(&mut self) {
         self.pending_clear = false;
         if self.style.stdout_is_terminal {
-            print!("\x1b[H\x1b[2J");
-            let _ = std::io::stdout().flush();
+            out(format_args!("\x1b[H\x1b[2J"));
             self.just_cleared = true;
             self.at_line_start = true;
         }
@@ -110,8 +108,7 @@ impl Frontend for Terminal {
                 name: StreamName::Stdout,
                 text,
             } => {
-                print!("{text}");
-                let _ = std::io::stdout().flush();
+                out(format_args!("{text}"));
                 self.wrote(&text);
             }
             Event::Stream {
@@ -123,8 +120,7 @@ impl Frontend for Terminal {
                 self.wrote(&text);
             }
             Event::Display(bundle) | Event::Result(bundle) => {
-                println!("{}", bundle.plain());
-                let _ = std::io::stdout().flush();
+                out(format_args!("{}\n", bundle.plain()));
                 self.at_line_start = true;
             }
             Event::Error(report) => {
@@ -141,8 +137,7 @@ impl Frontend for Terminal {
 
     fn input(&mut self, prompt: &str) -> Option<String> {
         self.before_output();
-        print!("{prompt}");
-        let _ = std::io::stdout().flush();
+        out(format_args!("{prompt}"));
         let mut line = String::new();
         self.at_line_start = true;
         match std::io::stdin().read_line(&mut line) {
@@ -193,6 +188,17 @@ pub fn paint_error(report: &ErrorReport, colour: bool) -> String {
         })
         .collect();
     lines.join("\n")
+}
+
+/// Writes to standard output and flushes; a reader that went away (`difflab script.dl | head`)
+/// ends the program quietly, as it ends other command-line tools.
+fn out(text: std::fmt::Arguments<'_>) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(text).and_then(|()| stdout.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -118,3 +118,25 @@ fn help_names_the_modes_and_the_history_file() {
     let out = difflab().arg("--bogus").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_program_quietly() {
+    // `difflab script.dl | head -1`: the rest of the output has nowhere to go.
+    let mut child = difflab()
+        .args(["-e", "for i in 1:200000 println(i) end"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    assert_eq!(first, "1\n");
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.status.success(), "{:?}", output.status);
+}
