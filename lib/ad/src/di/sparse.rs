@@ -10,7 +10,7 @@ use super::backend::{Backend, Mode};
 use super::operators::gradient_and_hvp;
 use super::primitives::{pullback, pushforward};
 use crate::error::AdError;
-use crate::symbolic::{EntryPrograms, Program};
+use crate::symbolic::{EntryPrograms, Outputs, Program};
 use crate::tensor::Tensor;
 use crate::tracer::{self, sets_of};
 use difflab_coloring::{
@@ -149,13 +149,20 @@ impl SparsePlan {
         })
     }
 
-    /// The plan with programs computing the Jacobian's values from `program`'s derivative
-    /// graph ([`Program::jacobian_programs`]), when that takes fewer operations than carrying a
-    /// lane per color through every instruction.
-    pub fn with_nonzeros_of(mut self, program: &Program) -> SparsePlan {
-        let lanes = program.len().saturating_mul(self.ncolors().max(1));
+    /// The plan with programs computing the Jacobian's (or, for a `hessian` plan, the
+    /// Hessian's) values from `program`'s derivative graph ([`Program::jacobian_programs`],
+    /// [`Program::hessian_programs`]), when that takes fewer operations than carrying a lane per
+    /// color through every instruction (forward over reverse for Hessians, about three passes).
+    pub fn with_nonzeros_of(mut self, program: &Program, hessian: bool) -> SparsePlan {
+        let passes = if hessian { 3 } else { 1 };
+        let lanes = program.len().saturating_mul(self.ncolors().max(1) * passes);
         let entries: Vec<(usize, usize)> = self.structure.iter().map(|(_, ij)| ij).collect();
-        self.nonzeros = program.jacobian_programs(&entries, lanes).map(Rc::new);
+        let programs = if hessian {
+            program.hessian_programs(&entries, lanes)
+        } else {
+            program.jacobian_programs(&entries, lanes)
+        };
+        self.nonzeros = programs.map(Rc::new);
         self
     }
 
@@ -169,6 +176,12 @@ impl SparsePlan {
     /// compressed lanes.
     pub fn fits_program(&self) -> bool {
         self.nonzeros.is_some() || self.rows.is_some()
+    }
+
+    /// True when the plan holds a program of its nonzeros (what
+    /// [`sparse_hessian_of_program`] needs).
+    pub fn has_nonzeros_program(&self) -> bool {
+        self.nonzeros.is_some()
     }
 
     /// The number of colors (directional derivatives per evaluation).
@@ -305,20 +318,12 @@ pub fn sparse_jacobian_of_program(
     let mut matrix = plan.structure.clone();
     let values = matrix.data_mut();
     if let Some(nonzeros) = &plan.nonzeros {
-        let nnz = values.len();
-        if !with_value {
-            nonzeros
-                .entries
-                .with_values(&x, |out| out.copy_into(0..nnz, values))?;
-            return Ok((None, matrix));
-        }
-        let y = nonzeros.with_value.with_values(&x, |out| {
-            out.copy_into(0..nnz, values);
+        let y = run_nonzeros(nonzeros, &x, values, with_value, |out, nnz| {
             let mut y = vec![0.0; m];
             out.copy_into(nnz..nnz + m, &mut y);
             y
         })?;
-        return Ok((Some(output(y)), matrix));
+        return Ok((y.map(output), matrix));
     }
     let (Some(groups), Some(rows)) = (plan.coloring.column_groups(), &plan.rows) else {
         return Err(AdError::Argument(
@@ -333,6 +338,65 @@ pub fn sparse_jacobian_of_program(
         }
     })?;
     Ok((Some(output(y)), matrix))
+}
+
+/// The sparse Hessian of a traced program at a plain `x` from the plan's program of its
+/// nonzeros, with `f(x)` and `∇f(x)` only `with_value`.
+pub fn sparse_hessian_of_program(
+    program: &Program,
+    plan: &SparsePlan,
+    x: &Tensor,
+    with_value: bool,
+) -> Result<(Option<ValueAndGradient>, CsMat<f64>), AdError> {
+    let Some(nonzeros) = &plan.nonzeros else {
+        return Err(AdError::Argument(
+            "this Hessian plan has no program of its nonzeros".into(),
+        ));
+    };
+    let x_data = x.to_col_major();
+    let mut matrix = plan.structure.clone();
+    let n = x_data.len();
+    let value_and_gradient = run_nonzeros(
+        nonzeros,
+        &x_data,
+        matrix.data_mut(),
+        with_value,
+        |out, nnz| {
+            let mut g = vec![0.0; n];
+            out.copy_into(nnz + 1..nnz + 1 + n, &mut g);
+            (
+                Tensor::from_col_major(program.output_shape(), vec![out.get(nnz)]),
+                Tensor::from_col_major(x.shape(), g),
+            )
+        },
+    )?;
+    Ok((value_and_gradient, matrix))
+}
+
+/// `f(x)` and `∇f(x)`.
+pub type ValueAndGradient = (Tensor, Tensor);
+
+/// Runs a plan's program of nonzeros at `x`, writing the entries into `values`; with the value,
+/// `rest(outputs, nnz)` reads the outputs after the entries.
+fn run_nonzeros<T>(
+    nonzeros: &EntryPrograms,
+    x: &[f64],
+    values: &mut [f64],
+    with_value: bool,
+    rest: impl FnOnce(Outputs<'_>, usize) -> T,
+) -> Result<Option<T>, AdError> {
+    let nnz = values.len();
+    if !with_value {
+        nonzeros
+            .entries
+            .with_values(x, |out| out.copy_into(0..nnz, values))?;
+        return Ok(None);
+    }
+    let rest = nonzeros.with_value.with_values(x, |out| {
+        out.copy_into(0..nnz, values);
+        rest(out, nnz)
+    })?;
+    Ok(Some(rest))
 }
 
 /// `f(x)`, `∇f(x)` and the sparse Hessian, one HVP per color.

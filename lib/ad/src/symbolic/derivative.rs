@@ -15,13 +15,14 @@ use std::rc::Rc;
 /// A node's derivatives `(input, derivative node)`, sorted by input; absent entries are zero.
 type Tangent = Vec<(u32, u32)>;
 
-/// The programs of a sparse Jacobian's entries, made by [`Program::jacobian_programs`].
+/// The programs of a sparse Jacobian's or Hessian's entries, made by
+/// [`Program::jacobian_programs`] and [`Program::hessian_programs`].
 #[derive(Debug)]
 pub struct EntryPrograms {
     /// Outputs: the entries.
     pub entries: Program,
-    /// Outputs: the entries, then the function's value (column-major), sharing their
-    /// subexpressions.
+    /// Outputs: the entries, then the function's value (column-major; for a Hessian, the value
+    /// and then the gradient), sharing their subexpressions.
     pub with_value: Program,
 }
 
@@ -41,16 +42,58 @@ impl Program {
         entries: &[(usize, usize)],
         budget: usize,
     ) -> Option<EntryPrograms> {
+        let (graph, outputs) = self.regraph(budget)?;
+        let recorded = graph.nodes().len();
+        let tangents = tangents(&graph, &outputs, budget).ok()?;
+        self.entry_programs(&graph, &tangents, recorded, &outputs, &[], entries)
+    }
+
+    /// Programs computing the entries `entries` `(i, j)` of the Hessian of this program (with a
+    /// single output), as [`Program::jacobian_programs`] does for the Jacobian of its gradient:
+    /// the gradient is differentiated symbolically in reverse (each adjoint a node), then its
+    /// tangents give the entries. A quadratic function's Hessian is constant and costs nothing
+    /// per call.
+    pub fn hessian_programs(
+        &self,
+        entries: &[(usize, usize)],
+        budget: usize,
+    ) -> Option<EntryPrograms> {
+        let (graph, outputs) = self.regraph(budget)?;
+        let &[y] = outputs.as_slice() else {
+            return None;
+        };
+        let recorded = graph.nodes().len();
+        let gradient = gradient(&graph, y, self.inputs).ok()?;
+        let tangents = tangents(&graph, &gradient, budget).ok()?;
+        self.entry_programs(&graph, &tangents, recorded, &gradient, &[y], entries)
+    }
+
+    /// A graph of this program's operations with room for `budget` more, and its outputs.
+    fn regraph(&self, budget: usize) -> Option<(Rc<Graph>, Vec<u32>)> {
         let recorded = self.inputs + self.constants.len() + self.code.len();
         let graph = Rc::new(Graph::with_limit(recorded.saturating_add(budget)));
         let outputs = self.rebuild(&graph).ok()?;
-        let tangents = tangents(&graph, budget).ok()?;
+        Some((graph, outputs))
+    }
+
+    /// The programs of `entries` `(i, j)`, entry `(i, j)` being the derivative of node
+    /// `rows[i]` with respect to input `j`; with the value, their outputs continue with
+    /// `leading`, then `rows`. The first `recorded` nodes are the function's own.
+    fn entry_programs(
+        &self,
+        graph: &Graph,
+        tangents: &[Tangent],
+        recorded: usize,
+        rows: &[u32],
+        leading: &[u32],
+        entries: &[(usize, usize)],
+    ) -> Option<EntryPrograms> {
         let zero = graph.constant(0.0).ok()?;
-        let mut by_row: Vec<Vec<u32>> = vec![Vec::new(); outputs.len()];
+        let mut by_row: Vec<Vec<u32>> = vec![Vec::new(); rows.len()];
         let entries: Vec<u32> = entries
             .iter()
             .map(|&(i, j)| {
-                let t = &tangents[outputs[i] as usize];
+                let t = &tangents[rows[i] as usize];
                 let node = t
                     .binary_search_by_key(&(j as u32), |e| e.0)
                     .map_or(zero, |k| t[k].1);
@@ -58,23 +101,28 @@ impl Program {
                 node
             })
             .collect();
-        let guards = domain_guards(&graph.nodes()[..tangents.len()]);
+        let guards = domain_guards(&graph.nodes()[..recorded]);
         let program = |with_value: bool| {
-            // Scheduled row by row (an output's entries share its subexpressions), each row's
-            // value after its entries.
+            // Scheduled row by row (a row's entries share its subexpressions), each row's node
+            // after its entries.
             let mut schedule_by = Vec::new();
-            for (row, &output) in by_row.iter().zip(&outputs) {
+            for (row, &node) in by_row.iter().zip(rows) {
                 schedule_by.extend_from_slice(row);
                 if with_value {
-                    schedule_by.push(output);
+                    schedule_by.push(node);
                 }
             }
+            let values = if with_value {
+                schedule_by.extend_from_slice(leading);
+                [leading, rows].concat()
+            } else {
+                Vec::new()
+            };
             schedule_by.extend_from_slice(&guards);
-            let values: &[u32] = if with_value { &outputs } else { &[] };
-            let roots = [&entries[..], values, &guards].concat();
+            let roots = [&entries[..], &values, &guards].concat();
             let shape = [roots.len()];
             compile(
-                &graph,
+                graph,
                 self.inputs,
                 roots,
                 &schedule_by,
@@ -111,15 +159,21 @@ impl Program {
     }
 }
 
-/// The tangent of every node recorded so far, in order; the derivative nodes are recorded after
-/// them. An error when a derivative has no symbolic form or the tangents exceed `budget`
+/// The tangent of every node recorded so far that `roots` depend on (the others' are left
+/// empty: a sum's running totals would be dense), in order; the derivative nodes are recorded
+/// after them. An error when a derivative has no symbolic form or the tangents exceed `budget`
 /// entries.
-fn tangents(graph: &Rc<Graph>, budget: usize) -> Result<Vec<Tangent>> {
+fn tangents(graph: &Rc<Graph>, roots: &[u32], budget: usize) -> Result<Vec<Tangent>> {
     let recorded = graph.nodes().len();
+    let needed = ancestors(&graph.nodes(), roots);
     let one = graph.constant(1.0)?;
     let mut tangents: Vec<Tangent> = Vec::with_capacity(recorded);
     let mut entries = 0usize;
     for id in 0..recorded as u32 {
+        if !needed[id as usize] {
+            tangents.push(Vec::new());
+            continue;
+        }
         let tangent = match graph.node(id) {
             Node::Input => vec![(id, one)],
             Node::Const(_) => Vec::new(),
@@ -145,6 +199,53 @@ fn tangents(graph: &Rc<Graph>, budget: usize) -> Result<Vec<Tangent>> {
         tangents.push(tangent);
     }
     Ok(tangents)
+}
+
+/// The gradient of node `y` with respect to the `inputs` first nodes, as nodes: adjoints
+/// accumulated in reverse over the nodes recorded so far.
+fn gradient(graph: &Rc<Graph>, y: u32, inputs: usize) -> Result<Vec<u32>> {
+    let mut adjoint: Vec<Option<u32>> = vec![None; y as usize + 1];
+    adjoint[y as usize] = Some(graph.constant(1.0)?);
+    for id in (0..=y).rev() {
+        let Some(g) = adjoint[id as usize] else {
+            continue;
+        };
+        let slopes = match graph.node(id) {
+            Node::Input | Node::Const(_) => continue,
+            Node::Unary(f, a) => [Some((a, unary_slope(graph, f, a)?)), None],
+            Node::Binary(f, a, b) => {
+                let (sa, sb) = binary_slopes(graph, f, a, b, id)?;
+                [sa.map(|s| (a, s)), sb.map(|s| (b, s))]
+            }
+        };
+        for (operand, slope) in slopes.into_iter().flatten() {
+            let term = product(graph, g, slope)?;
+            let total = match adjoint[operand as usize] {
+                Some(sofar) => sum(graph, sofar, term)?,
+                None => term,
+            };
+            adjoint[operand as usize] = Some(total);
+        }
+    }
+    let zero = graph.constant(0.0)?;
+    Ok((0..inputs).map(|k| adjoint[k].unwrap_or(zero)).collect())
+}
+
+/// Which nodes `roots` depend on (themselves included).
+fn ancestors(nodes: &[Node], roots: &[u32]) -> Vec<bool> {
+    let mut needed = vec![false; nodes.len()];
+    let mut stack = roots.to_vec();
+    while let Some(id) = stack.pop() {
+        if std::mem::replace(&mut needed[id as usize], true) {
+            continue;
+        }
+        match nodes[id as usize] {
+            Node::Unary(_, a) => stack.push(a),
+            Node::Binary(_, a, b) => stack.extend([a, b]),
+            Node::Input | Node::Const(_) => {}
+        }
+    }
+    needed
 }
 
 /// `f'(a)` as a node.
@@ -380,6 +481,57 @@ mod tests {
         for (&(i, j), &value) in entries.iter().zip(&got) {
             assert_eq!(value, if i == j { -2.0 } else { 1.0 });
         }
+    }
+
+    #[test]
+    fn the_programs_of_hessian_entries_give_the_hessian() {
+        // x₀²x₁ + sin(x₂)x₀ + x₁³, and with the value, its value and gradient.
+        let f: F = |x| {
+            let at = |k: usize| ops::gather(x, &[k], &[]);
+            let (b, s) = (ops::binary, Tensor::scalar);
+            let x0_sq_x1 = b(BinaryFn::Mul, &b(BinaryFn::Pow, &at(0)?, &s(2.0))?, &at(1)?)?;
+            let sin_x2_x0 = b(BinaryFn::Mul, &ops::unary(UnaryFn::Sin, &at(2)?)?, &at(0)?)?;
+            let cube = b(BinaryFn::Pow, &at(1)?, &s(3.0))?;
+            b(
+                BinaryFn::Add,
+                &b(BinaryFn::Add, &x0_sq_x1, &sin_x2_x0)?,
+                &cube,
+            )
+        };
+        let program = record(f, &[1.0, 2.0, 3.0]);
+        let entries = every_entry(3, 3);
+        let programs = program.hessian_programs(&entries, usize::MAX).unwrap();
+        let [x0, x1, x2]: [f64; 3] = [0.7, -1.3, 0.4];
+        let expected = [
+            [2.0 * x1, 2.0 * x0, x2.cos()],
+            [2.0 * x0, 6.0 * x1, 0.0],
+            [x2.cos(), 0.0, -x2.sin() * x0],
+        ];
+        let got = programs.with_value.values(&[x0, x1, x2]).unwrap();
+        for (k, &(i, j)) in entries.iter().enumerate() {
+            assert!((got[k] - expected[i][j]).abs() < 1e-14, "({i}, {j})");
+        }
+        let value = x0 * x0 * x1 + x2.sin() * x0 + x1.powi(3);
+        let gradient = [
+            2.0 * x0 * x1 + x2.sin(),
+            x0 * x0 + 3.0 * x1 * x1,
+            x2.cos() * x0,
+        ];
+        assert!((got[9] - value).abs() < 1e-14);
+        for k in 0..3 {
+            assert!((got[10 + k] - gradient[k]).abs() < 1e-14);
+        }
+        // A quadratic function's Hessian is constant: nothing runs per call.
+        let q: F = |x| {
+            let d = ops::difference::diff(x, 0)?;
+            ops::sum_all(&ops::binary(BinaryFn::Pow, &d, &Tensor::scalar(2.0))?)
+        };
+        let program = record(q, &[1.0, 2.0, 4.0, 8.0]);
+        let programs = program.hessian_programs(&every_entry(4, 4), 1000).unwrap();
+        assert_eq!(programs.entries.len(), 0);
+        let got = programs.entries.values(&[0.0; 4]).unwrap();
+        assert_eq!(&got[..4], &[2.0, -2.0, 0.0, 0.0]);
+        assert_eq!(&got[4..8], &[-2.0, 4.0, -2.0, 0.0]);
     }
 
     #[test]

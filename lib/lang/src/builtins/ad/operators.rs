@@ -439,10 +439,10 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
                 super::sparse_ad::plan(interp, config, &p.f, p.y.as_ref(), &x, scalar_x, hessian)?
             }
         };
-        // A traced Jacobian computes its nonzeros from the program's derivative graph.
+        // A traced function computes the nonzeros from the program's derivative graph.
         plan = Some(match &traced {
-            Some(Ok(program)) if !hessian && config.mixed_reverse.is_none() => {
-                Rc::new(Rc::unwrap_or_clone(made).with_nonzeros_of(program))
+            Some(Ok(program)) if config.mixed_reverse.is_none() => {
+                Rc::new(Rc::unwrap_or_clone(made).with_nonzeros_of(program, hessian))
             }
             _ => made,
         });
@@ -510,7 +510,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             .and_then(super::sparse_ad::as_auto_sparse)
             .and_then(|a| a.mixed_reverse.clone());
         let program = match &compiled {
-            Some(StandIn::Program(program)) if x.is_plain() && plan.fits_program() => Some(program),
+            Some(StandIn::Program(program)) if x.is_plain() => Some(program),
             _ => None,
         };
         // f(x) is computed anyway except by a program of the nonzeros, which skips it when the
@@ -519,9 +519,20 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         let (value, results) = if let (Op::Jacobian, Some(reverse)) = (op.family(), &mixed) {
             let (y, j) = sparse::sparse_jacobian_mixed(&mut f, &backend, reverse, plan, &x)?;
             (Some(y), vec![sparse_value(j, ElType::Float64)])
-        } else if let (Op::Jacobian, Some(program)) = (op.family(), program) {
+        } else if let (Op::Jacobian, Some(program)) =
+            (op.family(), program.filter(|_| plan.fits_program()))
+        {
             let (y, j) = sparse::sparse_jacobian_of_program(program, plan, &x, with_value)?;
             (y, vec![sparse_value(j, ElType::Float64)])
+        } else if let (Op::Hessian, Some(program)) =
+            (op.family(), program.filter(|_| plan.has_nonzeros_program()))
+        {
+            let (yg, h) = sparse::sparse_hessian_of_program(program, plan, &x, with_value)?;
+            let h = sparse_value(h, ElType::Float64);
+            match yg {
+                Some((y, g)) if op != Op::Hessian => (Some(y), vec![to_value(g, scalar_x), h]),
+                yg => (yg.map(|(y, _)| y), vec![h]),
+            }
         } else if op.family() == Op::Jacobian {
             let (y, j) = sparse::sparse_jacobian(&mut f, &backend, plan, &x)?;
             (Some(y), vec![sparse_value(j, ElType::Float64)])
