@@ -4,7 +4,7 @@
 //!   written vectorized (`circshift`) and with scalar loops as in the SciML definition;
 //! - its sparse Jacobian with `AutoSparse(AutoForwardDiff())` and with
 //!   `AutoSparse(AutoFastDifferentiation())` (the traced program), both ways;
-//! - the sparse Hessian of `sum(diff(x) .^ 2)` at n = 10⁴, and sparse against dense at
+//! - the sparse Hessian of `sum(diff(x) .^ 2)` at n = 10⁴ (also traced), and sparse against dense at
 //!   n = 10³ (the DI paper's Listing 2).
 //!
 //! Run: `cargo bench -p difflab-session --bench sparse`.
@@ -55,6 +55,7 @@ fn main() {
         ("difflab-language-traced-vectorized", "brusselator_sparse_jacobian", 64, "p = prepare_jacobian(brusselator, sparse_fd, z); println(median([@elapsed(jacobian(brusselator, p, sparse_fd, z)) for k in 1:15]))"),
         ("difflab-language-traced-loops", "brusselator_sparse_jacobian", 64, "p = prepare_jacobian(brusselator!, du, sparse_fd, u); println(median([@elapsed(jacobian(brusselator!, du, p, sparse_fd, u)) for k in 1:15]))"),
         ("difflab-language-sparse", "hessian", 10_000, "h(x) = sum(diff(x) .^ 2); x = [1 + 0.5sin(i) for i in 0:9999]; sb = AutoSparse(SecondOrder(AutoForwardDiff(), AutoReverseDiff())); p = prepare_hessian(h, sb, x); println(median([@elapsed(hessian(h, p, sb, x)) for k in 1:15]))"),
+        ("difflab-language-traced", "hessian", 10_000, "pf = prepare_hessian(h, sparse_fd, x); println(median([@elapsed(hessian(h, pf, sparse_fd, x)) for k in 1:15]))"),
         ("difflab-language-sparse", "hessian", 1000, "x = [1 + 0.5sin(i) for i in 0:999]; p = prepare_hessian(h, sb, x); println(median([@elapsed(hessian(h, p, sb, x)) for k in 1:15]))"),
         ("difflab-language-dense", "hessian", 1000, "db = SecondOrder(AutoForwardDiff(), AutoReverseDiff()); p = prepare_hessian(h, db, x); println(median([@elapsed(hessian(h, p, db, x)) for k in 1:5]))"),
     ];
