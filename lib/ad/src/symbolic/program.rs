@@ -234,7 +234,9 @@ impl Program {
     }
 
     /// `Jᵀ·ct` at the point of `sweep`, for a cotangent of any kind (the program is linear in
-    /// it).
+    /// it): plain cotangents run the backward sweep natively; others (a pullback differentiated
+    /// with respect to its cotangent) run it with the primitives of their kind, one rank-0
+    /// adjoint per register.
     fn cotangent(&self, sweep: &Sweep, ct: &Tensor) -> Result<Tensor> {
         if ct.is_plain() {
             let mut grads = self.backward(sweep, &[ct.to_col_major()]);
@@ -243,14 +245,38 @@ impl Program {
                 grads.swap_remove(0),
             ));
         }
-        let m = self.outputs.len();
-        let basis: Vec<Vec<f64>> = (0..m)
-            .map(|i| (0..m).map(|j| f64::from(u8::from(i == j))).collect())
+        let mut adjoint: Vec<Option<Tensor>> = vec![None; self.registers];
+        let add = |sofar: Option<Tensor>, term: Tensor| match sofar {
+            Some(s) => ops::binary(BinaryFn::Add, &s, &term),
+            None => Ok(term),
+        };
+        for (i, &r) in self.outputs.iter().enumerate() {
+            let slot = &mut adjoint[r as usize];
+            *slot = Some(add(slot.take(), ops::gather(ct, &[i], &[])?)?);
+        }
+        // As in the native sweep, a register's adjoint belongs to the value defined there
+        // until its definition is reached, which hands it on.
+        for (ins, &(sa, sb)) in self.code.iter().zip(sweep.slopes()).rev() {
+            let Some(seed) = adjoint[ins.out as usize].take() else {
+                continue;
+            };
+            let mut pass = |register: u32, slope: f64| -> Result<()> {
+                let term = ops::binary(BinaryFn::Mul, &Tensor::scalar(slope), &seed)?;
+                let slot = &mut adjoint[register as usize];
+                *slot = Some(add(slot.take(), term)?);
+                Ok(())
+            };
+            pass(ins.a, sa)?;
+            if ins.two {
+                pass(ins.b, sb)?;
+            }
+        }
+        let zero = Tensor::scalar(0.0);
+        let gradient: Vec<Tensor> = adjoint[..self.inputs]
+            .iter_mut()
+            .map(|a| a.take().unwrap_or_else(|| zero.clone()))
             .collect();
-        let rows = self.backward(sweep, &basis).concat();
-        let ct = ops::reshape(ct, &[ct.len()])?;
-        let jt = Tensor::from_col_major(&[self.inputs, m], rows);
-        ops::reshape(&ops::matmul(&jt, &ct)?, &self.input_shape)
+        crate::di::primitives::stack(&gradient, &self.input_shape)
     }
 
     /// The program run with the primitives of `x`'s number kind, one rank-0 tensor per
@@ -441,12 +467,18 @@ mod tests {
             dual(&[1.2, 0.7, -0.3], &[0.5, -1.0, 2.0]),
             dual(&[1.0, 0.0, 2.0], &[0.0, 3.0, -1.0]),
         );
+        pullbacks_agree(&p, &xd, &ct, tag);
+    }
+
+    /// The program's reverse-mode pullback of `ct` at `x` and its derivative along `tag`, against
+    /// the function's.
+    fn pullbacks_agree(p: &Rc<Program>, x: &Tensor, ct: &Tensor, tag: Tag) {
         let pull = |g: &dyn Fn(&Tensor) -> Result<Tensor>| {
             let (_, mut out) = crate::di::primitives::pullback(
                 &mut |t: &Tensor| g(t),
                 &crate::di::Backend::Reverse { compile: false },
-                &xd,
-                std::slice::from_ref(&ct),
+                x,
+                std::slice::from_ref(ct),
             )
             .unwrap();
             let out = out.swap_remove(0);
@@ -457,6 +489,21 @@ mod tests {
         for (g, e) in got.iter().zip(&expected) {
             assert!((g - e).abs() < 1e-12, "{got:?} vs {expected:?}");
         }
+    }
+
+    #[test]
+    fn a_cotangent_carrying_derivatives_runs_the_backward_sweep_with_primitives() {
+        // A pullback at a plain point whose cotangent carries a direction: Jᵀ·ct and its
+        // derivative Jᵀ·ċt, without a matrix of the outputs' size.
+        let p = program();
+        let x = vector(&[1.2, 0.7, -0.3]);
+        let tag = Tag::fresh();
+        let ct = Tensor::dual(
+            tag,
+            vector(&[1.0, 0.0, 2.0]),
+            vec![vector(&[0.0, 3.0, -1.0])],
+        );
+        pullbacks_agree(&p, &x, &ct, tag);
     }
 
     #[test]

@@ -423,6 +423,13 @@ pub(super) struct Sweep {
     lanes: usize,
 }
 
+impl Sweep {
+    /// Each instruction's slopes with respect to `a` and `b`.
+    pub(super) fn slopes(&self) -> &[(f64, f64)] {
+        &self.slopes
+    }
+}
+
 /// An instruction's second derivatives `(∂²/∂a², ∂²/∂a∂b, ∂²/∂b²)`, given its value `y` and
 /// slope `sa` (terms with a constant `b` are 0).
 fn curvatures(ins: &Instr, v: &[f64], y: f64, sa: f64) -> (f64, f64, f64) {
