@@ -50,8 +50,13 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     if backend.gradient_by_pullback() {
-        let (y, mut g) = pullback(f, backend, x, &[Tensor::scalar(1.0)])?;
-        check_scalar(&y, "gradient")?;
+        // Checked before the cotangent meets an output of another shape.
+        let mut scalar_f = |t: &Tensor| -> Result<Tensor, E> {
+            let y = f(t)?;
+            check_scalar(&y, "gradient")?;
+            Ok(y)
+        };
+        let (y, mut g) = pullback(&mut scalar_f, backend, x, &[Tensor::scalar(1.0)])?;
         Ok((y, g.swap_remove(0)))
     } else {
         let (y, partials) = basis_pushforwards(f, backend, x, seeds)?;
