@@ -86,6 +86,9 @@ pub struct SparsePlan {
     nonzeros: Option<Rc<EntryPrograms>>,
 }
 
+/// How many derivative nodes a program of nonzeros may take in any case.
+const SMALL_DERIVATIVES: usize = 1 << 12;
+
 /// Each row's stored entries as (position among the matrix's values, color group), row by row:
 /// in a column coloring, entry `(i, j)` is lane `color(j)` of row `i` of the compressed matrix.
 #[derive(Debug, Clone)]
@@ -155,7 +158,11 @@ impl SparsePlan {
     /// color through every instruction (forward over reverse for Hessians, about three passes).
     pub fn with_nonzeros_of(mut self, program: &Program, hessian: bool) -> SparsePlan {
         let passes = if hessian { 3 } else { 1 };
-        let lanes = program.len().saturating_mul(self.ncolors().max(1) * passes);
+        // Small programs always get one: it is cheap to make, and its constants fold.
+        let lanes = program
+            .len()
+            .saturating_mul(self.ncolors().max(1) * passes)
+            .max(SMALL_DERIVATIVES);
         let entries: Vec<(usize, usize)> = self.structure.iter().map(|(_, ij)| ij).collect();
         let programs = if hessian {
             program.hessian_programs(&entries, lanes)
