@@ -630,16 +630,20 @@ fn returns_value(op: Op, variant: Variant) -> bool {
 fn finish(op: Op, variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -> EvalResult {
     let results = match variant {
         Variant::Bang | Variant::ValueAndBang => {
-            for (buffer, result) in p.buffers.iter().zip(&results) {
+            for (buffer, result) in p.buffers.iter().zip(results) {
                 match (buffer, result) {
                     (Value::Tuple(bufs), Value::Tuple(rs)) => {
                         for (b, r) in bufs.iter().zip(rs.iter()) {
                             write_into(b, &numeric(r, "result")?.0)?;
                         }
                     }
-                    (Value::Sparse(b), Value::Sparse(r)) => *b.borrow_mut() = r.borrow().clone(),
+                    // A fresh result moves into the buffer instead of being copied.
+                    (Value::Sparse(b), Value::Sparse(r)) => {
+                        *b.borrow_mut() = Rc::try_unwrap(r)
+                            .map_or_else(|shared| shared.borrow().clone(), RefCell::into_inner);
+                    }
                     (b, r) if matches!(b, Value::Array(_)) => {
-                        write_into(b, &numeric(r, "result")?.0)?
+                        write_into(b, &numeric(&r, "result")?.0)?
                     }
                     (b, _) => {
                         return Err(argument_error(format!(
