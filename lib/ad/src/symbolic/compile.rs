@@ -176,8 +176,8 @@ fn operands(node: Node) -> [Option<u32>; 2] {
 /// output's operations mostly form a chain, each waiting for the one before, so the chains of
 /// [`IN_FLIGHT`] outputs are interleaved, one operation of each in turn: the processor then
 /// overlaps them, and consecutive operations of similar outputs are alike, which keeps the
-/// dispatch predictable (together, three times faster on the Brusselator than one chain at a
-/// time).
+/// dispatch predictable (together, two to three times faster on the Brusselator than one chain
+/// at a time).
 fn schedule(nodes: &[Node], outputs: &[u32]) -> Vec<u32> {
     let leaf = |n: &Node| matches!(n, Node::Input | Node::Const(_));
     // Taken by a chain / written to `order`.
