@@ -152,8 +152,10 @@ pub fn sum_dims(t: &Tracer, dims: &[usize]) -> Tensor {
 /// Elements at positions `indices`, arranged in `shape`.
 pub fn gather(t: &Tracer, indices: &[usize], shape: &[usize]) -> Tensor {
     if let ([i], []) = (indices, shape) {
-        // One element (scalar code): no column-major copy of the primal values.
+        // One element (scalar code): no column-major copy of the primal values (a global
+        // tracer has none to read).
         let value = match t.primal.as_slice_memory_order() {
+            _ if t.global => f64::NAN,
             Some(data) if t.primal.t().is_standard_layout() => data[*i],
             _ => crate::tensor::col_major_slice(&t.primal)[*i],
         };
