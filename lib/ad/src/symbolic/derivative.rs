@@ -193,7 +193,7 @@ fn tangents(graph: &Rc<Graph>, roots: &[u32], budget: usize) -> Result<Vec<Tange
         entries += tangent.len();
         if entries > budget {
             return Err(AdError::Argument(
-                "the Jacobian's derivative graph exceeds its budget".into(),
+                "the derivative graph exceeds its budget".into(),
             ));
         }
         tangents.push(tangent);

@@ -63,10 +63,16 @@ impl StandIn {
 
     fn describe(&self) -> String {
         match self {
-            StandIn::Tape(tape) => format!("compiled tape of {} operations", tape.len()),
-            StandIn::Program(program) => {
-                format!("traced program of {} instructions", program.len())
+            StandIn::Tape(tape) => {
+                format!(
+                    "compiled tape of {}",
+                    counted(tape.len(), "operation", "operations")
+                )
             }
+            StandIn::Program(program) => format!(
+                "traced program of {}",
+                counted(program.len(), "instruction", "instructions")
+            ),
         }
     }
 }
@@ -111,13 +117,14 @@ impl Object for Prep {
         };
         let shown = match &self.plan {
             Some(p) => format!(
-                "Sparse{}Prep for {} at {input}: {} stored entries, {} colors{}",
+                "Sparse{}Prep for {} at {input}: {}, {}{}",
                 self.op.title(),
                 self.backend,
-                p.coloring.pattern().nnz(),
-                p.ncolors(),
+                counted(p.coloring.pattern().nnz(), "stored entry", "stored entries"),
+                counted(p.ncolors(), "color", "colors"),
                 p.nonzeros_program_len().map_or(String::new(), |k| format!(
-                    ", computed by a derivative program of {k} instructions"
+                    ", computed by a derivative program of {}",
+                    counted(k, "instruction", "instructions")
                 ))
             ),
             None => format!("{}Prep for {} at {input}", self.op.title(), self.backend),
@@ -252,4 +259,9 @@ impl Prep {
         }
         Ok(())
     }
+}
+
+/// `n` and the noun, singular for one.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
