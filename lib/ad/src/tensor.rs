@@ -122,7 +122,7 @@ impl Tensor {
         match self {
             Tensor::Plain(_) => self.clone(),
             Tensor::Dual(d) => d.value.primal_tensor(),
-            Tensor::Tracer(t) => Tensor::plain(t.primal.clone()),
+            Tensor::Tracer(t) => Tensor::Plain(t.primal.clone()),
             Tensor::Tracked(t) => t.value.primal_tensor(),
             Tensor::Symbolic(s) => Tensor::plain(s.primal.clone()),
         }

@@ -17,8 +17,9 @@ pub type IndexSet = Rc<[u32]>;
 /// An array of index sets, in column-major order, with its shape and (local) primal values.
 #[derive(Debug, Clone)]
 pub struct Tracer {
-    /// The primal values (NaN for a global tracer).
-    pub primal: ArrayD<f64>,
+    /// The primal values (NaN for a global tracer), shared: the numbers of a global scalar
+    /// tracer are one shared NaN, so scalar code allocates no values for them.
+    pub primal: Rc<ArrayD<f64>>,
     /// One set per element, column-major.
     pub sets: Vec<IndexSet>,
     /// True for a global tracer (no primal values).
@@ -87,7 +88,8 @@ impl Tracer {
         let global = primal.is_none();
         let n = sets.len();
         let data = primal.unwrap_or_else(|| vec![f64::NAN; n]);
-        let primal = ArrayD::from_shape_vec(IxDyn(shape).f(), data).expect("shape and sets agree");
+        let primal =
+            Rc::new(ArrayD::from_shape_vec(IxDyn(shape).f(), data).expect("shape and sets agree"));
         Tracer {
             primal,
             sets,

@@ -27,7 +27,7 @@ pub enum Value {
     /// A plain `Float64`.
     Float(f64),
     /// A scalar carrying derivatives (a rank-0 dual); arithmetic treats it as a `Float64`.
-    Real(Rc<Tensor>),
+    Real(Tensor),
     /// A string.
     Str(Rc<String>),
     /// A symbol `:name`.
@@ -154,7 +154,7 @@ impl Value {
     pub fn from_scalar(t: Tensor) -> Value {
         match t {
             Tensor::Plain(a) => Value::Float(a.first().copied().unwrap_or(f64::NAN)),
-            dual => Value::Real(Rc::new(dual)),
+            dual => Value::Real(dual),
         }
     }
 

@@ -8,7 +8,6 @@ use difflab_ad::{Tag, Tensor};
 mod support;
 
 use difflab_lang::{Interp, Value};
-use std::rc::Rc;
 use support::call;
 
 const PROGRAM: &str = "
@@ -54,7 +53,7 @@ fn gradient_f(x: &[f64]) -> Vec<f64> {
 fn value_and_partials(v: &Value) -> (f64, Vec<f64>) {
     match v {
         Value::Float(x) => (*x, vec![]),
-        Value::Real(t) => match t.as_ref() {
+        Value::Real(t) => match t {
             Tensor::Dual(d) => (
                 d.value.primal()[[]],
                 d.partials.iter().map(|p| p.primal()[[]]).collect(),
@@ -111,7 +110,7 @@ fn array_function_runs_on_tape_recorded_numbers() {
     };
     let node = leaf.node;
     let out = match call(&mut interp, "f", Value::float_array(input)) {
-        Value::Real(t) => t.as_ref().clone(),
+        Value::Real(t) => t.clone(),
         other => panic!("expected a number, got {}", other.type_name()),
     };
     let gradient = tape
@@ -128,7 +127,7 @@ fn scalar_function_runs_on_plain_and_dual_numbers() {
     let t = 0.8_f64;
     let (plain, _) = value_and_partials(&call(&mut interp, "g", Value::Float(t)));
     let dual = Tensor::dual(Tag::fresh(), Tensor::scalar(t), vec![Tensor::scalar(1.0)]);
-    let (value, slope) = value_and_partials(&call(&mut interp, "g", Value::Real(Rc::new(dual))));
+    let (value, slope) = value_and_partials(&call(&mut interp, "g", Value::Real(dual)));
     let expected = 3.0 * t * t + t.exp() / (1.0 + t) - t.exp() / (1.0 + t).powi(2);
     assert_eq!(plain, value);
     assert!((slope[0] - expected).abs() < 1e-12);

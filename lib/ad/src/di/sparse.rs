@@ -12,7 +12,7 @@ use super::primitives::{pullback, pushforward};
 use crate::error::AdError;
 use crate::symbolic::{EntryPrograms, Outputs, Program};
 use crate::tensor::Tensor;
-use crate::tracer::{self, sets_of};
+use crate::tracer::{self, sets_of, IndexSet};
 use difflab_coloring::{
     coloring, decompress_bidirectional_into, decompress_into, ColoringProblem, ColoringResult,
     GreedyColoringAlgorithm, SparsityPattern,
@@ -32,16 +32,22 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     let y = f(&tracer::input(x, local))?;
-    let entries: Vec<(usize, usize)> = sets_of(&y)
-        .iter()
-        .enumerate()
-        .flat_map(|(i, set)| {
-            set.iter()
-                .map(move |&j| (i, j as usize))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    Ok(SparsityPattern::from_entries(y.len(), x.len(), &entries).map_err(pattern_error)?)
+    Ok(pattern_of_rows(&sets_of(&y), x.len())?)
+}
+
+/// The pattern whose row `i` holds the columns of `rows[i]` (sorted sets): they are the
+/// columns of its transpose, so no sort is needed.
+fn pattern_of_rows(rows: &[IndexSet], ncols: usize) -> Result<SparsityPattern, AdError> {
+    let mut colptr = Vec::with_capacity(rows.len() + 1);
+    colptr.push(0);
+    let mut rowval = Vec::with_capacity(rows.iter().map(|s| s.len()).sum());
+    for set in rows {
+        rowval.extend(set.iter().map(|&j| j as usize));
+        colptr.push(rowval.len());
+    }
+    let transposed =
+        SparsityPattern::new(ncols, rows.len(), colptr, rowval).map_err(pattern_error)?;
+    Ok(transposed.transpose())
 }
 
 /// The Hessian pattern of a scalar `f` (symmetric, `(length(x), length(x))`): the Jacobian

@@ -364,6 +364,58 @@ fn julia_min(x: f64, y: f64) -> f64 {
     }
 }
 
+/// One operand of scalar code: a plain number, or a rank-0 tensor carrying derivatives.
+#[derive(Clone, Copy)]
+pub enum Scalar<'a> {
+    /// A plain number.
+    Plain(f64),
+    /// A rank-0 tensor of any kind.
+    Carrying(&'a Tensor),
+}
+
+impl Scalar<'_> {
+    /// The operand a rank-0 tensor is.
+    pub fn of(t: &Tensor) -> Scalar<'_> {
+        match t {
+            Tensor::Plain(p) => Scalar::Plain(p.first().copied().unwrap_or(f64::NAN)),
+            carrying => Scalar::Carrying(carrying),
+        }
+    }
+
+    /// The primal value.
+    pub fn value(self) -> f64 {
+        match self {
+            Scalar::Plain(x) => x,
+            Scalar::Carrying(t) => t.primal().first().copied().unwrap_or(f64::NAN),
+        }
+    }
+
+    fn is_tracer(self) -> bool {
+        matches!(self, Scalar::Carrying(Tensor::Tracer(_)))
+    }
+
+    fn tensor(self) -> Tensor {
+        match self {
+            Scalar::Plain(x) => Tensor::scalar(x),
+            Scalar::Carrying(t) => t.clone(),
+        }
+    }
+}
+
+/// `f(a, b)` for two numbers of scalar code, which gives the same result as [`binary`] on
+/// rank-0 tensors; sparsity tracers take a path with no array in between (detection runs
+/// scalar loops through it).
+pub fn scalar_binary(f: BinaryFn, a: Scalar, b: Scalar) -> Result<Tensor> {
+    let plain = |s: Scalar| matches!(s, Scalar::Plain(_));
+    if (a.is_tracer() || b.is_tracer())
+        && (a.is_tracer() || plain(a))
+        && (b.is_tracer() || plain(b))
+    {
+        return Ok(super::tracing::scalar_binary(f, a, b));
+    }
+    binary(f, &a.tensor(), &b.tensor())
+}
+
 /// `f.(a, b)` for any number kinds, broadcasting.
 pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let Some(tag) = top_tag([a, b]) else {

@@ -21,7 +21,7 @@ pub mod taping;
 pub mod tracing;
 
 pub use difference::diff;
-pub use elementwise::{binary, unary, BinaryFn, UnaryFn};
+pub use elementwise::{binary, scalar_binary, unary, BinaryFn, Scalar, UnaryFn};
 pub use linalg::matmul;
 pub use reduce::{cumsum, sum_all, sum_dims};
 pub use structure::{concat, gather, reshape, scatter, scatter_into, transpose};

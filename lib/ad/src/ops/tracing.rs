@@ -2,7 +2,7 @@
 //! each output element. A derivative that is structurally zero (`sign`, `round`, a product with
 //! a constant zero) drops its operand's set; anything else keeps it — never a false zero.
 
-use super::elementwise::{BinaryFn, UnaryFn};
+use super::elementwise::{BinaryFn, Scalar, UnaryFn};
 use crate::broadcast;
 use crate::error::{AdError, Result};
 use crate::tensor::{col_major, col_major_data, col_major_slice, Tensor};
@@ -17,8 +17,27 @@ fn tracer(shape: &[usize], sets: Vec<IndexSet>, primal: ArrayD<f64>, global: boo
         col_major(shape, col_major_data(&primal))
     };
     Tensor::Tracer(Rc::new(Tracer {
-        primal,
+        primal: Rc::new(primal),
         sets,
+        global,
+    }))
+}
+
+thread_local! {
+    /// The value of every global scalar tracer (it has none).
+    static NO_VALUE: Rc<ArrayD<f64>> = Rc::new(crate::tensor::rank0(f64::NAN));
+}
+
+/// A scalar tracer depending on `set`, with `value` for a local tracer.
+fn scalar_tracer(set: IndexSet, value: f64, global: bool) -> Tensor {
+    let primal = if global {
+        NO_VALUE.with(Rc::clone)
+    } else {
+        Rc::new(crate::tensor::rank0(value))
+    };
+    Tensor::Tracer(Rc::new(Tracer {
+        primal,
+        sets: vec![set],
         global,
     }))
 }
@@ -69,28 +88,34 @@ pub(crate) fn kept(
     (keep_a, keep_b)
 }
 
-/// [`binary`] of two numbers (scalar code): the same rule without index maps or array kernels.
-fn scalar_binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Tensor {
-    let set = |t: &Tensor, keep: bool| match t {
-        Tensor::Tracer(tr) if keep => tr.sets.first().cloned(),
-        _ => None,
-    };
-    let value = |t: &Tensor| t.primal().first().copied().unwrap_or(f64::NAN);
-    let (pa, pb) = (value(a), value(b));
-    let (keep_a, keep_b) = kept(f, (!a.has_tracer(), pa), (!b.has_tracer(), pb));
-    let set = match (set(a, keep_a), set(b, keep_b)) {
-        (Some(x), Some(y)) => union(&x, &y),
-        (Some(x), None) | (None, Some(x)) => x,
+/// [`binary`] of two numbers (scalar code), each a scalar tracer or a plain number: the same
+/// rule without index maps or array kernels.
+pub(crate) fn scalar_binary(f: BinaryFn, a: Scalar, b: Scalar) -> Tensor {
+    fn traced(s: Scalar<'_>) -> Option<&Tracer> {
+        match s {
+            Scalar::Carrying(Tensor::Tracer(tr)) => Some(tr),
+            _ => None,
+        }
+    }
+    fn set(t: Option<&Tracer>, keep: bool) -> Option<&IndexSet> {
+        t.filter(|_| keep).map(|t| &t.sets[0])
+    }
+    let (ta, tb) = (traced(a), traced(b));
+    let (pa, pb) = (a.value(), b.value());
+    let (keep_a, keep_b) = kept(f, (ta.is_none(), pa), (tb.is_none(), pb));
+    let set = match (set(ta, keep_a), set(tb, keep_b)) {
+        (Some(x), Some(y)) => union(x, y),
+        (Some(x), None) | (None, Some(x)) => x.clone(),
         (None, None) => empty(),
     };
-    let primal = crate::tensor::rank0(f.apply(pa, pb));
-    tracer(&[], vec![set], primal, is_global(&[a, b]))
+    let global = ta.is_some_and(|t| t.global) || tb.is_some_and(|t| t.global);
+    scalar_tracer(set, f.apply(pa, pb), global)
 }
 
 /// Binary functions with broadcasting.
 pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.shape().is_empty() && b.shape().is_empty() {
-        return Ok(scalar_binary(f, a, b));
+        return Ok(scalar_binary(f, Scalar::of(a), Scalar::of(b)));
     }
     let out_shape = broadcast::shape(a.shape(), b.shape())?;
     // Operands already of the result's shape (all scalar code) need no index map.
@@ -121,13 +146,7 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// The sum of all elements.
 pub fn sum_all(t: &Tracer) -> Tensor {
-    let set = union_all(&t.sets);
-    tracer(
-        &[],
-        vec![set],
-        crate::tensor::rank0(t.primal.sum()),
-        t.global,
-    )
+    scalar_tracer(union_all(&t.sets), t.primal.sum(), t.global)
 }
 
 /// Sums along dimensions (kept with length 1).
@@ -138,7 +157,7 @@ pub fn sum_dims(t: &Tracer, dims: &[usize]) -> Tensor {
         parts[target].push(s);
     }
     let sets = parts.into_iter().map(union_all).collect();
-    let mut primal = t.primal.clone();
+    let mut primal = (*t.primal).clone();
     for &d in dims {
         if d < primal.ndim() {
             primal = primal
@@ -154,13 +173,12 @@ pub fn gather(t: &Tracer, indices: &[usize], shape: &[usize]) -> Tensor {
     if let ([i], []) = (indices, shape) {
         // One element (scalar code): no column-major copy of the primal values (a global
         // tracer has none to read).
-        let value = match t.primal.as_slice_memory_order() {
-            _ if t.global => f64::NAN,
-            Some(data) if t.primal.t().is_standard_layout() => data[*i],
-            _ => crate::tensor::col_major_slice(&t.primal)[*i],
+        let value = if t.global {
+            f64::NAN
+        } else {
+            crate::tensor::col_major_slice(&t.primal)[*i]
         };
-        let primal = crate::tensor::rank0(value);
-        return tracer(&[], vec![t.sets[*i].clone()], primal, t.global);
+        return scalar_tracer(t.sets[*i].clone(), value, t.global);
     }
     let p = crate::tensor::col_major_slice(&t.primal);
     let sets = indices.iter().map(|&i| t.sets[i].clone()).collect();
@@ -210,13 +228,17 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Te
 /// `indices` of `target` in place; false (and nothing written) when `target`'s primal values
 /// are not stored column-major.
 pub fn scatter_into(target: &mut Tracer, indices: &[usize], values: &Tensor) -> bool {
+    if let (Tensor::Tracer(v), [i], true) = (values, indices, target.global) {
+        // One element into a global tracer (scalar code): it has no values to write, and the
+        // value's set is shared, not copied.
+        target.sets[*i] = v.sets[0].clone();
+        return true;
+    }
     if !target.primal.t().is_standard_layout() {
         return false;
     }
     if let (Tensor::Tracer(v), [i]) = (values, indices) {
-        // One element (scalar code): no copies of the value's sets.
-        let data = target
-            .primal
+        let data = Rc::make_mut(&mut target.primal)
             .as_slice_memory_order_mut()
             .expect("column-major contiguous");
         data[*i] = v.primal.first().copied().unwrap_or(f64::NAN);
@@ -228,8 +250,7 @@ pub fn scatter_into(target: &mut Tracer, indices: &[usize], values: &Tensor) -> 
         sets_of(values),
         crate::tensor::col_major_slice(values.primal()),
     );
-    let data = target
-        .primal
+    let data = Rc::make_mut(&mut target.primal)
         .as_slice_memory_order_mut()
         .expect("column-major contiguous");
     for (k, &i) in indices.iter().enumerate() {

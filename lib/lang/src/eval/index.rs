@@ -12,7 +12,8 @@ use crate::show::ElType;
 use crate::value::{Array, Value};
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::Expr;
-use ndarray::{ArrayD, IxDyn};
+use ndarray::{ArrayD, Dimension, IxDyn};
+use smallvec::SmallVec;
 use std::rc::Rc;
 
 /// One resolved index.
@@ -131,11 +132,7 @@ fn scalar_position(shape: &[usize], indices: &[Value]) -> Option<usize> {
         let Value::Int(i) = *index else {
             return None;
         };
-        let extent: usize = match (n, d + 1 == n) {
-            (1, _) => shape.iter().product(),
-            (_, true) => shape.iter().skip(d).product(),
-            _ => shape.get(d).copied().unwrap_or(1),
-        };
+        let extent = extent(shape, n, d);
         let i = usize::try_from(i)
             .ok()
             .filter(|&i| (1..=extent).contains(&i))?;
@@ -146,18 +143,16 @@ fn scalar_position(shape: &[usize], indices: &[Value]) -> Option<usize> {
 }
 
 fn extents(shape: &[usize], n: usize) -> Vec<usize> {
-    if n == 1 {
-        return vec![shape.iter().product()];
+    (0..n).map(|d| extent(shape, n, d)).collect()
+}
+
+/// The extent of index `d` of `n` into an array of `shape` (see [`extents`]).
+fn extent(shape: &[usize], n: usize, d: usize) -> usize {
+    match (n, d + 1 == n) {
+        (1, _) => shape.iter().product(),
+        (_, true) => shape.iter().skip(d).product(),
+        _ => shape.get(d).copied().unwrap_or(1),
     }
-    (0..n)
-        .map(|d| {
-            if d + 1 == n {
-                shape.iter().skip(d).product()
-            } else {
-                shape.get(d).copied().unwrap_or(1)
-            }
-        })
-        .collect()
 }
 
 /// Linear column-major positions and result shape (`None` for a single element).
@@ -189,39 +184,45 @@ fn positions(specs: &[IndexSpec], extents: &[usize]) -> (Vec<usize>, Option<Vec<
 
 /// The element at column-major position `k` of a plain array, whatever its memory layout.
 pub fn get_linear(a: &ArrayD<f64>, k: usize) -> f64 {
-    if let Some(s) = a.t().as_slice() {
-        return s[k];
-    }
-    a[IxDyn(&unravel(a.shape(), k))]
+    a[unravel(a.shape(), k)]
 }
 
 /// Writes position `k` (column-major) of a plain array.
 pub fn set_linear(a: &mut ArrayD<f64>, k: usize, x: f64) {
     let index = unravel(a.shape(), k);
-    a[IxDyn(&index)] = x;
+    a[index] = x;
 }
 
-fn unravel(shape: &[usize], mut k: usize) -> Vec<usize> {
-    shape
-        .iter()
-        .map(|&n| {
-            let i = k % n.max(1);
-            k /= n.max(1);
-            i
-        })
-        .collect()
+/// The cartesian index of column-major position `k` (held inline up to rank 4).
+fn unravel(shape: &[usize], mut k: usize) -> IxDyn {
+    let mut index = IxDyn::zeros(shape.len());
+    for (i, &n) in index.slice_mut().iter_mut().zip(shape) {
+        *i = k % n.max(1);
+        k /= n.max(1);
+    }
+    index
 }
 
 impl Interp {
     pub(crate) fn eval_index(&mut self, target: &Expr, indices: &[Expr]) -> EvalResult {
         let container = self.eval(target)?;
-        let shape = shape_of(&container);
-        let ext = extents(&shape, indices.len().max(1));
-        let mut values = Vec::with_capacity(indices.len());
-        for (d, e) in indices.iter().enumerate() {
-            values.push(self.with_end(ext[d], e)?);
-        }
+        let values = self.eval_indices(&container, indices)?;
         self.index_value(&container, &values)
+    }
+
+    /// The values of `indices` into `container`, `end` meaning the extent of its dimension.
+    fn eval_indices(
+        &mut self,
+        container: &Value,
+        indices: &[Expr],
+    ) -> Result<SmallVec<[Value; 4]>, Flow> {
+        let shape = shape_of(container);
+        let n = indices.len().max(1);
+        let mut values = SmallVec::with_capacity(indices.len());
+        for (d, e) in indices.iter().enumerate() {
+            values.push(self.with_end(extent(shape.slice(), n, d), e)?);
+        }
+        Ok(values)
     }
 
     /// `container[indices...]` with evaluated indices.
@@ -329,12 +330,7 @@ impl Interp {
         indices: &[Expr],
         v: Value,
     ) -> Result<(), Flow> {
-        let shape = shape_of(container);
-        let ext = extents(&shape, indices.len().max(1));
-        let mut index_values = Vec::with_capacity(indices.len());
-        for (d, e) in indices.iter().enumerate() {
-            index_values.push(self.with_end(ext[d], e)?);
-        }
+        let index_values = self.eval_indices(container, indices)?;
         self.set_index_values(container, &index_values, v)
     }
 
@@ -425,15 +421,15 @@ impl Interp {
 }
 
 /// The shape used to resolve `end` in an index of `v`.
-fn shape_of(v: &Value) -> Vec<usize> {
+fn shape_of(v: &Value) -> IxDyn {
     match v {
-        Value::Array(a) => a.borrow().data.shape().to_vec(),
+        Value::Array(a) => IxDyn(a.borrow().data.shape()),
         Value::Sparse(s) => {
             let s = s.borrow();
-            vec![s.matrix.rows(), s.matrix.cols()]
+            IxDyn(&[s.matrix.rows(), s.matrix.cols()])
         }
-        Value::Str(s) => vec![s.chars().count()],
-        other => vec![Interp::length_of(other).unwrap_or(1)],
+        Value::Str(s) => IxDyn(&[s.chars().count()]),
+        other => IxDyn(&[Interp::length_of(other).unwrap_or(1)]),
     }
 }
 

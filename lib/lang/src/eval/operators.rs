@@ -54,7 +54,7 @@ pub fn operand(v: &Value) -> Option<Operand<'_>> {
         Value::Float(x) => scalar(Tensor::scalar(*x), ElType::Float64),
         Value::Int(i) => scalar(Tensor::scalar(*i as f64), ElType::Int64),
         Value::Bool(b) => scalar(Tensor::scalar(f64::from(u8::from(*b))), ElType::Bool),
-        Value::Real(t) => scalar(t.as_ref().clone(), ElType::Float64),
+        Value::Real(t) => scalar(t.clone(), ElType::Float64),
         Value::Array(a) => {
             let g = a.borrow();
             let eltype = g.eltype;
@@ -158,6 +158,9 @@ impl Interp {
     /// `a op b` (or `a .op b` when `dotted`).
     pub fn binary(&mut self, op: BinOp, dotted: bool, a: &Value, b: &Value) -> EvalResult {
         if let Some(v) = scalar_binary(op, a, b)? {
+            return Ok(v);
+        }
+        if let Some(v) = carrying_scalar_binary(op, a, b)? {
             return Ok(v);
         }
         // Sparse matrices have their own arithmetic (results stay sparse where Julia's do).
@@ -399,6 +402,24 @@ fn scalar_binary(op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>, Flow>
         _ if is_comparison(op) => Bool(compare(op, x, y)),
         _ => return Ok(None),
     }))
+}
+
+/// Arithmetic on two numbers of which one carries derivatives (scalar code), with no array in
+/// between; `None` for anything else.
+fn carrying_scalar_binary(op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>, Flow> {
+    fn number(v: &Value) -> Option<ops::Scalar<'_>> {
+        match v {
+            Value::Real(t) => Some(ops::Scalar::Carrying(t)),
+            Value::Float(x) => Some(ops::Scalar::Plain(*x)),
+            Value::Int(i) => Some(ops::Scalar::Plain(*i as f64)),
+            Value::Bool(b) => Some(ops::Scalar::Plain(f64::from(u8::from(*b)))),
+            _ => None,
+        }
+    }
+    let (Some(f), Some(x), Some(y)) = (arith_fn(op), number(a), number(b)) else {
+        return Ok(None);
+    };
+    Ok(Some(Value::from_scalar(ops::scalar_binary(f, x, y)?)))
 }
 
 /// `==`, `*` and comparisons on strings, symbols, tuples and other non-numbers.

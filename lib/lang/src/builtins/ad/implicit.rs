@@ -373,7 +373,7 @@ impl ImplicitFunction {
         let x0 = if x.global {
             Tensor::filled(&shape, 1.0)
         } else {
-            Tensor::plain(x.primal.clone())
+            Tensor::Plain(x.primal.clone())
         };
         let out = self.run_forward(interp, &x0, extra, kw)?;
         let y0 = out.y.clone();
