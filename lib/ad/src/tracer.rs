@@ -9,10 +9,15 @@
 
 use crate::tensor::Tensor;
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use smallvec::SmallVec;
 use std::rc::Rc;
 
 /// A set of input indices, sorted and without duplicates.
 pub type IndexSet = Rc<[u32]>;
+
+/// The sets of a tracer's elements, column-major; a scalar's one set is held inline (scalar
+/// code makes one tracer per operation).
+pub type Sets = SmallVec<[IndexSet; 1]>;
 
 /// An array of index sets, in column-major order, with its shape and (local) primal values.
 #[derive(Debug, Clone)]
@@ -21,7 +26,7 @@ pub struct Tracer {
     /// tracer are one shared NaN, so scalar code allocates no values for them.
     pub primal: Rc<ArrayD<f64>>,
     /// One set per element, column-major.
-    pub sets: Vec<IndexSet>,
+    pub sets: Sets,
     /// True for a global tracer (no primal values).
     pub global: bool,
 }
@@ -33,6 +38,12 @@ pub fn union(a: &IndexSet, b: &IndexSet) -> IndexSet {
     }
     if a.is_empty() {
         return b.clone();
+    }
+    // A set that already holds the other is shared (sums along a stencil keep meeting their
+    // own terms).
+    let (small, large) = if a.len() < b.len() { (a, b) } else { (b, a) };
+    if is_subset(small, large) {
+        return large.clone();
     }
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
@@ -56,6 +67,18 @@ pub fn union(a: &IndexSet, b: &IndexSet) -> IndexSet {
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
     out.into()
+}
+
+/// True when every element of the sorted `small` is in the sorted `large`.
+fn is_subset(small: &[u32], large: &[u32]) -> bool {
+    let mut rest = large;
+    small.iter().all(|x| match rest.binary_search(x) {
+        Ok(k) => {
+            rest = &rest[k + 1..];
+            true
+        }
+        Err(_) => false,
+    })
 }
 
 /// The union of many sorted sets in one sort: a fold of pairwise unions would copy the growing
@@ -92,7 +115,7 @@ impl Tracer {
             Rc::new(ArrayD::from_shape_vec(IxDyn(shape).f(), data).expect("shape and sets agree"));
         Tracer {
             primal,
-            sets,
+            sets: sets.into(),
             global,
         }
     }
@@ -143,7 +166,7 @@ pub fn solution_sets(a_columns: &[Vec<usize>], b: &[IndexSet]) -> Vec<IndexSet> 
 /// The index sets of any tensor (plain numbers depend on nothing).
 pub fn sets_of(t: &Tensor) -> Vec<IndexSet> {
     match t {
-        Tensor::Tracer(tr) => tr.sets.clone(),
+        Tensor::Tracer(tr) => tr.sets.to_vec(),
         Tensor::Dual(d) => sets_of(&d.value),
         Tensor::Tracked(t) => sets_of(&t.value),
         Tensor::Plain(a) => vec![empty(); a.len()],
@@ -159,6 +182,17 @@ mod tests {
 
     fn set(k: &[u32]) -> IndexSet {
         Rc::from(k.to_vec())
+    }
+
+    #[test]
+    fn unions_merge_and_share_a_set_that_holds_the_other() {
+        let (a, b) = (set(&[1, 4, 7]), set(&[2, 4, 9]));
+        assert_eq!(&*union(&a, &b), &[1, 2, 4, 7, 9]);
+        let within = set(&[4, 7]);
+        assert!(Rc::ptr_eq(&union(&a, &within), &a));
+        assert!(Rc::ptr_eq(&union(&within, &a), &a));
+        assert_eq!(&*union(&set(&[3]), &a), &[1, 3, 4, 7]);
+        assert_eq!(&*union(&set(&[8]), &a), &[1, 4, 7, 8]);
     }
 
     #[test]

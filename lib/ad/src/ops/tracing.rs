@@ -6,11 +6,12 @@ use super::elementwise::{BinaryFn, Scalar, UnaryFn};
 use crate::broadcast;
 use crate::error::{AdError, Result};
 use crate::tensor::{col_major, col_major_data, col_major_slice, Tensor};
-use crate::tracer::{empty, sets_of, union, union_all, IndexSet, Tracer};
+use crate::tracer::{empty, sets_of, union, union_all, IndexSet, Sets, Tracer};
 use ndarray::ArrayD;
+use smallvec::smallvec;
 use std::rc::Rc;
 
-fn tracer(shape: &[usize], sets: Vec<IndexSet>, primal: ArrayD<f64>, global: bool) -> Tensor {
+fn tracer(shape: &[usize], sets: Sets, primal: ArrayD<f64>, global: bool) -> Tensor {
     let primal = if primal.shape() == shape {
         primal
     } else {
@@ -37,7 +38,7 @@ fn scalar_tracer(set: IndexSet, value: f64, global: bool) -> Tensor {
     };
     Tensor::Tracer(Rc::new(Tracer {
         primal,
-        sets: vec![set],
+        sets: smallvec![set],
         global,
     }))
 }
@@ -57,7 +58,7 @@ pub(crate) fn zero_slope(f: UnaryFn) -> bool {
 /// Unary functions: zero-derivative functions forget dependencies.
 pub fn unary(f: UnaryFn, t: &Tracer) -> Tensor {
     let sets = if zero_slope(f) {
-        vec![empty(); t.sets.len()]
+        smallvec![empty(); t.sets.len()]
     } else {
         t.sets.clone()
     };
@@ -156,7 +157,7 @@ pub fn sum_dims(t: &Tracer, dims: &[usize]) -> Tensor {
     for (s, &target) in t.sets.iter().zip(&targets) {
         parts[target].push(s);
     }
-    let sets = parts.into_iter().map(union_all).collect();
+    let sets: Sets = parts.into_iter().map(union_all).collect();
     let mut primal = (*t.primal).clone();
     for &d in dims {
         if d < primal.ndim() {
@@ -181,7 +182,7 @@ pub fn gather(t: &Tracer, indices: &[usize], shape: &[usize]) -> Tensor {
         return scalar_tracer(t.sets[*i].clone(), value, t.global);
     }
     let p = crate::tensor::col_major_slice(&t.primal);
-    let sets = indices.iter().map(|&i| t.sets[i].clone()).collect();
+    let sets: Sets = indices.iter().map(|&i| t.sets[i].clone()).collect();
     tracer(
         shape,
         sets,
@@ -201,7 +202,7 @@ pub fn scatter_add(t: &Tracer, indices: &[usize], shape: &[usize]) -> Tensor {
         parts[i].push(&t.sets[k]);
         primal[i] += p[k];
     }
-    let sets = parts.into_iter().map(union_all).collect();
+    let sets: Sets = parts.into_iter().map(union_all).collect();
     tracer(shape, sets, col_major(shape, primal), t.global)
 }
 
@@ -218,7 +219,7 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Te
     let shape = target.shape().to_vec();
     Ok(tracer(
         &shape,
-        sets,
+        sets.into(),
         col_major(&shape, primal),
         is_global(&[target, values]),
     ))
@@ -292,7 +293,7 @@ pub fn concat(parts: &[Tensor], dim: usize, out_shape: &[usize], plain: ArrayD<f
         Ok(t) => t.to_col_major(),
         Err(_) => Vec::new(),
     };
-    let sets = ids
+    let sets: Sets = ids
         .into_iter()
         .map(|k| all_sets[k as usize].clone())
         .collect();
@@ -305,7 +306,7 @@ pub fn linear(t: &Tracer, out: ArrayD<f64>) -> Tensor {
     let all = union_all(&t.sets);
     let n = out.len();
     let shape = out.shape().to_vec();
-    tracer(&shape, vec![all; n], out, t.global)
+    tracer(&shape, smallvec![all; n], out, t.global)
 }
 
 /// `A * B` for matrices and vectors, where one or both hold tracers.
@@ -353,7 +354,7 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     };
     Ok(tracer(
         &shape,
-        sets,
+        sets.into(),
         col_major(&shape, primal),
         is_global(&[a, b]),
     ))

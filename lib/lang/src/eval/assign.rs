@@ -1,7 +1,7 @@
 //! Assignment: `x = v`, compound `x += v`, indexed `y[i] = v`, broadcast `y .= v`, fields and
 //! destructuring `a, b = t`.
 
-use super::scope::{Scope, Target};
+use super::scope::Scope;
 use super::{fail, EvalResult, Flow, Interp};
 use crate::error::ErrorKind;
 use crate::value::Value;
@@ -79,16 +79,14 @@ impl Interp {
         }
     }
 
-    /// Assigns a variable following the scope rules of [`Scope::assignment_target`].
+    /// Assigns a variable following the scope rules of [`Scope::assign`].
     pub fn assign_name(&mut self, name: Name, v: Value) {
-        match self.current_scope() {
-            None => self.set_global(name, v),
-            Some(scope) => {
-                match Scope::assignment_target(&scope, name, self.global(name).is_some()) {
-                    Target::Local(frame) => frame.define(name, v),
-                    Target::Global => self.set_global(name, v),
-                }
-            }
+        let global = match &self.scope {
+            None => Some(v),
+            Some(scope) => Scope::assign(scope, name, v, self.global(name).is_some()),
+        };
+        if let Some(v) = global {
+            self.set_global(name, v);
         }
     }
 

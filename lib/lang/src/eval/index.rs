@@ -12,7 +12,7 @@ use crate::show::ElType;
 use crate::value::{Array, Value};
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::Expr;
-use ndarray::{ArrayD, Dimension, IxDyn};
+use ndarray::ArrayD;
 use smallvec::SmallVec;
 use std::rc::Rc;
 
@@ -142,6 +142,26 @@ fn scalar_position(shape: &[usize], indices: &[Value]) -> Option<usize> {
     (n > 0).then_some(position)
 }
 
+/// The cartesian index of one element when there is one integer index per dimension, all
+/// within bounds (scalar code reading and writing plain arrays); `None` sends anything else
+/// through the general path.
+fn cartesian_index(shape: &[usize], indices: &[Value]) -> Option<Position> {
+    if indices.len() != shape.len() || shape.is_empty() {
+        return None;
+    }
+    indices
+        .iter()
+        .zip(shape)
+        .map(|(index, &extent)| match *index {
+            Value::Int(i) => usize::try_from(i)
+                .ok()
+                .filter(|&i| (1..=extent).contains(&i))
+                .map(|i| i - 1),
+            _ => None,
+        })
+        .collect()
+}
+
 fn extents(shape: &[usize], n: usize) -> Vec<usize> {
     (0..n).map(|d| extent(shape, n, d)).collect()
 }
@@ -184,23 +204,28 @@ fn positions(specs: &[IndexSpec], extents: &[usize]) -> (Vec<usize>, Option<Vec<
 
 /// The element at column-major position `k` of a plain array, whatever its memory layout.
 pub fn get_linear(a: &ArrayD<f64>, k: usize) -> f64 {
-    a[unravel(a.shape(), k)]
+    a[&unravel(a.shape(), k)[..]]
 }
 
 /// Writes position `k` (column-major) of a plain array.
 pub fn set_linear(a: &mut ArrayD<f64>, k: usize, x: f64) {
     let index = unravel(a.shape(), k);
-    a[index] = x;
+    a[&index[..]] = x;
 }
 
-/// The cartesian index of column-major position `k` (held inline up to rank 4).
-fn unravel(shape: &[usize], mut k: usize) -> IxDyn {
-    let mut index = IxDyn::zeros(shape.len());
-    for (i, &n) in index.slice_mut().iter_mut().zip(shape) {
-        *i = k % n.max(1);
-        k /= n.max(1);
-    }
-    index
+/// A cartesian index (0-based), inline up to rank 4.
+type Position = SmallVec<[usize; 4]>;
+
+/// The cartesian index of column-major position `k`.
+fn unravel(shape: &[usize], mut k: usize) -> Position {
+    shape
+        .iter()
+        .map(|&n| {
+            let i = k % n.max(1);
+            k /= n.max(1);
+            i
+        })
+        .collect()
 }
 
 impl Interp {
@@ -220,7 +245,7 @@ impl Interp {
         let n = indices.len().max(1);
         let mut values = SmallVec::with_capacity(indices.len());
         for (d, e) in indices.iter().enumerate() {
-            values.push(self.with_end(extent(shape.slice(), n, d), e)?);
+            values.push(self.with_end(extent(&shape, n, d), e)?);
         }
         Ok(values)
     }
@@ -230,6 +255,11 @@ impl Interp {
         match container {
             Value::Array(a) => {
                 let a = a.borrow();
+                if let Tensor::Plain(p) = &a.data {
+                    if let Some(ix) = cartesian_index(p.shape(), indices) {
+                        return Ok(number(a.eltype, p[&ix[..]]));
+                    }
+                }
                 if let Some(k) = scalar_position(a.data.shape(), indices) {
                     return element(&a, k);
                 }
@@ -344,6 +374,14 @@ impl Interp {
         match container {
             Value::Array(cell) => {
                 let mut a = cell.borrow_mut();
+                let eltype = a.eltype;
+                if let (Tensor::Plain(data), Some(x)) = (&mut a.data, plain_scalar(&v)?) {
+                    if let Some(ix) = cartesian_index(data.shape(), indices) {
+                        check_eltype(eltype, x)?;
+                        Rc::make_mut(data)[&ix[..]] = x;
+                        return Ok(());
+                    }
+                }
                 if let Some(k) = scalar_position(a.data.shape(), indices) {
                     return write_positions(&mut a, &[k], &v);
                 }
@@ -421,15 +459,15 @@ impl Interp {
 }
 
 /// The shape used to resolve `end` in an index of `v`.
-fn shape_of(v: &Value) -> IxDyn {
+fn shape_of(v: &Value) -> Position {
     match v {
-        Value::Array(a) => IxDyn(a.borrow().data.shape()),
+        Value::Array(a) => Position::from_slice(a.borrow().data.shape()),
         Value::Sparse(s) => {
             let s = s.borrow();
-            IxDyn(&[s.matrix.rows(), s.matrix.cols()])
+            Position::from_slice(&[s.matrix.rows(), s.matrix.cols()])
         }
-        Value::Str(s) => IxDyn(&[s.chars().count()]),
-        other => IxDyn(&[Interp::length_of(other).unwrap_or(1)]),
+        Value::Str(s) => Position::from_slice(&[s.chars().count()]),
+        other => Position::from_slice(&[Interp::length_of(other).unwrap_or(1)]),
     }
 }
 

@@ -12,7 +12,7 @@
 
 use crate::value::{Closure, Value};
 use difflab_syntax::Name;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// A shared reference to a frame (closures keep their defining frame alive).
@@ -22,16 +22,19 @@ pub type ScopeRef = Rc<Scope>;
 pub struct Scope {
     vars: RefCell<Vec<(Name, Value)>>,
     globals: RefCell<Vec<Name>>,
+    /// A filter over the names in `vars`: the bit of each (see [`bit`]). A lookup skips a frame
+    /// whose filter lacks the name's bit without scanning it (most lookups in a loop body find
+    /// their name a frame or two further up).
+    var_bits: Cell<u64>,
+    /// The same filter over `globals`.
+    global_bits: Cell<u64>,
     parent: Option<ScopeRef>,
     hard: bool,
 }
 
-/// Where an assignment to a name should go.
-pub enum Target {
-    /// The frame that holds (or will hold) the local.
-    Local(ScopeRef),
-    /// The global table.
-    Global,
+/// The bit of `name` in a frame's filter.
+fn bit(name: Name) -> u64 {
+    1 << (name.index() % 64)
 }
 
 impl Scope {
@@ -40,6 +43,8 @@ impl Scope {
         Rc::new(Scope {
             vars: RefCell::new(Vec::new()),
             globals: RefCell::new(Vec::new()),
+            var_bits: Cell::new(0),
+            global_bits: Cell::new(0),
             parent,
             hard,
         })
@@ -50,16 +55,25 @@ impl Scope {
         let mut vars = self.vars.borrow_mut();
         match vars.iter_mut().find(|(n, _)| *n == name) {
             Some(slot) => slot.1 = value,
-            None => vars.push((name, value)),
+            None => self.push(&mut vars, name, value),
         }
+    }
+
+    fn push(&self, vars: &mut Vec<(Name, Value)>, name: Name, value: Value) {
+        vars.push((name, value));
+        self.var_bits.set(self.var_bits.get() | bit(name));
     }
 
     /// Marks `name` as global within this frame (`global x`).
     pub fn declare_global(&self, name: Name) {
         self.globals.borrow_mut().push(name);
+        self.global_bits.set(self.global_bits.get() | bit(name));
     }
 
     fn get_here(&self, name: Name) -> Option<Value> {
+        if self.var_bits.get() & bit(name) == 0 {
+            return None;
+        }
         self.vars
             .borrow()
             .iter()
@@ -67,8 +81,8 @@ impl Scope {
             .map(|(_, v)| v.clone())
     }
 
-    fn has_here(&self, name: Name) -> bool {
-        self.vars.borrow().iter().any(|(n, _)| *n == name)
+    fn declares_global(&self, name: Name) -> bool {
+        self.global_bits.get() & bit(name) != 0 && self.globals.borrow().contains(&name)
     }
 
     /// The value of `name` in this frame or an enclosing one; `Err(())` when a frame declares it
@@ -79,7 +93,7 @@ impl Scope {
             if let Some(v) = f.get_here(name) {
                 return Some(v);
             }
-            if f.globals.borrow().contains(&name) {
+            if f.declares_global(name) {
                 return None;
             }
             frame = f.parent.as_ref();
@@ -87,25 +101,40 @@ impl Scope {
         None
     }
 
-    /// Decides where assigning `name` writes; `global_exists` tells whether a global of that
-    /// name is defined (for the REPL's soft scope).
-    pub fn assignment_target(scope: &ScopeRef, name: Name, global_exists: bool) -> Target {
+    /// Assigns `value` to `name` in the frame that holds it, or creates it where Julia's rules
+    /// say: inside a function a new local here; at top level (the REPL's soft scope) the global
+    /// when `global_exists`, else a loop-local. Gives the value back when it belongs in the
+    /// global table.
+    pub fn assign(
+        scope: &ScopeRef,
+        name: Name,
+        value: Value,
+        global_exists: bool,
+    ) -> Option<Value> {
         let mut in_function = false;
         let mut frame = Some(scope);
         while let Some(f) = frame {
-            if f.has_here(name) {
-                return Target::Local(f.clone());
+            if f.var_bits.get() & bit(name) != 0 {
+                let mut vars = f.vars.borrow_mut();
+                if let Some(slot) = vars.iter_mut().find(|(n, _)| *n == name) {
+                    let old = std::mem::replace(&mut slot.1, value);
+                    // Dropping the old value may free frames: not while this one is borrowed.
+                    drop(vars);
+                    drop(old);
+                    return None;
+                }
             }
-            if f.globals.borrow().contains(&name) {
-                return Target::Global;
+            if f.declares_global(name) {
+                return Some(value);
             }
             in_function |= f.hard;
             frame = f.parent.as_ref();
         }
         if !in_function && global_exists {
-            Target::Global
+            Some(value)
         } else {
-            Target::Local(scope.clone())
+            scope.push(&mut scope.vars.borrow_mut(), name, value);
+            None
         }
     }
 
@@ -177,4 +206,46 @@ fn captures_through_private_frames(scope: &Option<ScopeRef>, frame: &ScopeRef) -
         current = s.parent.as_ref();
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(k: usize) -> Name {
+        Name::new(&format!("scope_test_{k}"))
+    }
+
+    #[test]
+    fn every_name_is_found_in_its_frame_whatever_its_filter_bit() {
+        // More names than filter bits: some share a bit, and sharing must only cost a scan.
+        let outer = Scope::new(None, true);
+        for k in 0..130 {
+            outer.define(name(k), Value::Int(k as i64));
+        }
+        let inner = Scope::new(Some(outer.clone()), false);
+        inner.define(name(7), Value::Int(-7));
+        assert!(matches!(
+            Scope::lookup(&inner, name(7)),
+            Some(Value::Int(-7))
+        ));
+        for k in (0..130).filter(|&k| k != 7) {
+            assert!(matches!(Scope::lookup(&inner, name(k)), Some(Value::Int(i)) if i == k as i64));
+        }
+        assert!(Scope::lookup(&inner, name(200)).is_none());
+        // Assignment writes the frame that holds the name; a declared global goes back out.
+        assert!(Scope::assign(&inner, name(100), Value::Int(1), false).is_none());
+        assert!(matches!(
+            Scope::lookup(&outer, name(100)),
+            Some(Value::Int(1))
+        ));
+        inner.declare_global(name(300));
+        assert!(Scope::assign(&inner, name(300), Value::Int(2), false).is_some());
+        assert!(Scope::assign(&inner, name(301), Value::Int(3), false).is_none());
+        assert!(matches!(
+            Scope::lookup(&inner, name(301)),
+            Some(Value::Int(3))
+        ));
+        assert!(Scope::lookup(&outer, name(301)).is_none());
+    }
 }
