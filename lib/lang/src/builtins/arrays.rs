@@ -89,6 +89,12 @@ fn fill_(interp: &mut Interp, args: Args) -> EvalResult {
     filled(interp, elt, &shape, x)
 }
 
+fn fill_bang(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("fill!", 2, 2)?;
+    interp.fill_all(&args.pos[0], &args.pos[1])?;
+    Ok(args.pos[0].clone())
+}
+
 fn similar_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("similar", 1, usize::MAX)?;
     let Some(x) = operand(&args.pos[0]) else {
@@ -889,6 +895,7 @@ crate::builtins! {
     "trues" => trues_, false, "    trues(dims...)\n\nA Bool array of `true`.\n\n```\njulia> trues(2)\n2-element BitVector:\n 1\n 1\n```";
     "falses" => falses_, false, "    falses(dims...)\n\nA Bool array of `false`.\n\n```\njulia> count(falses(3))\n0\n```";
     "fill" => fill_, false, "    fill(x, dims...)\n\nAn array with every element equal to `x`.\n\n```\njulia> fill(2.5, 2)\n2-element Vector{Float64}:\n 2.5\n 2.5\n```";
+    "fill!" => fill_bang, false, "    fill!(A, x)\n\nSets every element of the array `A` to `x`, in place, and returns `A`.\n\n```\njulia> y = zeros(3); fill!(y, 2.0)\n3-element Vector{Float64}:\n 2.0\n 2.0\n 2.0\n```";
     "similar" => similar_, false, "    similar(x, [dims...])\n\nA new array with the element type (and by default the shape) of `x`; here it is zero-filled.\n\n```\njulia> similar([1.0, 2.0])\n2-element Vector{Float64}:\n 0.0\n 0.0\n```";
     "copy" => copy_, false, "    copy(x)\n\nA copy of an array (changing it leaves `x` alone).\n\n```\njulia> y = copy(x); y[1] = 0;\n```";
     "length" => length_, false, "    length(x)\n\nThe number of elements.\n\n```\njulia> length(zeros(2, 3))\n6\n```";

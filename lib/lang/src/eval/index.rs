@@ -541,11 +541,7 @@ fn check_eltype(eltype: ElType, x: f64) -> Result<(), Flow> {
     } else {
         Err(fail(
             ErrorKind::InexactError,
-            format!(
-                "{}({})",
-                crate::show::type_name(eltype, 0),
-                crate::show::float(x)
-            ),
+            format!("{}({})", eltype.name(), crate::show::float(x)),
         ))
     }
 }

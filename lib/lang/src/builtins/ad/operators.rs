@@ -514,8 +514,10 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             _ => None,
         };
         // f(x) is computed anyway except by a program of the nonzeros, which skips it when the
-        // caller does not need it.
-        let with_value = returns_value(op, variant) || p.y.is_some();
+        // caller does not ask for it. As in DI's FastDifferentiation extension, `jacobian(f!, y,
+        // …)` then leaves `y` as it was (DI lets every operator overwrite `y`, and promises
+        // f(x) in it only for the `value_and_` variants).
+        let with_value = returns_value(op, variant);
         let (value, results) = if let (Op::Jacobian, Some(reverse)) = (op.family(), &mixed) {
             let (y, j) = sparse::sparse_jacobian_mixed(&mut f, &backend, reverse, plan, &x)?;
             (Some(y), vec![sparse_value(j, ElType::Float64)])
