@@ -8,6 +8,7 @@
 //! combining kinds live with each primitive in [`crate::ops`].
 
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use smallvec::SmallVec;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -50,6 +51,21 @@ pub struct Dual {
     pub value: Tensor,
     /// One tangent per partial, each of the value's shape.
     pub partials: Vec<Tensor>,
+}
+
+impl Dual {
+    /// The dual whose value and partials are `f` of these: how a linear operation (a sum, a
+    /// gather, a broadcast) acts on a dual, layer by layer.
+    pub fn map_layers<E>(
+        &self,
+        mut f: impl FnMut(&Tensor) -> Result<Tensor, E>,
+    ) -> Result<Tensor, E> {
+        Ok(Tensor::dual(
+            self.tag,
+            f(&self.value)?,
+            self.partials.iter().map(f).collect::<Result<_, E>>()?,
+        ))
+    }
 }
 
 impl Tensor {
@@ -187,6 +203,33 @@ impl Tensor {
             other => (other, None),
         }
     }
+}
+
+thread_local! {
+    /// The rank-0 zero that every zero partial of scalar forward mode shares (a number's
+    /// partials along the colors it does not depend on).
+    static ZERO: Tensor = Tensor::scalar(0.0);
+}
+
+/// A plain rank-0 tensor holding `x`; a positive zero is the shared one.
+pub(crate) fn scalar_number(x: f64) -> Tensor {
+    if x.to_bits() == 0 {
+        ZERO.with(Tensor::clone)
+    } else {
+        Tensor::scalar(x)
+    }
+}
+
+/// The cartesian index (0-based) of column-major position `k` in `shape`.
+pub fn unravel(shape: &[usize], mut k: usize) -> SmallVec<[usize; 4]> {
+    shape
+        .iter()
+        .map(|&n| {
+            let i = k % n.max(1);
+            k /= n.max(1);
+            i
+        })
+        .collect()
 }
 
 /// A rank-0 array holding `x`: built as a fixed-rank array and converted, which skips the

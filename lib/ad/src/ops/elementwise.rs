@@ -7,7 +7,7 @@
 use crate::broadcast;
 use crate::error::{AdError, Result};
 use crate::ops::chunk_len;
-use crate::tensor::{top_tag, Tensor};
+use crate::tensor::{scalar_number, top_tag, Tag, Tensor};
 use ndarray::ArrayD;
 
 /// Unary elementwise functions of the language's math library.
@@ -413,7 +413,80 @@ pub fn scalar_binary(f: BinaryFn, a: Scalar, b: Scalar) -> Result<Tensor> {
     {
         return Ok(super::tracing::scalar_binary(f, a, b));
     }
+    if let Some(dual) = scalar_dual_binary(f, a, b)? {
+        return Ok(dual);
+    }
     binary(f, &a.tensor(), &b.tensor())
+}
+
+/// A scalar dual of one tag over plain numbers: its value and partials.
+struct FirstOrder<'a> {
+    value: f64,
+    tag: Tag,
+    partials: &'a [Tensor],
+}
+
+impl<'a> FirstOrder<'a> {
+    fn of(t: &'a Tensor) -> Option<FirstOrder<'a>> {
+        match t {
+            Tensor::Dual(d) => Some(FirstOrder {
+                value: constant_scalar(&d.value)?,
+                tag: d.tag,
+                partials: &d.partials,
+            }),
+            _ => None,
+        }
+    }
+
+    /// `slope ×` partial `k`, or `None` when that partial is not a plain number.
+    fn scaled(&self, slope: f64, k: usize) -> Option<f64> {
+        constant_scalar(&self.partials[k]).map(|p| slope * p)
+    }
+}
+
+/// [`binary`] on numbers of forward mode through scalar code (first-order duals with plain
+/// partials, or plain numbers): the chain rule on the numbers themselves, with no arrays for
+/// the value and slopes. `None` for any other kinds (nested duals, tapes), which take the
+/// general path.
+fn scalar_dual_binary(f: BinaryFn, a: Scalar, b: Scalar) -> Result<Option<Tensor>> {
+    fn operand(s: Scalar<'_>) -> Option<(f64, Option<FirstOrder<'_>>)> {
+        match s {
+            Scalar::Plain(x) => Some((x, None)),
+            Scalar::Carrying(t) => FirstOrder::of(t).map(|d| (d.value, Some(d))),
+        }
+    }
+    let (Some((x, da)), Some((z, db))) = (operand(a), operand(b)) else {
+        return Ok(None);
+    };
+    let (tag, n) = match (&da, &db) {
+        (Some(p), Some(q)) if p.tag != q.tag || p.partials.len() != q.partials.len() => {
+            return Ok(None)
+        }
+        (Some(d), _) | (None, Some(d)) => (d.tag, d.partials.len()),
+        (None, None) => return Ok(None),
+    };
+    if f == BinaryFn::Pow && z.fract() != 0.0 && x < 0.0 {
+        return Err(AdError::Domain {
+            function: "^",
+            value: x,
+        });
+    }
+    let y = f.apply(x, z);
+    let (sa, sb) = f.slopes(x, z, y, db.is_some());
+    let mut partials = Vec::with_capacity(n);
+    for k in 0..n {
+        let sum = match (&da, &db) {
+            (Some(p), Some(q)) => p.scaled(sa, k).zip(q.scaled(sb, k)).map(|(s, t)| s + t),
+            (Some(p), None) => p.scaled(sa, k),
+            (None, Some(q)) => q.scaled(sb, k),
+            (None, None) => unreachable!("one operand is a dual"),
+        };
+        let Some(sum) = sum else {
+            return Ok(None);
+        };
+        partials.push(scalar_number(sum));
+    }
+    Ok(Some(Tensor::dual(tag, Tensor::scalar(y), partials)))
 }
 
 /// `f.(a, b)` for any number kinds, broadcasting.
@@ -491,7 +564,7 @@ fn scalar_partials(
     }
     Some(
         sums.into_iter()
-            .map(|sum| Tensor::scalar(sum.unwrap_or(0.0)))
+            .map(|sum| scalar_number(sum.unwrap_or(0.0)))
             .collect(),
     )
 }
@@ -711,14 +784,7 @@ pub fn broadcast_tensor(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
         Tensor::Tracer(_) => super::tracing::binary(BinaryFn::Add, t, &Tensor::filled(shape, 0.0)),
         Tensor::Symbolic(s) => crate::symbolic::broadcast(s, shape),
         Tensor::Tracked(tr) => super::taping::broadcast(tr, shape),
-        Tensor::Dual(d) => Ok(Tensor::dual(
-            d.tag,
-            broadcast_tensor(&d.value, shape)?,
-            d.partials
-                .iter()
-                .map(|p| broadcast_tensor(p, shape))
-                .collect::<Result<_>>()?,
-        )),
+        Tensor::Dual(d) => d.map_layers(|p| broadcast_tensor(p, shape)),
     }
 }
 
@@ -792,6 +858,41 @@ mod tests {
             let fd = (f.apply(x + h) - f.apply(x - h)) / (2.0 * h);
             assert!((d - fd).abs() < 1e-6, "{f:?}: {d} vs {fd}");
         }
+    }
+
+    #[test]
+    fn scalar_code_on_duals_agrees_with_the_array_rules() {
+        use BinaryFn::*;
+        let tag = Tag::fresh();
+        let dual = |x: f64, p: [f64; 3]| {
+            Tensor::dual(tag, Tensor::scalar(x), p.map(Tensor::scalar).to_vec())
+        };
+        let numbers = |t: &Tensor| {
+            let Tensor::Dual(d) = t else {
+                panic!("expected a dual")
+            };
+            let partials: Vec<f64> = d.partials.iter().map(|p| p.primal()[[]]).collect();
+            (d.value.primal()[[]], partials)
+        };
+        let (a, b) = (dual(2.5, [1.0, 0.0, -2.0]), dual(-1.5, [0.0, 0.0, 3.0]));
+        for f in [Add, Sub, Mul, Div, Pow, Max, Min, Atan2, Hypot, Mod, Rem] {
+            for (x, y) in [
+                (&a, &b),
+                (&b, &a),
+                (&a, &Tensor::scalar(2.0)),
+                (&Tensor::scalar(0.5), &b),
+            ] {
+                if f == Pow && (x.primal()[[]] < 0.0) {
+                    continue;
+                }
+                let fast = scalar_binary(f, Scalar::of(x), Scalar::of(y)).unwrap();
+                let general = binary(f, x, y).unwrap();
+                assert_eq!(numbers(&fast), numbers(&general), "{f:?}");
+            }
+        }
+        // The exponent's domain is checked as for arrays.
+        let err = scalar_binary(Pow, Scalar::of(&b), Scalar::Plain(0.5)).unwrap_err();
+        assert!(matches!(err, AdError::Domain { function: "^", .. }));
     }
 
     #[test]

@@ -11,11 +11,7 @@ pub fn sum_all(t: &Tensor) -> Result<Tensor> {
         Tensor::Tracer(t) => Ok(super::tracing::sum_all(t)),
         Tensor::Symbolic(s) => crate::symbolic::sum_all(s),
         Tensor::Tracked(tr) => super::taping::sum(tr, sum_all),
-        Tensor::Dual(d) => Ok(Tensor::dual(
-            d.tag,
-            sum_all(&d.value)?,
-            d.partials.iter().map(sum_all).collect::<Result<_>>()?,
-        )),
+        Tensor::Dual(d) => d.map_layers(sum_all),
     }
 }
 
@@ -45,14 +41,7 @@ pub fn sum_dims(t: &Tensor, dims: &[usize]) -> Result<Tensor> {
                     .map_err(|e| AdError::Argument(e.to_string()))?,
             ))
         }
-        Tensor::Dual(d) => Ok(Tensor::dual(
-            d.tag,
-            sum_dims(&d.value, dims)?,
-            d.partials
-                .iter()
-                .map(|p| sum_dims(p, dims))
-                .collect::<Result<_>>()?,
-        )),
+        Tensor::Dual(d) => d.map_layers(|p| sum_dims(p, dims)),
     }
 }
 

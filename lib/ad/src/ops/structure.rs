@@ -6,7 +6,7 @@
 
 use crate::error::{AdError, Result};
 use crate::ops::{chunk_len, partials_or_zero};
-use crate::tensor::{col_major, col_major_data, top_tag, Tensor};
+use crate::tensor::{col_major, col_major_data, scalar_number, top_tag, unravel, Tensor};
 use ndarray::ArrayD;
 use std::rc::Rc;
 
@@ -25,14 +25,7 @@ pub(crate) fn structural(
         Tensor::Tracer(tr) => on_tracer(tr),
         Tensor::Tracked(tr) => on_tracked(tr),
         Tensor::Symbolic(s) => on_symbolic(s),
-        Tensor::Dual(d) => Ok(Tensor::dual(
-            d.tag,
-            structural(&d.value, op, on_tracer, on_tracked, on_symbolic)?,
-            d.partials
-                .iter()
-                .map(|p| structural(p, op, on_tracer, on_tracked, on_symbolic))
-                .collect::<Result<_>>()?,
-        )),
+        Tensor::Dual(d) => d.map_layers(|p| structural(p, op, on_tracer, on_tracked, on_symbolic)),
     }
 }
 
@@ -44,6 +37,11 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
             "attempt to access {len}-element array at index [{}]",
             bad + 1
         )));
+    }
+    if let ([i], []) = (indices, shape) {
+        if let Some(element) = scalar_element(t, &unravel(t.shape(), *i)) {
+            return Ok(element);
+        }
     }
     let run = Run::of(indices);
     let moved = |a: &ArrayD<f64>| {
@@ -57,6 +55,16 @@ pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> 
         &|tr| super::taping::gather(tr, indices, shape),
         &|s| crate::symbolic::moved(s, &moved),
     )
+}
+
+/// The element at cartesian `index` of plain numbers or of duals over them, as scalar code
+/// reads it: no arrays are built, and zero partials share one number. `None` for other kinds.
+fn scalar_element(t: &Tensor, index: &[usize]) -> Option<Tensor> {
+    match t {
+        Tensor::Plain(a) => a.get(index).copied().map(scalar_number),
+        Tensor::Dual(d) => d.map_layers(|p| scalar_element(p, index).ok_or(())).ok(),
+        _ => None,
+    }
 }
 
 /// The form of a gather's positions, found once per gather: runs of consecutive positions
@@ -123,6 +131,15 @@ pub fn scatter_into(target: &mut Tensor, indices: &[usize], values: &Tensor) -> 
 /// nothing written) otherwise.
 fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> Result<bool> {
     Ok(match target {
+        Tensor::Plain(a)
+            if values.is_plain() && values.shape().is_empty() && indices.len() == 1 =>
+        {
+            // One number (scalar code): written at its cartesian index, whatever the layout.
+            let x = values.primal().first().copied().unwrap_or(f64::NAN);
+            let index = unravel(a.shape(), indices[0]);
+            Rc::make_mut(a)[&index[..]] = x;
+            true
+        }
         Tensor::Plain(a) if values.is_plain() && a.t().is_standard_layout() => {
             let source = crate::tensor::col_major_slice(values.primal());
             let data = Rc::make_mut(a)
@@ -146,7 +163,10 @@ fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> Re
             };
             // Each layer falls back to a copy by itself, so the dual is always written here.
             let (value, partials) = values.split(d.tag);
-            let zero = Tensor::filled(value.shape(), 0.0);
+            let zero = match value.shape() {
+                [] => scalar_number(0.0),
+                shape => Tensor::filled(shape, 0.0),
+            };
             scatter_into(&mut d.value, indices, value)?;
             for (k, p) in d.partials.iter_mut().enumerate() {
                 scatter_into(p, indices, partials.map_or(&zero, |ps| &ps[k]))?;

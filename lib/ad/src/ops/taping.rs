@@ -145,14 +145,7 @@ pub fn scatter_add(ct: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Te
             }
             Ok(Tensor::from_col_major(shape, out))
         }
-        Tensor::Dual(d) => Ok(Tensor::dual(
-            d.tag,
-            scatter_add(&d.value, indices, shape)?,
-            d.partials
-                .iter()
-                .map(|p| scatter_add(p, indices, shape))
-                .collect::<Result<_>>()?,
-        )),
+        Tensor::Dual(d) => d.map_layers(|p| scatter_add(p, indices, shape)),
         Tensor::Tracked(tr) => {
             let (idx, in_shape) = (indices.to_vec(), tr.value.shape().to_vec());
             let (idx2, shape2) = (idx.clone(), shape.to_vec());

@@ -10,6 +10,7 @@ use super::{fail, EvalResult, Flow, Interp};
 use crate::error::ErrorKind;
 use crate::show::ElType;
 use crate::value::{Array, Value};
+use difflab_ad::tensor::unravel;
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::Expr;
 use ndarray::ArrayD;
@@ -215,18 +216,6 @@ pub fn set_linear(a: &mut ArrayD<f64>, k: usize, x: f64) {
 
 /// A cartesian index (0-based), inline up to rank 4.
 type Position = SmallVec<[usize; 4]>;
-
-/// The cartesian index of column-major position `k`.
-fn unravel(shape: &[usize], mut k: usize) -> Position {
-    shape
-        .iter()
-        .map(|&n| {
-            let i = k % n.max(1);
-            k /= n.max(1);
-            i
-        })
-        .collect()
-}
 
 impl Interp {
     pub(crate) fn eval_index(&mut self, target: &Expr, indices: &[Expr]) -> EvalResult {
