@@ -165,7 +165,15 @@ impl Value {
             Value::Bool(_) => "Bool".into(),
             Value::Int(_) => "Int64".into(),
             Value::Float(_) => "Float64".into(),
-            Value::Real(_) => "Dual{Float64}".into(),
+            // Named after the number types of the packages each technique comes from.
+            Value::Real(t) => match t {
+                Tensor::Tracer(tr) if tr.global => "GradientTracer",
+                Tensor::Tracer(_) => "Dual{Float64, GradientTracer}",
+                Tensor::Tracked(_) => "TrackedReal{Float64}",
+                Tensor::Symbolic(_) => "FastDifferentiation.Node",
+                Tensor::Dual(_) | Tensor::Plain(_) => "Dual{Float64}",
+            }
+            .into(),
             Value::Str(_) => "String".into(),
             Value::Symbol(_) => "Symbol".into(),
             Value::Array(a) => {

@@ -38,6 +38,48 @@ pub enum Groups {
     Rows(Vec<usize>),
     /// One group per column (a column coloring); length `ncols`.
     Columns(Vec<usize>),
+    /// A bicoloring: groups of rows and of columns, numbered separately. An entry takes its
+    /// column's group, or its row's where the column is neutral; row groups are drawn after the
+    /// column groups in the palette, so the two sides never share a colour.
+    Bidirectional {
+        /// One group per row; length `nrows`.
+        rows: Vec<usize>,
+        /// One group per column; length `ncols`.
+        columns: Vec<usize>,
+    },
+}
+
+impl Groups {
+    /// The palette group of entry (`row`, `col`), 0 for neutral.
+    fn of_entry(&self, row: usize, col: usize) -> usize {
+        match self {
+            Groups::Rows(groups) => groups[row],
+            Groups::Columns(groups) => groups[col],
+            Groups::Bidirectional { rows, columns } => match (columns[col], rows[row]) {
+                (0, 0) => 0,
+                (0, r) => column_group_count(columns) + r,
+                (c, _) => c,
+            },
+        }
+    }
+
+    /// Every non-neutral palette group, ascending.
+    fn used(&self) -> Vec<usize> {
+        let used: BTreeSet<usize> = match self {
+            Groups::Rows(g) | Groups::Columns(g) => g.iter().copied().collect(),
+            Groups::Bidirectional { rows, columns } => {
+                let offset = column_group_count(columns);
+                let row_groups = rows.iter().filter(|&&r| r != 0).map(|r| offset + r);
+                columns.iter().copied().chain(row_groups).collect()
+            }
+        };
+        used.into_iter().filter(|&g| g != 0).collect()
+    }
+}
+
+/// The largest column group of a bicoloring, after which its row groups are numbered.
+fn column_group_count(columns: &[usize]) -> usize {
+    columns.iter().copied().max().unwrap_or(0)
 }
 
 /// Optional parts of a spy plot.
@@ -106,8 +148,7 @@ impl Spy {
     pub fn color(&self, row: usize, col: usize) -> Rgb {
         match &self.groups {
             None => palette::INK,
-            Some(Groups::Rows(groups)) => palette::group_color(groups[row]),
-            Some(Groups::Columns(groups)) => palette::group_color(groups[col]),
+            Some(groups) => palette::group_color(groups.of_entry(row, col)),
         }
     }
 
@@ -237,19 +278,25 @@ impl Plot {
         let used_groups = match &options.groups {
             None => Vec::new(),
             Some(groups) => {
-                let (what, values, expected) = match groups {
-                    Groups::Rows(g) => ("row groups and matrix rows", g, nrows),
-                    Groups::Columns(g) => ("column groups and matrix columns", g, ncols),
+                let row_groups = ("row groups and matrix rows", nrows);
+                let column_groups = ("column groups and matrix columns", ncols);
+                let checks = match groups {
+                    Groups::Rows(g) => vec![(row_groups, g)],
+                    Groups::Columns(g) => vec![(column_groups, g)],
+                    Groups::Bidirectional { rows, columns } => {
+                        vec![(row_groups, rows), (column_groups, columns)]
+                    }
                 };
-                if values.len() != expected {
-                    return Err(PlotError::MismatchedLengths {
-                        what: what.to_string(),
-                        expected,
-                        found: values.len(),
-                    });
+                for ((what, expected), values) in checks {
+                    if values.len() != expected {
+                        return Err(PlotError::MismatchedLengths {
+                            what: what.to_string(),
+                            expected,
+                            found: values.len(),
+                        });
+                    }
                 }
-                let used: BTreeSet<usize> = values.iter().copied().filter(|&g| g != 0).collect();
-                used.into_iter().collect()
+                groups.used()
             }
         };
         // Structural nonzeros are a set: a repeated entry is drawn and counted once.

@@ -59,6 +59,23 @@ fn bad_inputs_are_typed_errors() {
         }
     ));
 
+    let bicoloring = SpyOptions {
+        title: None,
+        groups: Some(Groups::Bidirectional {
+            rows: vec![1],
+            columns: vec![1, 0, 2],
+        }),
+    };
+    let wrong_rows = Plot::spy(2, 3, Vec::new(), bicoloring).unwrap_err();
+    assert!(matches!(
+        wrong_rows,
+        PlotError::MismatchedLengths {
+            expected: 2,
+            found: 1,
+            ..
+        }
+    ));
+
     let spy = Plot::spy(1, 1, vec![(0, 0)], SpyOptions::default()).unwrap();
     let zero = spy.clone().with_size(0, 100).unwrap_err();
     let huge = spy.clone().with_size(100, MAX_PIXELS + 1).unwrap_err();

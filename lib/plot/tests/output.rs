@@ -107,6 +107,34 @@ fn coloured_spy_svg_uses_one_colour_per_group_and_says_how_many() {
 }
 
 #[test]
+fn bicoloured_spy_gives_row_groups_their_own_colours_after_the_column_groups() {
+    // A 3×3 arrowhead (0-based entries) with columns 0 and 2 in column groups 1 and 2, row 0 in
+    // row group 1, and column 1 and rows 1 and 2 neutral.
+    let plot = Plot::spy(
+        3,
+        3,
+        vec![(0, 0), (0, 1), (0, 2), (1, 0), (2, 0), (1, 1), (2, 2)],
+        SpyOptions {
+            title: None,
+            groups: Some(Groups::Bidirectional {
+                rows: vec![1, 0, 0],
+                columns: vec![1, 0, 2],
+            }),
+        },
+    )
+    .unwrap();
+    let svg = plot.to_svg().unwrap();
+    assert!(svg.contains("3 colors"));
+    // Column group 1: column 0 (3 entries); column group 2: column 2 (2 entries); row group 1
+    // (the third colour): entry (0, 1), in the neutral column; one swatch each.
+    assert_eq!(svg.matches(r##"fill="#009AFA""##).count(), 3 + 1);
+    assert_eq!(svg.matches(r##"fill="#E36F47""##).count(), 2 + 1);
+    assert_eq!(svg.matches(r##"fill="#3EA44E""##).count(), 1 + 1);
+    // Entry (1, 1) has neither a column nor a row group: neutral grey.
+    assert_eq!(svg.matches(r##"fill="#A0A0A0""##).count(), 1);
+}
+
+#[test]
 fn spy_png_decodes_at_its_size_with_markers_and_text() {
     let plot = Plot::spy(
         5,

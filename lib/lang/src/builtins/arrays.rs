@@ -97,6 +97,9 @@ fn fill_bang(interp: &mut Interp, args: Args) -> EvalResult {
 
 fn similar_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("similar", 1, usize::MAX)?;
+    if let Value::Sparse(s) = &args.pos[0] {
+        return similar_sparse(&s.borrow(), &args.pos[1..]);
+    }
     let Some(x) = operand(&args.pos[0]) else {
         return Err(fail(ErrorKind::MethodError, "similar expects an array"));
     };
@@ -108,6 +111,24 @@ fn similar_(interp: &mut Interp, args: Args) -> EvalResult {
     let elt = x.eltype;
     drop(x);
     filled(interp, elt, &shape, 0.0)
+}
+
+/// Julia's `similar` of a sparse matrix: its structure with zero values (what `decompress!`
+/// fills), or with new dimensions an empty sparse matrix.
+fn similar_sparse(s: &crate::value::SparseMatrix, dims: &[Value]) -> EvalResult {
+    let matrix = match dims {
+        [] => s.matrix.map(|_| 0.0),
+        _ => match dims_from(dims, "similar")?.as_slice() {
+            [m, n] => sprs::CsMat::zero((*m, *n)).to_csc(),
+            _ => {
+                return Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    "a sparse matrix is similar only to matrices: use similar(A, m, n)",
+                ))
+            }
+        },
+    };
+    Ok(super::sparse::sparse_value(matrix, s.eltype))
 }
 
 fn copy_(_: &mut Interp, args: Args) -> EvalResult {
@@ -369,6 +390,9 @@ pub fn cat(values: &[Value], dim: usize) -> EvalResult {
     if values.iter().all(|v| matches!(v, Value::Sparse(_))) && !values.is_empty() {
         return super::sparse::cat(values, dim);
     }
+    if dim == 0 && values.iter().any(|v| operand(v).is_none()) {
+        return vcat_any(values);
+    }
     let mut parts = Vec::with_capacity(values.len());
     let mut eltype: Option<ElType> = None;
     for v in values {
@@ -393,6 +417,31 @@ pub fn cat(values: &[Value], dim: usize) -> EvalResult {
     }
     let t = ops::concat(&parts, dim)?;
     Ok(from_tensor(t, eltype.unwrap_or(ElType::Float64), false))
+}
+
+/// `vcat` with a `Vector{Any}` or a non-number among its parts: a `Vector{Any}` of the vectors'
+/// elements and of the other values themselves.
+fn vcat_any(values: &[Value]) -> EvalResult {
+    let mut items = Vec::new();
+    for v in values {
+        match v {
+            Value::List(_) => items.extend(elements(v)?),
+            _ => match operand(v) {
+                Some(x) if x.tensor().shape().len() > 1 => {
+                    return Err(fail(
+                        ErrorKind::DimensionMismatch,
+                        "vcat of a Vector{Any} with a matrix: use vectors",
+                    ))
+                }
+                Some(x) if !x.scalar => {
+                    drop(x);
+                    items.extend(elements(v)?)
+                }
+                _ => items.push(v.clone()),
+            },
+        }
+    }
+    Ok(Value::List(Rc::new(RefCell::new(items))))
 }
 
 /// `[a b; c d]`: each row concatenated horizontally, then the rows vertically.
@@ -497,6 +546,9 @@ fn bool_values(v: &Value, name: &str) -> Result<Vec<bool>, Flow> {
         .iter()
         .map(|x| match x {
             Value::Bool(b) => Ok(*b),
+            other if crate::eval::operators::is_global_traced(other) => {
+                Err(crate::eval::operators::global_condition_error())
+            }
             other => Err(fail(
                 ErrorKind::TypeError,
                 format!(
@@ -729,6 +781,11 @@ fn sort_permutation(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<
             .collect::<Result<_, _>>()?,
         None => items,
     };
+    for key in &keys {
+        if let Some(k) = operand(key) {
+            crate::eval::operators::require_values(k.tensor(), name)?;
+        }
+    }
     let nums: Option<Vec<f64>> = keys.iter().map(|k| super::to_float(k, name).ok()).collect();
     let mut perm: Vec<usize> = (0..keys.len()).collect();
     match nums {
@@ -896,7 +953,7 @@ crate::builtins! {
     "falses" => falses_, false, "    falses(dims...)\n\nA Bool array of `false`.\n\n```\njulia> count(falses(3))\n0\n```";
     "fill" => fill_, false, "    fill(x, dims...)\n\nAn array with every element equal to `x`.\n\n```\njulia> fill(2.5, 2)\n2-element Vector{Float64}:\n 2.5\n 2.5\n```";
     "fill!" => fill_bang, false, "    fill!(A, x)\n\nSets every element of the array `A` to `x`, in place, and returns `A`.\n\n```\njulia> y = zeros(3); fill!(y, 2.0)\n3-element Vector{Float64}:\n 2.0\n 2.0\n 2.0\n```";
-    "similar" => similar_, false, "    similar(x, [dims...])\n\nA new array with the element type (and by default the shape) of `x`; here it is zero-filled.\n\n```\njulia> similar([1.0, 2.0])\n2-element Vector{Float64}:\n 0.0\n 0.0\n```";
+    "similar" => similar_, false, "    similar(x, [dims...])\n\nA new array with the element type (and by default the shape) of `x`; here it is zero-filled. A sparse `x` gives its sparsity structure with zero values.\n\n```\njulia> similar([1.0, 2.0])\n2-element Vector{Float64}:\n 0.0\n 0.0\n\njulia> nnz(similar(sparse([1.0 0.0; 0.0 2.0])))\n2\n```";
     "copy" => copy_, false, "    copy(x)\n\nA copy of an array (changing it leaves `x` alone).\n\n```\njulia> y = copy(x); y[1] = 0;\n```";
     "length" => length_, false, "    length(x)\n\nThe number of elements.\n\n```\njulia> length(zeros(2, 3))\n6\n```";
     "size" => size_, false, "    size(x, [dim])\n\nThe dimensions of an array as a tuple, or the length along `dim`.\n\n```\njulia> size(zeros(2, 3))\n(2, 3)\n```";
@@ -910,7 +967,7 @@ crate::builtins! {
     "step" => step_, false, "    step(r)\n\nThe step of a range.\n\n```\njulia> step(1:2:9)\n2\n```";
     "first" => first_, false, "    first(x, [n])\n\nThe first element (or the first `n`).\n\n```\njulia> first([3, 4, 5])\n3\n```";
     "last" => last_, false, "    last(x, [n])\n\nThe last element (or the last `n`).\n\n```\njulia> last(1:10)\n10\n```";
-    "vcat" => vcat_, false, "    vcat(xs...)\n\nVertical concatenation, also `[a; b]`.\n\n```\njulia> vcat([1, 2], 3)\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "vcat" => vcat_, false, "    vcat(xs...)\n\nVertical concatenation, also `[a; b]`. Vectors of anything (`Vector{Any}`, e.g. of backends) concatenate into a `Vector{Any}`.\n\n```\njulia> vcat([1, 2], 3)\n3-element Vector{Int64}:\n 1\n 2\n 3\n\njulia> length(vcat([AutoForwardDiff(), AutoReverseDiff()], AutoFiniteDiff()))\n3\n```";
     "hcat" => hcat_, false, "    hcat(xs...)\n\nHorizontal concatenation, also `[a b]`.\n\n```\njulia> hcat([1, 2], [3, 4])\n2×2 Matrix{Int64}:\n 1  3\n 2  4\n```";
     "cat" => cat_, false, "    cat(xs...; dims=k)\n\nConcatenation along dimension `k`.\n\n```\njulia> size(cat([1, 2], [3, 4]; dims=2))\n(2, 2)\n```";
     "eachindex" => eachindex_, false, "    eachindex(x)\n\nThe linear indices of `x`, as a range.\n\n```\njulia> eachindex([5, 6, 7])\n1:3\n```";

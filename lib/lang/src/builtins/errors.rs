@@ -57,13 +57,20 @@ constructors!(
     argument_error => ArgumentError, dimension_mismatch => DimensionMismatch,
     domain_error => DomainError, bounds_error => BoundsError, error_exception => ErrorException,
     assertion_error => AssertionError, method_error => MethodError, key_error => KeyError,
-    undef_var_error => UndefVarError, inexact_error => InexactError,
+    undef_var_error => UndefVarError, inexact_error => InexactError, type_error => TypeError,
+    divide_error => DivideError, stack_overflow_error => StackOverflowError,
+    out_of_memory_error => OutOfMemoryError, interrupt_exception => InterruptException,
 );
 
 crate::builtins! {
     "error" => error_, false, "    error(msg...)\n\nRaises an `ErrorException` with the message.\n\n```\njulia> error(\"bad input: \", 3)\nERROR: bad input: 3\n```";
     "throw" => throw_, false, "    throw(e)\n\nRaises the exception `e` (any value may be thrown).\n\n```\njulia> throw(ArgumentError(\"n must be positive\"))\nERROR: ArgumentError: n must be positive\n```";
     "ArgumentError" => argument_error, false, "    ArgumentError(msg)\n\nThe exception for invalid arguments.\n\n```\njulia> throw(ArgumentError(\"bad\"))\n```";
+    "TypeError" => type_error, false, "    TypeError(msg)\n\nThe exception for a value of the wrong type where one is required, e.g. a non-boolean condition.\n\n```\njulia> try; 1 ? 2 : 3; catch e; e isa TypeError; end\ntrue\n```";
+    "DivideError" => divide_error, false, "    DivideError()\n\nThe exception for integer division by zero.\n\n```\njulia> try; 1 ÷ 0; catch e; e isa DivideError; end\ntrue\n```";
+    "StackOverflowError" => stack_overflow_error, false, "    StackOverflowError()\n\nThe exception for recursion deeper than the session allows; the session goes on.\n\n```\njulia> f(n) = f(n + 1);\n\njulia> try; f(1); catch e; e isa StackOverflowError; end\ntrue\n```";
+    "OutOfMemoryError" => out_of_memory_error, false, "    OutOfMemoryError()\n\nThe exception for an allocation beyond the session's memory limit; the session goes on.\n\n```\njulia> try; zeros(10^12); catch e; e isa OutOfMemoryError; end\ntrue\n```";
+    "InterruptException" => interrupt_exception, false, "    InterruptException()\n\nThe exception raised when the user interrupts a computation (Ctrl-C, or the notebook's stop button).\n\n```\njulia> throw(InterruptException())\n```";
     "DimensionMismatch" => dimension_mismatch, false, "    DimensionMismatch(msg)\n\nThe exception for arrays whose sizes do not fit.\n\n```\njulia> throw(DimensionMismatch(\"sizes differ\"))\n```";
     "DomainError" => domain_error, false, "    DomainError(x, [msg])\n\nThe exception for an argument outside a function's domain.\n\n```\njulia> throw(DomainError(-1, \"must be positive\"))\n```";
     "BoundsError" => bounds_error, false, "    BoundsError([msg])\n\nThe exception for an index out of bounds.\n\n```\njulia> throw(BoundsError())\n```";

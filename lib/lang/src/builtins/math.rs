@@ -339,6 +339,12 @@ fn ifelse_(_: &mut Interp, args: Args) -> EvalResult {
         } else {
             args.pos[2].clone()
         }),
+        // Under TracerSparsityDetector() both branches may be taken: their union, which
+        // also carries the condition's unknown value.
+        cond if crate::eval::operators::is_global_traced(cond) => {
+            let both = binary(BinaryFn::Add, "ifelse", &args.pos[1], &args.pos[2], true)?;
+            binary(BinaryFn::Add, "ifelse", &both, cond, true)
+        }
         other => Err(fail(
             ErrorKind::TypeError,
             format!(
@@ -441,6 +447,7 @@ fn predicate(args: &Args, name: &str, test: fn(f64) -> bool) -> EvalResult {
     let Some(x) = operand(&args.pos[0]) else {
         return Err(no_method(name, &args.pos[0]));
     };
+    crate::eval::operators::require_values(x.tensor(), name)?;
     let t = Tensor::plain(x.tensor().primal().mapv(|v| f64::from(u8::from(test(v)))));
     Ok(from_tensor(t, ElType::Bool, x.scalar))
 }
@@ -566,7 +573,7 @@ crate::builtins! {
     "mod" => mod_, true, "    mod(x, y)\n\nThe remainder of floored division (same sign as `y`).\n\n```\njulia> mod(-1, 3)\n2\n```";
     "rem" => rem_, true, "    rem(x, y)\n\nThe remainder of truncated division (same sign as `x`), also `x % y`.\n\n```\njulia> rem(-1, 3)\n-1\n```";
     "clamp" => clamp_, true, "    clamp(x, lo, hi)\n\n`x` limited to `[lo, hi]`.\n\n```\njulia> clamp(5, 0, 3)\n3\n```";
-    "ifelse" => ifelse_, false, "    ifelse(cond, a, b)\n\n`a` if `cond` else `b`, both evaluated (unlike `cond ? a : b`).\n\n```\njulia> ifelse(true, 1, 2)\n1\n```";
+    "ifelse" => ifelse_, false, "    ifelse(cond, a, b)\n\n`a` if `cond` else `b`, both evaluated (unlike `cond ? a : b`). Under `TracerSparsityDetector()`, where comparisons have no value, the result depends on both branches: its pattern is their union.\n\n```\njulia> ifelse(true, 1, 2)\n1\n\njulia> jacobian_sparsity(x -> [ifelse(x[1] > x[2], x[1], x[2])], [1.0, 2.0], TracerSparsityDetector())\n1×2 SparseMatrixCSC{Bool, Int64} with 2 stored entries:\n 1  1\n```";
     "identity" => identity_, false, "    identity(x)\n\nReturns `x`.\n\n```\njulia> identity(3)\n3\n```";
     "zero" => zero_, false, "    zero(x)\n\nThe additive identity of the type (or an array of zeros of the same shape).\n\n```\njulia> zero(2.5)\n0.0\n```";
     "one" => one_, false, "    one(x)\n\nThe multiplicative identity.\n\n```\njulia> one(3)\n1\n```";

@@ -119,7 +119,10 @@ pub fn to_float(v: &Value, name: &str) -> Result<f64, Flow> {
         Value::Int(i) => Ok(*i as f64),
         Value::Float(x) => Ok(*x),
         Value::Bool(b) => Ok(f64::from(u8::from(*b))),
-        Value::Real(t) => Ok(t.primal().first().copied().unwrap_or(f64::NAN)),
+        Value::Real(t) => {
+            crate::eval::operators::require_values(t, name)?;
+            Ok(t.primal().first().copied().unwrap_or(f64::NAN))
+        }
         other => Err(fail(
             ErrorKind::MethodError,
             format!("{name}: expected a number, got a {}", other.type_name()),

@@ -126,13 +126,15 @@ fn spy_(_: &mut Interp, args: Args) -> EvalResult {
 /// Column (or row) groups from a coloring result, or from a vector of colors.
 fn groups_of(v: &Value) -> Result<Groups, Flow> {
     if let Value::Object(o) = v {
-        if let Some(Value::Array(_)) = o.field("column_colors").as_ref() {
-            return Ok(Groups::Columns(color_vector(
-                &o.field("column_colors").expect("checked"),
-            )?));
-        }
-        if let Some(rows) = o.field("row_colors") {
-            return Ok(Groups::Rows(color_vector(&rows)?));
+        let colors = |name: &str| match o.field(name) {
+            Some(c @ Value::Array(_)) => color_vector(&c).map(Some),
+            _ => Ok(None),
+        };
+        match (colors("row_colors")?, colors("column_colors")?) {
+            (Some(rows), Some(columns)) => return Ok(Groups::Bidirectional { rows, columns }),
+            (Some(rows), None) => return Ok(Groups::Rows(rows)),
+            (None, Some(columns)) => return Ok(Groups::Columns(columns)),
+            (None, None) => {}
         }
     }
     Ok(Groups::Columns(color_vector(v)?))
@@ -277,7 +279,7 @@ fn savefig_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "spy" => spy_, false, "    spy(A; title)\n    spy(A, coloring_result)\n\nThe sparsity pattern of a sparse or dense matrix: one mark per structural nonzero (row 1 at the top). With a coloring result (or a vector of column colors) the columns are coloured by group. Shown as Unicode in the terminal and as an image in notebooks; `savefig` writes SVG or PNG.\n\n```\njulia> spy(sparse([1, 2, 3], [1, 2, 3], [1.0, 1.0, 1.0], 3, 3))\n```";
+    "spy" => spy_, false, "    spy(A; title)\n    spy(A, coloring_result)\n\nThe sparsity pattern of a sparse or dense matrix: one mark per structural nonzero (row 1 at the top). With a coloring result (or a vector of column colors) the columns are coloured by group; for a bicoloring, each entry takes its column's colour, or its row's where the column is neutral. Shown as Unicode in the terminal and as an image in notebooks; `savefig` writes SVG or PNG.\n\n```\njulia> spy(sparse([1, 2, 3], [1, 2, 3], [1.0, 1.0, 1.0], 3, 3))\n```";
     "plot" => plot_, false, "    plot(x, y; label, title, xlabel, ylabel, xscale=:log10, yscale=:log10)\n    plot(benchmark_table)\n\nA line plot of `y` against `x` (one series per column when `y` is a matrix); for a `benchmark_differentiation` table, time against input size per backend, prepared and unprepared.\n\n```\njulia> p = plot(1:10, (1:10) .^ 2; yscale=:log10, label=\"squares\");\n```";
     "savefig" => savefig_, false, "    savefig(p, path)\n\nWrites a plot to `path`, as SVG or PNG by its extension.\n\n```\njulia> savefig(plot(1:3, [1, 4, 9]), \"squares.svg\")\n\"squares.svg\"\n```";
 }

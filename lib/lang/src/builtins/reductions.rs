@@ -168,9 +168,10 @@ fn extremum(interp: &mut Interp, args: Args, largest: bool, name: &str) -> EvalR
             format!("reducing over an empty collection is not allowed ({name})"),
         )
     };
-    if x.tensor().is_symbolic() {
-        // A symbolic tracing has no values to find the position by: the extremum is a chain of
-        // `max` (or `min`), which the traced program evaluates at every call.
+    if crate::eval::operators::without_values(x.tensor()).is_some() {
+        // A tracing without values has no position to pick: the extremum is a chain of `max`
+        // (or `min`), which a traced program evaluates at every call and whose pattern is the
+        // union of all elements'.
         let f = if largest {
             BinaryFn::Max
         } else {
@@ -191,8 +192,16 @@ fn extremum(interp: &mut Interp, args: Args, largest: bool, name: &str) -> EvalR
     ))
 }
 
-/// `maximum(x; dims)` / `minimum(x; dims)` for plain arrays.
+/// `maximum(x; dims)` / `minimum(x; dims)`: plain arrays fold in place; others combine their
+/// slices along each dimension with `f` (`max` or `min`), whose rules carry the derivatives.
 fn reduce_dims(x: &Operand, dims: &[usize], f: BinaryFn) -> EvalResult {
+    if !x.tensor().is_plain() {
+        let mut t = x.tensor().clone();
+        for &d in dims {
+            t = fold_slices(&t, d, f)?;
+        }
+        return Ok(from_tensor(t, x.eltype, false));
+    }
     let mut a = x.tensor().primal().clone();
     for &d in dims {
         if d < a.ndim() {
@@ -220,9 +229,40 @@ fn minimum_(interp: &mut Interp, args: Args) -> EvalResult {
     extremum(interp, args, false, "minimum")
 }
 
+/// `f` over the slices of `t` along dimension `d` (kept with length 1).
+fn fold_slices(t: &Tensor, d: usize, f: BinaryFn) -> Result<Tensor, Flow> {
+    let shape = t.shape();
+    let Some(&n) = shape.get(d) else {
+        return Ok(t.clone());
+    };
+    if n == 0 {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            "reducing over an empty collection is not allowed",
+        ));
+    }
+    let mut kept = shape.to_vec();
+    kept[d] = 1;
+    // Column-major: dimension d has stride `inner`; slice k starts k * inner past `first`.
+    let inner: usize = shape[..d].iter().product();
+    let first: Vec<usize> = (0..kept.iter().product::<usize>())
+        .map(|p| p % inner + p / inner * inner * n)
+        .collect();
+    let slice = |k: usize| {
+        let positions: Vec<usize> = first.iter().map(|&p| p + k * inner).collect();
+        ops::gather(t, &positions, &kept)
+    };
+    let mut folded = slice(0)?;
+    for k in 1..n {
+        folded = ops::binary(f, &folded, &slice(k)?)?;
+    }
+    Ok(folded)
+}
+
 fn arg_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
     args.arity(name, 1, 1)?;
     let x = numeric(&args.pos[0], name)?;
+    crate::eval::operators::require_values(x.tensor(), name)?;
     let k = extremum_position(x.tensor(), largest)
         .ok_or_else(|| fail(ErrorKind::ArgumentError, "collection must be non-empty"))?;
     Ok(Value::Int(k as i64 + 1))

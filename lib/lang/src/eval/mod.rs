@@ -435,6 +435,9 @@ impl Interp {
     pub fn truthy(&mut self, expr: &Expr) -> Result<bool, Flow> {
         match self.eval(expr)? {
             Value::Bool(b) => Ok(b),
+            other if operators::is_global_traced(&other) => {
+                Err(self.locate(operators::global_condition_error(), expr.span))
+            }
             other => Err(self.locate(
                 fail(
                     ErrorKind::TypeError,

@@ -107,6 +107,52 @@ pub fn from_tensor(t: Tensor, eltype: ElType, scalar: bool) -> Value {
     Value::Array(Rc::new(RefCell::new(Array::new(eltype, t))))
 }
 
+/// For a tracing that carries no values (symbolic, or global sparsity tracers): which one it
+/// is and what to use instead, for the errors of code that needs a value.
+pub fn without_values(t: &Tensor) -> Option<&'static str> {
+    if t.is_symbolic() {
+        Some("AutoFastDifferentiation() traces the function without values, so it cannot follow a branch on them (`max`, `min`, `abs`, `clamp`, `maximum` and `minimum` need no branch); use AutoForwardDiff(), or AutoReverseDiff(compile=true), which checks such branches at every call")
+    } else if t.is_global_tracer() {
+        Some("TracerSparsityDetector() traces without values (its pattern holds for every input); use TracerLocalSparsityDetector() for functions that branch on values")
+    } else {
+        None
+    }
+}
+
+/// An `ArgumentError` when `t` is traced without values and `name` needs them (`argmax`,
+/// `sort`, `isnan`, conversion to a plain number).
+pub fn require_values(t: &Tensor, name: &str) -> Result<(), Flow> {
+    match without_values(t) {
+        Some(why) => Err(fail(
+            ErrorKind::ArgumentError,
+            format!("`{name}` needs values, but {why}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A comparison under `TracerSparsityDetector()`, as SparseConnectivityTracer's global tracers
+/// make it: a number with no value and no derivative (a `Float64`, so it is never read as a
+/// mask). Branching on it is a `TypeError` ([`global_condition_error`]); `ifelse` takes both
+/// branches.
+fn traced_condition(x: &Tensor, y: &Tensor, scalar: bool) -> EvalResult {
+    let t = ops::unary(UnaryFn::Sign, &ops::binary(BinaryFn::Sub, x, y)?)?;
+    Ok(from_tensor(t, ElType::Float64, scalar))
+}
+
+/// The error for a condition that is a comparison under `TracerSparsityDetector()`.
+pub fn global_condition_error() -> Flow {
+    fail(
+        ErrorKind::TypeError,
+        "non-boolean (comparison of traced values) used in boolean context: TracerSparsityDetector() traces without values (its pattern holds for every input), so code cannot branch on them; use ifelse(cond, a, b), whose pattern is the union of both branches, or TracerLocalSparsityDetector()",
+    )
+}
+
+/// True for a number or array traced by `TracerSparsityDetector()` (no values to branch on).
+pub fn is_global_traced(v: &Value) -> bool {
+    operand(v).is_some_and(|o| o.tensor().is_global_tracer())
+}
+
 fn arith_fn(op: BinOp) -> Option<BinaryFn> {
     Some(match op {
         BinOp::Add => BinaryFn::Add,
@@ -271,14 +317,10 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
     }
     // Tracings without values cannot compare: say which one, and what to use instead.
     let valueless = |t: fn(&Tensor) -> bool| t(x.tensor()) || t(y.tensor());
-    let without_values = if valueless(Tensor::is_symbolic) {
-        Some("AutoFastDifferentiation() traces the function without values, so it cannot follow a branch on them (`max`, `min`, `abs`, `clamp`, `maximum` and `minimum` need no branch); use AutoForwardDiff(), or AutoReverseDiff(compile=true), which checks such branches at every call")
-    } else if valueless(Tensor::is_global_tracer) {
-        Some("TracerSparsityDetector() traces without values (its pattern holds for every input); use TracerLocalSparsityDetector() for functions that branch on values")
-    } else {
-        None
-    };
-    if let Some(why) = without_values {
+    if is_comparison(op) && valueless(Tensor::is_global_tracer) && !valueless(Tensor::is_symbolic) {
+        return traced_condition(x.tensor(), y.tensor(), scalar);
+    }
+    if let Some(why) = without_values(x.tensor()).or(without_values(y.tensor())) {
         return Err(fail(
             ErrorKind::ArgumentError,
             format!("`{}` compares values, but {why}", op.symbol()),

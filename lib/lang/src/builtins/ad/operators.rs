@@ -447,6 +447,10 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             _ => made,
         });
     }
+    let mixed = sparse
+        .as_ref()
+        .and_then(super::sparse_ad::as_auto_sparse)
+        .and_then(|a| a.mixed_reverse.clone());
     if preparing {
         // Preparing evaluates the function once (recording it for a compiled tape), so a
         // function that cannot run at x fails here.
@@ -492,6 +496,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             op,
             function: p.f.clone(),
             backend: p.backend.clone(),
+            mixed_reverse: mixed,
             shape: x.shape().to_vec(),
             scalar: scalar_x,
             two_arg,
@@ -505,10 +510,6 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
     if let Some(plan) = &plan {
         let backend = p.backend.clone();
         let mut f = |t: &Tensor| run_function(interp, &p, scalar_x, compiled.as_ref(), t);
-        let mixed = sparse
-            .as_ref()
-            .and_then(super::sparse_ad::as_auto_sparse)
-            .and_then(|a| a.mixed_reverse.clone());
         let program = match &compiled {
             Some(StandIn::Program(program)) if x.is_plain() => Some(program),
             _ => None,

@@ -25,6 +25,8 @@ pub struct Prep {
     pub function: Value,
     /// The backend.
     pub backend: Backend,
+    /// For `AutoSparse(MixedMode(backend, reverse))`: the reverse backend (shown, not checked).
+    pub mixed_reverse: Option<Backend>,
     /// The input's shape (empty for a number).
     pub shape: Vec<usize>,
     /// True when the input is a number rather than an array.
@@ -115,11 +117,14 @@ impl Object for Prep {
             Some(Err(why)) => format!(" (not compiled: {why})"),
             None => String::new(),
         };
+        let backend = match &self.mixed_reverse {
+            Some(reverse) => format!("MixedMode({}, {reverse})", self.backend),
+            None => self.backend.to_string(),
+        };
         let shown = match &self.plan {
             Some(p) => format!(
-                "Sparse{}Prep for {} at {input}: {}, {}{}",
+                "Sparse{}Prep for {backend} at {input}: {}, {}{}",
                 self.op.title(),
-                self.backend,
                 counted(p.coloring.pattern().nnz(), "stored entry", "stored entries"),
                 counted(p.ncolors(), "color", "colors"),
                 p.nonzeros_program_len().map_or(String::new(), |k| format!(
@@ -127,7 +132,7 @@ impl Object for Prep {
                     counted(k, "instruction", "instructions")
                 ))
             ),
-            None => format!("{}Prep for {} at {input}", self.op.title(), self.backend),
+            None => format!("{}Prep for {backend} at {input}", self.op.title()),
         };
         shown + &tape
     }
