@@ -17,6 +17,7 @@ pub mod io;
 pub mod linalg;
 pub mod math;
 pub mod mtx;
+pub mod operator_values;
 pub mod plots;
 pub mod progress;
 pub mod random;
@@ -205,7 +206,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 25] {
+fn families() -> [&'static [Builtin]; 26] {
     [
         ad::sparse_ad::BUILTINS,
         coloring::BUILTINS,
@@ -232,6 +233,7 @@ fn families() -> [&'static [Builtin]; 25] {
         errors::BUILTINS,
         bench::BUILTINS,
         mtx::BUILTINS,
+        operator_values::BUILTINS,
     ]
 }
 

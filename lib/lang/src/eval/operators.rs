@@ -209,6 +209,9 @@ impl Interp {
         if let Some(v) = carrying_scalar_binary(op, a, b)? {
             return Ok(v);
         }
+        if let Some(result) = crate::builtins::linalg::uniform::binary(self, op, dotted, a, b) {
+            return result;
+        }
         // Sparse matrices have their own arithmetic (results stay sparse where Julia's do).
         let sparse = if dotted {
             crate::builtins::sparse::sparse_broadcast(self, op, a, b)
@@ -545,6 +548,11 @@ pub fn identical(a: &Value, b: &Value) -> bool {
 pub fn unary(op: UnaryOp, _dotted: bool, v: &Value) -> EvalResult {
     if let Some(result) = crate::builtins::sparse::sparse_unary(op, v) {
         return result;
+    }
+    if op == UnaryOp::Neg {
+        if let Some(result) = crate::builtins::linalg::uniform::negate(v) {
+            return result;
+        }
     }
     match (op, v) {
         (UnaryOp::Plus, _) => Ok(v.clone()),

@@ -548,11 +548,16 @@ impl<'s> Parser<'s> {
     }
 
     /// Whether the operator at the next token stands alone as a function value: followed by
-    /// `,` or `)` as in `reduce(+, x)` or `map(-, v)`.
+    /// `,` or `)` as in `reduce(+, x)` or `map(-, v)`, or ending the expression (`op = *`).
     pub(super) fn operator_is_value(&self) -> bool {
         matches!(
             self.peek_second().kind,
-            TokenKind::Comma | TokenKind::RParen
+            TokenKind::Comma
+                | TokenKind::RParen
+                | TokenKind::RBracket
+                | TokenKind::Semicolon
+                | TokenKind::Newline
+                | TokenKind::Eof
         )
     }
 

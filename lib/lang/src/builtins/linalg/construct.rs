@@ -228,7 +228,7 @@ crate::builtins! {
     "diagm" => diagm_, false, "    diagm(v)\n    diagm(k => v, ...)\n    diagm(m, n, k => v, ...)\n\nA matrix with `v` on its `k`-th diagonal (square unless m×n is given).\n\n```\njulia> diagm([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
     "tr" => tr_, false, "    tr(A)\n\nThe trace (sum of the diagonal).\n\n```\njulia> tr([1 2; 3 4])\n5\n```";
     "kron" => kron_, false, "    kron(A, B)\n\nThe Kronecker product (of two vectors: a vector).\n\n```\njulia> kron([1 0; 0 1], [1 2])\n2×4 Matrix{Int64}:\n 1  2  0  0\n 0  0  1  2\n```";
-    "I" => identity_, false, "    I(n)\n\nThe n×n identity matrix (dense `Float64`). Julia's bare `I` (as in `A + λ*I`) is not a value here: write `A + λ*I(n)`.\n\n```\njulia> I(2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n```";
+    "I" => identity_, false, "    I(n)\n\nThe n×n identity matrix (dense `Float64`). The bare `I` is Julia's uniform identity: `λ*I` scales it, and it takes the size of the square matrix it meets (`A + λ*I`, `A - I`, `I * x`, `I \\ b`; sparse `A` stays sparse); `(λ*I)(n)` is the n×n matrix.\n\n```\njulia> I(2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n\njulia> [1.0 2.0; 3.0 4.0] + 2I\n2×2 Matrix{Float64}:\n 3.0  2.0\n 3.0  6.0\n```";
     "triu" => triu_, false, "    triu(A, k=0)\n\nThe upper triangle of a matrix: the entries on and above the `k`-th diagonal, the others zero.\n\n```\njulia> triu([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 0  4\n```";
     "tril" => tril_, false, "    tril(A, k=0)\n\nThe lower triangle of a matrix: the entries on and below the `k`-th diagonal, the others zero.\n\n```\njulia> tril([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  0\n 3  4\n```";
 }

@@ -16,7 +16,8 @@
 //! This module holds the linear maps and the helpers the others share; `factorize` (LU and
 //! least-squares maps, `Inverse`, `lu`), `solve` (`\`, `inv`, `det` and their rules),
 //! `construct` (`diag`, `diagm`, `tr`, `kron`, `I`, `triu`, `tril`) and `spectral`
-//! (`issymmetric`, `cond`, `eigvals`) each register their own builtins.
+//! (`issymmetric`, `cond`, `eigvals`) each register their own builtins; `uniform` gives the
+//! bare `I` its arithmetic (`A + λ*I`).
 
 use crate::error::ErrorKind;
 use crate::eval::operators::operand;
@@ -35,6 +36,7 @@ pub(crate) mod construct;
 pub(crate) mod factorize;
 pub(crate) mod solve;
 pub(crate) mod spectral;
+pub(crate) mod uniform;
 
 use construct::*;
 pub use factorize::Lu;

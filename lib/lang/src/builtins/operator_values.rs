@@ -1,0 +1,68 @@
+//! Operators as function values: `reduce(+, x)`, `map(-, v)`, `+(a, b, c)`, `op = *`. Each
+//! applies the interpreter's own infix operator, so `f(a, b)` means exactly `a op b`.
+
+use super::Args;
+use crate::eval::{EvalResult, Interp};
+use difflab_syntax::{BinOp, UnaryOp};
+
+/// `a op b`, folded from the left over more arguments where Julia allows it (`+`, `*`).
+fn apply(interp: &mut Interp, args: Args, op: BinOp, unary: Option<UnaryOp>) -> EvalResult {
+    let variadic = matches!(op, BinOp::Add | BinOp::Mul);
+    let least = if unary.is_some() || variadic { 1 } else { 2 };
+    args.arity(op.symbol(), least, if variadic { usize::MAX } else { 2 })?;
+    let mut operands = args.pos.into_iter();
+    let first = operands.next().expect("arity checked");
+    let Some(second) = operands.next() else {
+        return match unary {
+            Some(u) => crate::eval::operators::unary(u, false, &first),
+            None => Ok(first),
+        };
+    };
+    let mut result = interp.binary(op, false, &first, &second)?;
+    for next in operands {
+        result = interp.binary(op, false, &result, &next)?;
+    }
+    Ok(result)
+}
+
+macro_rules! operator_values {
+    ($($fname:ident => $op:ident $(, $unary:ident)?;)*) => {
+        $(fn $fname(interp: &mut Interp, args: Args) -> EvalResult {
+            apply(interp, args, BinOp::$op, None$(.or(Some(UnaryOp::$unary)))?)
+        })*
+    };
+}
+
+operator_values! {
+    plus => Add, Plus;
+    minus => Sub, Neg;
+    times => Mul;
+    divide => Div;
+    left_divide => LeftDiv;
+    power => Pow;
+    int_divide => IntDiv;
+    remainder => Rem;
+    equal => Eq;
+    not_equal => Ne;
+    less => Lt;
+    less_equal => Le;
+    greater => Gt;
+    greater_equal => Ge;
+}
+
+crate::builtins! {
+    "+" => plus, false, "    +(x, y...)\n\nAddition as a function value, as in `reduce(+, x)`; `+(a, b, c)` adds left to right.\n\n```\njulia> reduce(+, [1, 2, 3])\n6\n```";
+    "-" => minus, false, "    -(x, [y])\n\nSubtraction (or negation with one argument) as a function value.\n\n```\njulia> map(-, [1, 2])\n2-element Vector{Int64}:\n -1\n -2\n```";
+    "*" => times, false, "    *(x, y...)\n\nMultiplication (matrix product for matrices) as a function value.\n\n```\njulia> mapreduce(x -> x + 1, *, [1, 2, 3])\n24\n```";
+    "/" => divide, false, "    /(x, y)\n\nDivision as a function value.\n\n```\njulia> /(1, 4)\n0.25\n```";
+    "\\" => left_divide, false, "    \\(A, b)\n\nLeft division (a linear solve for a matrix `A`) as a function value.\n\n```\njulia> \\(2.0, 4.0)\n2.0\n```";
+    "^" => power, false, "    ^(x, y)\n\nPower as a function value.\n\n```\njulia> ^(2, 10)\n1024\n```";
+    "÷" => int_divide, false, "    ÷(x, y)\n\nInteger division as a function value.\n\n```\njulia> ÷(7, 2)\n3\n```";
+    "%" => remainder, false, "    %(x, y)\n\nThe remainder as a function value.\n\n```\njulia> %(7, 2)\n1\n```";
+    "==" => equal, false, "    ==(x, y)\n\nEquality as a function value.\n\n```\njulia> ==(1, 1.0)\ntrue\n```";
+    "!=" => not_equal, false, "    !=(x, y)\n\nInequality as a function value.\n\n```\njulia> !=(1, 2)\ntrue\n```";
+    "<" => less, false, "    <(x, y)\n\n`x < y` as a function value.\n\n```\njulia> <(1, 2)\ntrue\n```";
+    "<=" => less_equal, false, "    <=(x, y)\n\n`x <= y` as a function value.\n\n```\njulia> <=(1, 1)\ntrue\n```";
+    ">" => greater, false, "    >(x, y)\n\n`x > y` as a function value.\n\n```\njulia> >(2, 1)\ntrue\n```";
+    ">=" => greater_equal, false, "    >=(x, y)\n\n`x >= y` as a function value.\n\n```\njulia> >=(1, 2)\nfalse\n```";
+}
