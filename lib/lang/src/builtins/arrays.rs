@@ -840,14 +840,26 @@ fn diff_(_: &mut Interp, args: Args) -> EvalResult {
     ))
 }
 
+/// `cumsum` and `cumprod`, of a vector or along `dims` of any array.
 fn cumulative(args: &Args, name: &str, product: bool) -> EvalResult {
     args.arity(name, 1, 1)?;
     let x = operand(&args.pos[0])
         .ok_or_else(|| fail(ErrorKind::MethodError, format!("{name} expects a vector")))?;
-    if x.tensor().shape().len() != 1 {
+    let rank = x.tensor().shape().len();
+    let dim = match args.kw("dims") {
+        Some(d) => to_size(d, name)?.wrapping_sub(1),
+        None if rank == 1 => 0,
+        None => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!("{name} of a matrix needs dims, e.g. {name}(A; dims=1)"),
+            ))
+        }
+    };
+    if dim == usize::MAX {
         return Err(fail(
             ErrorKind::ArgumentError,
-            format!("{name} of a matrix needs dims; use a vector"),
+            format!("{name}: dimension must be ≥ 1, got 0"),
         ));
     }
     let eltype = if x.eltype == ElType::Float64 {
@@ -855,26 +867,31 @@ fn cumulative(args: &Args, name: &str, product: bool) -> EvalResult {
     } else {
         ElType::Int64
     };
-    if !product {
+    if !product && rank == 1 && dim == 0 {
         let t = ops::cumsum(x.tensor())?;
         return Ok(from_tensor(t, eltype, false));
     }
-    let n = x.tensor().len();
-    let mut parts = Vec::with_capacity(n);
-    let mut acc: Option<difflab_ad::Tensor> = None;
-    for k in 0..n {
-        let xk = ops::gather(x.tensor(), &[k], &[1])?;
-        let next = match acc {
-            None => xk,
-            Some(prev) => ops::binary(ops::BinaryFn::Mul, &prev, &xk)?,
+    if dim >= rank {
+        // Each element is a run of its own along a dimension the array does not have.
+        return Ok(from_tensor(x.tensor().clone(), eltype, false));
+    }
+    let f = if product {
+        ops::BinaryFn::Mul
+    } else {
+        ops::BinaryFn::Add
+    };
+    let mut parts: Vec<Tensor> = Vec::new();
+    for slice in super::reductions::slices_along(x.tensor(), dim)? {
+        let next = match parts.last() {
+            None => slice,
+            Some(prev) => ops::binary(f, prev, &slice)?,
         };
-        parts.push(next.clone());
-        acc = Some(next);
+        parts.push(next);
     }
     let t = if parts.is_empty() {
-        Tensor::from_col_major(&[0], vec![])
+        x.tensor().clone()
     } else {
-        ops::concat(&parts, 0)?
+        ops::concat(&parts, dim)?
     };
     Ok(from_tensor(t, eltype, false))
 }
@@ -987,8 +1004,8 @@ crate::builtins! {
     "sort" => sort_, false, "    sort(v; by, rev=false)\n\nA sorted copy.\n\n```\njulia> sort([3, 1, 2])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "sortperm" => sortperm_, false, "    sortperm(v; by, rev=false)\n\nThe permutation that sorts `v`.\n\n```\njulia> sortperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
     "diff" => diff_, false, "    diff(x; dims=1)\n\nDifferences of neighbours, `x[2:end] - x[1:end-1]` for a vector; for a matrix, down each column (`dims=1`) or across each row (`dims=2`). Differentiable in every mode, in one pass per partial or cotangent.\n\n```\njulia> diff([1, 4, 9])\n2-element Vector{Int64}:\n 3\n 5\n\njulia> diff([1 2; 4 8], dims=2)\n2×1 Matrix{Int64}:\n 1\n 4\n```";
-    "cumsum" => cumsum_, false, "    cumsum(x)\n\nRunning sums.\n\n```\njulia> cumsum([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 3\n 6\n```";
-    "cumprod" => cumprod_, false, "    cumprod(x)\n\nRunning products.\n\n```\njulia> cumprod([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 6\n```";
+    "cumsum" => cumsum_, false, "    cumsum(x; dims)\n\nRunning sums of a vector, or along dimension `dims` of an array.\n\n```\njulia> cumsum([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 3\n 6\n\njulia> cumsum([1 2; 3 4]; dims=2)\n2×2 Matrix{Int64}:\n 1  3\n 3  7\n```";
+    "cumprod" => cumprod_, false, "    cumprod(x; dims)\n\nRunning products of a vector, or along dimension `dims` of an array.\n\n```\njulia> cumprod([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 6\n```";
     "repeat" => repeat_, false, "    repeat(x, counts...)\n\nTiles an array `counts[k]` times along dimension `k`.\n\n```\njulia> repeat([1, 2], 2)\n4-element Vector{Int64}:\n 1\n 2\n 1\n 2\n```";
     ":" => colon_, false, "    (:)(a, b)\n    (:)(a, s, b)\n\nThe range `a:b` or `a:s:b`; a bare `:` in an index selects everything.\n\n```\njulia> 1:3\n1:3\n```";
     "transpose" => transpose_, false, "    transpose(A)\n\nThe transpose (same as `A'` for real matrices).\n\n```\njulia> transpose([1 2])\n2×1 Matrix{Int64}:\n 1\n 2\n```";

@@ -231,16 +231,23 @@ fn minimum_(interp: &mut Interp, args: Args) -> EvalResult {
 
 /// `f` over the slices of `t` along dimension `d` (kept with length 1).
 fn fold_slices(t: &Tensor, d: usize, f: BinaryFn) -> Result<Tensor, Flow> {
-    let shape = t.shape();
-    let Some(&n) = shape.get(d) else {
+    if d >= t.shape().len() {
         return Ok(t.clone());
-    };
-    if n == 0 {
-        return Err(fail(
+    }
+    let mut slices = slices_along(t, d)?.into_iter();
+    let first = slices.next().ok_or_else(|| {
+        fail(
             ErrorKind::ArgumentError,
             "reducing over an empty collection is not allowed",
-        ));
-    }
+        )
+    })?;
+    slices.try_fold(first, |folded, slice| Ok(ops::binary(f, &folded, &slice)?))
+}
+
+/// The slices of `t` along dimension `d` (each keeps `d` with length 1), in order.
+pub(crate) fn slices_along(t: &Tensor, d: usize) -> Result<Vec<Tensor>, Flow> {
+    let shape = t.shape();
+    let n = shape[d];
     let mut kept = shape.to_vec();
     kept[d] = 1;
     // Column-major: dimension d has stride `inner`; slice k starts k * inner past `first`.
@@ -248,15 +255,12 @@ fn fold_slices(t: &Tensor, d: usize, f: BinaryFn) -> Result<Tensor, Flow> {
     let first: Vec<usize> = (0..kept.iter().product::<usize>())
         .map(|p| p % inner + p / inner * inner * n)
         .collect();
-    let slice = |k: usize| {
-        let positions: Vec<usize> = first.iter().map(|&p| p + k * inner).collect();
-        ops::gather(t, &positions, &kept)
-    };
-    let mut folded = slice(0)?;
-    for k in 1..n {
-        folded = ops::binary(f, &folded, &slice(k)?)?;
-    }
-    Ok(folded)
+    (0..n)
+        .map(|k| {
+            let positions: Vec<usize> = first.iter().map(|&p| p + k * inner).collect();
+            Ok(ops::gather(t, &positions, &kept)?)
+        })
+        .collect()
 }
 
 fn arg_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
