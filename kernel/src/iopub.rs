@@ -7,8 +7,9 @@
 //!
 //! Consecutive stream text of one request and stream is merged into one `stream` message
 //! (for at most [`STREAM_BATCH`]), so a loop printing a thousand lines sends a few messages,
-//! not a thousand. The socket is an XPUB: each new subscription is answered with an
-//! `iopub_welcome` message (protocol 5.5), which tells clients their subscription is live.
+//! not a thousand. The socket is an XPUB in manual mode: a new subscription takes effect only
+//! when the writer reads it and answers it with an `iopub_welcome` message (protocol 5.5), so
+//! the welcome is always a subscriber's first message, however busy the kernel is.
 
 use crate::wire::Codec;
 use serde_json::{json, Value};
@@ -85,7 +86,39 @@ impl Iopub {
     }
 }
 
-/// Starts the writer thread on `socket` (an XPUB socket, or PUB in tests).
+/// The IOPub socket: an XPUB whose subscriptions the writer applies itself (see
+/// [`Writer::welcome_subscribers`]), without a high-water mark, so output is never dropped
+/// however much a cell prints.
+pub fn publisher(context: &zmq::Context) -> zmq::Result<zmq::Socket> {
+    let mut socket = context.socket(zmq::XPUB)?;
+    set_manual(&mut socket)?;
+    socket.set_xpub_verbose(true)?;
+    socket.set_sndhwm(0)?;
+    Ok(socket)
+}
+
+/// Sets `ZMQ_XPUB_MANUAL`, which the `zmq` crate does not wrap.
+// Unsafe only because it is a C call: the pointer is a live socket owned by `socket`, and the
+// value is a C int that outlives the call.
+#[allow(unsafe_code)]
+fn set_manual(socket: &mut zmq::Socket) -> zmq::Result<()> {
+    let on: std::os::raw::c_int = 1;
+    let rc = unsafe {
+        zmq_sys::zmq_setsockopt(
+            socket.as_mut_ptr(),
+            zmq_sys::ZMQ_XPUB_MANUAL as std::os::raw::c_int,
+            (&on as *const std::os::raw::c_int).cast(),
+            std::mem::size_of_val(&on),
+        )
+    };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(zmq::Error::from_raw(unsafe { zmq_sys::zmq_errno() }))
+    }
+}
+
+/// Starts the writer thread on `socket` (made by [`publisher`]).
 pub fn spawn(socket: zmq::Socket, codec: Arc<Codec>) -> std::io::Result<(Iopub, JoinHandle<()>)> {
     let (commands, receiver) = channel();
     let writer = Writer {
@@ -193,18 +226,27 @@ impl Writer {
         }
     }
 
-    /// Answers each new subscription (`\x01` + topic) with an `iopub_welcome`.
+    /// Applies each new subscription (`\x01` + topic) and answers it with an `iopub_welcome`;
+    /// applies each unsubscription (`\x00` + topic). In manual mode, `set_subscribe` acts on
+    /// the connection whose message was just read, which until then received nothing.
     fn welcome_subscribers(&self) {
         while let Ok(frame) = self.socket.recv_bytes(zmq::DONTWAIT) {
-            if let Some((1, topic)) = frame.split_first() {
-                let Ok(topic) = std::str::from_utf8(topic) else {
-                    continue;
-                };
-                self.send(
-                    &json!({}),
-                    "iopub_welcome",
-                    json!({ "subscription": topic }),
-                );
+            match frame.split_first() {
+                Some((1, topic)) => {
+                    if let Err(e) = self.socket.set_subscribe(topic) {
+                        eprintln!("difflab-kernel: cannot apply an IOPub subscription: {e}");
+                        continue;
+                    }
+                    self.send(
+                        &json!({}),
+                        "iopub_welcome",
+                        json!({ "subscription": String::from_utf8_lossy(topic) }),
+                    );
+                }
+                Some((0, topic)) => {
+                    let _ = self.socket.set_unsubscribe(topic);
+                }
+                _ => {}
             }
         }
     }
@@ -230,7 +272,7 @@ mod tests {
     /// A writer on a PUB socket and a SUB socket reading it, over inproc.
     fn pair() -> (Iopub, zmq::Socket, Arc<Codec>) {
         let ctx = zmq::Context::new();
-        let publisher = ctx.socket(zmq::XPUB).unwrap();
+        let publisher = publisher(&ctx).unwrap();
         publisher.bind("inproc://iopub-test").unwrap();
         let subscriber = ctx.socket(zmq::SUB).unwrap();
         subscriber.connect("inproc://iopub-test").unwrap();
@@ -275,5 +317,30 @@ mod tests {
         assert_eq!(stdout, expected);
         assert!(messages < 100, "{messages} stream messages for 1000 lines");
         assert_eq!(next(&sub, &codec).content["execution_state"], "idle");
+    }
+
+    /// A client that subscribes while the kernel is publishing still hears the welcome first:
+    /// the subscription only takes effect when the writer answers it.
+    #[test]
+    fn welcome_comes_first_while_publishing() {
+        let ctx = zmq::Context::new();
+        let publisher = publisher(&ctx).unwrap();
+        publisher.bind("inproc://iopub-busy").unwrap();
+        let codec = Arc::new(Codec::new("key", "s".into()));
+        let (iopub, _) = spawn(publisher, codec.clone()).unwrap();
+        let parent = json!({"msg_id": "request-1"});
+        let publishing = std::thread::spawn(move || {
+            for _ in 0..20_000 {
+                iopub.status(&parent, "busy");
+            }
+            iopub.flush();
+        });
+        for _ in 0..5 {
+            let sub = ctx.socket(zmq::SUB).unwrap();
+            sub.connect("inproc://iopub-busy").unwrap();
+            sub.set_subscribe(b"").unwrap();
+            assert_eq!(next(&sub, &codec).msg_type(), "iopub_welcome");
+        }
+        publishing.join().unwrap();
     }
 }

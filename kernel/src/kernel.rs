@@ -106,15 +106,10 @@ pub fn run(info: &ConnectionInfo) -> Result<(), String> {
     let control = bind(zmq::ROUTER, info.control_port, "control")?;
     let stdin = bind(zmq::ROUTER, info.stdin_port, "stdin")?;
     let heartbeat = bind(zmq::REP, info.hb_port, "heartbeat")?;
-    let publisher = context
-        .socket(zmq::XPUB)
-        .map_err(|e| format!("cannot create the iopub socket: {e}"))?;
-    // Verbose: every subscription is reported (and welcomed), not only the first of a topic.
-    // No high-water mark: output is never dropped, however much a cell prints.
+    let publisher =
+        iopub::publisher(&context).map_err(|e| format!("cannot create the iopub socket: {e}"))?;
     publisher
-        .set_xpub_verbose(true)
-        .and_then(|()| publisher.set_sndhwm(0))
-        .and_then(|()| publisher.set_linger(LINGER_MS))
+        .set_linger(LINGER_MS)
         .and_then(|()| publisher.bind(&info.endpoint(info.iopub_port)))
         .map_err(|e| format!("cannot bind the iopub socket: {e}"))?;
 

@@ -8,7 +8,7 @@
 //! tools report): a thread-local add costs a fraction of an atomic one, and scalar code
 //! allocates for every number.
 
-// The only unsafe code of the project: `GlobalAlloc` is an unsafe trait. Each method forwards to
+// Unsafe because `GlobalAlloc` is an unsafe trait. Each method forwards to
 // mimalloc unchanged and only adds to two thread-local counters (constant-initialized, without
 // a destructor, so they never allocate).
 #![allow(unsafe_code)]

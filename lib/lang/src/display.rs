@@ -12,10 +12,10 @@ pub fn repr(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Int(i) => i.to_string(),
         Value::Float(x) => show::float(*x),
-        Value::Real(t) => {
+        Value::Real(t) => crate::builtins::ad::tracers::show_tracer(t).unwrap_or_else(|| {
             let x = t.primal().first().copied().unwrap_or(f64::NAN);
             format!("Dual({})", show::float(x))
-        }
+        }),
         Value::Str(s) => format!("{s:?}"),
         Value::Symbol(s) => format!(":{s}"),
         Value::Array(a) => {
@@ -77,6 +77,9 @@ pub fn plain(v: &Value) -> String {
     match v {
         Value::Array(a) => {
             let a = a.borrow();
+            if let Some(text) = crate::builtins::ad::tracers::tracer_array_plain(&a.data) {
+                return text;
+            }
             let text = show::dense_plain(a.eltype, a.data.primal().view(), None);
             if !a.row_adjoint {
                 return text;

@@ -167,8 +167,7 @@ impl Value {
             Value::Float(_) => "Float64".into(),
             // Named after the number types of the packages each technique comes from.
             Value::Real(t) => match t {
-                Tensor::Tracer(tr) if tr.global => "GradientTracer",
-                Tensor::Tracer(_) => "Dual{Float64, GradientTracer}",
+                Tensor::Tracer(tr) => tracer_type(tr),
                 Tensor::Tracked(_) => "TrackedReal{Float64}",
                 Tensor::Symbolic(_) => "FastDifferentiation.Node",
                 Tensor::Dual(_) | Tensor::Plain(_) => "Dual{Float64}",
@@ -178,7 +177,11 @@ impl Value {
             Value::Symbol(_) => "Symbol".into(),
             Value::Array(a) => {
                 let a = a.borrow();
-                crate::show::type_name(a.eltype, a.data.shape().len())
+                let ndims = a.data.shape().len();
+                match &a.data {
+                    Tensor::Tracer(tr) => crate::show::array_type_name(tracer_type(tr), ndims),
+                    _ => crate::show::type_name(a.eltype, ndims),
+                }
             }
             Value::Range(r) => {
                 if r.is_int {
@@ -217,6 +220,16 @@ impl Value {
             self,
             Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Real(_)
         )
+    }
+}
+
+/// The type name of a number traced for sparsity: global tracers carry only a set of inputs,
+/// local ones are duals of a value and a set.
+pub fn tracer_type(tr: &difflab_ad::tracer::Tracer) -> &'static str {
+    if tr.global {
+        "Tracer{Int}"
+    } else {
+        "Dual{Float64, Tracer{Int}}"
     }
 }
 

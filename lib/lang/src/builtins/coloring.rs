@@ -121,6 +121,7 @@ fn symbol_kw<'a>(args: &'a Args, name: &str, default: &'a str) -> Result<&'a str
 }
 
 fn problem_(_: &mut Interp, args: Args) -> EvalResult {
+    args.keywords("ColoringProblem", &["structure", "partition"])?;
     // `ColoringProblem{:symmetric, :column}()` passes the parameters positionally.
     let positional: Vec<&str> = args
         .pos
@@ -204,6 +205,10 @@ impl Object for AlgorithmValue {
 
 fn algorithm_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("GreedyColoringAlgorithm", 0, 2)?;
+    args.keywords(
+        "GreedyColoringAlgorithm",
+        &["decompression", "postprocessing"],
+    )?;
     let mut orders = Vec::new();
     let mut decompression = Decompression::Direct;
     for v in &args.pos {

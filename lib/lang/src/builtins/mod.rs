@@ -78,6 +78,25 @@ impl Args {
         Ok(())
     }
 
+    /// A `MethodError` for a keyword `name` does not take (as Julia's "unsupported keyword
+    /// argument"), so a misspelt option is never silently ignored.
+    pub fn keywords(&self, name: &str, accepted: &[&str]) -> Result<(), Flow> {
+        match self.kw.iter().find(|(k, _)| !accepted.contains(&k.as_str())) {
+            Some((k, _)) => Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching {name}(...; {k}): unsupported keyword argument `{k}`; {name} takes {}",
+                    accepted
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The keyword argument `name`, if given.
     pub fn kw(&self, name: &str) -> Option<&Value> {
         self.kw
@@ -206,9 +225,10 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 26] {
+fn families() -> [&'static [Builtin]; 27] {
     [
         ad::sparse_ad::BUILTINS,
+        ad::tracers::BUILTINS,
         coloring::BUILTINS,
         ad::implicit::BUILTINS,
         ad::compare::BUILTINS,

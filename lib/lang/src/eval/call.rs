@@ -441,14 +441,23 @@ fn arity_key(def: &FunctionDef) -> (usize, bool) {
 }
 
 /// The common broadcast shape of the array-like arguments, or `None` when all are scalars.
+/// The shape a broadcast argument contributes: arrays, ranges, vectors of anything and library
+/// objects that behave as vectors (tables, sets); `None` for what broadcasts as a scalar.
+fn broadcast_extent(v: &Value) -> Option<Vec<usize>> {
+    match v {
+        Value::Array(arr) => Some(arr.borrow().data.shape().to_vec()),
+        Value::Range(r) => Some(vec![r.len]),
+        Value::List(items) => Some(vec![items.borrow().len()]),
+        Value::Object(o) => o.elements().map(|e| vec![e.len()]),
+        _ => None,
+    }
+}
+
 fn broadcast_shape(args: &[Value]) -> Result<Option<Vec<usize>>, Flow> {
     let mut shape: Option<Vec<usize>> = None;
     for a in args {
-        let s = match a {
-            Value::Array(arr) => arr.borrow().data.shape().to_vec(),
-            Value::Range(r) => vec![r.len],
-            Value::List(items) => vec![items.borrow().len()],
-            _ => continue,
+        let Some(s) = broadcast_extent(a) else {
+            continue;
         };
         shape = Some(match shape {
             None => s,
@@ -461,11 +470,8 @@ fn broadcast_shape(args: &[Value]) -> Result<Option<Vec<usize>>, Flow> {
 /// The elements of `v` broadcast to `shape`, in column-major order.
 fn expand(v: &Value, shape: &[usize]) -> Result<Vec<Value>, Flow> {
     let len: usize = shape.iter().product();
-    let own_shape = match v {
-        Value::Array(arr) => arr.borrow().data.shape().to_vec(),
-        Value::Range(r) => vec![r.len],
-        Value::List(items) => vec![items.borrow().len()],
-        _ => return Ok(vec![v.clone(); len]),
+    let Some(own_shape) = broadcast_extent(v) else {
+        return Ok(vec![v.clone(); len]);
     };
     let items = super::iterate::elements(v)?;
     if own_shape == shape {

@@ -81,9 +81,16 @@ pub fn type_name(elt: ElType, ndims: usize) -> String {
         (ElType::Bool, 1) => "BitVector".into(),
         (ElType::Bool, 2) => "BitMatrix".into(),
         (ElType::Bool, n) => format!("BitArray{{{n}}}"),
-        (_, 1) => format!("Vector{{{}}}", elt.name()),
-        (_, 2) => format!("Matrix{{{}}}", elt.name()),
-        (_, n) => format!("Array{{{}, {n}}}", elt.name()),
+        (_, n) => array_type_name(elt.name(), n),
+    }
+}
+
+/// `Vector{T}`, `Matrix{T}` or `Array{T, n}` for the element type named `element`.
+pub fn array_type_name(element: &str, ndims: usize) -> String {
+    match ndims {
+        1 => format!("Vector{{{element}}}"),
+        2 => format!("Matrix{{{element}}}"),
+        n => format!("Array{{{element}, {n}}}"),
     }
 }
 
@@ -94,7 +101,7 @@ pub fn summary(elt: ElType, shape: &[usize]) -> String {
 }
 
 /// Julia's `Base.dims2string`.
-fn dims_string(shape: &[usize]) -> String {
+pub fn dims_string(shape: &[usize]) -> String {
     match shape {
         [] => "0-dimensional".into(),
         [n] => format!("{n}-element"),

@@ -12,3 +12,4 @@ pub mod implicit;
 pub mod operators;
 pub mod prep;
 pub mod sparse_ad;
+pub mod tracers;

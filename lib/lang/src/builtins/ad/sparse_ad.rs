@@ -301,6 +301,7 @@ pub fn as_auto_sparse(v: &Value) -> Option<&AutoSparse> {
 
 fn auto_sparse_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("AutoSparse", 1, 3)?;
+    args.keywords("AutoSparse", &["sparsity_detector", "coloring_algorithm"])?;
     let (dense, mixed_reverse) = match (&args.pos[0], as_backend(&args.pos[0])) {
         (_, Some(b)) => (b.clone(), None),
         (Value::Object(o), None) if o.as_any().is::<MixedMode>() => {
