@@ -26,6 +26,8 @@ pub type Location = (Rc<Source>, Span);
 pub enum ErrorKind {
     /// A variable or function name that is not defined.
     UndefVarError,
+    /// A required keyword argument that was not given.
+    UndefKeywordError,
     /// No method of a function accepts these arguments.
     MethodError,
     /// An index outside an array's bounds.
@@ -68,6 +70,7 @@ impl ErrorKind {
         use ErrorKind::*;
         match self {
             UndefVarError => "UndefVarError",
+            UndefKeywordError => "UndefKeywordError",
             MethodError => "MethodError",
             BoundsError => "BoundsError",
             DimensionMismatch => "DimensionMismatch",
@@ -93,6 +96,7 @@ impl ErrorKind {
         use ErrorKind::*;
         Some(match name {
             "UndefVarError" => UndefVarError,
+            "UndefKeywordError" => UndefKeywordError,
             "MethodError" => MethodError,
             "BoundsError" => BoundsError,
             "DimensionMismatch" => DimensionMismatch,

@@ -305,6 +305,8 @@ fn arrays() {
 fn whitespace_inside_brackets() {
     check(&[
         ("[1 -2]", "(vcat (row 1 (neg 2)))"),
+        ("[true false]", "(vcat (row true false))"),
+        ("[1 true; false 0]", "(vcat (row 1 true) (row false 0))"),
         ("[1 - 2]", "(vect (- 1 2))"),
         ("[1 -  2]", "(vect (- 1 2))"),
         ("[1-2]", "(vect (- 1 2))"),

@@ -146,6 +146,13 @@ pub fn deep_copy(v: &Value) -> Value {
     }
 }
 
+/// The number of elements of a collection or array; `None` for other values.
+pub(crate) fn length_of(v: &Value) -> Option<usize> {
+    shape_of(v, "length")
+        .ok()
+        .map(|shape| shape.iter().product())
+}
+
 fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
     match v {
         Value::Array(a) => Ok(a.borrow().data.shape().to_vec()),
@@ -257,11 +264,7 @@ fn vec_(interp: &mut Interp, args: Args) -> EvalResult {
     let n = shape_of(&args.pos[0], "vec")?.iter().product::<usize>();
     reshape_(
         interp,
-        Args {
-            pos: vec![args.pos[0].clone(), Value::Int(n as i64)],
-            kw: vec![],
-            dotted: false,
-        },
+        Args::positional(vec![args.pos[0].clone(), Value::Int(n as i64)]),
     )
 }
 
@@ -725,13 +728,112 @@ fn regather(v: &Value, positions: &[usize], name: &str) -> EvalResult {
     }
 }
 
+/// `reverse(v)`, `reverse(A; dims)`: a matrix keeps its shape (all dimensions reversed, or
+/// those in `dims`).
 fn reverse_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("reverse", 1, 1)?;
-    let n = shape_of(&args.pos[0], "reverse")?.iter().product::<usize>();
     if let Value::Str(s) = &args.pos[0] {
         return Ok(Value::str(s.chars().rev().collect::<String>()));
     }
-    regather(&args.pos[0], &(0..n).rev().collect::<Vec<_>>(), "reverse")
+    let shape = shape_of(&args.pos[0], "reverse")?;
+    let dims: Vec<usize> = match args.kw("dims") {
+        None => (0..shape.len()).collect(),
+        Some(Value::Tuple(items)) => items
+            .iter()
+            .map(|d| dimension(d, "reverse"))
+            .collect::<Result<_, _>>()?,
+        Some(d) => vec![dimension(d, "reverse")?],
+    };
+    if shape.len() <= 1 || matches!(args.pos[0], Value::List(_)) {
+        let n = shape.iter().product::<usize>();
+        let positions: Vec<usize> = if dims.contains(&0) {
+            (0..n).rev().collect()
+        } else {
+            (0..n).collect()
+        };
+        return regather(&args.pos[0], &positions, "reverse");
+    }
+    let x = operand(&args.pos[0]).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("no method matching reverse(::{})", args.pos[0].type_name()),
+        )
+    })?;
+    let positions = positions_by_dimension(&shape, |d, i| {
+        if dims.contains(&d) {
+            shape[d] - 1 - i
+        } else {
+            i
+        }
+    });
+    let t = ops::gather(x.tensor(), &positions, &shape)?;
+    Ok(from_tensor(t, x.eltype, x.scalar))
+}
+
+/// A 1-based dimension argument as a 0-based index.
+fn dimension(v: &Value, name: &str) -> Result<usize, Flow> {
+    match to_size(v, name)? {
+        0 => Err(fail(ErrorKind::ArgumentError, "dimensions must be ≥ 1")),
+        d => Ok(d - 1),
+    }
+}
+
+/// The column-major source positions of an array of `shape` whose element at multi-index `i`
+/// is the source's element at `source(d, i[d])` in each dimension `d`.
+fn positions_by_dimension(shape: &[usize], source: impl Fn(usize, usize) -> usize) -> Vec<usize> {
+    let mut positions = vec![0];
+    let mut stride = 1;
+    for (d, &len) in shape.iter().enumerate() {
+        let offsets: Vec<usize> = (0..len).map(|i| source(d, i) * stride).collect();
+        positions = offsets
+            .iter()
+            .flat_map(|&o| positions.iter().map(move |&p| p + o))
+            .collect();
+        stride *= len;
+    }
+    positions
+}
+
+/// `dropdims(A; dims)`: the same elements without the listed dimensions, each of length 1.
+fn dropdims_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("dropdims", 1, 1)?;
+    let x = operand(&args.pos[0]).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("no method matching dropdims(::{})", args.pos[0].type_name()),
+        )
+    })?;
+    let dims: Vec<usize> = match args.kw("dims") {
+        None => {
+            return Err(fail(
+                ErrorKind::UndefKeywordError,
+                "keyword argument `dims` not assigned",
+            ))
+        }
+        Some(Value::Tuple(items)) => items
+            .iter()
+            .map(|d| dimension(d, "dropdims"))
+            .collect::<Result<_, _>>()?,
+        Some(d) => vec![dimension(d, "dropdims")?],
+    };
+    let shape = x.tensor().shape().to_vec();
+    if let Some(&d) = dims.iter().find(|&&d| shape.get(d) != Some(&1)) {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "dropped dims must all be size 1 (dimension {} has size {})",
+                d + 1,
+                shape.get(d).map_or("none".to_string(), |n| n.to_string())
+            ),
+        ));
+    }
+    let kept: Vec<usize> = (0..shape.len())
+        .filter(|d| !dims.contains(d))
+        .map(|d| shape[d])
+        .collect();
+    let positions: Vec<usize> = (0..x.tensor().len()).collect();
+    let t = ops::gather(x.tensor(), &positions, &kept)?;
+    Ok(from_tensor(t, x.eltype, x.scalar && kept.is_empty()))
 }
 
 fn circshift_(_: &mut Interp, args: Args) -> EvalResult {
@@ -753,21 +855,11 @@ fn circshift_(_: &mut Interp, args: Args) -> EvalResult {
             .collect::<Result<_, _>>()?,
         other => vec![super::to_int(other, "circshift")?],
     };
-    // Output element at multi-index i comes from i - shift (mod each dimension), column-major:
-    // each dimension contributes its shifted index times its stride, one table per dimension.
-    let mut positions = vec![0];
-    let mut stride = 1;
-    for (d, &len) in shape.iter().enumerate() {
+    // Output element at multi-index i comes from i - shift, modulo each dimension.
+    let positions = positions_by_dimension(&shape, |d, i| {
         let shift = shifts.get(d).copied().unwrap_or(0);
-        let offsets: Vec<usize> = (0..len as i64)
-            .map(|i| (i - shift).rem_euclid(len as i64) as usize * stride)
-            .collect();
-        positions = offsets
-            .iter()
-            .flat_map(|&o| positions.iter().map(move |&p| p + o))
-            .collect();
-        stride *= len;
-    }
+        (i as i64 - shift).rem_euclid(shape[d] as i64) as usize
+    });
     let t = ops::gather(x.tensor(), &positions, &shape)?;
     Ok(from_tensor(t, x.eltype, x.scalar))
 }
@@ -786,19 +878,68 @@ fn sort_permutation(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<
             crate::eval::operators::require_values(k.tensor(), name)?;
         }
     }
+    let reverse = matches!(args.kw("rev"), Some(Value::Bool(true)));
+    let ordered = |a: usize, b: usize| if reverse { (b, a) } else { (a, b) };
+    let perm: Vec<usize> = (0..keys.len()).collect();
+    if let Some(lt) = args.kw("lt") {
+        return merge_sort(perm, &mut |a, b| {
+            let (a, b) = ordered(a, b);
+            match interp.call(lt, vec![keys[a].clone(), keys[b].clone()])? {
+                Value::Bool(less) => Ok(less),
+                other => Err(fail(
+                    ErrorKind::TypeError,
+                    format!(
+                        "non-boolean ({}) used in boolean context",
+                        other.type_name()
+                    ),
+                )),
+            }
+        });
+    }
     let nums: Option<Vec<f64>> = keys.iter().map(|k| super::to_float(k, name).ok()).collect();
-    let mut perm: Vec<usize> = (0..keys.len()).collect();
     match nums {
-        Some(n) => perm.sort_by(|&a, &b| n[a].total_cmp(&n[b])),
+        Some(n) => merge_sort(perm, &mut |a, b| {
+            let (a, b) = ordered(a, b);
+            Ok(n[a].total_cmp(&n[b]).is_lt())
+        }),
         None => {
             let strings: Vec<String> = keys.iter().map(crate::display::print_string).collect();
-            perm.sort_by(|&a, &b| strings[a].cmp(&strings[b]));
+            merge_sort(perm, &mut |a, b| {
+                let (a, b) = ordered(a, b);
+                Ok(strings[a] < strings[b])
+            })
         }
     }
-    if matches!(args.kw("rev"), Some(Value::Bool(true))) {
-        perm.reverse();
+}
+
+/// A stable merge sort by a fallible `less`; unlike the standard sorts it never panics, even
+/// for a user's `lt` that is not a strict weak order, and stops at its first error.
+fn merge_sort(
+    items: Vec<usize>,
+    less: &mut dyn FnMut(usize, usize) -> Result<bool, Flow>,
+) -> Result<Vec<usize>, Flow> {
+    if items.len() <= 1 {
+        return Ok(items);
     }
-    Ok(perm)
+    let mut right = items;
+    let left = right.drain(..right.len() / 2).collect();
+    let left = merge_sort(left, less)?;
+    let right = merge_sort(right, less)?;
+    let mut merged = Vec::with_capacity(left.len() + right.len());
+    let (mut i, mut j) = (0, 0);
+    while i < left.len() && j < right.len() {
+        // Stable: a right element goes first only when strictly less.
+        if less(right[j], left[i])? {
+            merged.push(right[j]);
+            j += 1;
+        } else {
+            merged.push(left[i]);
+            i += 1;
+        }
+    }
+    merged.extend_from_slice(&left[i..]);
+    merged.extend_from_slice(&right[j..]);
+    Ok(merged)
 }
 
 fn sort_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -944,14 +1085,7 @@ fn array_from(interp: &mut Interp, args: Args) -> EvalResult {
     match &args.pos[0] {
         Value::Sparse(_) => super::sparse::to_dense(&args.pos[0]),
         Value::Array(_) => Ok(deep_copy(&args.pos[0])),
-        other => collect_(
-            interp,
-            Args {
-                pos: vec![other.clone()],
-                kw: vec![],
-                dotted: false,
-            },
-        ),
+        other => collect_(interp, Args::positional(vec![other.clone()])),
     }
 }
 
@@ -1000,9 +1134,10 @@ crate::builtins! {
     "append!" => append_, false, "    append!(v, xs)\n\nAppends all elements of `xs` to `v`, in place.\n\n```\njulia> append!([1], [2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "pop!" => pop_, false, "    pop!(v)\n\nRemoves and returns the last element.\n\n```\njulia> pop!([1, 2, 3])\n3\n```";
     "circshift" => circshift_, false, "    circshift(A, shifts)\n\n`A` with its elements shifted circularly: by `shifts` along the first dimension, or by one shift per dimension given as a tuple (periodic boundaries in stencils). Differentiable and traced by the sparsity detectors.\n\n```\njulia> circshift([1, 2, 3, 4], 1)\n4-element Vector{Int64}:\n 4\n 1\n 2\n 3\n\njulia> circshift([1 2; 3 4], (0, 1))\n2×2 Matrix{Int64}:\n 2  1\n 4  3\n```";
-    "reverse" => reverse_, false, "    reverse(v)\n\nThe elements in reverse order.\n\n```\njulia> reverse([1, 2, 3])\n3-element Vector{Int64}:\n 3\n 2\n 1\n```";
-    "sort" => sort_, false, "    sort(v; by, rev=false)\n\nA sorted copy.\n\n```\njulia> sort([3, 1, 2])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
-    "sortperm" => sortperm_, false, "    sortperm(v; by, rev=false)\n\nThe permutation that sorts `v`.\n\n```\njulia> sortperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
+    "dropdims" => dropdims_, false, "    dropdims(A; dims)\n\n`A` without the dimensions `dims`, which must have length 1.\n\n```\njulia> dropdims(sum([1 2; 3 4]; dims=1); dims=1)\n2-element Vector{Int64}:\n 4\n 6\n```";
+    "reverse" => reverse_, false, "    reverse(v)\n    reverse(A; dims)\n\nThe elements in reverse order; an array keeps its shape, reversed along every dimension or along `dims`.\n\n```\njulia> reverse([1 2; 3 4]; dims=2)\n2×2 Matrix{Int64}:\n 2  1\n 4  3\n```\n\n```\njulia> reverse([1, 2, 3])\n3-element Vector{Int64}:\n 3\n 2\n 1\n```";
+    "sort" => sort_, false, "    sort(v; by, lt, rev=false)\n\nA sorted copy (stable): by the values of `by` (default the elements), compared with `lt` (default `isless`), reversed by `rev=true`.\n\n```\njulia> sort([3, 1, 2])\n3-element Vector{Int64}:\n 1\n 2\n 3\n\njulia> sort([\"b\", \"a\", \"cc\"]; by=length, lt=(a, b) -> a > b)\n3-element Vector{String}:\n \"cc\"\n \"b\"\n \"a\"\n```";
+    "sortperm" => sortperm_, false, "    sortperm(v; by, lt, rev=false)\n\nThe permutation that sorts `v` (stably, with the options of `sort`).\n\n```\njulia> sortperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
     "diff" => diff_, false, "    diff(x; dims=1)\n\nDifferences of neighbours, `x[2:end] - x[1:end-1]` for a vector; for a matrix, down each column (`dims=1`) or across each row (`dims=2`). Differentiable in every mode, in one pass per partial or cotangent.\n\n```\njulia> diff([1, 4, 9])\n2-element Vector{Int64}:\n 3\n 5\n\njulia> diff([1 2; 4 8], dims=2)\n2×1 Matrix{Int64}:\n 1\n 4\n```";
     "cumsum" => cumsum_, false, "    cumsum(x; dims)\n\nRunning sums of a vector, or along dimension `dims` of an array.\n\n```\njulia> cumsum([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 3\n 6\n\njulia> cumsum([1 2; 3 4]; dims=2)\n2×2 Matrix{Int64}:\n 1  3\n 3  7\n```";
     "cumprod" => cumprod_, false, "    cumprod(x; dims)\n\nRunning products of a vector, or along dimension `dims` of an array.\n\n```\njulia> cumprod([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 6\n```";

@@ -42,6 +42,9 @@ fn make(kind: ErrorKind, args: &Args) -> EvalResult {
         }
         (ErrorKind::DomainError, [x]) => crate::display::repr(x),
         (ErrorKind::UndefVarError, [Value::Symbol(s)]) => format!("`{s}` not defined"),
+        (ErrorKind::UndefKeywordError, [Value::Symbol(s)]) => {
+            format!("keyword argument `{s}` not assigned")
+        }
         (_, parts) => parts.iter().map(print_string).collect(),
     };
     Ok(Value::Exception(Rc::new(LangError::new(kind, message))))
@@ -57,7 +60,8 @@ constructors!(
     argument_error => ArgumentError, dimension_mismatch => DimensionMismatch,
     domain_error => DomainError, bounds_error => BoundsError, error_exception => ErrorException,
     assertion_error => AssertionError, method_error => MethodError, key_error => KeyError,
-    undef_var_error => UndefVarError, inexact_error => InexactError, type_error => TypeError,
+    undef_var_error => UndefVarError, undef_keyword_error => UndefKeywordError,
+    inexact_error => InexactError, type_error => TypeError,
     divide_error => DivideError, stack_overflow_error => StackOverflowError,
     out_of_memory_error => OutOfMemoryError, interrupt_exception => InterruptException,
 );
@@ -77,6 +81,7 @@ crate::builtins! {
     "ErrorException" => error_exception, false, "    ErrorException(msg)\n\nThe generic exception raised by `error`.\n\n```\njulia> throw(ErrorException(\"oops\"))\n```";
     "AssertionError" => assertion_error, false, "    AssertionError(msg)\n\nThe exception raised by a failed `@assert`.\n\n```\njulia> throw(AssertionError(\"x > 0\"))\n```";
     "MethodError" => method_error, false, "    MethodError(msg)\n\nThe exception for a call no method accepts.\n\n```\njulia> throw(MethodError(\"no method\"))\n```";
+    "UndefKeywordError" => undef_keyword_error, false, "    UndefKeywordError(:name)\n\nThe exception for a required keyword argument that was not given.\n\n```\njulia> g(; n) = n; try; g(); catch e; e isa UndefKeywordError; end\ntrue\n```";
     "KeyError" => key_error, false, "    KeyError(key)\n\nThe exception for a missing key.\n\n```\njulia> throw(KeyError(:a))\n```";
     "UndefVarError" => undef_var_error, false, "    UndefVarError(:name)\n\nThe exception for an undefined name.\n\n```\njulia> throw(UndefVarError(:x))\n```";
     "InexactError" => inexact_error, false, "    InexactError(msg)\n\nThe exception for a conversion that loses information.\n\n```\njulia> Int(1.5)\nERROR: InexactError: Int64(1.5)\n```";

@@ -104,17 +104,18 @@ fn filter_(interp: &mut Interp, args: Args) -> EvalResult {
     collect_values(interp, kept, &[n])
 }
 
+fn empty_reduction() -> crate::eval::Flow {
+    fail(
+        ErrorKind::ArgumentError,
+        "reducing over an empty collection is not allowed; consider supplying `init`",
+    )
+}
+
 /// Folds `op` over `items` from the left, starting from `init` or the first item.
 pub fn fold(interp: &mut Interp, op: &Value, items: Vec<Value>, init: Option<Value>) -> EvalResult {
     let mut iter = items.into_iter();
-    let mut acc = match init.or_else(|| iter.next()) {
-        Some(v) => v,
-        None => {
-            return Err(fail(
-                ErrorKind::ArgumentError,
-                "reducing over an empty collection is not allowed; consider supplying `init`",
-            ))
-        }
+    let Some(mut acc) = init.or_else(|| iter.next()) else {
+        return Err(empty_reduction());
     };
     for item in iter {
         acc = interp.call(op, vec![acc, item])?;
@@ -122,11 +123,44 @@ pub fn fold(interp: &mut Interp, op: &Value, items: Vec<Value>, init: Option<Val
     Ok(acc)
 }
 
+/// `reduce(op, xs; init)` and `foldl(op, xs; init)`: the fold from the left.
 fn reduce_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("reduce", 2, 2)?;
     let init = args.kw("init").cloned();
     let items = elements(&args.pos[1])?;
     fold(interp, &args.pos[0], items, init)
+}
+
+/// `foldr(op, xs; init)`: `op(x₁, op(x₂, … op(xₙ, init)))`.
+fn foldr_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("foldr", 2, 2)?;
+    let init = args.kw("init").cloned();
+    let mut items = elements(&args.pos[1])?.into_iter().rev();
+    let Some(mut acc) = init.or_else(|| items.next()) else {
+        return Err(empty_reduction());
+    };
+    for item in items {
+        acc = interp.call(&args.pos[0], vec![item, acc])?;
+    }
+    Ok(acc)
+}
+
+/// `accumulate(op, xs; init)`: every partial fold from the left, as a vector.
+fn accumulate_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("accumulate", 2, 2)?;
+    let mut acc = args.kw("init").cloned();
+    let items = elements(&args.pos[1])?;
+    let mut partials = Vec::with_capacity(items.len());
+    for item in items {
+        let next = match acc {
+            Some(acc) => interp.call(&args.pos[0], vec![acc, item])?,
+            None => item,
+        };
+        partials.push(next.clone());
+        acc = Some(next);
+    }
+    let n = partials.len();
+    collect_values(interp, partials, &[n])
 }
 
 fn mapreduce_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -144,5 +178,8 @@ crate::builtins! {
     "foreach" => foreach_, false, "    foreach(f, xs)\n\nCalls `f` on each element for its effect.\n\n```\njulia> foreach(println, 1:2)\n1\n2\n```";
     "filter" => filter_, false, "    filter(pred, xs)\n\nThe elements for which `pred` is true.\n\n```\njulia> filter(iseven, 1:6)\n3-element Vector{Int64}:\n 2\n 4\n 6\n```";
     "reduce" => reduce_, false, "    reduce(op, xs; init)\n\nCombines the elements with `op` from the left.\n\n```\njulia> reduce(+, [1, 2, 3])\n6\n```";
+    "foldl" => reduce_, false, "    foldl(op, xs; init)\n\nCombines the elements with `op` from the left: `op(op(op(init, x₁), x₂), x₃)`.\n\n```\njulia> foldl(-, [1, 2, 3]; init=10)\n4\n```";
+    "foldr" => foldr_, false, "    foldr(op, xs; init)\n\nCombines the elements with `op` from the right: `op(x₁, op(x₂, op(x₃, init)))`.\n\n```\njulia> foldr(-, [1, 2, 3]; init=10)\n-8\n```";
+    "accumulate" => accumulate_, false, "    accumulate(op, xs; init)\n\nThe partial folds of `op` from the left (`cumsum` is `accumulate(+, xs)`).\n\n```\njulia> accumulate(*, [1, 2, 3, 4])\n4-element Vector{Int64}:\n  1\n  2\n  6\n 24\n```";
     "mapreduce" => mapreduce_, false, "    mapreduce(f, op, xs; init)\n\n`reduce(op, map(f, xs))` without the intermediate array.\n\n```\njulia> mapreduce(abs2, +, [1, 2])\n5\n```";
 }

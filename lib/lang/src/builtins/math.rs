@@ -186,11 +186,31 @@ fn rounding(f: UnaryFn, interp: &mut Interp, mut args: Args) -> EvalResult {
     if to_int || matches!(args.pos.first(), Some(Value::Builtin(b)) if b.name == "Float64") {
         args.pos.remove(0);
     }
-    if let Some(digits) = args.kw("digits") {
-        let k = super::to_int(digits, f.name())?;
-        let scale = 10f64.powi(k as i32);
+    let digits = args
+        .kw("digits")
+        .map(|d| super::to_int(d, f.name()))
+        .transpose()?;
+    let sigdigits = args
+        .kw("sigdigits")
+        .map(|d| super::to_int(d, f.name()))
+        .transpose()?;
+    if digits.is_some() || sigdigits.is_some() {
         let x = to_float(&args.pos[0], f.name())?;
-        return Ok(Value::Float(f.apply(x * scale) / scale));
+        // Digits after the point: given, or as many as leave `sigdigits` significant ones.
+        let k = match (digits, sigdigits) {
+            (Some(k), _) => k as i32,
+            (None, Some(sig)) if x != 0.0 && x.is_finite() => {
+                sig as i32 - 1 - x.abs().log10().floor() as i32
+            }
+            _ => return Ok(Value::Float(x)),
+        };
+        // Dividing by an exact power of ten is exact where multiplying by 0.001 is not.
+        let rounded = if k >= 0 {
+            f.apply(x * 10f64.powi(k)) / 10f64.powi(k)
+        } else {
+            f.apply(x / 10f64.powi(-k)) * 10f64.powi(-k)
+        };
+        return Ok(Value::Float(rounded));
     }
     let _ = interp;
     let v = unary(f, &args)?;
@@ -564,7 +584,7 @@ crate::builtins! {
     "softplus" => softplus_, true, "    softplus(x)\n\n`log(1 + exp(x))`, computed without overflow.\n\n```\njulia> softplus(0.0)\n0.6931471805599453\n```";
     "floor" => floor_, true, "    floor(x)\n    floor(Int, x)\n\nThe largest integer not above `x` (as a Float64, or an Int with `Int`).\n\n```\njulia> floor(Int, 2.7)\n2\n```";
     "ceil" => ceil_, true, "    ceil(x)\n    ceil(Int, x)\n\nThe smallest integer not below `x`.\n\n```\njulia> ceil(2.1)\n3.0\n```";
-    "round" => round_, true, "    round(x)\n    round(Int, x)\n    round(x; digits=k)\n\nRounds to the nearest integer (ties to even), or to `k` decimals.\n\n```\njulia> round(3.14159; digits=2)\n3.14\n```";
+    "round" => round_, true, "    round(x)\n    round(Int, x)\n    round(x; digits=k)\n    round(x; sigdigits=k)\n\nRounds to the nearest integer (ties to even), to `k` decimals (negative `k` rounds to tens, hundreds, …), or to `k` significant digits.\n\n```\njulia> round(3.14159; digits=2)\n3.14\n\njulia> round(123456.0; sigdigits=2)\n120000.0\n```";
     "trunc" => trunc_, true, "    trunc(x)\n    trunc(Int, x)\n\nRounds toward zero.\n\n```\njulia> trunc(-2.7)\n-2.0\n```";
     "inv" => inv_, true, "    inv(x)\n\n`1/x` for a number; the inverse of a square matrix.\n\n```\njulia> inv(4.0)\n0.25\n```";
     "max" => max_, true, "    max(x, y, ...)\n\nThe largest argument (NaN if any is NaN).\n\n```\njulia> max(1, 3, 2)\n3\n```";

@@ -7,6 +7,7 @@
 //! differentiation library [`ad`].
 
 pub mod ad;
+mod args;
 pub mod arrays;
 pub mod bench;
 pub mod collections;
@@ -32,6 +33,7 @@ use crate::error::ErrorKind;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::show::ElType;
 use crate::value::Value;
+pub use args::{call, Args};
 use difflab_syntax::Name;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -46,74 +48,6 @@ pub struct Builtin {
     pub vectorized: bool,
     /// The implementation.
     pub run: fn(&mut Interp, Args) -> EvalResult,
-}
-
-/// The arguments of a builtin call.
-pub struct Args {
-    /// Positional arguments.
-    pub pos: Vec<Value>,
-    /// Keyword arguments.
-    pub kw: Vec<(Name, Value)>,
-    /// True when called as `f.(...)`.
-    pub dotted: bool,
-}
-
-impl Args {
-    /// Checks the number of positional arguments.
-    pub fn arity(&self, name: &str, min: usize, max: usize) -> Result<(), Flow> {
-        let n = self.pos.len();
-        if n < min || n > max {
-            return Err(fail(
-                ErrorKind::MethodError,
-                format!(
-                    "no method matching {name}({})",
-                    self.pos
-                        .iter()
-                        .map(|v| format!("::{}", v.type_name()))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// A `MethodError` for a keyword `name` does not take (as Julia's "unsupported keyword
-    /// argument"), so a misspelt option is never silently ignored.
-    pub fn keywords(&self, name: &str, accepted: &[&str]) -> Result<(), Flow> {
-        match self.kw.iter().find(|(k, _)| !accepted.contains(&k.as_str())) {
-            Some((k, _)) => Err(fail(
-                ErrorKind::MethodError,
-                format!(
-                    "no method matching {name}(...; {k}): unsupported keyword argument `{k}`; {name} takes {}",
-                    accepted
-                        .iter()
-                        .map(|a| format!("`{a}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )),
-            None => Ok(()),
-        }
-    }
-
-    /// The keyword argument `name`, if given.
-    pub fn kw(&self, name: &str) -> Option<&Value> {
-        self.kw
-            .iter()
-            .find(|(k, _)| k.as_str() == name)
-            .map(|(_, v)| v)
-    }
-
-    /// Positional argument `i` as an `Int`.
-    pub fn int(&self, i: usize, name: &str) -> Result<i64, Flow> {
-        to_int(&self.pos[i], name)
-    }
-
-    /// Positional argument `i` as a plain `Float64`.
-    pub fn float(&self, i: usize, name: &str) -> Result<f64, Flow> {
-        to_float(&self.pos[i], name)
-    }
 }
 
 /// A plain integer, or a `MethodError` naming the function.

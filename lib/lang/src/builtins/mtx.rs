@@ -352,25 +352,11 @@ mod tests {
     }
 
     fn read(interp: &mut Interp, path: &str) -> EvalResult {
-        readmtx_(
-            interp,
-            Args {
-                pos: vec![Value::str(path)],
-                kw: Vec::new(),
-                dotted: false,
-            },
-        )
+        readmtx_(interp, Args::positional(vec![Value::str(path)]))
     }
 
     fn write(interp: &mut Interp, path: &str, v: &Value) -> EvalResult {
-        writemtx_(
-            interp,
-            Args {
-                pos: vec![Value::str(path), v.clone()],
-                kw: Vec::new(),
-                dotted: false,
-            },
-        )
+        writemtx_(interp, Args::positional(vec![Value::str(path), v.clone()]))
     }
 
     fn scratch(name: &str) -> String {

@@ -57,6 +57,7 @@ crate::builtins! {
     "/" => divide, false, "    /(x, y)\n\nDivision as a function value.\n\n```\njulia> /(1, 4)\n0.25\n```";
     "\\" => left_divide, false, "    \\(A, b)\n\nLeft division (a linear solve for a matrix `A`) as a function value.\n\n```\njulia> \\(2.0, 4.0)\n2.0\n```";
     "^" => power, false, "    ^(x, y)\n\nPower as a function value.\n\n```\njulia> ^(2, 10)\n1024\n```";
+    "div" => int_divide, false, "    div(x, y)\n\nThe quotient of integer division, truncated toward zero (`x ÷ y`).\n\n```\njulia> div(7, 2)\n3\n\njulia> div(-7, 2)\n-3\n```";
     "÷" => int_divide, false, "    ÷(x, y)\n\nInteger division as a function value.\n\n```\njulia> ÷(7, 2)\n3\n```";
     "%" => remainder, false, "    %(x, y)\n\nThe remainder as a function value.\n\n```\njulia> %(7, 2)\n1\n```";
     "==" => equal, false, "    ==(x, y)\n\nEquality as a function value.\n\n```\njulia> ==(1, 1.0)\ntrue\n```";

@@ -43,20 +43,43 @@ fn dims_kw(args: &Args, name: &str) -> Result<Option<Vec<usize>>, Flow> {
         .map(Some)
 }
 
-/// `sum(x)`, `sum(f, x)`, `sum(x; dims)`.
-fn sum_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("sum", 1, 2)?;
-    if args.pos.len() == 2 {
+/// The shared front of `sum`, `prod`, `maximum` and `minimum`: `f(g, x)` reduces `g.(x)`, and
+/// `init` is combined with the reduction by `combine` (`+`, `*`, `max`, `min`) or, for an
+/// empty collection without `dims`, is the result.
+fn reduction(
+    interp: &mut Interp,
+    args: Args,
+    name: &str,
+    combine: &str,
+    reduce: impl FnOnce(&mut Interp, Args) -> EvalResult,
+) -> EvalResult {
+    args.arity(name, 1, 2)?;
+    let args = if args.pos.len() == 2 {
         let mapped = interp.broadcast_call(&args.pos[0], vec![args.pos[1].clone()], vec![])?;
-        return sum_(
-            interp,
-            Args {
-                pos: vec![mapped],
-                kw: args.kw,
-                dotted: false,
-            },
-        );
+        args.with_positional(vec![mapped])
+    } else {
+        args
+    };
+    let Some(init) = args.kw("init").cloned() else {
+        return reduce(interp, args);
+    };
+    let empty = super::arrays::length_of(&args.pos[0]) == Some(0);
+    if empty && args.kw("dims").is_none() {
+        return Ok(init);
     }
+    let reduced = reduce(interp, args)?;
+    let combine = super::lookup(difflab_syntax::Name::new(combine))
+        .map(Value::Builtin)
+        .expect("combining functions are builtins");
+    interp.broadcast_call(&combine, vec![init, reduced], vec![])
+}
+
+/// `sum(x)`, `sum(f, x)`, `sum(x; dims, init)`.
+fn sum_(interp: &mut Interp, args: Args) -> EvalResult {
+    reduction(interp, args, "sum", "+", sum_values)
+}
+
+fn sum_values(interp: &mut Interp, args: Args) -> EvalResult {
     if let Value::List(_) | Value::Tuple(_) = &args.pos[0] {
         let items = elements(&args.pos[0])?;
         let plus = super::lookup(difflab_syntax::Name::new("+")).map(Value::Builtin);
@@ -90,9 +113,16 @@ fn sum_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(from_tensor(ops::sum_all(x.tensor())?, eltype, true))
 }
 
-fn prod_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("prod", 1, 1)?;
+/// `prod(x)`, `prod(f, x)`, `prod(x; dims, init)`.
+fn prod_(interp: &mut Interp, args: Args) -> EvalResult {
+    reduction(interp, args, "prod", "*", |_, args| prod_values(&args))
+}
+
+fn prod_values(args: &Args) -> EvalResult {
     let x = numeric(&args.pos[0], "prod")?;
+    if let Some(dims) = dims_kw(args, "prod")? {
+        return reduce_dims(&x, &dims, BinaryFn::Mul);
+    }
     let eltype = if x.eltype == ElType::Float64 {
         ElType::Float64
     } else {
@@ -138,23 +168,9 @@ fn extremum_position(x: &Tensor, largest: bool) -> Option<usize> {
     best
 }
 
-fn extremum(interp: &mut Interp, args: Args, largest: bool, name: &str) -> EvalResult {
-    args.arity(name, 1, 2)?;
-    if args.pos.len() == 2 {
-        let mapped = interp.broadcast_call(&args.pos[0], vec![args.pos[1].clone()], vec![])?;
-        return extremum(
-            interp,
-            Args {
-                pos: vec![mapped],
-                kw: args.kw,
-                dotted: false,
-            },
-            largest,
-            name,
-        );
-    }
+fn extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
     let x = numeric(&args.pos[0], name)?;
-    if let Some(dims) = dims_kw(&args, name)? {
+    if let Some(dims) = dims_kw(args, name)? {
         let f = if largest {
             BinaryFn::Max
         } else {
@@ -192,8 +208,9 @@ fn extremum(interp: &mut Interp, args: Args, largest: bool, name: &str) -> EvalR
     ))
 }
 
-/// `maximum(x; dims)` / `minimum(x; dims)`: plain arrays fold in place; others combine their
-/// slices along each dimension with `f` (`max` or `min`), whose rules carry the derivatives.
+/// `maximum(x; dims)`, `minimum(x; dims)`, `prod(x; dims)`: plain arrays fold in place; others
+/// combine their slices along each dimension with `f` (`max`, `min` or `*`), whose rules carry
+/// the derivatives.
 fn reduce_dims(x: &Operand, dims: &[usize], f: BinaryFn) -> EvalResult {
     if !x.tensor().is_plain() {
         let mut t = x.tensor().clone();
@@ -202,31 +219,34 @@ fn reduce_dims(x: &Operand, dims: &[usize], f: BinaryFn) -> EvalResult {
         }
         return Ok(from_tensor(t, x.eltype, false));
     }
+    let identity = match f {
+        BinaryFn::Max => f64::NEG_INFINITY,
+        BinaryFn::Min => f64::INFINITY,
+        _ => 1.0,
+    };
     let mut a = x.tensor().primal().clone();
     for &d in dims {
         if d < a.ndim() {
             a = a
-                .fold_axis(
-                    ndarray::Axis(d),
-                    if f == BinaryFn::Max {
-                        f64::NEG_INFINITY
-                    } else {
-                        f64::INFINITY
-                    },
-                    |&acc, &v| f.apply(acc, v),
-                )
+                .fold_axis(ndarray::Axis(d), identity, |&acc, &v| f.apply(acc, v))
                 .insert_axis(ndarray::Axis(d));
         }
     }
     Ok(from_tensor(Tensor::plain(a), x.eltype, false))
 }
 
+/// `maximum(x)`, `maximum(f, x)`, `maximum(x; dims, init)`.
 fn maximum_(interp: &mut Interp, args: Args) -> EvalResult {
-    extremum(interp, args, true, "maximum")
+    reduction(interp, args, "maximum", "max", |_, args| {
+        extremum(&args, true, "maximum")
+    })
 }
 
+/// `minimum(x)`, `minimum(f, x)`, `minimum(x; dims, init)`.
 fn minimum_(interp: &mut Interp, args: Args) -> EvalResult {
-    extremum(interp, args, false, "minimum")
+    reduction(interp, args, "minimum", "min", |_, args| {
+        extremum(&args, false, "minimum")
+    })
 }
 
 /// `f` over the slices of `t` along dimension `d` (kept with length 1).
@@ -281,14 +301,7 @@ fn argmin_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn extrema_(interp: &mut Interp, args: Args) -> EvalResult {
-    let lo = minimum_(
-        interp,
-        Args {
-            pos: args.pos.clone(),
-            kw: vec![],
-            dotted: false,
-        },
-    )?;
+    let lo = minimum_(interp, Args::positional(args.pos.clone()))?;
     let hi = maximum_(interp, args)?;
     Ok(Value::Tuple(std::rc::Rc::new(vec![lo, hi])))
 }
@@ -367,10 +380,10 @@ fn norm_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "sum" => sum_, false, "    sum(x; dims)\n    sum(f, x)\n\nThe sum of the elements (along `dims`, or of `f` applied to each).\n\n```\njulia> sum([1.0, 2.0, 3.0])\n6.0\n\njulia> sum(abs2, [1, 2])\n5\n```";
-    "prod" => prod_, false, "    prod(x)\n\nThe product of the elements.\n\n```\njulia> prod([1, 2, 3, 4])\n24\n```";
-    "maximum" => maximum_, false, "    maximum(x; dims)\n    maximum(f, x)\n\nThe largest element.\n\n```\njulia> maximum([3, 7, 2])\n7\n```";
-    "minimum" => minimum_, false, "    minimum(x; dims)\n    minimum(f, x)\n\nThe smallest element.\n\n```\njulia> minimum([3, 7, 2])\n2\n```";
+    "sum" => sum_, false, "    sum(x; dims, init)\n    sum(f, x; dims, init)\n\nThe sum of the elements (along `dims`, or of `f` applied to each), plus `init` when given (which is also the sum of an empty collection).\n\n```\njulia> sum([1.0, 2.0, 3.0])\n6.0\n\njulia> sum(abs2, [1, 2])\n5\n```";
+    "prod" => prod_, false, "    prod(x; dims, init)\n    prod(f, x; dims, init)\n\nThe product of the elements (along `dims`, or of `f` applied to each), times `init` when given.\n\n```\njulia> prod([1, 2, 3, 4])\n24\n\njulia> prod([1 2; 3 4]; dims=1)\n1×2 Matrix{Int64}:\n 3  8\n```";
+    "maximum" => maximum_, false, "    maximum(x; dims, init)\n    maximum(f, x; dims, init)\n\nThe largest element (along `dims`, or of `f` applied to each); with `init`, the largest of it and the elements, so an empty collection gives `init`.\n\n```\njulia> maximum([3, 7, 2])\n7\n\njulia> maximum(Float64[]; init=0.0)\n0.0\n```";
+    "minimum" => minimum_, false, "    minimum(x; dims, init)\n    minimum(f, x; dims, init)\n\nThe smallest element (along `dims`, or of `f` applied to each); with `init`, the smallest of it and the elements.\n\n```\njulia> minimum([3, 7, 2])\n2\n```";
     "argmax" => argmax_, false, "    argmax(x)\n\nThe index of the largest element.\n\n```\njulia> argmax([3, 7, 2])\n2\n```";
     "argmin" => argmin_, false, "    argmin(x)\n\nThe index of the smallest element.\n\n```\njulia> argmin([3, 7, 2])\n3\n```";
     "extrema" => extrema_, false, "    extrema(x)\n\n`(minimum(x), maximum(x))`.\n\n```\njulia> extrema([3, 7, 2])\n(2, 7)\n```";

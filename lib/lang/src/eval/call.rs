@@ -4,7 +4,6 @@
 use super::iterate::number;
 use super::scope::Scope;
 use super::{fail, EvalResult, Flow, Interp};
-use crate::builtins::Args;
 use crate::error::ErrorKind;
 use crate::show::ElType;
 use crate::value::{Closure, Value};
@@ -116,14 +115,7 @@ impl Interp {
     ) -> EvalResult {
         self.check_stack()?;
         match f {
-            Value::Builtin(b) => (b.run)(
-                self,
-                Args {
-                    pos: args,
-                    kw,
-                    dotted: false,
-                },
-            ),
+            Value::Builtin(b) => crate::builtins::call(self, b, args, kw, false),
             Value::Function(closure) => self.call_closure(closure, args, kw),
             Value::Object(obj) => match obj.call(self, args, kw) {
                 Some(result) => result,
@@ -229,7 +221,7 @@ impl Interp {
                     Some(d) => self.eval(d)?,
                     None => {
                         return Err(fail(
-                            ErrorKind::ArgumentError,
+                            ErrorKind::UndefKeywordError,
                             format!("keyword argument `{name}` not assigned"),
                         ))
                     }
@@ -259,14 +251,7 @@ impl Interp {
     ) -> EvalResult {
         if let Value::Builtin(b) = f {
             if b.vectorized {
-                return (b.run)(
-                    self,
-                    Args {
-                        pos: args,
-                        kw,
-                        dotted: true,
-                    },
-                );
+                return crate::builtins::call(self, b, args, kw, true);
             }
         }
         let shape = broadcast_shape(&args)?;

@@ -198,6 +198,21 @@ pub enum Keyword {
 }
 
 impl Keyword {
+    /// Whether an element of an array row may begin with this keyword (`[true false]`,
+    /// `[1 if c 2 else 3 end]`); the others end or continue a construct.
+    pub fn starts_element(self) -> bool {
+        matches!(
+            self,
+            Keyword::True
+                | Keyword::False
+                | Keyword::Function
+                | Keyword::If
+                | Keyword::Let
+                | Keyword::Begin
+                | Keyword::Try
+        )
+    }
+
     /// The keyword for `word`, if it is one.
     pub fn from_word(word: &str) -> Option<Keyword> {
         Some(match word {

@@ -307,7 +307,8 @@ impl<'s> Parser<'s> {
                     }
                 }
                 TokenKind::Eof => return Err(self.eof_error()),
-                TokenKind::Comma | TokenKind::Keyword(_) => return Err(self.unexpected(&token)),
+                TokenKind::Comma => return Err(self.unexpected(&token)),
+                TokenKind::Keyword(k) if !k.starts_element() => return Err(self.unexpected(&token)),
                 _ if token.space_before => {
                     let element = self.parse_element()?;
                     if let Some(row) = rows.last_mut() {

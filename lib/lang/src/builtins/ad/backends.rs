@@ -77,7 +77,10 @@ fn auto_forward(_: &mut Interp, args: Args) -> EvalResult {
         None | Some(Value::Nothing) => None,
         Some(v) => Some(to_size(v, "AutoForwardDiff")?.max(1)),
     };
-    reject_unknown(&args, &["chunksize", "tag"], "AutoForwardDiff")?;
+    args.keywords("AutoForwardDiff", &["chunksize", "tag"])?;
+    // Accepted for code written for ForwardDiff; nested duals here are told apart by level,
+    // so a tag has nothing to do.
+    let _ = args.kw("tag");
     Ok(backend_value(Backend::Forward { chunk }))
 }
 
@@ -96,7 +99,7 @@ fn auto_reverse(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    reject_unknown(&args, &["compile"], "AutoReverseDiff")?;
+    args.keywords("AutoReverseDiff", &["compile"])?;
     Ok(backend_value(Backend::Reverse { compile }))
 }
 
@@ -118,13 +121,13 @@ fn auto_finite(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    reject_unknown(&args, &["fdtype"], "AutoFiniteDiff")?;
+    args.keywords("AutoFiniteDiff", &["fdtype"])?;
     Ok(backend_value(Backend::FiniteDiff { fdtype }))
 }
 
 fn symbolic(args: &Args, name: &str, package: SymbolicPackage) -> EvalResult {
     args.arity(name, 0, 0)?;
-    reject_unknown(args, &[], name)?;
+    args.keywords(name, &[])?;
     Ok(backend_value(Backend::Symbolic { package }))
 }
 
@@ -158,19 +161,6 @@ fn second_order(_: &mut Interp, args: Args) -> EvalResult {
         outer: Box::new(outer.clone()),
         inner: Box::new(inner.clone()),
     }))
-}
-
-fn reject_unknown(args: &Args, known: &[&str], name: &str) -> Result<(), Flow> {
-    match args.kw.iter().find(|(k, _)| !known.contains(&k.as_str())) {
-        Some((k, _)) => Err(fail(
-            ErrorKind::MethodError,
-            format!(
-                "{name} has no keyword argument `{k}`; it accepts: {}",
-                known.join(", ")
-            ),
-        )),
-        None => Ok(()),
-    }
 }
 
 /// The backends difflab implements, for error messages.

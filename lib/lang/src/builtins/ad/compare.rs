@@ -96,8 +96,8 @@ impl Object for Scenario {
     }
 }
 
-fn scenario_(_: &mut Interp, args: Args) -> EvalResult {
-    let mut pos = args.pos.into_iter().peekable();
+fn scenario_(_: &mut Interp, mut args: Args) -> EvalResult {
+    let mut pos = std::mem::take(&mut args.pos).into_iter().peekable();
     let op = op_of(
         &pos.next()
             .ok_or_else(|| fail(ErrorKind::MethodError, "Scenario needs an operator"))?,
@@ -135,12 +135,7 @@ fn scenario_(_: &mut Interp, args: Args) -> EvalResult {
     };
     let x = plain.next().expect("counted");
     let tangent = plain.next();
-    let kw = |k: &str| {
-        args.kw
-            .iter()
-            .find(|(n, _)| n.as_str() == k)
-            .map(|(_, v)| v.clone())
-    };
+    let kw = |k: &str| args.kw(k).cloned();
     let name = kw("name")
         .map(|v| crate::display::print_string(&v))
         .unwrap_or_else(|| {
@@ -302,16 +297,7 @@ fn call_op(
     pos.push(s.x.clone());
     pos.extend(s.tangent.clone());
     pos.extend(s.contexts.iter().cloned());
-    run(
-        interp,
-        s.op,
-        variant,
-        Args {
-            pos,
-            kw: Vec::new(),
-            dotted: false,
-        },
-    )
+    run(interp, s.op, variant, Args::positional(pos))
 }
 
 /// Result buffers for in-place variants, shaped like the expected results.
