@@ -19,7 +19,14 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 def execute(path: pathlib.Path) -> tuple[nbformat.NotebookNode, float]:
     install_kernelspec()
     notebook = nbformat.read(path, as_version=4)
-    client = NotebookClient(notebook, kernel_name=KERNEL_NAME, timeout=60, allow_errors=False)
+    # The kernel runs in the notebook's directory, as Jupyter starts it.
+    client = NotebookClient(
+        notebook,
+        kernel_name=KERNEL_NAME,
+        timeout=60,
+        allow_errors=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     started = time.monotonic()
     client.execute()
     return notebook, time.monotonic() - started

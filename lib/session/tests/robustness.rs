@@ -209,3 +209,60 @@ fn every_macro_has_help_with_an_example() {
         assert!(help.contains("```"), "`?{name}` has an example: {help}");
     }
 }
+
+/// `include` runs a file at top level: its definitions stay, a relative `include` inside it is
+/// taken from its directory, and a parse or runtime error in it is reported in the file with
+/// the session's variables intact.
+#[test]
+fn include_defines_globals_and_locates_errors_in_the_file() {
+    let dir = std::env::temp_dir().join(format!("difflab-include-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub").join("inner.dl"), "inner_value = 5\n").unwrap();
+    std::fs::write(
+        dir.join("model.dl"),
+        "include(\"sub/inner.dl\")\nsquare(x) = x^2\nmodel_value = square(inner_value)\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("broken.dl"), "a = 1\nb = (2 +\n").unwrap();
+    std::fs::write(dir.join("failing.dl"), "c = 1\nsqrt(-1.0)\n").unwrap();
+    let path = |name: &str| dir.join(name).display().to_string();
+
+    let mut session = Session::new();
+    run(&mut session, "kept = 41");
+    let events = run(
+        &mut session,
+        &format!(
+            "function load() include({:?}) end; load()",
+            path("model.dl")
+        ),
+    );
+    assert_eq!(result_text(&events).as_deref(), Some("25"), "{events:?}");
+    let events = run(&mut session, "square(3) + inner_value");
+    assert_eq!(result_text(&events).as_deref(), Some("14"));
+
+    for (file, kind, line) in [
+        ("broken.dl", "LoadError", 2),
+        ("failing.dl", "DomainError", 2),
+    ] {
+        let events = run(&mut session, &format!("include({:?})", path(file)));
+        assert_eq!(error_name(&events).as_deref(), Some(kind), "{file}");
+        let report = events
+            .iter()
+            .find_map(|e| match e {
+                Event::Error(r) => Some(r.rendered()),
+                _ => None,
+            })
+            .unwrap();
+        assert!(
+            report.contains(&format!("{}:{line}:", path(file))),
+            "{file}: {report}"
+        );
+    }
+    let events = run(&mut session, "include(\"no-such-file.dl\")");
+    assert_eq!(error_name(&events).as_deref(), Some("SystemError"));
+    assert_eq!(
+        result_text(&run(&mut session, "kept")).as_deref(),
+        Some("41")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,7 +5,7 @@
 use super::elementwise::{BinaryFn, Scalar, UnaryFn};
 use crate::broadcast;
 use crate::error::{AdError, Result};
-use crate::tensor::{col_major, col_major_data, col_major_slice, Tensor};
+use crate::tensor::{col_major, col_major_data, Tensor};
 use crate::tracer::{empty, sets_of, union, union_all, IndexSet, Sets, Tracer};
 use ndarray::ArrayD;
 use smallvec::smallvec;
@@ -77,18 +77,6 @@ fn broadcast_index(shape: &[usize], out: &[usize]) -> Result<Vec<usize>> {
         .collect())
 }
 
-/// Whether a constant operand makes the other operand's derivative zero: `(keep_a, keep_b)`
-/// for operands `a` and `b` with values `pa`, `pb` (a constant zero factor or numerator).
-pub(crate) fn kept(
-    f: BinaryFn,
-    (a_const, pa): (bool, f64),
-    (b_const, pb): (bool, f64),
-) -> (bool, bool) {
-    let keep_b = !(a_const && pa == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Div));
-    let keep_a = !(b_const && pb == 0.0 && matches!(f, BinaryFn::Mul | BinaryFn::Pow));
-    (keep_a, keep_b)
-}
-
 /// [`binary`] of two numbers (scalar code), each a scalar tracer or a plain number: the same
 /// rule without index maps or array kernels.
 pub(crate) fn scalar_binary(f: BinaryFn, a: Scalar, b: Scalar) -> Tensor {
@@ -98,13 +86,12 @@ pub(crate) fn scalar_binary(f: BinaryFn, a: Scalar, b: Scalar) -> Tensor {
             _ => None,
         }
     }
-    fn set(t: Option<&Tracer>, keep: bool) -> Option<&IndexSet> {
-        t.filter(|_| keep).map(|t| &t.sets[0])
-    }
+    // Constants never remove a dependency, whatever their value: `0.0 * x` keeps the pattern
+    // of `x`, as SparseConnectivityTracer's tracers do, so that a pattern detected with one
+    // value of a `Constant` context holds for every other.
     let (ta, tb) = (traced(a), traced(b));
     let (pa, pb) = (a.value(), b.value());
-    let (keep_a, keep_b) = kept(f, (ta.is_none(), pa), (tb.is_none(), pb));
-    let set = match (set(ta, keep_a), set(tb, keep_b)) {
+    let set = match (ta.map(|t| &t.sets[0]), tb.map(|t| &t.sets[0])) {
         (Some(x), Some(y)) => union(x, y),
         (Some(x), None) | (None, Some(x)) => x.clone(),
         (None, None) => empty(),
@@ -130,16 +117,8 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (ia, ib) = (positions(a.shape())?, positions(b.shape())?);
     let at = |map: &Option<Vec<usize>>, k: usize| map.as_ref().map_or(k, |m| m[k]);
     let (sa, sb) = (sets_of(a), sets_of(b));
-    let (pa, pb) = (col_major_slice(a.primal()), col_major_slice(b.primal()));
-    let (a_const, b_const) = (!a.has_tracer(), !b.has_tracer());
     let sets = (0..out_shape.iter().product())
-        .map(|k| (at(&ia, k), at(&ib, k)))
-        .map(|(i, j)| {
-            let (keep_a, keep_b) = kept(f, (a_const, pa[i]), (b_const, pb[j]));
-            let left = if keep_a { sa[i].clone() } else { empty() };
-            let right = if keep_b { sb[j].clone() } else { empty() };
-            union(&left, &right)
-        })
+        .map(|k| union(&sa[at(&ia, k)], &sb[at(&ib, k)]))
         .collect();
     let primal = f.zip_map(a.primal(), b.primal())?;
     Ok(tracer(&out_shape, sets, primal, is_global(&[a, b])))
@@ -326,7 +305,6 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let (sa, sb) = (sets_of(a), sets_of(b));
     let (pa, pb) = (col_major_data(a.primal()), col_major_data(b.primal()));
-    let (a_const, b_const) = (!a.has_tracer(), !b.has_tracer());
     let mut sets = Vec::with_capacity(m * n);
     let mut primal = Vec::with_capacity(m * n);
     for j in 0..n {
@@ -336,12 +314,8 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             for l in 0..k {
                 let (x, y) = (pa[i + l * m], pb[l + j * k]);
                 v += x * y;
-                if !(a_const && x == 0.0) {
-                    parts.push(&sb[l + j * k]);
-                }
-                if !(b_const && y == 0.0) {
-                    parts.push(&sa[i + l * m]);
-                }
+                parts.push(&sb[l + j * k]);
+                parts.push(&sa[i + l * m]);
             }
             sets.push(union_all(parts));
             primal.push(v);

@@ -8,7 +8,7 @@ use super::program::Program;
 use super::slopes;
 use crate::di::backend::SYMBOLIC_LANES;
 use crate::error::Result;
-use crate::ops::tracing::{kept, zero_slope};
+use crate::ops::tracing::zero_slope;
 use crate::tracer::{empty, union, IndexSet};
 
 impl Program {
@@ -343,29 +343,19 @@ impl Program {
 
 impl Program {
     /// The Jacobian's structural nonzeros `(output, input)`: index sets carried through the
-    /// instructions with the rules of sparsity tracers (a zero-slope function or a constant zero
-    /// factor drops a dependency), exact for every input since a program has no branches.
+    /// instructions with the rules of sparsity tracers (a zero-slope function drops a
+    /// dependency), exact for every input since a program has no branches.
     pub fn jacobian_entries(&self) -> Vec<(usize, usize)> {
         let mut sets: Vec<IndexSet> = vec![empty(); self.registers];
-        let mut constant = vec![None; self.registers];
         for (k, set) in sets.iter_mut().enumerate().take(self.inputs) {
             *set = std::rc::Rc::from(vec![k as u32]);
-        }
-        for &(r, c) in &self.constants {
-            constant[r as usize] = Some(c);
         }
         for ins in &self.code {
             let (a, b) = (ins.a as usize, ins.b as usize);
             let set = match (ins.op, ins.op.binary_fn()) {
                 (Op::Unary(f), _) if zero_slope(f) => empty(),
                 (_, None) => sets[a].clone(),
-                (_, Some(f)) => {
-                    let operand =
-                        |r: usize| (constant[r].is_some(), constant[r].unwrap_or(f64::NAN));
-                    let (keep_a, keep_b) = kept(f, operand(a), operand(b));
-                    let pick = |keep: bool, r: usize| if keep { sets[r].clone() } else { empty() };
-                    union(&pick(keep_a, a), &pick(keep_b, b))
-                }
+                (_, Some(_)) => union(&sets[a], &sets[b]),
             };
             sets[ins.out as usize] = set;
         }
@@ -543,7 +533,8 @@ mod tests {
     #[test]
     fn jacobian_entries_follow_the_tracer_rules() {
         // A product, a zero-slope function, a constant zero factor, a sum and a power with a
-        // constant exponent: the same pattern as global sparsity tracers.
+        // constant zero exponent: the same pattern as global sparsity tracers, which never let
+        // a constant's value remove a dependency.
         let f = |x: &Tensor| -> std::result::Result<Tensor, AdError> {
             let at = |k: usize| ops::gather(x, &[k], &[]);
             let parts = [
@@ -572,6 +563,6 @@ mod tests {
         let mut expected: Vec<(usize, usize)> = traced.entries().collect();
         expected.sort_unstable();
         assert_eq!(got, expected);
-        assert_eq!(got.len(), 2 + 1 + 5);
+        assert_eq!(got.len(), 2 + 1 + 1 + 5 + 1);
     }
 }

@@ -611,7 +611,27 @@ fn findfirst_(interp: &mut Interp, args: Args) -> EvalResult {
         .map_or(Value::Nothing, |k| Value::Int(k as i64 + 1)))
 }
 
+/// For `any`, `all` and `count` of a sparse Bool matrix: its stored `true`s and its size,
+/// without visiting the implicit zeros.
+fn sparse_trues(args: &Args, name: &str) -> Option<Result<(usize, usize), Flow>> {
+    let [Value::Sparse(s)] = args.pos.as_slice() else {
+        return None;
+    };
+    let s = s.borrow();
+    if s.eltype != ElType::Bool {
+        return Some(Err(fail(
+            ErrorKind::TypeError,
+            format!("{name}: non-boolean (Float64) used in boolean context"),
+        )));
+    }
+    let trues = s.matrix.data().iter().filter(|&&v| v != 0.0).count();
+    Some(Ok((trues, s.matrix.rows() * s.matrix.cols())))
+}
+
 fn any_(interp: &mut Interp, args: Args) -> EvalResult {
+    if let Some(counts) = sparse_trues(&args, "any") {
+        return Ok(Value::Bool(counts?.0 > 0));
+    }
     Ok(Value::Bool(
         predicate_values(interp, &args, "any")?
             .into_iter()
@@ -620,6 +640,10 @@ fn any_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn all_(interp: &mut Interp, args: Args) -> EvalResult {
+    if let Some(counts) = sparse_trues(&args, "all") {
+        let (trues, total) = counts?;
+        return Ok(Value::Bool(trues == total));
+    }
     Ok(Value::Bool(
         predicate_values(interp, &args, "all")?
             .into_iter()
@@ -628,6 +652,9 @@ fn all_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn count_(interp: &mut Interp, args: Args) -> EvalResult {
+    if let Some(counts) = sparse_trues(&args, "count") {
+        return Ok(Value::Int(counts?.0 as i64));
+    }
     Ok(Value::Int(
         predicate_values(interp, &args, "count")?
             .into_iter()

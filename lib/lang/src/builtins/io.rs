@@ -3,7 +3,8 @@
 
 use super::Args;
 use crate::display::{plain, print_string, repr};
-use crate::eval::{EvalResult, Interp};
+use crate::error::ErrorKind;
+use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::output::Stream;
 use crate::value::Value;
 use std::rc::Rc;
@@ -69,6 +70,22 @@ fn repr_(_: &mut Interp, args: Args) -> EvalResult {
 fn sprint_display(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("summary", 1, 1)?;
     Ok(Value::str(plain(&args.pos[0])))
+}
+
+/// The text of the file at `path`; a `SystemError` naming it when it cannot be read.
+pub fn read_text(path: &str) -> Result<String, Flow> {
+    std::fs::read_to_string(path).map_err(|e| {
+        fail(
+            ErrorKind::SystemError,
+            format!("opening file \"{path}\": {e}"),
+        )
+    })
+}
+
+fn include_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("include", 1, 1)?;
+    let path = print_string(&args.pos[0]);
+    interp.include_file(&path)
 }
 
 fn readline_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -167,6 +184,7 @@ crate::builtins! {
     "joinpath" => joinpath_, false, "    joinpath(parts...)\n\nThe parts joined into one file path.\n\n```\njulia> joinpath(\"data\", \"m.mtx\")\n\"data/m.mtx\"\n```";
     "displaysize" => displaysize_, false, "    displaysize([io])\n\nThe `(rows, columns)` that matrices and plots are laid out for: the terminal's size in the REPL, `(24, 80)` elsewhere.\n\n```\njulia> displaysize()\n(24, 80)\n```";
     "tempdir" => tempdir_, false, "    tempdir()\n\nThe directory for temporary files.\n\n```\njulia> isdir(tempdir())\n```";
+    "include" => include_, false, "    include(path)\n\nEvaluates the file `path` at top level, as if its code were typed there: the variables and functions it defines stay defined; the result is its last value. A relative path is taken from the directory of the file that calls `include` (or from the working directory at the prompt).\n\n```\njulia> include(\"notebooks/acopf.dl\");\n\njulia> L, x0 = acopf_lagrangian(readmatpower(\"../shared/data/pglib/pglib_opf_case3_lmbd.m\")); length(x0)\n24\n```";
     "isfile" => isfile_, false, "    isfile(path)\n\nWhether `path` names an existing file.\n\n```\njulia> isfile(\"no-such-file\")\nfalse\n```";
     "flush" => flush_, false, "    flush(io)\n\nFlushes an output stream (output is always flushed here).\n\n```\njulia> flush(stdout)\n```";
 }

@@ -529,6 +529,29 @@ fn int_(_: &mut Interp, args: Args) -> EvalResult {
                 format!("cannot parse \"{s}\" as Int64"),
             )
         }),
+        v @ (Value::Array(_) | Value::Range(_)) if args.dotted => {
+            // `Int.(x)`: one conversion of the whole array, each element checked as `Int(xᵢ)`.
+            let t = operand(v)
+                .expect("arrays and ranges are numeric")
+                .tensor()
+                .clone();
+            crate::eval::operators::require_values(&t, "Int")?;
+            let values = t.primal();
+            if let Some(x) = values
+                .iter()
+                .find(|x| x.fract() != 0.0 || x.abs() >= 2f64.powi(63))
+            {
+                return Err(fail(
+                    ErrorKind::InexactError,
+                    format!("Int64({})", crate::show::float(*x)),
+                ));
+            }
+            Ok(from_tensor(
+                Tensor::plain(values.clone()),
+                ElType::Int64,
+                false,
+            ))
+        }
         v => super::to_int(v, "Int").map(Value::Int),
     }
 }

@@ -3,7 +3,7 @@
 //! A [`Builtin`] is a name, a docstring (shown by `?name`), whether `f.(x)` may call it once on
 //! whole arrays (`vectorized`), and the Rust function that runs it on [`Args`]. Families:
 //! [`math`], [`arrays`], [`reductions`], [`linalg`], [`sparse`], [`random`], [`io`],
-//! [`strings`], [`collections`], [`functional`], [`errors`], [`bench`], [`mtx`], and the
+//! [`strings`], [`collections`], [`functional`], [`errors`], [`bench`], [`mtx`], [`matpower`], and the
 //! differentiation library [`ad`].
 
 pub mod ad;
@@ -17,6 +17,7 @@ pub mod functional;
 pub mod io;
 pub mod linalg;
 pub mod math;
+pub mod matpower;
 pub mod mtx;
 pub mod operator_values;
 pub mod plots;
@@ -159,7 +160,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 27] {
+fn families() -> [&'static [Builtin]; 28] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -187,6 +188,7 @@ fn families() -> [&'static [Builtin]; 27] {
         errors::BUILTINS,
         bench::BUILTINS,
         mtx::BUILTINS,
+        matpower::BUILTINS,
         operator_values::BUILTINS,
     ]
 }

@@ -223,12 +223,7 @@ pub fn parse_mtx(interp: &Interp, path: &str, text: &str) -> EvalResult {
 fn readmtx_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("readmtx", 1, 1)?;
     let path = print_string(&args.pos[0]);
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        fail(
-            ErrorKind::SystemError,
-            format!("opening file \"{path}\": {e}"),
-        )
-    })?;
+    let text = super::io::read_text(&path)?;
     parse_mtx(interp, &path, &text)
 }
 

@@ -171,6 +171,35 @@ impl Interp {
         result
     }
 
+    /// `include(path)`: evaluates a file at top level, as if its code were typed there (its
+    /// globals and functions stay defined); errors point into the file. A relative path is
+    /// taken from the directory of the file being evaluated, if any, else the working
+    /// directory.
+    pub fn include_file(&mut self, path: &str) -> EvalResult {
+        let including = std::path::Path::new(&self.source.name);
+        let resolved = match including.parent() {
+            Some(dir) if including.is_file() => dir.join(path),
+            _ => std::path::PathBuf::from(path),
+        };
+        let name = resolved.display().to_string();
+        let text = crate::builtins::io::read_text(&name)?;
+        let source = Rc::new(Source { name, text });
+        let program = difflab_syntax::parse(&source.text).map_err(|e| {
+            let mut error = LangError::new(ErrorKind::LoadError, e.message());
+            error.location = Some((source.clone(), e.span));
+            Flow::Error(Box::new(error))
+        })?;
+        let saved_source = std::mem::replace(&mut self.source, source);
+        let saved_scope = self.scope.take();
+        let result = self.eval_block(&program);
+        self.scope = saved_scope;
+        self.source = saved_source;
+        match result {
+            Err(Flow::Return(v)) => Ok(v),
+            other => other,
+        }
+    }
+
     /// The global called `name`, if defined.
     pub fn global(&self, name: Name) -> Option<&Value> {
         self.globals.get(name.index()).and_then(Option::as_ref)

@@ -1,6 +1,9 @@
 //! Shared by the language benchmarks: runs a snippet that prints a median time in seconds and
 //! reports it as one JSON line in the format of `../shared/bench/peers.py`.
 
+// Each benchmark compiles this module on its own and uses only some of it.
+#![allow(dead_code)]
+
 use difflab_session::{Event, ExecuteOptions, Session};
 
 /// A session for benchmarks (no history, no result display).
@@ -32,6 +35,18 @@ impl Bench {
                     "{{\"peer\": \"{peer}\", \"task\": \"{task}\", \"n\": {n}, \"seconds_median\": {}}}",
                     text.trim()
                 ),
+                Event::Error(r) => eprintln!("{}", r.rendered()),
+                _ => {}
+            }
+        }
+    }
+
+    /// Runs code that prints its own report (a table), passing its output through.
+    pub fn print(&mut self, code: &str) {
+        let (_, events) = self.session.execute_collect(code, &self.options);
+        for e in events {
+            match e {
+                Event::Stream { text, .. } => print!("{text}"),
                 Event::Error(r) => eprintln!("{}", r.rendered()),
                 _ => {}
             }

@@ -436,7 +436,17 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         let made = match from_program {
             Some(plan) => plan,
             None => {
-                super::sparse_ad::plan(interp, config, &p.f, p.y.as_ref(), &x, scalar_x, hessian)?
+                let y_shape =
+                    p.y.as_ref()
+                        .and_then(operand)
+                        .map(|o| o.tensor().shape().to_vec());
+                super::sparse_ad::plan(
+                    config,
+                    &mut |t| evaluate(interp, &p, scalar_x, t),
+                    y_shape.as_deref(),
+                    &x,
+                    hessian,
+                )?
             }
         };
         // A traced function computes the nonzeros from the program's derivative graph.

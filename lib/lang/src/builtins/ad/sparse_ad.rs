@@ -169,21 +169,18 @@ fn detect(interp: &mut Interp, args: &Args, hessian: bool) -> EvalResult {
         operand(x).ok_or_else(|| fail(ErrorKind::ArgumentError, "the input must be numbers"))?;
     let (t, scalar) = (o.tensor().clone(), o.scalar);
     drop(o);
-    let pattern = pattern_for(interp, f, y, &t, scalar, detector, hessian)?;
+    let mut func = tensor_function(interp, f, y, scalar);
+    let pattern = pattern_for(&mut func, &t, detector, hessian)?;
     Ok(pattern_value(&pattern))
 }
 
-/// Detects (or takes) the pattern of `f` at `x`.
+/// Detects (or takes) the pattern of `func` at `x`.
 pub fn pattern_for(
-    interp: &mut Interp,
-    f: &Value,
-    y: Option<&Value>,
+    func: &mut dyn FnMut(&Tensor) -> Result<Tensor, Flow>,
     x: &Tensor,
-    scalar: bool,
     detector: &Detector,
     hessian: bool,
 ) -> Result<SparsityPattern, Flow> {
-    let mut func = tensor_function(interp, f, y, scalar);
     match (detector, hessian) {
         (Detector::KnownJacobian(p), false) | (Detector::KnownHessian(p), true) => Ok(p.clone()),
         (Detector::KnownJacobian(_), true) | (Detector::KnownHessian(_), false) => Err(fail(
@@ -191,10 +188,10 @@ pub fn pattern_for(
             "this known-pattern detector gives the other kind of pattern (Jacobian vs Hessian)",
         )),
         (Detector::Global | Detector::Local, false) => {
-            sparse::jacobian_sparsity(&mut func, x, matches!(detector, Detector::Local))
+            sparse::jacobian_sparsity(&mut &mut *func, x, matches!(detector, Detector::Local))
         }
         (Detector::Global | Detector::Local, true) => {
-            sparse::hessian_sparsity(&mut func, x, matches!(detector, Detector::Local))
+            sparse::hessian_sparsity(&mut &mut *func, x, matches!(detector, Detector::Local))
         }
     }
 }
@@ -375,24 +372,22 @@ pub fn plan_of_program(
     Ok(Some(Rc::new(plan)))
 }
 
-/// Makes the plan (pattern and coloring) of a sparse Jacobian or Hessian.
+/// Makes the plan (pattern and coloring) of a sparse Jacobian or Hessian of `func` (the
+/// function with its contexts applied) at `x`; `y_shape` is the shape of the output buffer of
+/// an in-place function.
 pub fn plan(
-    interp: &mut Interp,
     sparse: &AutoSparse,
-    f: &Value,
-    y: Option<&Value>,
+    func: &mut dyn FnMut(&Tensor) -> Result<Tensor, Flow>,
+    y_shape: Option<&[usize]>,
     x: &Tensor,
-    scalar: bool,
     hessian: bool,
 ) -> Result<Rc<SparsePlan>, Flow> {
-    let pattern = pattern_for(interp, f, y, x, scalar, &sparse.detector, hessian)?;
+    let pattern = pattern_for(func, x, &sparse.detector, hessian)?;
     let plan = if hessian {
         sparse::plan_hessian(pattern, &sparse.algorithm, x.shape())?
     } else {
-        let output_shape = match y {
-            Some(y) => operand(y)
-                .map(|o| o.tensor().shape().to_vec())
-                .unwrap_or_default(),
+        let output_shape = match y_shape {
+            Some(shape) => shape.to_vec(),
             None => vec![pattern.nrows()],
         };
         match &sparse.mixed_reverse {
