@@ -348,7 +348,7 @@ impl Object for ResultValue {
 }
 
 /// The sparsity pattern and values of a sparse or dense matrix value.
-fn pattern_and_matrix(v: &Value) -> Result<(SparsityPattern, sprs::CsMat<f64>), Flow> {
+pub(super) fn pattern_and_matrix(v: &Value) -> Result<(SparsityPattern, sprs::CsMat<f64>), Flow> {
     let matrix = match v {
         Value::Sparse(s) => s.borrow().matrix.clone(),
         other => {

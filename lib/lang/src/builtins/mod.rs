@@ -12,6 +12,7 @@ pub mod arrays;
 pub mod bench;
 pub mod collections;
 pub mod coloring;
+mod coloring_checks;
 pub mod errors;
 pub mod functional;
 pub mod io;
@@ -160,11 +161,12 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 28] {
+fn families() -> [&'static [Builtin]; 29] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
         coloring::BUILTINS,
+        coloring_checks::BUILTINS,
         ad::implicit::BUILTINS,
         ad::compare::BUILTINS,
         ad::differentiate_with::BUILTINS,

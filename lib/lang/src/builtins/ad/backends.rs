@@ -163,6 +163,59 @@ fn second_order(_: &mut Interp, args: Args) -> EvalResult {
     }))
 }
 
+/// Whether `v` is a backend (dense, `SecondOrder`, or `AutoSparse` of one), else a MethodError.
+fn require_backend(v: &Value, name: &str) -> Result<(), Flow> {
+    if as_backend(v).is_some() || super::sparse_ad::as_auto_sparse(v).is_some() {
+        Ok(())
+    } else {
+        Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", v.type_name()),
+        ))
+    }
+}
+
+/// `check_available(backend)`: every backend difflab can build works, so `true`.
+fn check_available_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("check_available", 1, 1)?;
+    require_backend(&args.pos[0], "check_available")?;
+    Ok(Value::Bool(true))
+}
+
+/// `check_inplace(backend)`: every backend differentiates `f!(y, x)`, so `true`.
+fn check_inplace_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("check_inplace", 1, 1)?;
+    require_backend(&args.pos[0], "check_inplace")?;
+    Ok(Value::Bool(true))
+}
+
+/// `inner(b)` / `outer(b)` of a `SecondOrder` backend.
+fn second_order_part(args: &Args, name: &str, want_outer: bool) -> EvalResult {
+    args.arity(name, 1, 1)?;
+    match as_backend(&args.pos[0]) {
+        Some(Backend::SecondOrder { outer, inner }) => Ok(backend_value(if want_outer {
+            (**outer).clone()
+        } else {
+            (**inner).clone()
+        })),
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {name}(::{}): only SecondOrder backends have one",
+                args.pos[0].type_name()
+            ),
+        )),
+    }
+}
+
+fn inner_(_: &mut Interp, args: Args) -> EvalResult {
+    second_order_part(&args, "inner", false)
+}
+
+fn outer_(_: &mut Interp, args: Args) -> EvalResult {
+    second_order_part(&args, "outer", true)
+}
+
 /// The backends difflab implements, for error messages.
 pub const IMPLEMENTED: &str =
     "AutoForwardDiff(), AutoReverseDiff(), AutoFiniteDiff(), AutoFastDifferentiation(), AutoSymbolics(), SecondOrder(outer, inner)";
@@ -193,6 +246,10 @@ crate::builtins! {
     "AutoForwardDiff" => auto_forward, false, "    AutoForwardDiff(; chunksize=nothing)\n\nForward-mode AD with dual numbers (the technique of ForwardDiff.jl). Each pass carries `chunksize` partials; by default all inputs up to 12, else evenly split batches of at most 12. Cheap when inputs are few.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoForwardDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
     "AutoReverseDiff" => auto_reverse, false, "    AutoReverseDiff(; compile=false)\n\nReverse-mode AD with a tape (the technique of ReverseDiff.jl): the function runs once while every primitive records how to send cotangents back, then one backward sweep gives a whole gradient (one sweep per output for Jacobians). With `compile=true`, preparing (`prepare_gradient(f, AutoReverseDiff(compile=true), x)` and the other `prepare_*`) records the tape once, and every call with that preparation replays the recorded operations on the new input without running `f` (much faster for scalar loops). As in ReverseDiff, a compiled tape follows the control flow of the recording: every comparison on a value that depends on `x` (`if`, `while`, `?:`, `ifelse` conditions) is checked at each replay, and a different outcome is an `ArgumentError` instead of a wrong derivative; choices made without a comparison (`sort`, `argmax`, conversion to integers) are not detected, so use `compile=false` for such functions. `Constant` contexts with other values than at preparation, and custom rules (`DifferentiateWith`, `ImplicitFunction`), make it record at every call (a warning says so at preparation). Without a preparation, `compile` makes no difference.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoReverseDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n\njulia> f(x) = sum(x .^ 3); b = AutoReverseDiff(compile=true);\n\njulia> prep = prepare_gradient(f, b, zeros(2));\n\njulia> gradient(f, prep, b, [1.0, 2.0])\n2-element Vector{Float64}:\n  3.0\n 12.0\n```";
     "AutoFiniteDiff" => auto_finite, false, "    AutoFiniteDiff(; fdtype=:central)\n\nFinite differences (the technique of FiniteDiff.jl): `:central` (step ∛ε·max(1, |x|), error O(h²)) or `:forward` (step √ε·max(1, |x|)). Needs only function evaluations; accurate to about 1e-10 (central) or 1e-8 (forward).\n\n```\njulia> derivative(sin, AutoFiniteDiff(), 0.0)\n1.0\n```";
+    "check_available" => check_available_, false, "    check_available(backend)\n\nWhether `backend` can be used (always `true` for the backends difflab builds; the unimplemented ones are errors when constructed).\n\n```\njulia> check_available(AutoForwardDiff())\ntrue\n```";
+    "check_inplace" => check_inplace_, false, "    check_inplace(backend)\n\nWhether `backend` differentiates in-place functions `f!(y, x)` (`true` for every difflab backend).\n\n```\njulia> check_inplace(AutoReverseDiff())\ntrue\n```";
+    "inner" => inner_, false, "    inner(backend::SecondOrder)\n\nThe inner backend of a `SecondOrder` (the one differentiating the function itself).\n\n```\njulia> inner(SecondOrder(AutoForwardDiff(), AutoReverseDiff()))\nAutoReverseDiff()\n```";
+    "outer" => outer_, false, "    outer(backend::SecondOrder)\n\nThe outer backend of a `SecondOrder` (the one differentiating what `inner` computes).\n\n```\njulia> outer(SecondOrder(AutoForwardDiff(), AutoReverseDiff()))\nAutoForwardDiff()\n```";
     "SecondOrder" => second_order, false, "    SecondOrder(outer, inner)\n\nA second-order backend: `outer` differentiates what `inner` computes. `SecondOrder(AutoForwardDiff(), AutoReverseDiff())` is forward-over-reverse, the usual choice for Hessian-vector products.\n\n```\njulia> hessian(x -> sum(x .^ 3), SecondOrder(AutoForwardDiff(), AutoReverseDiff()), [1.0, 2.0])\n2×2 Matrix{Float64}:\n 6.0   0.0\n 0.0  12.0\n```";
     "AutoEnzyme" => enzyme, false, "    AutoEnzyme()\n\nNot implemented in difflab: calling it raises an `ArgumentError` listing the backends that exist (AutoForwardDiff, AutoReverseDiff, AutoFiniteDiff, AutoFastDifferentiation, AutoSymbolics, SecondOrder).\n\n```\njulia> AutoEnzyme()\nERROR: ArgumentError: the backend AutoEnzyme is not implemented in difflab; ...\n```";
     "AutoZygote" => zygote, false, "    AutoZygote()\n\nNot implemented in difflab (an `ArgumentError` lists the backends that exist); use AutoReverseDiff() for reverse mode.\n\n```\njulia> AutoZygote()\nERROR: ArgumentError: ...\n```";

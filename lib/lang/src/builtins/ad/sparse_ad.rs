@@ -34,14 +34,21 @@ pub enum Detector {
     KnownJacobian(SparsityPattern),
     /// A Hessian pattern given by the user.
     KnownHessian(SparsityPattern),
+    /// The entries above `atol` of the dense Jacobian or Hessian computed by `backend` at the
+    /// input (DifferentiationInterface's `DenseSparsityDetector`): valid at that input only,
+    /// and blind to derivatives that happen to vanish there.
+    Dense {
+        /// The backend of the dense derivative.
+        backend: Backend,
+        /// Entries of magnitude at most this are zeros.
+        atol: f64,
+    },
 }
 
 impl Object for Detector {
     fn type_name(&self) -> String {
-        self.show()
-            .trim_end_matches("(...)")
-            .trim_end_matches("()")
-            .to_string()
+        let shown = self.show();
+        shown[..shown.find('(').unwrap_or(shown.len())].to_string()
     }
 
     fn show(&self) -> String {
@@ -50,6 +57,10 @@ impl Object for Detector {
             Detector::Local => "TracerLocalSparsityDetector()".into(),
             Detector::KnownJacobian(_) => "KnownJacobianSparsityDetector(...)".into(),
             Detector::KnownHessian(_) => "KnownHessianSparsityDetector(...)".into(),
+            Detector::Dense { backend, atol } => format!(
+                "DenseSparsityDetector({backend}; atol={})",
+                crate::show::float(*atol)
+            ),
         }
     }
 
@@ -94,6 +105,50 @@ fn known_jacobian_(_: &mut Interp, args: Args) -> EvalResult {
 fn known_hessian_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("KnownHessianSparsityDetector", 1, 1)?;
     Ok(object(Detector::KnownHessian(pattern_of(&args.pos[0])?)))
+}
+
+fn dense_detector_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("DenseSparsityDetector", 1, 1)?;
+    args.keywords("DenseSparsityDetector", &["atol", "method"])?;
+    let backend = as_backend(&args.pos[0]).cloned().ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            "DenseSparsityDetector(backend; atol) takes a dense backend such as AutoForwardDiff()",
+        )
+    })?;
+    let atol = match args.kw("atol") {
+        Some(v) => crate::builtins::to_float(v, "DenseSparsityDetector")?,
+        None => {
+            return Err(fail(
+                ErrorKind::UndefKeywordError,
+                "keyword argument `atol` not assigned",
+            ))
+        }
+    };
+    // Both of DI's methods (column by column, or one whole Jacobian) give the same pattern here.
+    match args.kw("method") {
+        None => {}
+        Some(Value::Symbol(m)) if matches!(m.as_str(), "iterative" | "direct") => {}
+        Some(other) => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "method must be :iterative or :direct, got {}",
+                    crate::display::repr(other)
+                ),
+            ))
+        }
+    }
+    Ok(object(Detector::Dense { backend, atol }))
+}
+
+/// The entries of magnitude above `atol` of a derivative matrix (column-major tensor).
+fn entries_above(matrix: &Tensor, nrows: usize, atol: f64) -> Result<SparsityPattern, Flow> {
+    let values = matrix.to_col_major();
+    let mask: Vec<bool> = values.iter().map(|v| v.abs() > atol).collect();
+    let ncols = if nrows == 0 { 0 } else { values.len() / nrows };
+    SparsityPattern::from_dense_column_major(nrows, ncols, &mask)
+        .map_err(|e| fail(ErrorKind::ArgumentError, e.to_string()))
 }
 
 /// A pattern as a `SparseMatrixCSC{Bool, Int64}`.
@@ -192,6 +247,16 @@ pub fn pattern_for(
         }
         (Detector::Global | Detector::Local, true) => {
             sparse::hessian_sparsity(&mut &mut *func, x, matches!(detector, Detector::Local))
+        }
+        (Detector::Dense { backend, atol }, false) => {
+            let (y, jacobian) =
+                difflab_ad::di::operators::value_and_jacobian(&mut &mut *func, backend, x)?;
+            entries_above(&jacobian, y.len(), *atol)
+        }
+        (Detector::Dense { backend, atol }, true) => {
+            let (_, _, hessian) =
+                difflab_ad::di::operators::value_gradient_and_hessian(&mut &mut *func, backend, x)?;
+            entries_above(&hessian, x.len(), *atol)
         }
     }
 }
@@ -410,6 +475,7 @@ crate::builtins! {
     "TracerSparsityDetector" => global_, false, "    TracerSparsityDetector()\n\nGlobal sparsity detection by index-set tracing: the function runs once on tracers that record which inputs each value depends on; the pattern holds for every input. Tracers have no values, so comparing one (`x > 0`) is an error: use `TracerLocalSparsityDetector()` for functions that branch.\n\n```\njulia> jacobian_sparsity(x -> diff(x .^ 2), [1.0, 2.0, 3.0], TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 4 stored entries:\n 1  1  ⋅\n ⋅  1  1\n```";
     "TracerLocalSparsityDetector" => local_, false, "    TracerLocalSparsityDetector()\n\nSparsity detection with tracers that also carry the input's values, so the function may branch on them; the pattern holds at that input.\n\n```\njulia> jacobian_sparsity(x -> x[1] > 0 ? x .* x[2] : x, [1.0, 2.0], TracerLocalSparsityDetector())\n```";
     "KnownJacobianSparsityDetector" => known_jacobian_, false, "    KnownJacobianSparsityDetector(P)\n\nA detector returning the Jacobian pattern `P` you already know (a sparse or dense matrix).\n\n```\njulia> AutoSparse(AutoForwardDiff(); sparsity_detector=KnownJacobianSparsityDetector(P))\n```";
+    "DenseSparsityDetector" => dense_detector_, false, "    DenseSparsityDetector(backend; atol, method=:iterative)\n\nSparsity detection by computing the dense Jacobian (or Hessian) with `backend` at the input and keeping the entries of magnitude above `atol`. It is valid at that input only and misses derivatives that happen to vanish there; it is mostly useful to check the tracers or for functions they cannot trace.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], [1.0, 2.0, 3.0], DenseSparsityDetector(AutoForwardDiff(); atol=1e-12))\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";
     "KnownHessianSparsityDetector" => known_hessian_, false, "    KnownHessianSparsityDetector(P)\n\nA detector returning the Hessian pattern `P` you already know.\n\n```\njulia> AutoSparse(AutoForwardDiff(); sparsity_detector=KnownHessianSparsityDetector(P))\n```";
     "jacobian_sparsity" => jacobian_sparsity_, false, "    jacobian_sparsity(f, x, detector)\n    jacobian_sparsity(f!, y, x, detector)\n\nThe sparsity pattern of the Jacobian of `f` at `x`, as a sparse Bool matrix.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], ones(3), TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";
     "hessian_sparsity" => hessian_sparsity_, false, "    hessian_sparsity(f, x, detector)\n\nThe sparsity pattern of the Hessian of a scalar `f`: pairs of inputs that interact nonlinearly.\n\n```\njulia> hessian_sparsity(x -> x[1] * x[2] + x[3]^2, ones(3), TracerSparsityDetector())\n3×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n ⋅  1  ⋅\n 1  ⋅  ⋅\n ⋅  ⋅  1\n```";
