@@ -58,8 +58,20 @@ pub fn repr(v: &Value) -> String {
             .map_or("#anonymous".to_string(), |n| n.to_string()),
         Value::Builtin(b) => b.name.to_string(),
         Value::Exception(e) => format!("{}({:?})", e.kind.name(), e.message),
-        Value::Object(o) => o.show(),
+        Value::Object(o) => o.repr(),
+        Value::Type(t) => t.to_string(),
+        Value::Struct(s) => struct_repr(s),
     }
+}
+
+/// A user value: the text of its `show` method when it has one, else Julia's default
+/// `Name(field1, field2)`.
+fn struct_repr(s: &crate::types::StructValue) -> String {
+    if let Some(text) = s.shown.borrow().as_ref() {
+        return text.clone();
+    }
+    let fields: Vec<String> = s.fields.borrow().iter().map(repr).collect();
+    format!("{}({})", s.type_of(), fields.join(", "))
 }
 
 /// `print(v)` / `string(v)`: like [`repr`] but strings and symbols without quotes or colons.
@@ -121,6 +133,7 @@ pub fn plain(v: &Value) -> String {
         Value::Builtin(b) if b.name.starts_with(char::is_uppercase) => b.name.to_string(),
         Value::Builtin(b) => format!("{} (generic function)", b.name),
         Value::Exception(e) => format!("{}({:?})", e.kind.name(), e.message),
+        Value::Object(o) => o.show(),
         other => repr(other),
     }
 }

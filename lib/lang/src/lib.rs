@@ -16,6 +16,7 @@ pub mod eval;
 pub mod object;
 pub mod output;
 pub mod show;
+pub mod types;
 pub mod value;
 
 pub use error::{ErrorKind, LangError, Source};

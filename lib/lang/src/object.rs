@@ -16,6 +16,11 @@ pub trait Object: Any {
     fn type_name(&self) -> String;
     /// The `text/plain` display.
     fn show(&self) -> String;
+    /// The one-line form of `repr` and of the value inside containers (the display by
+    /// default).
+    fn repr(&self) -> String {
+        self.show()
+    }
     /// The field called `name`, if there is one.
     fn field(&self, _name: &str) -> Option<Value> {
         None

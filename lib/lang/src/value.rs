@@ -52,6 +52,10 @@ pub enum Value {
     Exception(Rc<LangError>),
     /// A library object (backend, preparation, coloring result, plot, ...).
     Object(Rc<Box<dyn crate::object::Object>>),
+    /// A type (`Float64`, a user struct, `Dual{Float64}`).
+    Type(Rc<crate::types::Type>),
+    /// An instance of a user struct.
+    Struct(Rc<crate::types::StructValue>),
 }
 
 /// A shared, mutable array.
@@ -119,10 +123,13 @@ pub struct SparseMatrix {
     pub eltype: ElType,
 }
 
-/// A user function: its definition and the scope it closes over.
+/// A user function (one method): its definition, signature and the scope it closes over.
 pub struct Closure {
     /// The syntax of the definition.
     pub def: Rc<FunctionDef>,
+    /// The types of the positional parameters (`Any` when unannotated; for a vararg, the type
+    /// of each of its elements). A method of a callable type starts with the object's type.
+    pub signature: Rc<[crate::types::Type]>,
     /// The enclosing local scope (`None` for functions defined at top level).
     pub scope: Option<crate::eval::scope::ScopeRef>,
     /// Further methods of the same name with other arities (`f(x) = …; f(x, y) = …`).
@@ -132,6 +139,11 @@ pub struct Closure {
 }
 
 impl Value {
+    /// A library object.
+    pub fn object<T: crate::object::Object>(o: T) -> Value {
+        Value::Object(Rc::new(Box::new(o)))
+    }
+
     /// A `Float64` array from an ad tensor.
     pub fn float_array(data: Tensor) -> Value {
         Value::Array(Rc::new(RefCell::new(Array::new(ElType::Float64, data))))
@@ -211,6 +223,8 @@ impl Value {
             Value::Function(_) | Value::Builtin(_) => "Function".into(),
             Value::Exception(e) => e.kind.name().into(),
             Value::Object(o) => o.type_name(),
+            Value::Type(_) => "DataType".into(),
+            Value::Struct(s) => s.type_of().to_string(),
         }
     }
 

@@ -235,8 +235,34 @@ pub enum ExprKind {
     },
     /// `$x` inside a macro argument (as in `@b f($x)`): evaluates to `x`.
     Interpolate(Box<Expr>),
-    /// `using X`, `import X: y`: accepted and ignored.
+    /// `using X`: accepted and ignored (the reference packages' names are all builtins).
     Using,
+    /// `import M: a, b` (also `using M: a`): binds the names, and marks Base functions as
+    /// extensible by user methods.
+    Import {
+        /// The module (`Base`, `ImplicitDifferentiation`, ...).
+        module: Name,
+        /// The imported names (operators spelled as written: `+`).
+        names: Vec<Name>,
+    },
+    /// `x::T` in an expression: a type assertion (`x` when it is a `T`, else a `TypeError`).
+    TypeAssert {
+        /// The checked value.
+        value: Box<Expr>,
+        /// The type expression.
+        ty: Box<Expr>,
+    },
+    /// `struct Name{T} <: Super; a::T; b; end` and `mutable struct …`.
+    Struct(std::rc::Rc<StructDef>),
+    /// `abstract type Name{T} <: Super end`.
+    AbstractType {
+        /// The type name.
+        name: Name,
+        /// Type parameter names.
+        params: Vec<Name>,
+        /// The supertype expression, if given.
+        supertype: Option<Box<Expr>>,
+    },
     /// `nothing` produced by an empty statement. The parser itself never produces it: an
     /// empty cell (or one of only `;` and comments) is an empty [`Block`].
     Nothing,
@@ -287,11 +313,37 @@ pub enum Pattern {
     Tuple(Vec<Pattern>),
 }
 
+/// A struct definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructDef {
+    /// The type name.
+    pub name: Name,
+    /// Type parameter names (`T` in `struct Dual{T}`).
+    pub params: Vec<Name>,
+    /// The supertype expression, if given (`<: Number`).
+    pub supertype: Option<Box<Expr>>,
+    /// The fields with their annotations.
+    pub fields: Vec<(Name, Option<Expr>)>,
+    /// True for `mutable struct`.
+    pub mutable: bool,
+    /// Constructors written inside the body (they may call `new(...)`).
+    pub constructors: Vec<std::rc::Rc<FunctionDef>>,
+    /// A docstring written right before the definition.
+    pub doc: Option<String>,
+    /// The span of the whole definition.
+    pub span: Span,
+}
+
 /// A user function: `function name(params; kwparams) body end`, `name(x) = body`, or a lambda.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionDef {
-    /// The function name (`None` for lambdas).
+    /// The function name (`None` for lambdas and callable-object methods).
     pub name: Option<Name>,
+    /// The module the function is extended in: `Base` in `Base.show(io, x) = …` and
+    /// `Base.:+(a, b) = …`.
+    pub module: Option<Name>,
+    /// For `(l::Layer)(x) = …`: the called object's parameter (a method of the type).
+    pub callable: Option<Box<Param>>,
     /// Positional parameters; the last may be a vararg `args...`.
     pub params: Vec<Param>,
     /// Keyword parameters (after `;`).
@@ -313,6 +365,8 @@ pub struct Param {
     pub default: Option<Expr>,
     /// True for `args...`.
     pub vararg: bool,
+    /// The type annotation (`x::Float64`), if any.
+    pub annotation: Option<Box<Expr>>,
 }
 
 /// Binary operators, in the spelling of the language.
@@ -364,6 +418,8 @@ pub enum BinOp {
     Pipe,
     /// `∘` (function composition)
     Compose,
+    /// `<:` (subtype test)
+    Subtype,
 }
 
 /// Unary operators.
@@ -377,6 +433,18 @@ pub enum UnaryOp {
     Not,
     /// `√x`
     Sqrt,
+}
+
+impl UnaryOp {
+    /// The function the operator calls (`-`, `+`, `!`, `sqrt`), for user methods.
+    pub fn function_name(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Plus => "+",
+            UnaryOp::Not => "!",
+            UnaryOp::Sqrt => "sqrt",
+        }
+    }
 }
 
 impl BinOp {
@@ -406,6 +474,7 @@ impl BinOp {
             BinOp::In => "in",
             BinOp::Pipe => "|>",
             BinOp::Compose => "∘",
+            BinOp::Subtype => "<:",
         }
     }
 }

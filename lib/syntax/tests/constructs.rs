@@ -667,10 +667,73 @@ fn using_and_import() {
         ("import ForwardDiff", "using"),
         ("import ForwardDiff, ReverseDiff", "using"),
         ("using DifferentiationInterface, Chairmarks", "using"),
-        ("using X: y, z", "using"),
-        ("import X: y", "using"),
-        ("import Base: +, *, /, sign", "using"),
-        ("using LinearAlgebra: norm\nx", "using\nx"),
-        ("import A.B", "using"),
+        ("using X: y, z", "(import X y z)"),
+        ("import X: y", "(import X y)"),
+        ("import Base: +, *, /, sign", "(import Base + * / sign)"),
+        (
+            "using LinearAlgebra: norm\nx",
+            "(import LinearAlgebra norm)\nx",
+        ),
+        ("import A.B", "(import A B)"),
+        ("import A.B.c", "(import B c)"),
+    ]);
+}
+
+#[test]
+fn types_and_methods() {
+    check(&[
+        ("struct P; x; end", "(struct P x)"),
+        (
+            "mutable struct Dual{T} <: Number\n  val::T\n  der::T\nend",
+            "(struct mutable Dual (params T) (<: Number) (:: val T) (:: der T))",
+        ),
+        (
+            "struct S\n  a::Int\n  S(a) = new(a)\nend",
+            "(struct S (:: a Int) (function S (params a) (block (call new a))))",
+        ),
+        ("abstract type Shape end", "(abstract Shape)"),
+        (
+            "abstract type AbstractSolver <: Any end",
+            "(abstract AbstractSolver (<: Any))",
+        ),
+        (
+            "f(x::Int, ::Float64) = x",
+            "(function f (params (:: x Int) (:: _ Float64)) (block x))",
+        ),
+        (
+            "+(a::T, b::T) = a",
+            "(function + (params (:: a T) (:: b T)) (block a))",
+        ),
+        (
+            "Base.:+(a, b) = a",
+            "(function (module Base) + (params a b) (block a))",
+        ),
+        (
+            "Base.show(io::IO, x) = 1",
+            "(function (module Base) show (params (:: io IO) x) (block 1))",
+        ),
+        (
+            "(l::Layer)(x) = x",
+            "(function (callable (:: l Layer)) (params x) (block x))",
+        ),
+        (
+            "function (l::Layer)(x)\n x\nend",
+            "(function (callable (:: l Layer)) (params x) (block x))",
+        ),
+        ("x::Vector{Float64}", "(:: x (curly Vector Float64))"),
+        (
+            "f(xs::Int...) = xs",
+            "(function f (params (... (:: xs Int))) (block xs))",
+        ),
+        ("Dual <: Number", "(<: Dual Number)"),
+        ("a ∪ b", "(call union a b)"),
+        (
+            "map(x) do y\n y^2\nend",
+            "(call map (-> (params y) (block (^ y 2))) x)",
+        ),
+        (
+            "(x; s = 1.0) -> x * s",
+            "(-> (params x (; (= s 1.0))) (block (* x s)))",
+        ),
     ]);
 }

@@ -91,80 +91,84 @@ fn short_definition_with_keyword_shorthand_end_and_adjoint() {
     check(
         "f(x; k) = x[end]'",
         expect![[r#"
-        [
-            Expr {
-                kind: Function(
-                    FunctionDef {
-                        name: Some(
-                            f,
-                        ),
-                        params: [
-                            Param {
-                                pattern: Name(
-                                    x,
-                                ),
-                                default: None,
-                                vararg: false,
-                            },
-                        ],
-                        kwparams: [
-                            Param {
-                                pattern: Name(
-                                    k,
-                                ),
-                                default: None,
-                                vararg: false,
-                            },
-                        ],
-                        body: [
-                            Expr {
-                                kind: Adjoint(
-                                    Expr {
-                                        kind: Index {
-                                            target: Expr {
-                                                kind: Ident(
-                                                    x,
-                                                ),
-                                                span: Span {
-                                                    start: 10,
-                                                    end: 11,
-                                                },
-                                            },
-                                            indices: [
-                                                Expr {
-                                                    kind: End,
+            [
+                Expr {
+                    kind: Function(
+                        FunctionDef {
+                            name: Some(
+                                f,
+                            ),
+                            module: None,
+                            callable: None,
+                            params: [
+                                Param {
+                                    pattern: Name(
+                                        x,
+                                    ),
+                                    default: None,
+                                    vararg: false,
+                                    annotation: None,
+                                },
+                            ],
+                            kwparams: [
+                                Param {
+                                    pattern: Name(
+                                        k,
+                                    ),
+                                    default: None,
+                                    vararg: false,
+                                    annotation: None,
+                                },
+                            ],
+                            body: [
+                                Expr {
+                                    kind: Adjoint(
+                                        Expr {
+                                            kind: Index {
+                                                target: Expr {
+                                                    kind: Ident(
+                                                        x,
+                                                    ),
                                                     span: Span {
-                                                        start: 12,
-                                                        end: 15,
+                                                        start: 10,
+                                                        end: 11,
                                                     },
                                                 },
-                                            ],
+                                                indices: [
+                                                    Expr {
+                                                        kind: End,
+                                                        span: Span {
+                                                            start: 12,
+                                                            end: 15,
+                                                        },
+                                                    },
+                                                ],
+                                            },
+                                            span: Span {
+                                                start: 10,
+                                                end: 16,
+                                            },
                                         },
-                                        span: Span {
-                                            start: 10,
-                                            end: 16,
-                                        },
+                                    ),
+                                    span: Span {
+                                        start: 10,
+                                        end: 17,
                                     },
-                                ),
-                                span: Span {
-                                    start: 10,
-                                    end: 17,
                                 },
+                            ],
+                            doc: None,
+                            span: Span {
+                                start: 0,
+                                end: 17,
                             },
-                        ],
-                        doc: None,
-                        span: Span {
-                            start: 0,
-                            end: 17,
                         },
+                    ),
+                    span: Span {
+                        start: 0,
+                        end: 17,
                     },
-                ),
-                span: Span {
-                    start: 0,
-                    end: 17,
                 },
-            },
-        ]"#]],
+            ]"#]],
     );
 }
 
@@ -173,93 +177,98 @@ fn docstring_and_function_with_defaults_and_varargs() {
     check(
         "\"Adds.\"\nfunction g(a, b = 2; k...)\n    a + b\nend",
         expect![[r#"
-        [
-            Expr {
-                kind: Function(
-                    FunctionDef {
-                        name: Some(
-                            g,
-                        ),
-                        params: [
-                            Param {
-                                pattern: Name(
-                                    a,
-                                ),
-                                default: None,
-                                vararg: false,
-                            },
-                            Param {
-                                pattern: Name(
-                                    b,
-                                ),
-                                default: Some(
-                                    Expr {
-                                        kind: Int(
-                                            2,
-                                        ),
-                                        span: Span {
-                                            start: 26,
-                                            end: 27,
+            [
+                Expr {
+                    kind: Function(
+                        FunctionDef {
+                            name: Some(
+                                g,
+                            ),
+                            module: None,
+                            callable: None,
+                            params: [
+                                Param {
+                                    pattern: Name(
+                                        a,
+                                    ),
+                                    default: None,
+                                    vararg: false,
+                                    annotation: None,
+                                },
+                                Param {
+                                    pattern: Name(
+                                        b,
+                                    ),
+                                    default: Some(
+                                        Expr {
+                                            kind: Int(
+                                                2,
+                                            ),
+                                            span: Span {
+                                                start: 26,
+                                                end: 27,
+                                            },
+                                        },
+                                    ),
+                                    vararg: false,
+                                    annotation: None,
+                                },
+                            ],
+                            kwparams: [
+                                Param {
+                                    pattern: Name(
+                                        k,
+                                    ),
+                                    default: None,
+                                    vararg: true,
+                                    annotation: None,
+                                },
+                            ],
+                            body: [
+                                Expr {
+                                    kind: Binary {
+                                        op: Add,
+                                        dotted: false,
+                                        lhs: Expr {
+                                            kind: Ident(
+                                                a,
+                                            ),
+                                            span: Span {
+                                                start: 39,
+                                                end: 40,
+                                            },
+                                        },
+                                        rhs: Expr {
+                                            kind: Ident(
+                                                b,
+                                            ),
+                                            span: Span {
+                                                start: 43,
+                                                end: 44,
+                                            },
                                         },
                                     },
-                                ),
-                                vararg: false,
-                            },
-                        ],
-                        kwparams: [
-                            Param {
-                                pattern: Name(
-                                    k,
-                                ),
-                                default: None,
-                                vararg: true,
-                            },
-                        ],
-                        body: [
-                            Expr {
-                                kind: Binary {
-                                    op: Add,
-                                    dotted: false,
-                                    lhs: Expr {
-                                        kind: Ident(
-                                            a,
-                                        ),
-                                        span: Span {
-                                            start: 39,
-                                            end: 40,
-                                        },
-                                    },
-                                    rhs: Expr {
-                                        kind: Ident(
-                                            b,
-                                        ),
-                                        span: Span {
-                                            start: 43,
-                                            end: 44,
-                                        },
+                                    span: Span {
+                                        start: 39,
+                                        end: 44,
                                     },
                                 },
-                                span: Span {
-                                    start: 39,
-                                    end: 44,
-                                },
+                            ],
+                            doc: Some(
+                                "Adds.",
+                            ),
+                            span: Span {
+                                start: 8,
+                                end: 48,
                             },
-                        ],
-                        doc: Some(
-                            "Adds.",
-                        ),
-                        span: Span {
-                            start: 8,
-                            end: 48,
                         },
+                    ),
+                    span: Span {
+                        start: 8,
+                        end: 48,
                     },
-                ),
-                span: Span {
-                    start: 8,
-                    end: 48,
                 },
-            },
-        ]"#]],
+            ]"#]],
     );
 }
 
@@ -752,7 +761,7 @@ fn error_messages() {
         "f(x,\n  y",
         "if a\n  b\nelse",
         "'a'",
-        "x::Int",
+        "module M end",
         "@",
         "a ~ b",
         "1 = 2",
@@ -784,7 +793,7 @@ fn error_messages() {
         "f(x,\n  y" -> incomplete: "(" at 1:2 requires ")" [1..2] (incomplete)
         "if a\n  b\nelse" -> incomplete: "if" at 1:1 requires end [0..2] (incomplete)
         "'a'" -> character literals not supported [0..1]
-        "x::Int" -> type annotations ("::") not supported [1..3]
+        "module M end" -> "module" not supported [0..6]
         "@" -> invalid character "@" [0..1]
         "a ~ b" -> invalid character "~" [2..3]
         "1 = 2" -> invalid assignment location "1" [0..1]

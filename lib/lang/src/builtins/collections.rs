@@ -57,47 +57,15 @@ fn values_(_: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
-/// The name of a type value (`Float64`, `AbstractVector`, ...).
-fn type_label(t: &Value) -> Option<String> {
-    match t {
-        Value::Builtin(b) => Some(b.name.to_string()),
-        Value::Object(o) if o.type_name() == "DataType" => Some(o.show()),
-        _ => None,
-    }
-}
-
 fn isa_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("isa", 2, 2)?;
-    let x = &args.pos[0];
-    let Some(name) = type_label(&args.pos[1]) else {
+    let Some(ty) = crate::types::Type::from_value(&args.pos[1]) else {
         return Err(fail(
             ErrorKind::TypeError,
             format!("isa: {} is not a type", crate::display::repr(&args.pos[1])),
         ));
     };
-    let rank = match x {
-        Value::Array(a) => Some(a.borrow().data.shape().len()),
-        Value::Range(_) | Value::List(_) => Some(1),
-        Value::Sparse(_) => Some(2),
-        _ => None,
-    };
-    let answer = match name.as_str() {
-        "Any" => true,
-        "Number" | "Real" => x.is_number(),
-        "Float64" => matches!(x, Value::Float(_) | Value::Real(_)),
-        "Int" | "Int64" | "Integer" => matches!(x, Value::Int(_)),
-        "Bool" => matches!(x, Value::Bool(_)),
-        "AbstractArray" | "Array" => rank.is_some(),
-        "AbstractVector" | "Vector" => rank == Some(1),
-        "AbstractMatrix" | "Matrix" => rank == Some(2),
-        "String" | "AbstractString" => matches!(x, Value::Str(_)),
-        "Symbol" => matches!(x, Value::Symbol(_)),
-        "Function" => matches!(x, Value::Function(_) | Value::Builtin(_)),
-        "Nothing" => matches!(x, Value::Nothing),
-        "Tuple" => matches!(x, Value::Tuple(_)),
-        other => x.type_name() == other,
-    };
-    Ok(Value::Bool(answer))
+    Ok(Value::Bool(ty.contains(&args.pos[0])))
 }
 
 fn tuple_(_: &mut Interp, args: Args) -> EvalResult {

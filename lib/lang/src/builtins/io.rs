@@ -9,20 +9,87 @@ use crate::output::Stream;
 use crate::value::Value;
 use std::rc::Rc;
 
-/// Splits an optional leading `stdout`/`stderr` argument off the arguments.
-fn stream_of(args: &mut Args) -> Stream {
-    if let Some(Value::Symbol(s)) = args.pos.first() {
-        let stream = match s.as_str() {
-            "stdout" => Some(Stream::Stdout),
-            "stderr" => Some(Stream::Stderr),
-            _ => None,
-        };
-        if let Some(stream) = stream {
-            args.pos.remove(0);
-            return stream;
+/// Where printing goes: a stream of the session, or an `IOBuffer` (the `io` of a user
+/// `show` method).
+enum Target {
+    Stream(Stream),
+    Buffer(Value),
+}
+
+/// Splits an optional leading `stdout`/`stderr`/`IOBuffer` argument off the arguments.
+fn target_of(args: &mut Args) -> Target {
+    match args.pos.first() {
+        Some(Value::Symbol(s)) => {
+            let stream = match s.as_str() {
+                "stdout" => Some(Stream::Stdout),
+                "stderr" => Some(Stream::Stderr),
+                _ => None,
+            };
+            if let Some(stream) = stream {
+                args.pos.remove(0);
+                return Target::Stream(stream);
+            }
         }
+        Some(v @ Value::Object(o)) if o.as_any().is::<IoBuffer>() => {
+            let v = v.clone();
+            args.pos.remove(0);
+            return Target::Buffer(v);
+        }
+        _ => {}
     }
-    Stream::Stdout
+    Target::Stream(Stream::Stdout)
+}
+
+fn emit(interp: &mut Interp, target: &Target, text: &str) {
+    match target {
+        Target::Stream(stream) => interp.out.write(*stream, text),
+        Target::Buffer(Value::Object(o)) => {
+            if let Some(buffer) = o.as_any().downcast_ref::<IoBuffer>() {
+                buffer.0.borrow_mut().push_str(text);
+            }
+        }
+        Target::Buffer(_) => {}
+    }
+}
+
+/// An in-memory text stream (`IOBuffer()`, and the `io` a user `show` method writes to).
+pub struct IoBuffer(std::cell::RefCell<String>);
+
+impl crate::object::Object for IoBuffer {
+    fn type_name(&self) -> String {
+        "IOBuffer".into()
+    }
+    fn show(&self) -> String {
+        format!("IOBuffer(size={})", self.0.borrow().len())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// A new empty `IOBuffer`.
+pub fn buffer() -> Value {
+    Value::object(IoBuffer(std::cell::RefCell::new(String::new())))
+}
+
+/// The text written to an `IOBuffer` value so far.
+pub fn buffer_text(v: &Value) -> String {
+    match v {
+        Value::Object(o) => o
+            .as_any()
+            .downcast_ref::<IoBuffer>()
+            .map(|b| b.0.borrow().clone())
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// Fills in the text of user `show` methods for the values about to be printed.
+fn prepare(interp: &mut Interp, values: &[Value]) -> Result<(), Flow> {
+    for v in values {
+        interp.prepare_display(v)?;
+    }
+    Ok(())
 }
 
 fn joined(args: &Args) -> String {
@@ -30,21 +97,57 @@ fn joined(args: &Args) -> String {
 }
 
 fn println_(interp: &mut Interp, mut args: Args) -> EvalResult {
-    let stream = stream_of(&mut args);
+    let target = target_of(&mut args);
+    prepare(interp, &args.pos)?;
     let mut text = joined(&args);
     text.push('\n');
-    interp.out.write(stream, &text);
+    emit(interp, &target, &text);
     Ok(Value::Nothing)
 }
 
 fn print_(interp: &mut Interp, mut args: Args) -> EvalResult {
-    let stream = stream_of(&mut args);
+    let target = target_of(&mut args);
+    prepare(interp, &args.pos)?;
     let text = joined(&args);
-    interp.out.write(stream, &text);
+    emit(interp, &target, &text);
     Ok(Value::Nothing)
 }
 
+fn iobuffer_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("IOBuffer", 0, 0)?;
+    Ok(buffer())
+}
+
+/// `sprint(f, args...)`: what `f(io, args...)` writes, as a string.
+fn sprint_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sprint", 1, usize::MAX)?;
+    let io = buffer();
+    let mut call_args = vec![io.clone()];
+    call_args.extend(args.pos[1..].iter().cloned());
+    interp.call(&args.pos[0], call_args)?;
+    Ok(Value::str(buffer_text(&io)))
+}
+
+/// `take!(io)`: the text of an `IOBuffer` (as a string, which `String(…)` keeps), emptying it.
+fn take_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("take!", 1, 1)?;
+    match &args.pos[0] {
+        Value::Object(o) if o.as_any().is::<IoBuffer>() => {
+            let buffer = o
+                .as_any()
+                .downcast_ref::<IoBuffer>()
+                .expect("checked above");
+            Ok(Value::str(std::mem::take(&mut *buffer.0.borrow_mut())))
+        }
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching take!(::{})", other.type_name()),
+        )),
+    }
+}
+
 fn display_(interp: &mut Interp, args: Args) -> EvalResult {
+    prepare(interp, &args.pos)?;
     for v in &args.pos {
         interp.out.display(v);
     }
@@ -52,18 +155,21 @@ fn display_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn show_(interp: &mut Interp, mut args: Args) -> EvalResult {
-    let stream = stream_of(&mut args);
+    let target = target_of(&mut args);
+    prepare(interp, &args.pos)?;
     let text: String = args.pos.iter().map(repr).collect();
-    interp.out.write(stream, &text);
+    emit(interp, &target, &text);
     Ok(Value::Nothing)
 }
 
-fn string_(_: &mut Interp, args: Args) -> EvalResult {
+fn string_(interp: &mut Interp, args: Args) -> EvalResult {
+    prepare(interp, &args.pos)?;
     Ok(Value::str(joined(&args)))
 }
 
-fn repr_(_: &mut Interp, args: Args) -> EvalResult {
+fn repr_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("repr", 1, 1)?;
+    prepare(interp, &args.pos)?;
     Ok(Value::str(repr(&args.pos[0])))
 }
 
@@ -106,6 +212,9 @@ fn clear_output_(interp: &mut Interp, args: Args) -> EvalResult {
 
 fn typeof_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("typeof", 1, 1)?;
+    if let Value::Struct(s) = &args.pos[0] {
+        return Ok(Value::Type(Rc::new(s.type_of())));
+    }
     let name = args.pos[0].type_name();
     // Types that are also constructors (`Float64`, `Int64`, `Bool`) are those builtins, so
     // `typeof(x) == Float64` holds.
@@ -180,6 +289,9 @@ crate::builtins! {
     "summary" => sprint_display, false, "    summary(x)\n\nThe multi-line display of `x` as a string.\n\n```\njulia> println(summary(1:3))\n1:3\n```";
     "readline" => readline_, false, "    readline(; prompt=\"\")\n\nReads a line typed by the user (the terminal, or the notebook's input box).\n\n```\njulia> name = readline()\n```";
     "clear_output" => clear_output_, false, "    clear_output(wait=false)\n\nClears the cell's output in a notebook, or the screen in the REPL.\n\n```\njulia> clear_output()\n```";
+    "IOBuffer" => iobuffer_, false, "    IOBuffer()\n\nAn in-memory text stream: `print(io, …)` writes to it, `String(take!(io))` reads it back.\n\n```\njulia> io = IOBuffer(); print(io, \"a\", 1); String(take!(io))\n\"a1\"\n```";
+    "sprint" => sprint_, false, "    sprint(f, args...)\n\nCalls `f(io, args...)` with an `IOBuffer` and returns what it wrote.\n\n```\njulia> sprint(show, [1, 2])\n\"[1, 2]\"\n```";
+    "take!" => take_, false, "    take!(io::IOBuffer)\n\nThe text written to `io`, which is emptied.\n\n```\njulia> io = IOBuffer(); print(io, 42); take!(io)\n\"42\"\n```";
     "typeof" => typeof_, false, "    typeof(x)\n\nThe type of `x`.\n\n```\njulia> typeof(1.0)\nFloat64\n```";
     "joinpath" => joinpath_, false, "    joinpath(parts...)\n\nThe parts joined into one file path.\n\n```\njulia> joinpath(\"data\", \"m.mtx\")\n\"data/m.mtx\"\n```";
     "displaysize" => displaysize_, false, "    displaysize([io])\n\nThe `(rows, columns)` that matrices and plots are laid out for: the terminal's size in the REPL, `(24, 80)` elsewhere.\n\n```\njulia> displaysize()\n(24, 80)\n```";

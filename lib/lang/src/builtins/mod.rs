@@ -25,6 +25,7 @@ pub mod plots;
 pub mod progress;
 pub mod random;
 pub mod reductions;
+pub mod reflection;
 pub mod sparse;
 pub mod strings;
 pub mod table;
@@ -161,7 +162,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 29] {
+fn families() -> [&'static [Builtin]; 30] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -192,6 +193,7 @@ fn families() -> [&'static [Builtin]; 29] {
         mtx::BUILTINS,
         matpower::BUILTINS,
         operator_values::BUILTINS,
+        reflection::BUILTINS,
     ]
 }
 

@@ -84,7 +84,10 @@ fn sum_values(interp: &mut Interp, args: Args) -> EvalResult {
         let items = elements(&args.pos[0])?;
         let plus = super::lookup(difflab_syntax::Name::new("+")).map(Value::Builtin);
         return match plus {
-            Some(op) => super::functional::fold(interp, &op, items, Some(Value::Int(0))),
+            // As Julia's `sum`, the first element starts the sum (user number types need
+            // no method for adding an integer zero); only an empty collection sums to 0.
+            Some(_) if items.is_empty() => Ok(Value::Int(0)),
+            Some(op) => super::functional::fold(interp, &op, items, None),
             None => Err(fail(ErrorKind::MethodError, "`+` is not available")),
         };
     }

@@ -67,6 +67,9 @@ impl Interp {
             }
             ExprKind::Field { target: t, field } => {
                 let container = self.eval(t)?;
+                if let Value::Struct(s) = &container {
+                    return Interp::set_struct_field(s, *field, v);
+                }
                 Err(fail(
                     ErrorKind::ArgumentError,
                     format!(

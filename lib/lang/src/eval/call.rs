@@ -69,6 +69,10 @@ impl Interp {
             }
         }
         let (function, mut prefix) = match &callee.kind {
+            ExprKind::Curly { name, .. } if matches!(self.global(*name), Some(Value::Type(_))) => (
+                Value::Type(Rc::new(self.eval_type(callee, &[])?)),
+                Vec::new(),
+            ),
             ExprKind::Curly { name, params } => {
                 let mut values = Vec::with_capacity(params.len());
                 for p in params {
@@ -115,8 +119,17 @@ impl Interp {
     ) -> EvalResult {
         self.check_stack()?;
         match f {
-            Value::Builtin(b) => crate::builtins::call(self, b, args, kw, false),
-            Value::Function(closure) => self.call_closure(closure, args, kw),
+            Value::Builtin(b) => {
+                if !self.extensions.is_empty() {
+                    if let Some(result) = self.call_extension(Name::new(b.name), &args, &kw) {
+                        return result;
+                    }
+                }
+                crate::builtins::call(self, b, args, kw, false)
+            }
+            Value::Function(closure) => self.call_function(closure, args, kw),
+            Value::Type(ty) => self.call_type(ty, args, kw),
+            Value::Struct(_) => self.call_struct(f, args, kw),
             Value::Object(obj) => match obj.call(self, args, kw) {
                 Some(result) => result,
                 None => Err(fail(
@@ -136,28 +149,13 @@ impl Interp {
         self.call_value(f, args, Vec::new())
     }
 
-    fn call_closure(
+    /// Runs one method of a user function (chosen by dispatch) on its arguments.
+    pub(crate) fn run_method(
         &mut self,
-        closure: &Rc<Closure>,
-        args: Vec<Value>,
+        method: &Rc<Closure>,
+        mut args: Vec<Value>,
         kw: Vec<(Name, Value)>,
     ) -> EvalResult {
-        let method = select_method(closure, args.len()).ok_or_else(|| {
-            let name = closure
-                .def
-                .name
-                .map_or("anonymous".to_string(), |n| n.to_string());
-            fail(
-                ErrorKind::MethodError,
-                format!(
-                    "no method matching {name}({})",
-                    args.iter()
-                        .map(|a| format!("::{}", a.type_name()))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-        })?;
         if self.depth >= self.config.max_depth {
             return Err(fail(ErrorKind::StackOverflowError, ""));
         }
@@ -166,8 +164,13 @@ impl Interp {
         let saved_scope = self.scope.replace(frame.clone());
         let saved_source = std::mem::replace(&mut self.source, method.source.clone());
         self.depth += 1;
-        let result = self
-            .bind_params(&method.def, &frame, args, kw)
+        let object = match &method.def.callable {
+            Some(param) if !args.is_empty() => Some((param.clone(), args.remove(0))),
+            _ => None,
+        };
+        let result = object
+            .map_or(Ok(()), |(param, v)| self.bind_pattern(&param.pattern, v))
+            .and_then(|()| self.bind_params(&method.def, &frame, args, kw))
             .and_then(|()| self.eval_block(&method.def.body));
         self.depth -= 1;
         self.scope = saved_scope;
@@ -201,7 +204,7 @@ impl Interp {
                 Some(v) => v,
                 None => match &param.default {
                     Some(d) => self.eval(d)?,
-                    None => unreachable!("arity checked by select_method"),
+                    None => unreachable!("arity checked by dispatch"),
                 },
             };
             self.bind_pattern(&param.pattern, v)?;
@@ -273,54 +276,10 @@ impl Interp {
         super::collections::collect_values(self, results, &shape)
     }
 
-    pub(crate) fn make_closure(&self, def: Rc<FunctionDef>) -> Value {
-        Value::Function(Rc::new(Closure {
-            def,
-            scope: self.current_scope(),
-            methods: Vec::new(),
-            source: self.source(),
-        }))
-    }
-
-    pub(crate) fn define_function(&mut self, def: &Rc<FunctionDef>) -> EvalResult {
-        let Some(name) = def.name else {
-            return Ok(self.make_closure(def.clone()));
-        };
-        let existing = match self.current_scope() {
-            Some(scope) => Scope::lookup(&scope, name),
-            None => self.global(name).cloned(),
-        };
-        let mut methods = Vec::new();
-        if let Some(Value::Function(old)) = existing {
-            let arity = arity_key(def);
-            for m in std::iter::once(&old).chain(old.methods.iter()) {
-                if arity_key(&m.def) != arity {
-                    methods.push(Rc::new(Closure {
-                        def: m.def.clone(),
-                        scope: m.scope.clone(),
-                        methods: Vec::new(),
-                        source: m.source.clone(),
-                    }));
-                }
-            }
+    pub(crate) fn eval_curly(&mut self, expr: &Expr, name: Name) -> EvalResult {
+        if let Some(Value::Type(_)) = self.global(name) {
+            return Ok(Value::Type(Rc::new(self.eval_type(expr, &[])?)));
         }
-        let f = Value::Function(Rc::new(Closure {
-            def: def.clone(),
-            scope: self.current_scope(),
-            methods,
-            source: self.source(),
-        }));
-        if let Some(doc) = &def.doc {
-            self.docs.insert(name, doc.clone());
-        }
-        match self.current_scope() {
-            Some(scope) => scope.define(name, f.clone()),
-            None => self.set_global(name, f.clone()),
-        }
-        Ok(f)
-    }
-
-    pub(crate) fn eval_curly(&mut self, name: Name, _params: &[Expr]) -> EvalResult {
         Err(fail(
             ErrorKind::ArgumentError,
             format!("`{name}{{…}}` is only supported as a constructor call, as in `{name}{{…}}(args...)`"),
@@ -331,6 +290,7 @@ impl Interp {
     pub fn field(&mut self, v: &Value, field: Name) -> EvalResult {
         let text = field.as_str();
         match v {
+            Value::Struct(s) => Interp::struct_field(s, field),
             Value::Object(obj) => obj.field(text).ok_or_else(|| {
                 fail(
                     ErrorKind::ArgumentError,
@@ -400,29 +360,6 @@ impl Interp {
         }
         self.lookup(field).ok()
     }
-}
-
-/// The method of `closure` that accepts `n` positional arguments.
-fn select_method(closure: &Rc<Closure>, n: usize) -> Option<&Rc<Closure>> {
-    std::iter::once(closure)
-        .chain(closure.methods.iter())
-        .find(|m| accepts(&m.def, n))
-}
-
-fn accepts(def: &FunctionDef, n: usize) -> bool {
-    let required = def
-        .params
-        .iter()
-        .filter(|p| p.default.is_none() && !p.vararg)
-        .count();
-    let vararg = def.params.iter().any(|p| p.vararg);
-    let max = def.params.iter().filter(|p| !p.vararg).count();
-    n >= required && (vararg || n <= max)
-}
-
-/// Methods are told apart by their number of positional parameters.
-fn arity_key(def: &FunctionDef) -> (usize, bool) {
-    (def.params.len(), def.params.iter().any(|p| p.vararg))
 }
 
 /// The common broadcast shape of the array-like arguments, or `None` when all are scalars.

@@ -38,6 +38,7 @@ impl Interp {
                 let mut last = Value::Nothing;
                 for a in args {
                     let v = self.eval(a)?;
+                    self.prepare_display(&v)?;
                     let text = self.source_text(a.span);
                     self.out.write(
                         Stream::Stdout,

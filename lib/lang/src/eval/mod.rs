@@ -15,6 +15,7 @@ pub mod fusion;
 pub mod index;
 pub mod iterate;
 pub mod macros;
+pub mod methods;
 pub mod operators;
 pub mod scope;
 
@@ -100,6 +101,11 @@ pub struct Interp {
     pub out: Box<dyn Output>,
     /// Docstrings of user functions.
     pub docs: HashMap<Name, String>,
+    /// User methods of builtin functions (`+`, `show`, …), of constructors of user types
+    /// (outer and inner), and of callable types, by name.
+    pub(crate) extensions: HashMap<Name, Vec<Rc<crate::value::Closure>>>,
+    /// Builtin names imported for extension (`import Base: +`).
+    pub(crate) imported: std::collections::HashSet<Name>,
     depth: usize,
     /// The address of a local in `run`: how deep the Rust stack has grown is measured from it.
     stack_base: usize,
@@ -118,6 +124,8 @@ impl Interp {
             rng: Xoshiro256PlusPlus::seed_from_u64(DEFAULT_SEED),
             out,
             docs: HashMap::new(),
+            extensions: HashMap::new(),
+            imported: std::collections::HashSet::new(),
             depth: 0,
             stack_base: 0,
             scope: None,
@@ -140,7 +148,11 @@ impl Interp {
         // An interrupt raised while nothing ran (a late Ctrl-C after the previous input ended)
         // must not stop this input; frontends retry an interrupt that races with a start.
         self.interrupt.store(false, Ordering::Relaxed);
-        match self.eval_block(program) {
+        let result = self.eval_block(program).and_then(|v| {
+            self.prepare_display(&v)?;
+            Ok(v)
+        });
+        match result {
             Ok(v) => Ok(v),
             Err(Flow::Error(e)) => Err(*e),
             Err(Flow::Return(v)) => Ok(v),
@@ -337,6 +349,9 @@ impl Interp {
                 operand,
             } => {
                 let v = self.eval(operand)?;
+                if let Value::Struct(_) = v {
+                    return self.call_operator(op.function_name(), vec![v]);
+                }
                 operators::unary(*op, *dotted, &v)
             }
             ExprKind::And(a, b) => {
@@ -370,7 +385,7 @@ impl Interp {
                 kwargs,
                 dotted,
             } => self.eval_call(callee, args, kwargs, *dotted, expr.span),
-            ExprKind::Curly { name, params } => self.eval_curly(*name, params),
+            ExprKind::Curly { name, .. } => self.eval_curly(expr, *name),
             ExprKind::Index { target, indices } => self.eval_index(target, indices),
             ExprKind::Field { target, field } => {
                 if let Some(member) = self.module_member(target, *field) {
@@ -387,7 +402,29 @@ impl Interp {
                 ErrorKind::ArgumentError,
                 "splatting `...` is only allowed in calls and array literals",
             )),
-            ExprKind::Lambda(def) => Ok(self.make_closure(def.clone())),
+            ExprKind::Lambda(def) => self.make_closure(def.clone()),
+            ExprKind::Struct(def) => self.define_struct(def),
+            ExprKind::AbstractType {
+                name,
+                params,
+                supertype,
+            } => self.define_abstract(*name, params, supertype.as_deref()),
+            ExprKind::Import { names, .. } => self.import(names),
+            ExprKind::TypeAssert { value, ty } => {
+                let v = self.eval(value)?;
+                let t = self.eval_type(ty, &[])?;
+                if t.contains(&v) {
+                    Ok(v)
+                } else {
+                    Err(fail(
+                        ErrorKind::TypeError,
+                        format!(
+                            "in typeassert, expected {t}, got a value of type {}",
+                            v.type_name()
+                        ),
+                    ))
+                }
+            }
             ExprKind::Function(def) => self.define_function(def),
             ExprKind::Block(body) => self.eval_block(body),
             ExprKind::Let { bindings, body } => self.eval_let(bindings, body),

@@ -206,6 +206,11 @@ impl Interp {
         if let Some(v) = scalar_binary(op, a, b)? {
             return Ok(v);
         }
+        if super::methods::involves_user_values(dotted, a, b) {
+            if let Some(result) = self.binary_user(op, dotted, a, b) {
+                return result;
+            }
+        }
         if let Some(v) = carrying_scalar_binary(op, a, b)? {
             return Ok(v);
         }
@@ -225,6 +230,7 @@ impl Interp {
             BinOp::Pipe => return self.call(b, vec![a.clone()]),
             BinOp::Pair => return Ok(Value::Tuple(Rc::new(vec![a.clone(), b.clone()]))),
             BinOp::In => return crate::builtins::collections::contains(self, b, a),
+            BinOp::Subtype => return super::methods::subtype_test(a, b),
             BinOp::Compose => return crate::builtins::functional::compose(a, b),
             BinOp::Identical => return Ok(Value::Bool(identical(a, b))),
             BinOp::NotIdentical => return Ok(Value::Bool(!identical(a, b))),
@@ -540,6 +546,20 @@ pub fn identical(a: &Value, b: &Value) -> bool {
         (Value::Nothing, Value::Nothing) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Symbol(x), Value::Symbol(y)) => x == y,
+        (Value::Type(x), Value::Type(y)) => x == y,
+        // Immutable user values are identical when their fields are (Julia's egal);
+        // mutable ones only when they are the same object.
+        (Value::Struct(x), Value::Struct(y)) => {
+            Rc::ptr_eq(x, y)
+                || (!x.def.mutable
+                    && Rc::ptr_eq(&x.def, &y.def)
+                    && x.params == y.params
+                    && x.fields
+                        .borrow()
+                        .iter()
+                        .zip(y.fields.borrow().iter())
+                        .all(|(p, q)| identical(p, q)))
+        }
         _ => false,
     }
 }

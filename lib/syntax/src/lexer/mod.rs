@@ -158,6 +158,12 @@ pub enum Op {
     Sqrt,
     /// `∘`
     Compose,
+    /// `<:` (subtype)
+    Subtype,
+    /// `∪` (a call of `union`)
+    Union,
+    /// `∩` (a call of `intersect`)
+    Intersect,
     /// `⋅` (the dot product)
     CDot,
     /// `|>`
@@ -193,6 +199,10 @@ pub enum Keyword {
     False,
     In,
     Const,
+    /// `struct` (also after the contextual word `mutable`).
+    Struct,
+    /// `do` (a `do` block after a call).
+    Do,
     /// Julia keywords the language does not support (`struct`, `module`, `do`, ...).
     Reserved(&'static str),
 }
@@ -239,12 +249,12 @@ impl Keyword {
             "false" => Keyword::False,
             "in" => Keyword::In,
             "const" => Keyword::Const,
-            "struct" => Keyword::Reserved("struct"),
+            "struct" => Keyword::Struct,
             "module" => Keyword::Reserved("module"),
             "baremodule" => Keyword::Reserved("baremodule"),
             "macro" => Keyword::Reserved("macro"),
             "quote" => Keyword::Reserved("quote"),
-            "do" => Keyword::Reserved("do"),
+            "do" => Keyword::Do,
             "export" => Keyword::Reserved("export"),
             _ => return None,
         })
@@ -276,6 +286,8 @@ impl Keyword {
             Keyword::False => "false",
             Keyword::In => "in",
             Keyword::Const => "const",
+            Keyword::Struct => "struct",
+            Keyword::Do => "do",
             Keyword::Reserved(word) => word,
         }
     }

@@ -8,7 +8,13 @@ use crate::ast::BinOp;
 pub(super) fn dotted(kind: TokenKind) -> Option<TokenKind> {
     match kind {
         TokenKind::Op { op, .. } => match op {
-            Op::Pipe | Op::Pair | Op::Compose | Op::CDot => None,
+            Op::Pipe
+            | Op::Pair
+            | Op::Compose
+            | Op::CDot
+            | Op::Subtype
+            | Op::Union
+            | Op::Intersect => None,
             op => Some(TokenKind::Op { op, dotted: true }),
         },
         TokenKind::Assign { op, .. } => Some(TokenKind::Assign { op, dotted: true }),
@@ -65,6 +71,7 @@ pub(super) fn operator_at(rest: &str) -> Option<(TokenKind, usize)> {
         },
         b'<' => match second {
             Some(b'=') => (op(Op::Le), 2),
+            Some(b':') => (op(Op::Subtype), 2),
             _ => (op(Op::Lt), 1),
         },
         b'>' => match second {
@@ -106,6 +113,8 @@ pub(super) fn operator_at(rest: &str) -> Option<(TokenKind, usize)> {
                 '√' => op(Op::Sqrt),
                 '∘' => op(Op::Compose),
                 '⋅' => op(Op::CDot),
+                '∪' => op(Op::Union),
+                '∩' => op(Op::Intersect),
                 _ => return None,
             };
             (kind, len)

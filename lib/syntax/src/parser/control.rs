@@ -1,5 +1,6 @@
 //! Keyword forms: `if`, `for`, `while`, `try`, `begin`, `let`, `function`, `return`,
-//! `global`/`local`, `using`/`import`, `const`, and function parameter lists.
+//! `global`/`local`, `using`/`import`, `const`, `struct` and `abstract type`, and function
+//! heads and parameter lists.
 //!
 //! Every block construct pushes its keyword on the opener stack while it is parsed, so that an
 //! input ending inside it is reported as `incomplete: "for" at 2:1 requires end`.
@@ -7,18 +8,29 @@
 use std::rc::Rc;
 
 use super::{Opener, PResult, ParseError, ParseErrorKind, Parser};
-use crate::ast::{Arg, Expr, ExprKind, FunctionDef, Param, Pattern};
-use crate::lexer::{Keyword, TokenKind};
+use crate::ast::{Arg, Expr, ExprKind, FunctionDef, Param, Pattern, StructDef};
+use crate::lexer::{Keyword, Op, TokenKind};
 use crate::names::Name;
 use crate::span::Span;
+
+/// What a definition names before its parameters.
+#[derive(Default)]
+pub(super) struct FunctionHead {
+    /// The function's name (`None` for methods of a callable type).
+    pub name: Option<Name>,
+    /// The module in `Base.show`.
+    pub module: Option<Name>,
+    /// The object parameter of `(l::Layer)(x)`.
+    pub callable: Option<Box<Param>>,
+}
 
 impl<'s> Parser<'s> {
     /// Consumes the block keyword and parses the rest with `rest` (given the keyword's span),
     /// in block context with the keyword on the opener stack.
-    fn parse_block_construct(
+    pub(super) fn parse_block_construct(
         &mut self,
         keyword: &'static str,
-        rest: fn(&mut Self, Span) -> PResult<Expr>,
+        rest: impl FnOnce(&mut Self, Span) -> PResult<Expr>,
     ) -> PResult<Expr> {
         let token = self.bump();
         let saved = self.open(self.ctx.block(), Opener::Block(keyword), token.span);
@@ -235,17 +247,37 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// `using A, B.C`, `import A: x, y, +` (accepted and ignored by the evaluator).
+    /// `using A, B.C` (accepted and ignored by the evaluator), `import A: x, y, +`,
+    /// `using A: x` and `import A.x` (an [`ExprKind::Import`] of the names).
     pub(super) fn parse_using(&mut self) -> PResult<Expr> {
         let keyword = self.bump();
         let mut end = keyword.span;
         let mut want_name = true;
+        let mut path: Vec<Name> = Vec::new();
+        let mut names: Vec<Name> = Vec::new();
+        let mut after_colon = false;
+        let mut modules = 1;
         loop {
             let token = self.peek_raw().clone();
             match token.kind {
-                TokenKind::Ident(_) | TokenKind::Op { .. } if want_name => want_name = false,
-                TokenKind::Dot => want_name = true,
-                TokenKind::Colon | TokenKind::Comma if !want_name => want_name = true,
+                TokenKind::Ident(_) | TokenKind::Op { .. } if want_name => {
+                    want_name = false;
+                    let name = Name::new(&self.text(token.span));
+                    if after_colon {
+                        names.push(name);
+                    } else {
+                        path.push(name);
+                    }
+                }
+                TokenKind::Dot if !after_colon => want_name = true,
+                TokenKind::Colon if !want_name && !after_colon => {
+                    want_name = true;
+                    after_colon = true;
+                }
+                TokenKind::Comma if !want_name => {
+                    want_name = true;
+                    modules += usize::from(!after_colon);
+                }
                 _ if want_name => return Err(self.expected("a module or name", &token)),
                 _ => break,
             }
@@ -255,8 +287,20 @@ impl<'s> Parser<'s> {
                 self.skip_newlines();
             }
         }
+        let is_import = keyword.kind == TokenKind::Keyword(Keyword::Import);
+        let kind = match (after_colon, path.as_slice()) {
+            (true, [.., module]) => ExprKind::Import {
+                module: *module,
+                names,
+            },
+            (false, [.., module, name]) if is_import && modules == 1 => ExprKind::Import {
+                module: *module,
+                names: vec![*name],
+            },
+            _ => ExprKind::Using,
+        };
         Ok(Expr {
-            kind: ExprKind::Using,
+            kind,
             span: keyword.span.to(end),
         })
     }
@@ -280,29 +324,30 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// `function f(x, y = 2; k = 1) … end`, or anonymous `function (x) … end`.
+    /// `function f(x, y = 2; k = 1) … end`, `function Base.show(io, x) … end`,
+    /// `function (l::Layer)(x) … end`, or anonymous `function (x) … end`.
     pub(super) fn parse_function(&mut self) -> PResult<Expr> {
         self.parse_block_construct("function", |p, keyword: Span| {
             let next = p.peek_raw().clone();
-            let name = match next.kind {
-                TokenKind::Ident(name) => {
-                    p.bump();
-                    let paren = p.peek_raw().clone();
-                    if paren.kind != TokenKind::LParen || paren.space_before {
-                        if paren.kind == TokenKind::Keyword(Keyword::End) {
-                            return Err(ParseError {
-                                kind: ParseErrorKind::Unsupported {
-                                    what: "functions without methods (\"function f end\")".into(),
-                                },
-                                span: keyword.to(paren.span),
-                            });
-                        }
-                        return Err(p.expected("\"(\" right after the function name", &paren));
-                    }
-                    Some(name)
+            let head = if next.kind == TokenKind::LParen && p.callable_head_ahead(p.peek_index()) {
+                p.parse_function_head()?
+            } else if next.kind == TokenKind::LParen {
+                FunctionHead::default()
+            } else {
+                let head = p.parse_function_head()?;
+                let paren = p.peek_raw().clone();
+                if paren.kind == TokenKind::Keyword(Keyword::End) {
+                    return Err(ParseError {
+                        kind: ParseErrorKind::Unsupported {
+                            what: "functions without methods (\"function f end\")".into(),
+                        },
+                        span: keyword.to(paren.span),
+                    });
                 }
-                TokenKind::LParen => None,
-                _ => return Err(p.expected("a function name or \"(\"", &next)),
+                if paren.kind != TokenKind::LParen || paren.space_before {
+                    return Err(p.expected("\"(\" right after the function name", &paren));
+                }
+                head
             };
             let (params, kwparams) = p.parse_params()?;
             let after = p.peek_raw().clone();
@@ -320,21 +365,210 @@ impl<'s> Parser<'s> {
             let body = p.parse_block(&[Keyword::End])?;
             let end = p.bump();
             let span = keyword.to(end.span);
+            let named = head.name.is_some() || head.callable.is_some();
             let def = Rc::new(FunctionDef {
-                name,
+                name: head.name,
+                module: head.module,
+                callable: head.callable,
                 params,
                 kwparams,
                 body,
                 doc: None,
                 span,
             });
-            let kind = if name.is_some() {
+            let kind = if named {
                 ExprKind::Function(def)
             } else {
                 ExprKind::Lambda(def)
             };
             Ok(Expr { kind, span })
         })
+    }
+
+    /// Whether the tokens from `start` read `(x::T)(`: the head of a method of a callable type.
+    pub(super) fn callable_head_ahead(&self, start: usize) -> bool {
+        if self.tokens.get(start).map(|t| &t.kind) != Some(&TokenKind::LParen) {
+            return false;
+        }
+        let close = self.closing[start] as usize;
+        let Some(inside) = self.tokens.get(start..close) else {
+            return false;
+        };
+        let has_annotation = inside.iter().any(|t| t.kind == TokenKind::ColonColon);
+        has_annotation
+            && self
+                .tokens
+                .get(close + 1)
+                .is_some_and(|t| t.kind == TokenKind::LParen && !t.space_before)
+    }
+
+    /// The name part of a definition, before its parameters: `f`, `+`, `Base.show`,
+    /// `Base.:+`, or `(l::Layer)`.
+    pub(super) fn parse_function_head(&mut self) -> PResult<FunctionHead> {
+        let token = self.peek_raw().clone();
+        match token.kind {
+            TokenKind::LParen => {
+                self.bump();
+                let param = self.parse_param()?;
+                self.expect(&TokenKind::RParen, "\")\"")?;
+                Ok(FunctionHead {
+                    callable: Some(Box::new(param)),
+                    ..FunctionHead::default()
+                })
+            }
+            TokenKind::Op { dotted: false, .. } => {
+                self.bump();
+                Ok(FunctionHead {
+                    name: Some(Name::new(&self.text(token.span))),
+                    ..FunctionHead::default()
+                })
+            }
+            TokenKind::Ident(first) => {
+                self.bump();
+                if self.peek_raw().kind != TokenKind::Dot || self.peek_raw().space_before {
+                    return Ok(FunctionHead {
+                        name: Some(first),
+                        ..FunctionHead::default()
+                    });
+                }
+                self.bump();
+                let member = self.peek_raw().clone();
+                let name = match member.kind {
+                    TokenKind::Ident(name) => name,
+                    TokenKind::Colon => {
+                        self.bump();
+                        let op = self.peek_raw().clone();
+                        if !matches!(op.kind, TokenKind::Op { dotted: false, .. }) {
+                            return Err(self.expected("an operator after \".:\"", &op));
+                        }
+                        Name::new(&self.text(op.span))
+                    }
+                    _ => return Err(self.expected("a function name after \".\"", &member)),
+                };
+                self.bump();
+                Ok(FunctionHead {
+                    name: Some(name),
+                    module: Some(first),
+                    callable: None,
+                })
+            }
+            _ => Err(self.expected("a function name or \"(\"", &token)),
+        }
+    }
+
+    /// `struct Name{T} <: Super … end` (with `mutable` already consumed when `mutable`).
+    pub(super) fn parse_struct(&mut self, mutable: bool, start: Span) -> PResult<Expr> {
+        self.parse_block_construct("struct", |p, keyword: Span| {
+            let (name, params, supertype) = p.parse_type_head()?;
+            let body = p.parse_block(&[Keyword::End])?;
+            let end = p.bump();
+            let mut fields = Vec::new();
+            let mut constructors = Vec::new();
+            for statement in body {
+                match statement.kind {
+                    ExprKind::Ident(field) => fields.push((field, None)),
+                    ExprKind::TypeAssert { value, ty } => match value.kind {
+                        ExprKind::Ident(field) => fields.push((field, Some(*ty))),
+                        _ => return Err(p.invalid_field(value.span)),
+                    },
+                    ExprKind::Function(def) => constructors.push(def),
+                    ExprKind::Str(_) => {}
+                    _ => return Err(p.invalid_field(statement.span)),
+                }
+            }
+            let span = keyword.to(end.span);
+            Ok(Expr {
+                kind: ExprKind::Struct(Rc::new(StructDef {
+                    name,
+                    params,
+                    supertype,
+                    fields,
+                    mutable,
+                    constructors,
+                    doc: None,
+                    span,
+                })),
+                span,
+            })
+        })
+        .map(|mut e| {
+            e.span = start.to(e.span);
+            e
+        })
+    }
+
+    fn invalid_field(&self, span: Span) -> ParseError {
+        ParseError {
+            kind: ParseErrorKind::Expected {
+                expected: "a field (\"name\" or \"name::Type\") or a constructor",
+                found: self.text(span),
+            },
+            span,
+        }
+    }
+
+    /// `abstract type Name{T} <: Super end`, at `type` (after `abstract`).
+    pub(super) fn parse_abstract_type(&mut self, start: Span) -> PResult<Expr> {
+        self.bump();
+        let (name, params, supertype) = self.parse_type_head()?;
+        let end = self.expect(&TokenKind::Keyword(Keyword::End), "\"end\"")?;
+        Ok(Expr {
+            kind: ExprKind::AbstractType {
+                name,
+                params,
+                supertype,
+            },
+            span: start.to(end.span),
+        })
+    }
+
+    /// `Name`, `Name{T, S}`, then an optional `<: Super`.
+    fn parse_type_head(&mut self) -> PResult<(Name, Vec<Name>, Option<Box<Expr>>)> {
+        let token = self.peek_raw().clone();
+        let TokenKind::Ident(name) = token.kind else {
+            return Err(self.expected("a type name", &token));
+        };
+        self.bump();
+        let mut params = Vec::new();
+        if self.peek_raw().kind == TokenKind::LBrace && !self.peek_raw().space_before {
+            self.bump();
+            loop {
+                let param = self.peek().clone();
+                let TokenKind::Ident(p) = param.kind else {
+                    return Err(self.expected("a type parameter name", &param));
+                };
+                self.bump();
+                // A bound on a parameter (`T <: Real`) is accepted and not checked.
+                if matches!(
+                    self.peek().kind,
+                    TokenKind::Op {
+                        op: Op::Subtype,
+                        ..
+                    }
+                ) {
+                    self.bump();
+                    self.parse_type()?;
+                }
+                params.push(p);
+                if self.eat(|k| *k == TokenKind::Comma).is_none() {
+                    break;
+                }
+            }
+            self.expect(&TokenKind::RBrace, "\"}\"")?;
+        }
+        let supertype = if matches!(
+            self.peek_raw().kind,
+            TokenKind::Op {
+                op: Op::Subtype,
+                ..
+            }
+        ) {
+            self.bump();
+            Some(Box::new(self.parse_type()?))
+        } else {
+            None
+        };
+        Ok((name, params, supertype))
     }
 
     /// `(x, y = 2, args...; k = 1, kw...)` with the `(` next: positional and keyword
@@ -389,6 +623,8 @@ impl<'s> Parser<'s> {
                 self.bump();
                 Pattern::Name(name)
             }
+            // `::T` alone: an unnamed parameter that only dispatches.
+            TokenKind::ColonColon => Pattern::Name(Name::new("_")),
             TokenKind::LParen => self.parse_pattern("a parameter name")?,
             _ => {
                 return Err(self.error_at(
@@ -399,15 +635,11 @@ impl<'s> Parser<'s> {
                 ))
             }
         };
+        let annotation = match self.eat(|k| *k == TokenKind::ColonColon) {
+            Some(_) => Some(Box::new(self.parse_type()?)),
+            None => None,
+        };
         let vararg = self.eat(|k| *k == TokenKind::Ellipsis).is_some();
-        if self.at(&TokenKind::ColonColon) {
-            return Err(ParseError {
-                kind: ParseErrorKind::Unsupported {
-                    what: "type annotations (\"::\")".into(),
-                },
-                span: self.peek().span,
-            });
-        }
         let plain_assign = TokenKind::Assign {
             op: None,
             dotted: false,
@@ -423,6 +655,7 @@ impl<'s> Parser<'s> {
             pattern,
             default,
             vararg,
+            annotation,
         })
     }
 
@@ -434,20 +667,33 @@ impl<'s> Parser<'s> {
                 pattern: Pattern::Name(*name),
                 default: None,
                 vararg: false,
+                annotation: None,
             }]),
+            ExprKind::TypeAssert { .. } => Ok(vec![self.arg_param(&Arg {
+                value: lhs.clone(),
+                splat: false,
+            })?]),
             ExprKind::Tuple(args) => args.iter().map(|arg| self.arg_param(arg)).collect(),
             _ => Err(self.invalid_param(lhs)),
         }
     }
 
-    fn arg_param(&self, arg: &Arg) -> PResult<Param> {
+    pub(super) fn arg_param(&self, arg: &Arg) -> PResult<Param> {
         let param = |pattern, default| Param {
             pattern,
             default,
             vararg: arg.splat,
+            annotation: None,
         };
         match &arg.value.kind {
             ExprKind::Ident(name) => Ok(param(Pattern::Name(*name), None)),
+            ExprKind::TypeAssert { value, ty } => match value.kind {
+                ExprKind::Ident(name) => Ok(Param {
+                    annotation: Some(ty.clone()),
+                    ..param(Pattern::Name(name), None)
+                }),
+                _ => Err(self.invalid_param(&arg.value)),
+            },
             ExprKind::Assign {
                 target,
                 op: None,

@@ -37,8 +37,8 @@ enum Binary {
     Range,
     /// A comparison; chains of them become `&&`.
     Compare(Comparison),
-    /// `a ⋅ b`: `dot(a, b)`.
-    Dot,
+    /// An operator that calls a function: `a ⋅ b` is `dot(a, b)`, `a ∪ b` is `union(a, b)`.
+    Call(Name),
     /// `c ? a : b`.
     Ternary,
     /// `params -> body`.
@@ -132,18 +132,38 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// Whether the tokens from `start` read `name( … ) =`: a short function definition.
+    /// Whether the tokens from `start` read `head( … ) =`: a short function definition, where
+    /// the head is a name, an operator, `Module.name`, `Module.:op` or `(x::T)`.
     fn short_definition_ahead(&self, start: usize) -> bool {
-        let (Some(name), Some(open)) = (self.tokens.get(start), self.tokens.get(start + 1)) else {
+        let Some(first) = self.tokens.get(start) else {
             return false;
         };
-        if !matches!(name.kind, TokenKind::Ident(_))
-            || open.kind != TokenKind::LParen
-            || open.space_before
-        {
+        let open = match first.kind {
+            TokenKind::Ident(_) => {
+                let dot = self.tokens.get(start + 1);
+                if dot.is_some_and(|t| t.kind == TokenKind::Dot && !t.space_before) {
+                    match self.tokens.get(start + 2).map(|t| &t.kind) {
+                        Some(TokenKind::Ident(_)) => start + 3,
+                        Some(TokenKind::Colon) => start + 4,
+                        _ => return false,
+                    }
+                } else {
+                    start + 1
+                }
+            }
+            TokenKind::Op { dotted: false, .. } => start + 1,
+            TokenKind::LParen if self.callable_head_ahead(start) => {
+                self.closing[start] as usize + 1
+            }
+            _ => return false,
+        };
+        let Some(paren) = self.tokens.get(open) else {
+            return false;
+        };
+        if paren.kind != TokenKind::LParen || paren.space_before {
             return false;
         }
-        let close = self.closing[start + 1] as usize;
+        let close = self.closing[open] as usize;
         self.tokens.get(close + 1).is_some_and(|t| {
             t.kind
                 == TokenKind::Assign {
@@ -185,12 +205,10 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `f(x, y = 2; k = 1) = body`, from its name.
+    /// `f(x, y = 2; k = 1) = body`, from its head.
     fn parse_short_function(&mut self, allow_tuple: bool) -> PResult<Expr> {
-        let name_token = self.bump();
-        let TokenKind::Ident(name) = name_token.kind else {
-            return Err(self.unexpected(&name_token));
-        };
+        let start = self.peek_raw().span;
+        let head = self.parse_function_head()?;
         let (params, kwparams) = self.parse_params()?;
         self.expect(
             &TokenKind::Assign {
@@ -201,10 +219,12 @@ impl<'s> Parser<'s> {
         )?;
         self.skip_newlines();
         let body = self.parse_assignment(allow_tuple)?;
-        let span = name_token.span.to(body.span);
+        let span = start.to(body.span);
         Ok(Expr {
             kind: ExprKind::Function(Rc::new(FunctionDef {
-                name: Some(name),
+                name: head.name,
+                module: head.module,
+                callable: head.callable,
                 params,
                 kwparams,
                 body: vec![body],
@@ -276,7 +296,7 @@ impl<'s> Parser<'s> {
                 kind: ExprKind::And(Box::new(lhs), Box::new(rhs)),
                 span,
             },
-            Binary::Dot => self.call2(self.names.dot, op_span, lhs, rhs),
+            Binary::Call(name) => self.call2(name, op_span, lhs, rhs),
             Binary::Op(op) => binary_expr(op, dotted, lhs, rhs),
             _ => lhs,
         })
@@ -334,7 +354,9 @@ impl<'s> Parser<'s> {
                     Op::Percent => (Binary::Op(BinOp::Rem), PREC_TIMES),
                     Op::Amp => (Binary::Op(BinOp::BitAnd), PREC_TIMES),
                     Op::Compose => (Binary::Op(BinOp::Compose), PREC_TIMES),
-                    Op::CDot => (Binary::Dot, PREC_TIMES),
+                    Op::CDot => (Binary::Call(self.names.dot), PREC_TIMES),
+                    Op::Union => (Binary::Call(Name::new("union")), PREC_PLUS),
+                    Op::Intersect => (Binary::Call(Name::new("intersect")), PREC_TIMES),
                     Op::Pipe => (Binary::Op(BinOp::Pipe), PREC_PIPE),
                     Op::Eq => cmp(BinOp::Eq),
                     Op::Ne => cmp(BinOp::Ne),
@@ -346,6 +368,7 @@ impl<'s> Parser<'s> {
                     Op::Identical => cmp(BinOp::Identical),
                     Op::NotIdentical => cmp(BinOp::NotIdentical),
                     Op::In => cmp(BinOp::In),
+                    Op::Subtype => cmp(BinOp::Subtype),
                     Op::NotIn => (Binary::Compare(Comparison::NotIn), PREC_COMPARISON),
                     Op::NotApprox => (Binary::Compare(Comparison::NotApprox), PREC_COMPARISON),
                     Op::Caret | Op::Not | Op::Sqrt => return None,
@@ -424,14 +447,29 @@ impl<'s> Parser<'s> {
     /// After `params ->`: the body of `x -> body`, `(x, y) -> body`, `() -> body`.
     #[inline(never)]
     fn parse_lambda(&mut self, lhs: Expr) -> PResult<Expr> {
-        let params = self.lambda_params(&lhs)?;
+        // `(x; s = 1.0) -> …` reads as a block of the positional part and the keywords.
+        let (params, kwparams) = match &lhs.kind {
+            ExprKind::Block(parts) if parts.len() >= 2 => {
+                let mut kwparams = Vec::new();
+                for kw in &parts[1..] {
+                    kwparams.push(self.arg_param(&Arg {
+                        value: kw.clone(),
+                        splat: false,
+                    })?);
+                }
+                (self.lambda_params(&parts[0])?, kwparams)
+            }
+            _ => (self.lambda_params(&lhs)?, Vec::new()),
+        };
         let body = self.parse_expr()?;
         let span = lhs.span.to(body.span);
         Ok(Expr {
             kind: ExprKind::Lambda(Rc::new(FunctionDef {
                 name: None,
+                module: None,
+                callable: None,
                 params,
-                kwparams: Vec::new(),
+                kwparams,
                 body: vec![body],
                 doc: None,
                 span,

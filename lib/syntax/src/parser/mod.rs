@@ -440,6 +440,22 @@ impl<'s> Parser<'s> {
 
     /// One statement: an expression, possibly a bare tuple (`a, b = t`) or a splat.
     fn parse_statement(&mut self) -> PResult<Expr> {
+        // `mutable struct` and `abstract type` start with contextual words.
+        let token = self.peek_raw().clone();
+        if let TokenKind::Ident(word) = token.kind {
+            let next = self.tokens.get(self.pos + 1).map(|t| &t.kind);
+            match (word.as_str(), next) {
+                ("mutable", Some(TokenKind::Keyword(Keyword::Struct))) => {
+                    self.bump();
+                    return self.parse_struct(true, token.span);
+                }
+                ("abstract", Some(TokenKind::Ident(t))) if t.as_str() == "type" => {
+                    self.bump();
+                    return self.parse_abstract_type(token.span);
+                }
+                _ => {}
+            }
+        }
         let expr = self.parse_assignment(true)?;
         Ok(self.parse_splat(expr))
     }

@@ -5,10 +5,11 @@
 //! They bind tighter than every operator and chain left to right (`a.b(c)[d]'`).
 
 use super::{Ctx, Opener, PResult, ParseError, ParseErrorKind, Parser};
-use crate::ast::{Arg, Expr, ExprKind, Kwarg};
+use crate::ast::{Arg, Expr, ExprKind, FunctionDef, Kwarg};
 use crate::lexer::{Keyword, TokenKind};
 use crate::names::Name;
 use crate::span::Span;
+use std::rc::Rc;
 
 /// Element types that make `T[a, b]` a typed vector literal rather than indexing.
 const ELEMENT_TYPES: &[&str] = &[
@@ -66,12 +67,17 @@ impl<'s> Parser<'s> {
                     })
                 }
                 TokenKind::ColonColon => {
-                    break Err(ParseError {
-                        kind: ParseErrorKind::Unsupported {
-                            what: "type annotations (\"::\")".into(),
+                    self.bump();
+                    self.parse_type().map(|ty| Expr {
+                        span: expr.span.to(ty.span),
+                        kind: ExprKind::TypeAssert {
+                            value: Box::new(expr),
+                            ty: Box::new(ty),
                         },
-                        span: token.span,
-                    });
+                    })
+                }
+                TokenKind::Keyword(Keyword::Do) if matches!(expr.kind, ExprKind::Call { .. }) => {
+                    self.parse_do(expr)
                 }
                 _ => break Ok(expr),
             };
@@ -287,8 +293,104 @@ impl<'s> Parser<'s> {
                 })
             }
             TokenKind::LParen if !next.space_before => self.parse_call(target, true),
+            // `Base.:+`: an operator of a module.
+            TokenKind::Colon if !next.space_before => {
+                self.bump();
+                let op = self.peek_raw().clone();
+                if !matches!(op.kind, TokenKind::Op { dotted: false, .. }) || op.space_before {
+                    return Err(self.expected("an operator after \".:\"", &op));
+                }
+                self.bump();
+                Ok(Expr {
+                    span: target.span.to(op.span),
+                    kind: ExprKind::Field {
+                        target: Box::new(target),
+                        field: Name::new(&self.text(op.span)),
+                    },
+                })
+            }
             _ => Err(self.expected("a field name after \".\"", &next)),
         }
+    }
+
+    /// A type after `::` or `<:`: a name, `Module.Name`, with `{parameters}`.
+    pub(super) fn parse_type(&mut self) -> PResult<Expr> {
+        let token = self.peek_raw().clone();
+        let TokenKind::Ident(name) = token.kind else {
+            return Err(self.expected("a type name", &token));
+        };
+        self.bump();
+        let mut ty = Expr {
+            kind: ExprKind::Ident(name),
+            span: token.span,
+        };
+        loop {
+            let next = self.peek_raw().clone();
+            ty = match next.kind {
+                TokenKind::LBrace if !next.space_before => self.parse_curly(ty)?,
+                TokenKind::Dot if !next.space_before => self.parse_field(ty)?,
+                _ => return Ok(ty),
+            };
+        }
+    }
+
+    /// `call(args) do x, y … end`: the block is a function passed as the call's first argument.
+    fn parse_do(&mut self, call: Expr) -> PResult<Expr> {
+        let lambda = self.parse_block_construct("do", |p, keyword: Span| {
+            let mut params = Vec::new();
+            while !matches!(
+                p.peek_raw().kind,
+                TokenKind::Newline | TokenKind::Semicolon | TokenKind::Eof
+            ) {
+                let param = p.parse_no_assign()?;
+                params.extend(p.lambda_params(&param)?);
+                if p.eat(|k| *k == TokenKind::Comma).is_none() {
+                    break;
+                }
+            }
+            let body = p.parse_block(&[Keyword::End])?;
+            let end = p.bump();
+            let span = keyword.to(end.span);
+            Ok(Expr {
+                kind: ExprKind::Lambda(Rc::new(FunctionDef {
+                    name: None,
+                    module: None,
+                    callable: None,
+                    params,
+                    kwparams: Vec::new(),
+                    body,
+                    doc: None,
+                    span,
+                })),
+                span,
+            })
+        })?;
+        let span = call.span.to(lambda.span);
+        let ExprKind::Call {
+            callee,
+            mut args,
+            kwargs,
+            dotted,
+        } = call.kind
+        else {
+            unreachable!("parse_do is entered after a call")
+        };
+        args.insert(
+            0,
+            Arg {
+                value: lambda,
+                splat: false,
+            },
+        );
+        Ok(Expr {
+            span,
+            kind: ExprKind::Call {
+                callee,
+                args,
+                kwargs,
+                dotted,
+            },
+        })
     }
 }
 

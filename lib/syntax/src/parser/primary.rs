@@ -506,6 +506,10 @@ impl<'s> Parser<'s> {
             Keyword::Local => self.parse_declaration(false),
             Keyword::Using | Keyword::Import => self.parse_using(),
             Keyword::Const => self.parse_const(),
+            Keyword::Struct => {
+                let start = self.peek().span;
+                self.parse_struct(false, start)
+            }
             Keyword::Reserved(word) => {
                 let span = self.peek().span;
                 Err(ParseError {
@@ -520,7 +524,8 @@ impl<'s> Parser<'s> {
             | Keyword::Elseif
             | Keyword::Catch
             | Keyword::Finally
-            | Keyword::In => {
+            | Keyword::In
+            | Keyword::Do => {
                 let token = self.peek().clone();
                 Err(self.unexpected(&token))
             }

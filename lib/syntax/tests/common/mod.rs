@@ -58,6 +58,9 @@ fn pattern(p: &Pattern) -> String {
 
 fn param(p: &Param) -> String {
     let mut s = pattern(&p.pattern);
+    if let Some(t) = &p.annotation {
+        s = list("::", [s, expr(t)]);
+    }
     if p.vararg {
         s = list("...", [s]);
     }
@@ -76,8 +79,14 @@ fn function(head: &str, f: &FunctionDef) -> String {
     if let Some(doc) = &f.doc {
         items.push(format!("(doc {doc:?})"));
     }
+    if let Some(module) = f.module {
+        items.push(format!("(module {module})"));
+    }
     if let Some(name) = f.name {
         items.push(name.to_string());
+    }
+    if let Some(object) = &f.callable {
+        items.push(list("callable", [param(object)]));
     }
     let mut params = list("params", f.params.iter().map(param));
     if !f.kwparams.is_empty() {
@@ -283,6 +292,41 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Macro { name, args } => list(&format!("@{name}"), args.iter().map(expr)),
         ExprKind::Interpolate(x) => list("$", [expr(x)]),
         ExprKind::Using => "using".into(),
+        ExprKind::Import { module, names } => list(
+            &format!("import {module}"),
+            names.iter().map(|n| n.to_string()),
+        ),
+        ExprKind::TypeAssert { value, ty } => list("::", [expr(value), expr(ty)]),
+        ExprKind::Struct(d) => {
+            let mut items = vec![d.name.to_string()];
+            if d.mutable {
+                items.insert(0, "mutable".into());
+            }
+            if !d.params.is_empty() {
+                items.push(list("params", d.params.iter().map(|p| p.to_string())));
+            }
+            if let Some(s) = &d.supertype {
+                items.push(list("<:", [expr(s)]));
+            }
+            items.extend(d.fields.iter().map(|(f, t)| match t {
+                Some(t) => list("::", [f.to_string(), expr(t)]),
+                None => f.to_string(),
+            }));
+            items.extend(d.constructors.iter().map(|c| function("function", c)));
+            list("struct", items)
+        }
+        ExprKind::AbstractType {
+            name,
+            params,
+            supertype,
+        } => {
+            let mut items = vec![name.to_string()];
+            items.extend(params.iter().map(|p| p.to_string()));
+            if let Some(s) = supertype {
+                items.push(list("<:", [expr(s)]));
+            }
+            list("abstract", items)
+        }
         ExprKind::Nothing => "nothing".into(),
     }
 }
@@ -410,6 +454,15 @@ pub fn children<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
             out.push(value);
         }
         ExprKind::Macro { args, .. } => out.extend(args.iter()),
+        ExprKind::TypeAssert { value, ty } => {
+            out.push(value);
+            out.push(ty);
+        }
+        ExprKind::Struct(d) => {
+            out.extend(d.supertype.as_deref());
+            out.extend(d.fields.iter().filter_map(|(_, t)| t.as_ref()));
+        }
+        ExprKind::AbstractType { supertype, .. } => out.extend(supertype.as_deref()),
         _ => {}
     }
 }

@@ -39,6 +39,11 @@ impl Object for IntSet {
         out
     }
 
+    fn repr(&self) -> String {
+        let items: Vec<String> = self.elements.iter().map(i64::to_string).collect();
+        format!("Set([{}])", items.join(", "))
+    }
+
     fn elements(&self) -> Option<Vec<Value>> {
         Some(self.elements.iter().map(|&e| Value::Int(e)).collect())
     }
@@ -67,6 +72,70 @@ fn set_(_: &mut Interp, args: Args) -> EvalResult {
     elements.sort_unstable();
     elements.dedup();
     Ok(Value::Object(Rc::new(Box::new(IntSet { elements }))))
+}
+
+/// The elements of a set, or of any collection, as integers for a set operation.
+fn set_elements(v: &Value, name: &str) -> Result<Option<Vec<i64>>, Flow> {
+    match v {
+        Value::Object(o) => match o.as_any().downcast_ref::<IntSet>() {
+            Some(set) => Ok(Some(set.elements.clone())),
+            None => Ok(None),
+        },
+        other => crate::eval::iterate::elements(other)?
+            .iter()
+            .map(|x| to_int(x, name))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+    }
+}
+
+/// `union(a, b, …)` (`a ∪ b`) and `intersect(a, b, …)` (`a ∩ b`) of sets of integers (a set
+/// when the first argument is one) and of integer vectors.
+fn set_operation(args: &Args, name: &str, keep: fn(bool, bool) -> bool) -> EvalResult {
+    args.arity(name, 1, usize::MAX)?;
+    let mut result: Option<Vec<i64>> = None;
+    for v in &args.pos {
+        let Some(mut items) = set_elements(v, name)? else {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching {name}(::{})", v.type_name()),
+            ));
+        };
+        items.sort_unstable();
+        items.dedup();
+        result = Some(match result {
+            None => items,
+            Some(acc) => {
+                let mut merged: Vec<i64> = acc.iter().chain(&items).copied().collect();
+                merged.sort_unstable();
+                merged.dedup();
+                merged
+                    .into_iter()
+                    .filter(|x| keep(acc.binary_search(x).is_ok(), items.binary_search(x).is_ok()))
+                    .collect()
+            }
+        });
+    }
+    let elements = result.unwrap_or_default();
+    let first_is_set = matches!(&args.pos[0], Value::Object(o) if o.as_any().is::<IntSet>());
+    if first_is_set {
+        Ok(Value::object(IntSet { elements }))
+    } else {
+        let n = elements.len();
+        Ok(Value::array(
+            crate::show::ElType::Int64,
+            &[n],
+            elements.into_iter().map(|e| e as f64).collect(),
+        ))
+    }
+}
+
+fn union_(_: &mut Interp, args: Args) -> EvalResult {
+    set_operation(&args, "union", |a, b| a || b)
+}
+
+fn intersect_(_: &mut Interp, args: Args) -> EvalResult {
+    set_operation(&args, "intersect", |a, b| a && b)
 }
 
 fn set_arguments() -> Flow {
@@ -154,5 +223,7 @@ pub fn tracer_array_plain(t: &Tensor) -> Option<String> {
 
 crate::builtins! {
     "Tracer" => tracer_, false, "    Tracer(i)\n    Tracer(s::Set)\n    Tracer()\n\nA global sparsity tracer, the number `TracerSparsityDetector()` feeds a function: it carries no value, only the set of inputs it depends on (input `i`, the inputs in `s`, or none). Every operation unites the sets of the arguments it really depends on, so running a function on tracers shows the sparsity pattern of its Jacobian, row by row.\n\n```\njulia> f(x) = [x[1] * x[2] * sign(x[3]), sign(x[3]) * x[4] / 2];\n\njulia> x = Tracer.(Set{Int}([1, 2, 3, 4]));\n\njulia> f(x)\n2-element Vector{Tracer{Int}}:\n Tracer{Int}(Set{Int}([1, 2]))\n Tracer{Int}(Set{Int}([4]))\n```";
+    "union" => union_, false, "    union(a, b, ...)\n    a ∪ b\n\nThe elements in any of the collections (a set when `a` is a set).\n\n```\njulia> Set([1, 2]) ∪ Set([2, 5])\nSet{Int64} with 3 elements:\n  1\n  2\n  5\n```";
+    "intersect" => intersect_, false, "    intersect(a, b, ...)\n    a ∩ b\n\nThe elements in every one of the collections (a set when `a` is a set).\n\n```\njulia> [1, 2, 3] ∩ [2, 3, 4]\n2-element Vector{Int64}:\n 2\n 3\n```";
     "Set" => set_, false, "    Set(v)\n    Set{Int}(v)\n\nThe set of the distinct integers in `v` (shown sorted), e.g. to make tracers with `Tracer.(Set{Int}([1, 2, 3]))`.\n\n```\njulia> Set([3, 1, 3])\nSet{Int64} with 2 elements:\n  1\n  3\n```";
 }

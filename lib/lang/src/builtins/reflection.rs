@@ -1,0 +1,176 @@
+//! Reflection on user types and methods: `fieldnames`, `getfield`, `setfield!`, `supertype`,
+//! `isabstracttype`, `isstructtype`, and `methods` (a function's method table as Julia lists it).
+
+use super::Args;
+use crate::error::ErrorKind;
+use crate::eval::methods::signature_text;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::types::{Prim, Type};
+use crate::value::Value;
+use difflab_syntax::Name;
+use std::rc::Rc;
+
+/// The user type a type value stands for.
+fn user_type(v: &Value, name: &str) -> Result<Rc<crate::types::TypeDef>, Flow> {
+    match Type::from_value(v) {
+        Some(Type::User(def) | Type::UserApplied(def, _)) => Ok(def),
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", v.type_name()),
+        )),
+    }
+}
+
+fn fieldnames_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("fieldnames", 1, 1)?;
+    if let Some(Type::Prim(_) | Type::Applied(..)) = Type::from_value(&args.pos[0]) {
+        return Ok(Value::Tuple(Rc::new(Vec::new())));
+    }
+    let def = user_type(&args.pos[0], "fieldnames")?;
+    Ok(Value::Tuple(Rc::new(
+        def.fields.iter().map(|(f, _)| Value::Symbol(*f)).collect(),
+    )))
+}
+
+/// A field name given as a symbol or a 1-based position.
+fn field_name(s: &crate::types::StructValue, v: &Value) -> Result<Name, Flow> {
+    match v {
+        Value::Symbol(name) => Ok(*name),
+        Value::Int(i) => usize::try_from(*i - 1)
+            .ok()
+            .and_then(|k| s.def.fields.get(k))
+            .map(|(f, _)| *f)
+            .ok_or_else(|| {
+                fail(
+                    ErrorKind::BoundsError,
+                    format!("attempt to access {} at index [{i}]", s.def.name),
+                )
+            }),
+        other => Err(fail(
+            ErrorKind::TypeError,
+            format!(
+                "getfield: expected a Symbol or an Int, got {}",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+fn getfield_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("getfield", 2, 2)?;
+    match &args.pos[0] {
+        Value::Struct(s) => Interp::struct_field(s, field_name(s, &args.pos[1])?),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching getfield(::{}, …)", other.type_name()),
+        )),
+    }
+}
+
+fn setfield_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("setfield!", 3, 3)?;
+    match &args.pos[0] {
+        Value::Struct(s) => {
+            Interp::set_struct_field(s, field_name(s, &args.pos[1])?, args.pos[2].clone())?;
+            Ok(args.pos[2].clone())
+        }
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching setfield!(::{}, …)", other.type_name()),
+        )),
+    }
+}
+
+fn supertype_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("supertype", 1, 1)?;
+    let Some(ty) = Type::from_value(&args.pos[0]) else {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching supertype(::{})",
+                args.pos[0].type_name()
+            ),
+        ));
+    };
+    let parent = match ty {
+        Type::User(def) | Type::UserApplied(def, _) => def.supertype.clone(),
+        Type::Prim(p) | Type::Applied(p, _) => Type::Prim(p.supertype()),
+        _ => Type::Prim(Prim::Any),
+    };
+    Ok(Value::Type(Rc::new(parent)))
+}
+
+fn isabstracttype_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isabstracttype", 1, 1)?;
+    Ok(Value::Bool(match Type::from_value(&args.pos[0]) {
+        Some(Type::User(def)) => def.is_abstract,
+        Some(Type::Prim(p)) => p.is_abstract(),
+        _ => false,
+    }))
+}
+
+fn isstructtype_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isstructtype", 1, 1)?;
+    Ok(Value::Bool(matches!(
+        Type::from_value(&args.pos[0]),
+        Some(Type::User(def) | Type::UserApplied(def, _)) if !def.is_abstract
+    )))
+}
+
+/// A function's methods, shown as Julia lists them.
+struct MethodList {
+    name: String,
+    lines: Vec<String>,
+}
+
+impl crate::object::Object for MethodList {
+    fn type_name(&self) -> String {
+        "MethodList".into()
+    }
+    fn show(&self) -> String {
+        let n = self.lines.len();
+        let mut out = format!(
+            "# {n} method{} for generic function \"{}\"",
+            if n == 1 { "" } else { "s" },
+            self.name
+        );
+        if n > 0 {
+            out.push(':');
+        }
+        for (i, line) in self.lines.iter().enumerate() {
+            out.push_str(&format!("\n [{}] {line}", i + 1));
+        }
+        out
+    }
+    fn elements(&self) -> Option<Vec<Value>> {
+        Some(self.lines.iter().map(|l| Value::str(l.clone())).collect())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+fn methods_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("methods", 1, 1)?;
+    let Some((name, methods)) = interp.method_list(&args.pos[0]) else {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching methods(::{})", args.pos[0].type_name()),
+        ));
+    };
+    let mut lines: Vec<String> = methods.iter().map(|m| signature_text(&name, m)).collect();
+    if let Value::Builtin(b) = &args.pos[0] {
+        lines.push(format!("{}(…) (builtin; see ?{})", b.name, b.name));
+    }
+    Ok(Value::object(MethodList { name, lines }))
+}
+
+crate::builtins! {
+    "fieldnames" => fieldnames_, false, "    fieldnames(T)\n\nThe names of the fields of struct type `T`, as a tuple of symbols.\n\n```\njulia> struct Point; x::Float64; y::Float64; end\n\njulia> fieldnames(Point)\n(:x, :y)\n```";
+    "getfield" => getfield_, false, "    getfield(x, name)\n\nThe field `name` (a symbol, or a 1-based position) of the user value `x`; `x.name` is the same.\n\n```\njulia> struct Point; x::Float64; y::Float64; end\n\njulia> getfield(Point(1, 2), :y)\n2.0\n```";
+    "setfield!" => setfield_, false, "    setfield!(x, name, v)\n\nAssigns field `name` of a mutable struct value (`x.name = v`); immutable structs cannot be changed.\n\n```\njulia> mutable struct Counter; n::Int; end\n\njulia> c = Counter(0); setfield!(c, :n, 5); c.n\n5\n```";
+    "supertype" => supertype_, false, "    supertype(T)\n\nThe declared supertype of `T`.\n\n```\njulia> supertype(Float64)\nAbstractFloat\n```";
+    "isabstracttype" => isabstracttype_, false, "    isabstracttype(T)\n\nWhether `T` is an abstract type (it has subtypes but no instances).\n\n```\njulia> isabstracttype(Real)\ntrue\n```";
+    "isstructtype" => isstructtype_, false, "    isstructtype(T)\n\nWhether `T` is a user struct type.\n\n```\njulia> struct P; x; end\n\njulia> isstructtype(P)\ntrue\n```";
+    "methods" => methods_, false, "    methods(f)\n\nThe methods of `f`, with their signatures; for a builtin, the methods users added (`import Base: +`) and the builtin itself.\n\n```\njulia> f(x::Int) = 1; f(x::Float64) = 2;\n\njulia> methods(f)\n# 2 methods for generic function \"f\":\n [1] f(x::Int64)\n [2] f(x::Float64)\n```";
+}

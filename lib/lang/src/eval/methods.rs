@@ -1,0 +1,961 @@
+//! User types and methods: `struct` and `abstract type` definitions, constructors and fields,
+//! method signatures, dispatch to the most specific applicable method (with Julia's
+//! ambiguity and no-method errors), the tables of builtin functions the user extends
+//! (`import Base: +`, `Base.show(io::IO, x::T)`), methods of callable types, and the text of
+//! user `show` methods.
+
+use super::scope::Scope;
+use super::{fail, EvalResult, Flow, Interp};
+use crate::error::ErrorKind;
+use crate::types::{Prim, StructValue, Type, TypeDef};
+use crate::value::{Closure, Value};
+use difflab_syntax::{BinOp, Expr, ExprKind, FunctionDef, Name, StructDef};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The name under which methods of callable types (`(l::Layer)(x) = …`) are kept.
+const CALL: &str = "(call)";
+
+/// The functions of these modules are the builtins: defining `Base.f` extends `f`.
+const EXTENSIBLE_MODULES: &[&str] = &[
+    "Base",
+    "LinearAlgebra",
+    "SparseArrays",
+    "ImplicitDifferentiation",
+    "DifferentiationInterface",
+    "SparseConnectivityTracer",
+    "SparseMatrixColorings",
+    "ADTypes",
+    "Statistics",
+];
+
+/// Where a new method goes.
+enum Home {
+    /// A local function of the current frame.
+    Local,
+    /// A global user function.
+    Global,
+    /// The table of a builtin function, a constructor or the call of a callable type.
+    Extension,
+}
+
+impl Interp {
+    /// Evaluates a type expression (`Float64`, `Vector{Float64}`, `Dual{T}`, `Base.IO`);
+    /// `vars` are the type parameters in scope.
+    pub(crate) fn eval_type(&mut self, expr: &Expr, vars: &[Name]) -> Result<Type, Flow> {
+        match &expr.kind {
+            ExprKind::Ident(name) if vars.contains(name) => Ok(Type::Var(*name)),
+            ExprKind::Ident(name) => self.type_named(*name),
+            ExprKind::Field { field, .. } => self.type_named(*field),
+            ExprKind::Curly { name, params } => {
+                let base = self.type_named(*name)?;
+                let mut args = Vec::with_capacity(params.len());
+                for p in params {
+                    // `Array{Float64, 2}`: a number parameter only restates the rank.
+                    if !matches!(p.kind, ExprKind::Int(_)) {
+                        args.push(self.eval_type(p, vars)?);
+                    }
+                }
+                Ok(match base {
+                    Type::Prim(p) => Type::Applied(p, Rc::from(args)),
+                    Type::User(def) => Type::UserApplied(def, Rc::from(args)),
+                    other => other,
+                })
+            }
+            _ => Err(fail(
+                ErrorKind::TypeError,
+                "expected a type name, such as Float64 or a struct's name",
+            )),
+        }
+    }
+
+    fn type_named(&mut self, name: Name) -> Result<Type, Flow> {
+        if let Some(Value::Type(t)) = self.global(name) {
+            return Ok((**t).clone());
+        }
+        if let Some(p) = Prim::from_name(name.as_str()) {
+            return Ok(Type::Prim(p));
+        }
+        match self.lookup(name) {
+            Ok(v) => Type::from_value(&v)
+                .ok_or_else(|| fail(ErrorKind::TypeError, format!("`{name}` is not a type"))),
+            Err(_) if name.as_str().chars().next().is_some_and(char::is_uppercase) => Err(fail(
+                ErrorKind::UndefVarError,
+                format!("`{name}` not defined"),
+            )),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `abstract type Name <: Super end`.
+    pub(crate) fn define_abstract(
+        &mut self,
+        name: Name,
+        params: &[Name],
+        supertype: Option<&Expr>,
+    ) -> EvalResult {
+        let supertype = self.supertype(supertype, params)?;
+        let def = TypeDef {
+            name,
+            params: params.to_vec(),
+            supertype,
+            fields: Vec::new(),
+            mutable: false,
+            is_abstract: true,
+            has_inner_constructor: false,
+        };
+        self.bind_type(def)?;
+        Ok(Value::Nothing)
+    }
+
+    fn supertype(&mut self, expr: Option<&Expr>, vars: &[Name]) -> Result<Type, Flow> {
+        let Some(expr) = expr else {
+            return Ok(Type::Prim(Prim::Any));
+        };
+        let ty = self.eval_type(expr, vars)?;
+        let is_abstract = match &ty {
+            Type::User(d) | Type::UserApplied(d, _) => d.is_abstract,
+            Type::Prim(p) | Type::Applied(p, _) => !matches!(
+                p,
+                Prim::Float64 | Prim::Int64 | Prim::Bool | Prim::String | Prim::Symbol
+            ),
+            _ => false,
+        };
+        if !is_abstract {
+            return Err(fail(
+                ErrorKind::ErrorException,
+                format!("invalid subtyping in definition: can not subtype concrete type {ty}"),
+            ));
+        }
+        Ok(ty)
+    }
+
+    /// `struct …` and `mutable struct …`: binds the type, and its inner constructors as
+    /// methods of its name.
+    pub(crate) fn define_struct(&mut self, def: &StructDef) -> EvalResult {
+        let supertype = self.supertype(def.supertype.as_deref(), &def.params)?;
+        let mut fields = Vec::with_capacity(def.fields.len());
+        for (name, annotation) in &def.fields {
+            if fields.iter().any(|(f, _)| f == name) {
+                return Err(fail(
+                    ErrorKind::ErrorException,
+                    format!("duplicate field name: \"{name}\" is not unique"),
+                ));
+            }
+            let ty = match annotation {
+                Some(a) => Some(self.eval_type(a, &def.params)?),
+                None => None,
+            };
+            fields.push((*name, ty));
+        }
+        let type_def = TypeDef {
+            name: def.name,
+            params: def.params.clone(),
+            supertype,
+            fields,
+            mutable: def.mutable,
+            is_abstract: false,
+            has_inner_constructor: !def.constructors.is_empty(),
+        };
+        let ty = self.bind_type(type_def)?;
+        let Value::Type(bound) = &ty else {
+            unreachable!("bind_type gives a type")
+        };
+        if !def.constructors.is_empty() {
+            // Inner constructors see `new`, the constructor that only stores the fields.
+            let frame = Scope::new(self.current_scope(), false);
+            frame.define(
+                Name::new("new"),
+                Value::object(RawConstructor((**bound).clone())),
+            );
+            self.with_frame(frame, |me| {
+                for constructor in &def.constructors {
+                    me.add_method(constructor, Home::Extension, def.name)?;
+                }
+                Ok(())
+            })?;
+        }
+        Ok(Value::Nothing)
+    }
+
+    /// Binds a type definition to its name: a new name, or the same definition again (a
+    /// re-run cell), else Julia's redefinition error.
+    fn bind_type(&mut self, def: TypeDef) -> EvalResult {
+        let name = def.name;
+        if let Some(Value::Type(existing)) = self.global(name) {
+            if let Type::User(old) = &**existing {
+                if old.same_as(&def) {
+                    return Ok(Value::Type(existing.clone()));
+                }
+            }
+            return Err(fail(
+                ErrorKind::ErrorException,
+                format!("invalid redefinition of constant {name}"),
+            ));
+        }
+        if self.global(name).is_some() {
+            return Err(fail(
+                ErrorKind::ErrorException,
+                format!("invalid redefinition of constant {name}: it is already a variable"),
+            ));
+        }
+        let ty = Value::Type(Rc::new(Type::User(Rc::new(def))));
+        self.set_global(name, ty.clone());
+        self.extensions.remove(&name);
+        Ok(ty)
+    }
+
+    /// Calls a type: user constructors first, then the default one (which converts each
+    /// argument to its field's type and infers the type parameters).
+    pub(crate) fn call_type(
+        &mut self,
+        ty: &Type,
+        args: Vec<Value>,
+        kw: Vec<(Name, Value)>,
+    ) -> EvalResult {
+        let def = match ty {
+            Type::User(d) | Type::UserApplied(d, _) => d.clone(),
+            other => {
+                return Err(fail(
+                    ErrorKind::MethodError,
+                    format!("no method matching {other}(…): the type has no constructor"),
+                ))
+            }
+        };
+        if matches!(ty, Type::User(_)) {
+            if let Some(result) = self.call_extension(def.name, &args, &kw) {
+                return result;
+            }
+        }
+        if def.is_abstract {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no constructors have been defined for {}", def.name),
+            ));
+        }
+        if def.has_inner_constructor || !kw.is_empty() {
+            return Err(self.no_method(def.name.as_str(), &args, &[]));
+        }
+        construct(ty, args)
+    }
+
+    /// Evaluates the signature of a definition: one type per positional parameter.
+    fn signature(&mut self, def: &FunctionDef) -> Result<Rc<[Type]>, Flow> {
+        let mut types = Vec::with_capacity(def.params.len() + 1);
+        if let Some(callable) = &def.callable {
+            types.push(self.annotation(callable.annotation.as_deref())?);
+        }
+        for p in &def.params {
+            types.push(self.annotation(p.annotation.as_deref())?);
+        }
+        Ok(Rc::from(types))
+    }
+
+    fn annotation(&mut self, annotation: Option<&Expr>) -> Result<Type, Flow> {
+        match annotation {
+            Some(a) => self.eval_type(a, &[]),
+            None => Ok(Type::Prim(Prim::Any)),
+        }
+    }
+
+    /// A closure for a lambda (its parameters may be annotated too).
+    pub(crate) fn make_closure(&mut self, def: Rc<FunctionDef>) -> EvalResult {
+        let signature = self.signature(&def)?;
+        Ok(Value::Function(Rc::new(Closure {
+            def,
+            signature,
+            scope: self.current_scope(),
+            methods: Vec::new(),
+            source: self.source(),
+        })))
+    }
+
+    /// `function f(…) … end`, `f(x::T) = …`, `Base.show(io, x) = …`, `(l::L)(x) = …`.
+    pub(crate) fn define_function(&mut self, def: &Rc<FunctionDef>) -> EvalResult {
+        if def.callable.is_some() {
+            return self.add_method(def, Home::Extension, Name::new(CALL));
+        }
+        let Some(name) = def.name else {
+            return self.make_closure(def.clone());
+        };
+        let home = self.home_of(def, name)?;
+        if let Some(doc) = &def.doc {
+            self.docs.insert(name, doc.clone());
+        }
+        self.add_method(def, home, name)
+    }
+
+    fn home_of(&self, def: &FunctionDef, name: Name) -> Result<Home, Flow> {
+        if let Some(module) = def.module {
+            if !EXTENSIBLE_MODULES.contains(&module.as_str()) {
+                return Err(fail(
+                    ErrorKind::UndefVarError,
+                    format!("`{module}` not defined"),
+                ));
+            }
+            return Ok(Home::Extension);
+        }
+        if self.current_scope().is_some() {
+            return Ok(Home::Local);
+        }
+        match self.global(name) {
+            Some(Value::Type(_)) => return Ok(Home::Extension),
+            Some(_) => return Ok(Home::Global),
+            None => {}
+        }
+        if crate::builtins::lookup(name).is_none() || self.extensions.contains_key(&name) {
+            return Ok(if self.extensions.contains_key(&name) {
+                Home::Extension
+            } else {
+                Home::Global
+            });
+        }
+        if self.imported.contains(&name) {
+            return Ok(Home::Extension);
+        }
+        let annotated = def.params.iter().any(|p| p.annotation.is_some());
+        if annotated {
+            return Err(fail(
+                ErrorKind::ErrorException,
+                format!(
+                    "invalid method definition in Main: function Base.{name} must be explicitly imported to be extended (write `import Base: {name}` first, or define `Base.{name}(…)`)"
+                ),
+            ));
+        }
+        // An unannotated definition of a builtin's name is a new function of that name, as
+        // in a Julia session where the name was not used before.
+        Ok(Home::Global)
+    }
+
+    fn add_method(&mut self, def: &Rc<FunctionDef>, home: Home, name: Name) -> EvalResult {
+        let method = Rc::new(Closure {
+            def: def.clone(),
+            signature: self.signature(def)?,
+            scope: self.current_scope(),
+            methods: Vec::new(),
+            source: self.source(),
+        });
+        match home {
+            Home::Extension => {
+                let table = self.extensions.entry(name).or_default();
+                table.retain(|m| !same_signature(m, &method));
+                table.push(method);
+                Ok(Value::Nothing)
+            }
+            Home::Local | Home::Global => {
+                let existing = match home {
+                    Home::Local => self
+                        .current_scope()
+                        .and_then(|scope| Scope::lookup(&scope, name)),
+                    _ => self.global(name).cloned(),
+                };
+                let mut methods = Vec::new();
+                if let Some(Value::Function(old)) = existing {
+                    for m in all_methods(&old) {
+                        if !same_signature(m, &method) {
+                            methods.push(Rc::new(Closure {
+                                def: m.def.clone(),
+                                signature: m.signature.clone(),
+                                scope: m.scope.clone(),
+                                methods: Vec::new(),
+                                source: m.source.clone(),
+                            }));
+                        }
+                    }
+                }
+                let f = Value::Function(Rc::new(Closure {
+                    def: method.def.clone(),
+                    signature: method.signature.clone(),
+                    scope: method.scope.clone(),
+                    methods,
+                    source: method.source.clone(),
+                }));
+                match self.current_scope() {
+                    Some(scope) if matches!(home, Home::Local) => scope.define(name, f.clone()),
+                    _ => self.set_global(name, f.clone()),
+                }
+                Ok(f)
+            }
+        }
+    }
+
+    /// `import M: a, b`: marks the names as extensible by user methods (the modules' names
+    /// are all loaded already).
+    pub(crate) fn import(&mut self, names: &[Name]) -> EvalResult {
+        self.imported.extend(names.iter().copied());
+        Ok(Value::Nothing)
+    }
+
+    /// Calls the user's methods of the builtin or constructor `name` when one applies to
+    /// `args`; `None` leaves the call to the builtin.
+    pub(crate) fn call_extension(
+        &mut self,
+        name: Name,
+        args: &[Value],
+        kw: &[(Name, Value)],
+    ) -> Option<EvalResult> {
+        let table = self.extensions.get(&name)?;
+        let method = match select(table.iter(), args) {
+            Ok(m) => m.clone(),
+            Err(Selection::NoMatch) => return None,
+            Err(Selection::Ambiguous(candidates)) => {
+                return Some(Err(ambiguity(name.as_str(), args, &candidates)))
+            }
+        };
+        Some(self.run_method(&method, args.to_vec(), kw.to_vec()))
+    }
+
+    /// An operator applied to user values: the user's method, else a `MethodError`.
+    pub(crate) fn call_operator(&mut self, name: &str, args: Vec<Value>) -> EvalResult {
+        match self.call_extension(Name::new(name), &args, &[]) {
+            Some(result) => result,
+            None => {
+                let candidates = self
+                    .extensions
+                    .get(&Name::new(name))
+                    .cloned()
+                    .unwrap_or_default();
+                Err(self.no_method(name, &args, &candidates))
+            }
+        }
+    }
+
+    /// A binary operator with a user value among its operands (or, dotted, inside a vector
+    /// operand): the user's method, elementwise when dotted. `None` leaves the operators
+    /// every value has (`==`, `===`, `|>`, `=>`, `in`) to the builtin when the user defined
+    /// none.
+    pub(crate) fn binary_user(
+        &mut self,
+        op: BinOp,
+        dotted: bool,
+        a: &Value,
+        b: &Value,
+    ) -> Option<EvalResult> {
+        if dotted {
+            let function = Value::Builtin(crate::builtins::lookup(Name::new(op.symbol()))?);
+            return Some(self.broadcast_call(&function, vec![a.clone(), b.clone()], Vec::new()));
+        }
+        let args = [a.clone(), b.clone()];
+        if let Some(result) = self.call_extension(Name::new(op.symbol()), &args, &[]) {
+            return Some(result);
+        }
+        match op {
+            BinOp::Ne => {
+                let equal = self.call_extension(Name::new("=="), &args, &[])?;
+                Some(equal.map(|v| match v {
+                    Value::Bool(b) => Value::Bool(!b),
+                    other => other,
+                }))
+            }
+            BinOp::Eq
+            | BinOp::Identical
+            | BinOp::NotIdentical
+            | BinOp::Pipe
+            | BinOp::Pair
+            | BinOp::In
+            | BinOp::Subtype => None,
+            _ => Some(self.call_operator(op.symbol(), args.to_vec())),
+        }
+    }
+
+    /// Calls a user value: a method of its callable type.
+    pub(crate) fn call_struct(
+        &mut self,
+        object: &Value,
+        mut args: Vec<Value>,
+        kw: Vec<(Name, Value)>,
+    ) -> EvalResult {
+        args.insert(0, object.clone());
+        match self.call_extension(Name::new(CALL), &args, &kw) {
+            Some(result) => result,
+            None => Err(fail(
+                ErrorKind::MethodError,
+                format!("objects of type {} are not callable", object.type_name()),
+            )),
+        }
+    }
+
+    /// Calls the method of a user function that applies to `args`.
+    pub(crate) fn call_function(
+        &mut self,
+        closure: &Rc<Closure>,
+        args: Vec<Value>,
+        kw: Vec<(Name, Value)>,
+    ) -> EvalResult {
+        let name = closure
+            .def
+            .name
+            .map_or("#anonymous".to_string(), |n| n.to_string());
+        let method = match select(all_methods(closure), &args) {
+            Ok(m) => m.clone(),
+            Err(Selection::NoMatch) => {
+                let candidates: Vec<Rc<Closure>> = all_methods(closure).cloned().collect();
+                return Err(self.no_method(&name, &args, &candidates));
+            }
+            Err(Selection::Ambiguous(candidates)) => {
+                return Err(ambiguity(&name, &args, &candidates))
+            }
+        };
+        self.run_method(&method, args, kw)
+    }
+
+    /// Julia's `MethodError: no method matching f(::T)`, with the closest candidates.
+    pub(crate) fn no_method(&self, name: &str, args: &[Value], candidates: &[Rc<Closure>]) -> Flow {
+        let mut message = format!("no method matching {name}({})", arg_types(args));
+        let mut close: Vec<(usize, String)> = candidates
+            .iter()
+            .map(|m| {
+                let score = m
+                    .signature
+                    .iter()
+                    .zip(args)
+                    .filter(|(t, a)| t.contains(a))
+                    .count();
+                (score, signature_text(name, m))
+            })
+            .collect();
+        close.sort_by(|a, b| b.0.cmp(&a.0));
+        if !close.is_empty() {
+            message.push_str("\n\nClosest candidates are:");
+            for (_, text) in close.iter().take(3) {
+                message.push_str("\n  ");
+                message.push_str(text);
+            }
+        }
+        fail(ErrorKind::MethodError, message)
+    }
+
+    /// Fills in the text of the user's `show` methods for every user value inside `v`, so
+    /// that printing and display (which have no interpreter) use it.
+    pub fn prepare_display(&mut self, v: &Value) -> Result<(), Flow> {
+        if !self.extensions.contains_key(&Name::new("show")) {
+            return Ok(());
+        }
+        self.prepare_display_at(v, 0)
+    }
+
+    fn prepare_display_at(&mut self, v: &Value, depth: usize) -> Result<(), Flow> {
+        if depth > 64 {
+            return Ok(());
+        }
+        match v {
+            Value::Struct(s) => {
+                let io = crate::builtins::io::buffer();
+                let shown = self.call_extension(Name::new("show"), &[io.clone(), v.clone()], &[]);
+                match shown {
+                    Some(result) => {
+                        result?;
+                        *s.shown.borrow_mut() = Some(crate::builtins::io::buffer_text(&io));
+                    }
+                    None => {
+                        let fields = s.fields.borrow().clone();
+                        for f in &fields {
+                            self.prepare_display_at(f, depth + 1)?;
+                        }
+                    }
+                }
+            }
+            Value::Tuple(items) => {
+                for item in items.iter() {
+                    self.prepare_display_at(item, depth + 1)?;
+                }
+            }
+            Value::List(items) => {
+                let items = items.borrow().clone();
+                for item in &items {
+                    self.prepare_display_at(item, depth + 1)?;
+                }
+            }
+            Value::NamedTuple(items) => {
+                for (_, item) in items.iter() {
+                    self.prepare_display_at(item, depth + 1)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `x.field` of a user value.
+    pub(crate) fn struct_field(s: &StructValue, field: Name) -> EvalResult {
+        match s.def.field_index(field) {
+            Some(i) => Ok(s.fields.borrow()[i].clone()),
+            None => Err(fail(
+                ErrorKind::ErrorException,
+                format!("type {} has no field {field}", s.def.name),
+            )),
+        }
+    }
+
+    /// `x.field = v` of a user value: only mutable structs, converting to the field's type.
+    pub(crate) fn set_struct_field(s: &StructValue, field: Name, v: Value) -> Result<(), Flow> {
+        if !s.def.mutable {
+            return Err(fail(
+                ErrorKind::ErrorException,
+                format!(
+                    "setfield!: immutable struct of type {} cannot be changed",
+                    s.def.name
+                ),
+            ));
+        }
+        let Some(i) = s.def.field_index(field) else {
+            return Err(fail(
+                ErrorKind::ErrorException,
+                format!("type {} has no field {field}", s.def.name),
+            ));
+        };
+        let wanted = field_type(s, i);
+        let v = convert(&wanted, v)?;
+        s.fields.borrow_mut()[i] = v;
+        Ok(())
+    }
+
+    /// The methods of a function, for `methods(f)`.
+    pub fn method_list(&self, f: &Value) -> Option<(String, Vec<Rc<Closure>>)> {
+        match f {
+            // The newest method heads a function's table: list them in definition order.
+            Value::Function(c) => Some((
+                c.def.name.map_or("#anonymous".into(), |n| n.to_string()),
+                all_methods(c).rev().cloned().collect(),
+            )),
+            Value::Builtin(b) => Some((
+                b.name.to_string(),
+                self.extensions
+                    .get(&Name::new(b.name))
+                    .cloned()
+                    .unwrap_or_default(),
+            )),
+            Value::Type(t) => match &**t {
+                Type::User(d) => Some((
+                    d.name.to_string(),
+                    self.extensions.get(&d.name).cloned().unwrap_or_default(),
+                )),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The declared type of field `i` of `s`, with the instance's type parameters substituted.
+fn field_type(s: &StructValue, i: usize) -> Type {
+    match &s.def.fields[i].1 {
+        None => Type::Prim(Prim::Any),
+        Some(Type::Var(v)) => s
+            .def
+            .params
+            .iter()
+            .position(|p| p == v)
+            .and_then(|k| s.params.get(k).cloned())
+            .unwrap_or(Type::Prim(Prim::Any)),
+        Some(t) => t.clone(),
+    }
+}
+
+/// The default constructor: one argument per field, converted to the field's type, with the
+/// type parameters given (`Dual{Float64}(1, 2)`) or inferred from the arguments.
+fn construct(ty: &Type, args: Vec<Value>) -> EvalResult {
+    let (def, given) = match ty {
+        Type::User(d) => (d.clone(), None),
+        Type::UserApplied(d, ps) => (d.clone(), Some(ps.clone())),
+        _ => unreachable!("constructors belong to user types"),
+    };
+    if args.len() != def.fields.len() {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {}({}): the default constructor takes {} argument{} ({})",
+                def.name,
+                arg_types(&args),
+                def.fields.len(),
+                if def.fields.len() == 1 { "" } else { "s" },
+                def.fields
+                    .iter()
+                    .map(|(f, _)| f.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    let params: Rc<[Type]> = match given {
+        Some(ps) => ps,
+        None => infer_params(&def, &args)?,
+    };
+    let instance = StructValue {
+        def: def.clone(),
+        params,
+        fields: RefCell::new(Vec::new()),
+        shown: RefCell::new(None),
+    };
+    let mut fields = Vec::with_capacity(args.len());
+    for (i, v) in args.into_iter().enumerate() {
+        fields.push(convert(&field_type(&instance, i), v)?);
+    }
+    *instance.fields.borrow_mut() = fields;
+    Ok(Value::Struct(Rc::new(instance)))
+}
+
+/// The type parameters of a struct from the arguments of its default constructor.
+fn infer_params(def: &TypeDef, args: &[Value]) -> Result<Rc<[Type]>, Flow> {
+    let mut bound: Vec<Option<Type>> = vec![None; def.params.len()];
+    for ((_, ty), v) in def.fields.iter().zip(args) {
+        let Some(Type::Var(var)) = ty else { continue };
+        let Some(k) = def.params.iter().position(|p| p == var) else {
+            continue;
+        };
+        let actual = Type::of(v);
+        match &bound[k] {
+            None => bound[k] = Some(actual),
+            Some(previous) if *previous == actual => {}
+            Some(_) => {
+                return Err(fail(
+                    ErrorKind::MethodError,
+                    format!("no method matching {}({})", def.name, arg_types(args)),
+                ))
+            }
+        }
+    }
+    bound
+        .into_iter()
+        .zip(&def.params)
+        .map(|(t, p)| {
+            t.ok_or_else(|| {
+                fail(
+                    ErrorKind::MethodError,
+                    format!(
+                        "no method matching {}({}): the parameter {p} cannot be inferred",
+                        def.name,
+                        arg_types(args)
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// `v` as a value of type `ty`: itself when it is one, else Julia's numeric conversions.
+pub fn convert(ty: &Type, v: Value) -> EvalResult {
+    if ty.contains(&v) {
+        return Ok(v);
+    }
+    let converted = match (ty, &v) {
+        (Type::Prim(Prim::Float64 | Prim::AbstractFloat), Value::Int(i)) => {
+            Some(Value::Float(*i as f64))
+        }
+        (Type::Prim(Prim::Float64 | Prim::AbstractFloat), Value::Bool(b)) => {
+            Some(Value::Float(f64::from(u8::from(*b))))
+        }
+        (Type::Prim(Prim::Int64 | Prim::Integer | Prim::Signed), Value::Float(x))
+            if x.fract() == 0.0 && x.abs() < 9.2e18 =>
+        {
+            Some(Value::Int(*x as i64))
+        }
+        (Type::Prim(Prim::Int64 | Prim::Integer | Prim::Signed), Value::Bool(b)) => {
+            Some(Value::Int(i64::from(*b)))
+        }
+        _ => None,
+    };
+    converted.ok_or_else(|| {
+        let kind = match (ty, &v) {
+            (Type::Prim(Prim::Int64), Value::Float(_)) => ErrorKind::InexactError,
+            _ => ErrorKind::MethodError,
+        };
+        fail(
+            kind,
+            format!(
+                "Cannot `convert` an object of type {} to an object of type {ty}",
+                v.type_name()
+            ),
+        )
+    })
+}
+
+/// `new(…)` inside an inner constructor: the default constructor of the type.
+struct RawConstructor(Type);
+
+impl crate::object::Object for RawConstructor {
+    fn type_name(&self) -> String {
+        "Function".into()
+    }
+    fn show(&self) -> String {
+        "new".into()
+    }
+    fn call(&self, _: &mut Interp, args: Vec<Value>, _: Vec<(Name, Value)>) -> Option<EvalResult> {
+        Some(construct(&self.0, args))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// Every method of a user function.
+pub fn all_methods(closure: &Rc<Closure>) -> impl DoubleEndedIterator<Item = &Rc<Closure>> {
+    std::iter::once(closure).chain(closure.methods.iter())
+}
+
+/// Two methods with the same signature: the newer replaces the older.
+fn same_signature(a: &Closure, b: &Closure) -> bool {
+    a.signature == b.signature
+        && vararg(&a.def) == vararg(&b.def)
+        && required(&a.def) == required(&b.def)
+}
+
+fn vararg(def: &FunctionDef) -> bool {
+    def.params.iter().any(|p| p.vararg)
+}
+
+fn required(def: &FunctionDef) -> usize {
+    def.params
+        .iter()
+        .filter(|p| p.default.is_none() && !p.vararg)
+        .count()
+        + usize::from(def.callable.is_some())
+}
+
+/// The declared type of the `i`-th of `n` arguments of `m` (a vararg's type repeats), or
+/// `None` when `m` does not take `n` arguments.
+fn arg_type(m: &Closure, i: usize) -> &Type {
+    let last = m.signature.len().saturating_sub(1);
+    &m.signature[i.min(last)]
+}
+
+fn accepts(m: &Closure, args: &[Value]) -> bool {
+    let n = args.len();
+    let max = m.signature.len();
+    let ok_count = n >= required(&m.def) && (vararg(&m.def) || n <= max);
+    ok_count
+        && (m.signature.is_empty()
+            || args
+                .iter()
+                .enumerate()
+                .all(|(i, a)| arg_type(m, i).contains(a)))
+}
+
+/// Whether `a` is at least as specific as `b` for a call with `n` arguments.
+fn at_least_as_specific(a: &Closure, b: &Closure, n: usize) -> bool {
+    (0..n).all(|i| arg_type(a, i).is_subtype(arg_type(b, i)))
+}
+
+/// Why no single method was chosen.
+enum Selection {
+    NoMatch,
+    Ambiguous(Vec<Rc<Closure>>),
+}
+
+/// The most specific method of `methods` applicable to `args`.
+fn select<'a>(
+    methods: impl Iterator<Item = &'a Rc<Closure>>,
+    args: &[Value],
+) -> Result<&'a Rc<Closure>, Selection> {
+    let applicable: Vec<&Rc<Closure>> = methods.filter(|m| accepts(m, args)).collect();
+    match applicable.as_slice() {
+        [] => return Err(Selection::NoMatch),
+        [only] => return Ok(only),
+        _ => {}
+    }
+    let n = args.len();
+    let best: Vec<&Rc<Closure>> = applicable
+        .iter()
+        .copied()
+        .filter(|m| {
+            applicable
+                .iter()
+                .all(|other| Rc::ptr_eq(m, other) || at_least_as_specific(m, other, n))
+        })
+        .collect();
+    match best.as_slice() {
+        [one] => Ok(one),
+        // Equally specific: a method without a vararg or defaults wins (`f(x)` over
+        // `f(x, y = 1)`), as the narrower arity does in Julia.
+        [_, ..] => Ok(best
+            .iter()
+            .copied()
+            .min_by_key(|m| (vararg(&m.def), m.def.params.len()))
+            .expect("best is not empty")),
+        [] => Err(Selection::Ambiguous(
+            applicable.into_iter().cloned().collect(),
+        )),
+    }
+}
+
+fn ambiguity(name: &str, args: &[Value], candidates: &[Rc<Closure>]) -> Flow {
+    let mut message = format!("{name}({}) is ambiguous.\n\nCandidates:", arg_types(args));
+    for m in candidates {
+        message.push_str("\n  ");
+        message.push_str(&signature_text(name, m));
+    }
+    fail(ErrorKind::MethodError, message)
+}
+
+fn arg_types(args: &[Value]) -> String {
+    args.iter()
+        .map(|a| format!("::{}", a.type_name()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `f(x::Int64, y)` as `methods` and errors print a method.
+pub fn signature_text(name: &str, m: &Closure) -> String {
+    let mut parts = Vec::new();
+    let offset = usize::from(m.def.callable.is_some());
+    for (i, p) in m.def.params.iter().enumerate() {
+        let pname = match &p.pattern {
+            difflab_syntax::Pattern::Name(n) if n.as_str() != "_" => n.to_string(),
+            difflab_syntax::Pattern::Name(_) => String::new(),
+            difflab_syntax::Pattern::Tuple(_) => "(…)".to_string(),
+        };
+        let ty = &m.signature[i + offset];
+        let mut text = if matches!(ty, Type::Prim(Prim::Any)) {
+            pname
+        } else {
+            format!("{pname}::{ty}")
+        };
+        if p.vararg {
+            text.push_str("...");
+        }
+        parts.push(text);
+    }
+    let head = match &m.def.callable {
+        Some(_) => format!("(::{})", m.signature[0]),
+        None => name.to_string(),
+    };
+    format!("{head}({})", parts.join(", "))
+}
+
+/// Whether a binary operation involves user values, so user methods are looked up first.
+pub fn involves_user_values(dotted: bool, a: &Value, b: &Value) -> bool {
+    let user = |v: &Value| match v {
+        Value::Struct(_) => true,
+        Value::List(items) if dotted => {
+            items.borrow().iter().any(|x| matches!(x, Value::Struct(_)))
+        }
+        _ => false,
+    };
+    user(a) || user(b)
+}
+
+/// `A <: B` of two types.
+pub fn subtype_test(a: &Value, b: &Value) -> EvalResult {
+    match (Type::from_value(a), Type::from_value(b)) {
+        (Some(a), Some(b)) => Ok(Value::Bool(a.is_subtype(&b))),
+        _ => Err(fail(
+            ErrorKind::TypeError,
+            format!(
+                "in <:, expected types, got {} and {}",
+                a.type_name(),
+                b.type_name()
+            ),
+        )),
+    }
+}
+
+/// The help of the type and method keywords (`?struct`, `?abstract type`, `?do`, `?import`).
+pub fn keyword_doc(topic: &str) -> Option<&'static str> {
+    Some(match topic {
+        "struct" | "mutable struct" | "mutable" => "    struct Name{T} <: Super\n        field::Type\n        other\n    end\n    mutable struct Name … end\n\nDefines a composite type. Its default constructor takes one argument per field (converted to the field's type; type parameters are inferred from the arguments, or given as in `Name{Float64}(…)`); fields are read with `x.field`, and assigned only in a `mutable struct`. Constructors written inside the body call `new(…)`; methods written outside (`Name(x) = Name(x, 0)`) add constructors. A struct may be callable: `(l::Name)(x) = …`. Redefining a struct with other fields is an error.\n\n```\njulia> struct Point{T} <: Number; x::T; y::T; end\n\njulia> p = Point(1.0, 2.0); (p.x, typeof(p))\n(1.0, Point{Float64})\n```",
+        "abstract type" | "abstract" => "    abstract type Name <: Super end\n\nDefines an abstract type: it has no instances, but structs declare it as their supertype (`struct S <: Name … end`) and methods annotated with it (`f(x::Name)`) apply to all of them.\n\n```\njulia> abstract type Shape end\n\njulia> struct Square <: Shape; side::Float64; end\n\njulia> Square(2.0) isa Shape\ntrue\n```",
+        "do" => "    f(args) do x, y\n        body\n    end\n\nA `do` block passes an anonymous function as the first argument of the call: `map(v) do x … end` is `map(x -> …, v)`.\n\n```\njulia> map([1, 2, 3]) do x\n           x^2\n       end\n3-element Vector{Int64}:\n 1\n 4\n 9\n```",
+        "import" | "using" => "    import Base: +, show\n    using LinearAlgebra\n\nEvery package name is already loaded, so `using` does nothing. `import M: f` lets you extend `f` with your own methods (`+(a::T, b::T) = …`); `Base.f(…) = …` does the same without importing. Defining a method with annotated arguments for a builtin without either is an error, as in Julia.\n\n```\njulia> import Base: +\n\njulia> struct V; x::Float64; end\n\njulia> +(a::V, b::V) = V(a.x + b.x); V(1.0) + V(2.0)\nV(3.0)\n```",
+        _ => return None,
+    })
+}

@@ -1,0 +1,466 @@
+//! Types as the language sees them: the builtin lattice ([`Prim`]), user-defined types
+//! ([`TypeDef`]), instances of user structs ([`StructValue`]), and the subtype relation that
+//! `isa`, `<:` and method dispatch share.
+
+use crate::show::ElType;
+use crate::value::Value;
+use difflab_syntax::Name;
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+/// A type of the builtin lattice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prim {
+    /// The top type.
+    Any,
+    /// `Number`
+    Number,
+    /// `Real`
+    Real,
+    /// `AbstractFloat`
+    AbstractFloat,
+    /// `Float64`
+    Float64,
+    /// `Integer`
+    Integer,
+    /// `Signed`
+    Signed,
+    /// `Int64` (`Int`)
+    Int64,
+    /// `Bool`
+    Bool,
+    /// A number carrying derivatives (a dual, a tracked value, a tracer or a symbolic node).
+    Dual,
+    /// `AbstractString`
+    AbstractString,
+    /// `String`
+    String,
+    /// `Symbol`
+    Symbol,
+    /// `Nothing`
+    Nothing,
+    /// `Function`
+    Function,
+    /// `Tuple`
+    Tuple,
+    /// `NamedTuple`
+    NamedTuple,
+    /// `AbstractArray`
+    AbstractArray,
+    /// `AbstractVector`
+    AbstractVector,
+    /// `AbstractMatrix`
+    AbstractMatrix,
+    /// `Array`
+    Array,
+    /// `Vector`
+    Vector,
+    /// `Matrix`
+    Matrix,
+    /// `AbstractRange`
+    AbstractRange,
+    /// `UnitRange`, `StepRange`, `StepRangeLen`
+    Range,
+    /// `SparseMatrixCSC`
+    SparseMatrixCSC,
+    /// `IO`
+    IO,
+    /// `Exception`
+    Exception,
+    /// `DataType` (the type of types)
+    DataType,
+}
+
+impl Prim {
+    /// The builtin type called `name` (with Julia's aliases: `Int` is `Int64`).
+    pub fn from_name(name: &str) -> Option<Prim> {
+        Some(match name {
+            "Any" => Prim::Any,
+            "Number" => Prim::Number,
+            "Real" => Prim::Real,
+            "AbstractFloat" => Prim::AbstractFloat,
+            "Float64" => Prim::Float64,
+            "Integer" => Prim::Integer,
+            "Signed" => Prim::Signed,
+            "Int" | "Int64" => Prim::Int64,
+            "Bool" => Prim::Bool,
+            "AbstractString" => Prim::AbstractString,
+            "String" => Prim::String,
+            "Symbol" => Prim::Symbol,
+            "Nothing" => Prim::Nothing,
+            "Function" => Prim::Function,
+            "Tuple" => Prim::Tuple,
+            "NamedTuple" => Prim::NamedTuple,
+            "AbstractArray" => Prim::AbstractArray,
+            "AbstractVector" => Prim::AbstractVector,
+            "AbstractMatrix" => Prim::AbstractMatrix,
+            "Array" => Prim::Array,
+            "Vector" => Prim::Vector,
+            "Matrix" => Prim::Matrix,
+            "AbstractRange" => Prim::AbstractRange,
+            "UnitRange" | "StepRange" | "StepRangeLen" => Prim::Range,
+            "SparseMatrixCSC" | "AbstractSparseMatrix" => Prim::SparseMatrixCSC,
+            "IO" | "IOBuffer" => Prim::IO,
+            "Exception" => Prim::Exception,
+            "DataType" | "Type" => Prim::DataType,
+            _ => return None,
+        })
+    }
+
+    /// The name Julia prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Prim::Any => "Any",
+            Prim::Number => "Number",
+            Prim::Real => "Real",
+            Prim::AbstractFloat => "AbstractFloat",
+            Prim::Float64 => "Float64",
+            Prim::Integer => "Integer",
+            Prim::Signed => "Signed",
+            Prim::Int64 => "Int64",
+            Prim::Bool => "Bool",
+            Prim::Dual => "Dual",
+            Prim::AbstractString => "AbstractString",
+            Prim::String => "String",
+            Prim::Symbol => "Symbol",
+            Prim::Nothing => "Nothing",
+            Prim::Function => "Function",
+            Prim::Tuple => "Tuple",
+            Prim::NamedTuple => "NamedTuple",
+            Prim::AbstractArray => "AbstractArray",
+            Prim::AbstractVector => "AbstractVector",
+            Prim::AbstractMatrix => "AbstractMatrix",
+            Prim::Array => "Array",
+            Prim::Vector => "Vector",
+            Prim::Matrix => "Matrix",
+            Prim::AbstractRange => "AbstractRange",
+            Prim::Range => "UnitRange",
+            Prim::SparseMatrixCSC => "SparseMatrixCSC",
+            Prim::IO => "IO",
+            Prim::Exception => "Exception",
+            Prim::DataType => "DataType",
+        }
+    }
+
+    /// The direct supertypes (`Vector` is both an `AbstractVector` and an `Array`).
+    fn parents(self) -> &'static [Prim] {
+        match self {
+            Prim::Any => &[],
+            Prim::Real => &[Prim::Number],
+            Prim::AbstractFloat | Prim::Integer | Prim::Dual => &[Prim::Real],
+            Prim::Float64 => &[Prim::AbstractFloat],
+            Prim::Signed | Prim::Bool => &[Prim::Integer],
+            Prim::Int64 => &[Prim::Signed],
+            Prim::String => &[Prim::AbstractString],
+            Prim::AbstractVector | Prim::AbstractMatrix | Prim::Array => &[Prim::AbstractArray],
+            Prim::Vector => &[Prim::AbstractVector, Prim::Array],
+            Prim::Matrix => &[Prim::AbstractMatrix, Prim::Array],
+            Prim::AbstractRange => &[Prim::AbstractVector],
+            Prim::Range => &[Prim::AbstractRange],
+            Prim::SparseMatrixCSC => &[Prim::AbstractMatrix],
+            _ => &[Prim::Any],
+        }
+    }
+
+    /// The first declared supertype (`Any` for `Any`).
+    pub fn supertype(self) -> Prim {
+        self.parents().first().copied().unwrap_or(Prim::Any)
+    }
+
+    /// Whether the type is abstract (has no instances of its own).
+    pub fn is_abstract(self) -> bool {
+        matches!(
+            self,
+            Prim::Any
+                | Prim::Number
+                | Prim::Real
+                | Prim::AbstractFloat
+                | Prim::Integer
+                | Prim::Signed
+                | Prim::AbstractString
+                | Prim::Function
+                | Prim::AbstractArray
+                | Prim::AbstractVector
+                | Prim::AbstractMatrix
+                | Prim::AbstractRange
+                | Prim::IO
+                | Prim::Exception
+        )
+    }
+
+    /// Whether `self <: other` in the lattice.
+    pub fn is_subtype(self, other: Prim) -> bool {
+        self == other || other == Prim::Any || self.parents().iter().any(|p| p.is_subtype(other))
+    }
+}
+
+/// A type: builtin, builtin with parameters (`Vector{Float64}`), user-defined (with or without
+/// parameters), a library object's type known by name (`AutoForwardDiff`), or a type parameter
+/// inside a struct definition.
+#[derive(Clone)]
+pub enum Type {
+    /// A builtin type.
+    Prim(Prim),
+    /// A builtin type with parameters: `Vector{Float64}` (the element type).
+    Applied(Prim, Rc<[Type]>),
+    /// A user type (abstract, or a struct matching any parameters).
+    User(Rc<TypeDef>),
+    /// A parametric user struct with its parameters: `Dual{Float64}`.
+    UserApplied(Rc<TypeDef>, Rc<[Type]>),
+    /// A library object's type, by name.
+    Named(Rc<str>),
+    /// A type parameter (`T` in `struct Dual{T}; v::T; end`).
+    Var(Name),
+}
+
+impl PartialEq for Type {
+    fn eq(&self, other: &Type) -> bool {
+        match (self, other) {
+            (Type::Prim(a), Type::Prim(b)) => a == b,
+            (Type::Applied(a, p), Type::Applied(b, q)) => a == b && p == q,
+            (Type::User(a), Type::User(b)) => Rc::ptr_eq(a, b),
+            (Type::UserApplied(a, p), Type::UserApplied(b, q)) => Rc::ptr_eq(a, b) && p == q,
+            (Type::Named(a), Type::Named(b)) => a == b,
+            (Type::Named(a), Type::Prim(Prim::Exception)) => {
+                a.ends_with("Error") || a.ends_with("Exception")
+            }
+            (Type::Var(a), Type::Var(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let params = |f: &mut fmt::Formatter<'_>, ps: &[Type]| {
+            let shown: Vec<String> = ps.iter().map(Type::to_string).collect();
+            write!(f, "{{{}}}", shown.join(", "))
+        };
+        match self {
+            Type::Prim(p) => f.write_str(p.name()),
+            Type::Applied(p, ps) => {
+                f.write_str(p.name())?;
+                params(f, ps)
+            }
+            Type::User(def) => write!(f, "{}", def.name),
+            Type::UserApplied(def, ps) => {
+                write!(f, "{}", def.name)?;
+                params(f, ps)
+            }
+            Type::Named(name) => f.write_str(name),
+            Type::Var(name) => write!(f, "{name}"),
+        }
+    }
+}
+
+/// A user-defined type: `struct`, `mutable struct` or `abstract type`.
+pub struct TypeDef {
+    /// The type name.
+    pub name: Name,
+    /// The type parameter names.
+    pub params: Vec<Name>,
+    /// The declared supertype (`Any` when none).
+    pub supertype: Type,
+    /// The fields and their declared types (`None`: `Any`).
+    pub fields: Vec<(Name, Option<Type>)>,
+    /// True for `mutable struct`.
+    pub mutable: bool,
+    /// True for `abstract type`.
+    pub is_abstract: bool,
+    /// True when the definition has inner constructors (then there is no default one).
+    pub has_inner_constructor: bool,
+}
+
+impl TypeDef {
+    /// Whether another definition declares the same type (same kind, parameters, supertype
+    /// and fields), so redefining it is allowed.
+    pub fn same_as(&self, other: &TypeDef) -> bool {
+        self.params == other.params
+            && self.mutable == other.mutable
+            && self.is_abstract == other.is_abstract
+            && self.supertype == other.supertype
+            && self.fields.len() == other.fields.len()
+            && self
+                .fields
+                .iter()
+                .zip(&other.fields)
+                .all(|((a, s), (b, t))| a == b && s == t)
+    }
+
+    /// The position of the field called `name`.
+    pub fn field_index(&self, name: Name) -> Option<usize> {
+        self.fields.iter().position(|(f, _)| *f == name)
+    }
+}
+
+/// An instance of a user struct.
+pub struct StructValue {
+    /// Its type.
+    pub def: Rc<TypeDef>,
+    /// The values of the type parameters, inferred or given at construction.
+    pub params: Rc<[Type]>,
+    /// The field values (assignable only for mutable structs).
+    pub fields: RefCell<Vec<Value>>,
+    /// The text of the user's `show` method, filled in before the value is displayed.
+    pub shown: RefCell<Option<String>>,
+}
+
+impl StructValue {
+    /// The concrete type of the instance.
+    pub fn type_of(&self) -> Type {
+        if self.params.is_empty() {
+            Type::User(self.def.clone())
+        } else {
+            Type::UserApplied(self.def.clone(), self.params.clone())
+        }
+    }
+}
+
+/// The element type of an array as the language shows it: arrays carrying derivatives keep
+/// their `Float64` element type (as `typeof` prints them), so methods and fields declared
+/// for `Vector{Float64}` take them while a backend differentiates through them.
+fn element_type(eltype: ElType) -> Type {
+    Type::Prim(match eltype {
+        ElType::Int64 => Prim::Int64,
+        ElType::Bool => Prim::Bool,
+        _ => Prim::Float64,
+    })
+}
+
+impl Type {
+    /// The concrete type of a value.
+    pub fn of(v: &Value) -> Type {
+        let applied = |p, t| Type::Applied(p, Rc::from(vec![t]));
+        match v {
+            Value::Nothing => Type::Prim(Prim::Nothing),
+            Value::Bool(_) => Type::Prim(Prim::Bool),
+            Value::Int(_) => Type::Prim(Prim::Int64),
+            Value::Float(_) => Type::Prim(Prim::Float64),
+            Value::Real(_) => Type::Prim(Prim::Dual),
+            Value::Str(_) => Type::Prim(Prim::String),
+            Value::Symbol(_) => Type::Prim(Prim::Symbol),
+            Value::Array(a) => {
+                let a = a.borrow();
+                let rank = match a.data.shape().len() {
+                    1 if !a.row_adjoint => Prim::Vector,
+                    2 => Prim::Matrix,
+                    _ => Prim::Array,
+                };
+                applied(rank, element_type(a.eltype))
+            }
+            Value::Range(r) => applied(
+                Prim::Range,
+                Type::Prim(if r.is_int { Prim::Int64 } else { Prim::Float64 }),
+            ),
+            Value::Tuple(_) => Type::Prim(Prim::Tuple),
+            Value::NamedTuple(_) => Type::Prim(Prim::NamedTuple),
+            Value::List(_) => applied(Prim::Vector, Type::Prim(Prim::Any)),
+            Value::Sparse(s) => applied(
+                Prim::SparseMatrixCSC,
+                Type::Prim(match s.borrow().eltype {
+                    ElType::Bool => Prim::Bool,
+                    _ => Prim::Float64,
+                }),
+            ),
+            Value::Function(_) | Value::Builtin(_) => Type::Prim(Prim::Function),
+            Value::Exception(e) => Type::Named(Rc::from(e.kind.name())),
+            Value::Type(_) => Type::Prim(Prim::DataType),
+            Value::Struct(s) => s.type_of(),
+            Value::Object(o) => {
+                let name = o.type_name();
+                let base = name.split('{').next().unwrap_or(&name);
+                match Prim::from_name(base) {
+                    Some(p) => Type::Prim(p),
+                    None => Type::Named(Rc::from(base)),
+                }
+            }
+        }
+    }
+
+    /// The type a value stands for, when it is one: a type value, a builtin named like a
+    /// builtin type (`Float64` is also a conversion function), or a library type name.
+    pub fn from_value(v: &Value) -> Option<Type> {
+        match v {
+            Value::Type(t) => Some((**t).clone()),
+            Value::Builtin(b) => Some(Type::named(b.name)),
+            Value::Object(o) if o.type_name() == "DataType" => Some(Type::named(&o.show())),
+            _ => None,
+        }
+    }
+
+    /// The builtin type called `name`, else a library type known by that name.
+    pub fn named(name: &str) -> Type {
+        match Prim::from_name(name) {
+            Some(p) => Type::Prim(p),
+            None => Type::Named(Rc::from(name)),
+        }
+    }
+
+    /// Whether `v` is an instance of this type.
+    pub fn contains(&self, v: &Value) -> bool {
+        // `Float64` and `Real` also hold numbers carrying derivatives for `isa` and dispatch
+        // only through `Real`/`Number`: a dual is not a `Float64`, as in ForwardDiff.
+        Type::of(v).is_subtype(self)
+    }
+
+    /// Whether `self <: other`.
+    pub fn is_subtype(&self, other: &Type) -> bool {
+        match (self, other) {
+            (_, Type::Prim(Prim::Any)) | (_, Type::Var(_)) => true,
+            (Type::Var(_), _) => false,
+            (Type::Prim(a), Type::Prim(b)) => a.is_subtype(*b),
+            (Type::Applied(a, _), Type::Prim(b)) => a.is_subtype(*b),
+            (Type::Applied(a, p), Type::Applied(b, q)) => a.is_subtype(*b) && params_fit(p, q),
+            (Type::Named(a), Type::Named(b)) => a == b,
+            (Type::Named(a), Type::Prim(Prim::Exception)) => {
+                a.ends_with("Error") || a.ends_with("Exception")
+            }
+            (Type::User(a), _) | (Type::UserApplied(a, _), _) => {
+                let same_def = match other {
+                    Type::User(b) => Rc::ptr_eq(a, b),
+                    Type::UserApplied(b, q) => {
+                        Rc::ptr_eq(a, b)
+                            && matches!(self, Type::UserApplied(_, p) if params_fit(p, q))
+                    }
+                    _ => false,
+                };
+                same_def || a.supertype.is_subtype(other)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Parameters are invariant, as in Julia, except that a type variable fits anything.
+fn params_fit(given: &[Type], wanted: &[Type]) -> bool {
+    given.len() == wanted.len()
+        && given
+            .iter()
+            .zip(wanted)
+            .all(|(g, w)| matches!(w, Type::Var(_)) || g == w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lattice_orders_numbers_and_arrays() {
+        assert!(Prim::Int64.is_subtype(Prim::Real));
+        assert!(Prim::Bool.is_subtype(Prim::Integer));
+        assert!(!Prim::Float64.is_subtype(Prim::Integer));
+        assert!(Prim::Vector.is_subtype(Prim::Array));
+        assert!(Prim::Range.is_subtype(Prim::AbstractVector));
+        assert!(!Prim::Dual.is_subtype(Prim::Float64));
+        let vf = Type::Applied(Prim::Vector, Rc::from(vec![Type::Prim(Prim::Float64)]));
+        let avf = Type::Applied(
+            Prim::AbstractVector,
+            Rc::from(vec![Type::Prim(Prim::Float64)]),
+        );
+        let vi = Type::Applied(Prim::Vector, Rc::from(vec![Type::Prim(Prim::Int64)]));
+        assert!(vf.is_subtype(&avf));
+        assert!(!vi.is_subtype(&avf));
+        assert!(vi.is_subtype(&Type::Prim(Prim::AbstractArray)));
+    }
+}
