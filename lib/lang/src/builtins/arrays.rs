@@ -153,6 +153,11 @@ pub(crate) fn length_of(v: &Value) -> Option<usize> {
         .map(|shape| shape.iter().product())
 }
 
+/// The shape of a collection (`[]` for a number), `None` for a value without one.
+pub(crate) fn shape_of_value(v: &Value) -> Option<Vec<usize>> {
+    shape_of(v, "size").ok()
+}
+
 fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
     match v {
         Value::Array(a) => Ok(a.borrow().data.shape().to_vec()),

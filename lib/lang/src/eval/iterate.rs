@@ -101,6 +101,27 @@ pub fn iterate(v: &Value) -> Result<ValueIter, Flow> {
     Ok(ValueIter::Items(items.into_iter()))
 }
 
+/// The corresponding elements of two tuples, or of two named tuples with the same names in
+/// the same order; `None` when their lengths or names differ (or they are not both tuples).
+pub fn paired_fields(a: &Value, b: &Value) -> Option<Vec<(Value, Value)>> {
+    match (a, b) {
+        (Value::Tuple(p), Value::Tuple(q)) if p.len() == q.len() => {
+            Some(p.iter().cloned().zip(q.iter().cloned()).collect())
+        }
+        (Value::NamedTuple(p), Value::NamedTuple(q))
+            if p.len() == q.len() && p.iter().zip(q.iter()).all(|(f, g)| f.0 == g.0) =>
+        {
+            Some(
+                p.iter()
+                    .zip(q.iter())
+                    .map(|(f, g)| (f.1.clone(), g.1.clone()))
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
 impl Interp {
     /// The number of elements `v` iterates over, when known without iterating.
     pub fn length_of(v: &Value) -> Option<usize> {
