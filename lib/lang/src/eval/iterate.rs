@@ -31,16 +31,23 @@ impl Iterator for ValueIter {
                 if *next >= range.len {
                     return None;
                 }
-                let x = range.get(*next);
+                let x = range_element(range, *next);
                 *next += 1;
-                Some(if range.is_int {
-                    Value::Int(x as i64)
-                } else {
-                    Value::Float(x)
-                })
+                Some(x)
             }
             ValueIter::Items(items) => items.next(),
         }
+    }
+}
+
+/// Element `k` (0-based) of a range. Integer ranges count in integers, so elements beyond
+/// 2^53 are exact and overflow wraps as Julia's `Int` does.
+pub fn range_element(r: &Range, k: usize) -> Value {
+    if r.is_int {
+        let (start, step) = (r.start as i64, r.step as i64);
+        Value::Int(start.wrapping_add(step.wrapping_mul(k as i64)))
+    } else {
+        Value::Float(r.get(k))
     }
 }
 
