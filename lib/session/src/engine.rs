@@ -268,3 +268,23 @@ fn execute(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capped_cuts_at_a_character_boundary_and_says_how_much() {
+        let text = "é".repeat(MAX_OUTPUT_BYTES); // two bytes each
+        let cut = capped(text);
+        let (kept, note) = cut.rsplit_once('\n').expect("a note line");
+        assert_eq!(kept.len(), MAX_OUTPUT_BYTES);
+        assert_eq!(
+            note,
+            format!("[output truncated: {MAX_OUTPUT_BYTES} bytes not shown]")
+        );
+        let odd = format!("a{}", "é".repeat(MAX_OUTPUT_BYTES / 2));
+        assert!(capped(odd).starts_with('a'));
+        assert_eq!(capped("small".into()), "small");
+    }
+}
