@@ -76,7 +76,11 @@ impl Output for ChannelOutput {
         };
         let _ = self.replies.send(Reply::Event(Event::Stream {
             name,
-            text: text.to_string(),
+            text: if text.len() > MAX_OUTPUT_BYTES {
+                capped(text.to_string()) + "\n"
+            } else {
+                text.to_string()
+            },
         }));
     }
 
@@ -104,11 +108,34 @@ impl Output for ChannelOutput {
     }
 }
 
+/// The most text one output (a printed string, a value's display, an error report) sends to
+/// the frontend; the rest is replaced by a note, so that no value, however large, floods a
+/// terminal or freezes a notebook.
+pub const MAX_OUTPUT_BYTES: usize = 1 << 20;
+
+/// `text` cut to [`MAX_OUTPUT_BYTES`] (at a character boundary) with a note of what was cut.
+pub fn capped(mut text: String) -> String {
+    if text.len() <= MAX_OUTPUT_BYTES {
+        return text;
+    }
+    let mut end = MAX_OUTPUT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = text.len() - end;
+    text.truncate(end);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&format!("[output truncated: {cut} bytes not shown]"));
+    text
+}
+
 /// The MIME bundle of a value: `text/plain` always, plus an object's rich renderings.
 pub fn bundle(value: &Value) -> MimeBundle {
     let mut data = vec![(
         "text/plain".to_string(),
-        difflab_lang::display::plain(value),
+        capped(difflab_lang::display::plain(value)),
     )];
     if let Value::Object(obj) = value {
         data.extend(obj.rich());
@@ -120,8 +147,8 @@ pub fn bundle(value: &Value) -> MimeBundle {
 pub fn report(error: &LangError) -> ErrorReport {
     ErrorReport {
         ename: error.kind.name().to_string(),
-        evalue: error.message.clone(),
-        traceback: error.render().lines().map(str::to_string).collect(),
+        evalue: capped(error.message.clone()),
+        traceback: capped(error.render()).lines().map(str::to_string).collect(),
     }
 }
 
@@ -239,5 +266,25 @@ fn execute(
             send(Event::Error(report(&e)));
             true
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capped_cuts_at_a_character_boundary_and_says_how_much() {
+        let text = "é".repeat(MAX_OUTPUT_BYTES); // two bytes each
+        let cut = capped(text);
+        let (kept, note) = cut.rsplit_once('\n').expect("a note line");
+        assert_eq!(kept.len(), MAX_OUTPUT_BYTES);
+        assert_eq!(
+            note,
+            format!("[output truncated: {MAX_OUTPUT_BYTES} bytes not shown]")
+        );
+        let odd = format!("a{}", "é".repeat(MAX_OUTPUT_BYTES / 2));
+        assert!(capped(odd).starts_with('a'));
+        assert_eq!(capped("small".into()), "small");
     }
 }

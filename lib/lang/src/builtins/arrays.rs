@@ -153,6 +153,11 @@ pub(crate) fn length_of(v: &Value) -> Option<usize> {
         .map(|shape| shape.iter().product())
 }
 
+/// The shape of a collection (`[]` for a number), `None` for a value without one.
+pub(crate) fn shape_of_value(v: &Value) -> Option<Vec<usize>> {
+    shape_of(v, "size").ok()
+}
+
 fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
     match v {
         Value::Array(a) => Ok(a.borrow().data.shape().to_vec()),
@@ -304,7 +309,33 @@ fn range_(_: &mut Interp, args: Args) -> EvalResult {
         .kw("step")
         .map(|v| super::to_float(v, "range"))
         .transpose()?;
+    // Integer bounds count their elements in integers (`range(1, 10^18)` has exactly 10^18).
+    let int_len = |b: &Value, s: i128| -> Option<usize> {
+        let (Value::Int(a), Value::Int(b)) = (&args.pos[0], b) else {
+            return None;
+        };
+        let span = i128::from(*b) - i128::from(*a);
+        let n = if span == 0 || (span > 0) == (s > 0) {
+            span / s + 1
+        } else {
+            0
+        };
+        usize::try_from(n).ok()
+    };
+    let stop_value = args.pos.get(1).or(args.kw("stop"));
     let (step, len) = match (stop, step, length) {
+        (Some(b), None, None) => (
+            1.0,
+            stop_value
+                .and_then(|v| int_len(v, 1))
+                .unwrap_or(((b - start).floor().max(-1.0) + 1.0) as usize),
+        ),
+        (Some(b), Some(s), None) if s != 0.0 && s.fract() == 0.0 => (
+            s,
+            stop_value
+                .and_then(|v| int_len(v, s as i128))
+                .unwrap_or_else(|| ((b - start) / s + 1e-10).floor().max(-1.0) as usize + 1),
+        ),
         (Some(b), None, Some(n)) => (
             if n > 1 {
                 (b - start) / (n - 1) as f64
@@ -330,7 +361,7 @@ fn range_(_: &mut Interp, args: Args) -> EvalResult {
         step: if step == 0.0 { 1.0 } else { step },
         len,
         is_int: all_int && length.is_none(),
-        unit: false,
+        unit: all_int && length.is_none() && args.kw("step").is_none(),
     })))
 }
 
@@ -761,6 +792,20 @@ fn reverse_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("reverse", 1, 1)?;
     if let Value::Str(s) = &args.pos[0] {
         return Ok(Value::str(s.chars().rev().collect::<String>()));
+    }
+    if let (Value::Range(r), None) = (&args.pos[0], args.kw("dims")) {
+        // The reverse of a range is a range: `reverse(1:10^18)` builds nothing.
+        return Ok(Value::Range(Rc::new(Range {
+            start: if r.len == 0 {
+                r.start - r.step
+            } else {
+                r.last()
+            },
+            step: -r.step,
+            len: r.len,
+            is_int: r.is_int,
+            unit: false,
+        })));
     }
     let shape = shape_of(&args.pos[0], "reverse")?;
     let dims: Vec<usize> = match args.kw("dims") {

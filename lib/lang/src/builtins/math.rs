@@ -179,13 +179,14 @@ unary_builtins!(
 );
 
 /// `floor`, `ceil`, `round`, `trunc`: `round(x)` keeps the type, `round(Int, x)` converts, and
-/// `round(x; digits=k)` rounds to `k` decimals.
+/// `round(x; digits=k)` rounds to `k` decimals (`sigdigits=k`: to `k` significant digits).
 fn rounding(f: UnaryFn, interp: &mut Interp, mut args: Args) -> EvalResult {
     let to_int =
         matches!(args.pos.first(), Some(Value::Builtin(b)) if matches!(b.name, "Int" | "Int64"));
     if to_int || matches!(args.pos.first(), Some(Value::Builtin(b)) if b.name == "Float64") {
         args.pos.remove(0);
     }
+    args.arity(f.name(), 1, 1)?;
     let digits = args
         .kw("digits")
         .map(|d| super::to_int(d, f.name()))
@@ -194,40 +195,110 @@ fn rounding(f: UnaryFn, interp: &mut Interp, mut args: Args) -> EvalResult {
         .kw("sigdigits")
         .map(|d| super::to_int(d, f.name()))
         .transpose()?;
-    if digits.is_some() || sigdigits.is_some() {
-        let x = to_float(&args.pos[0], f.name())?;
-        // Digits after the point: given, or as many as leave `sigdigits` significant ones.
-        let k = match (digits, sigdigits) {
-            (Some(k), _) => k as i32,
-            (None, Some(sig)) if x != 0.0 && x.is_finite() => {
-                sig as i32 - 1 - x.abs().log10().floor() as i32
-            }
-            _ => return Ok(Value::Float(x)),
-        };
-        // Dividing by an exact power of ten is exact where multiplying by 0.001 is not.
-        let rounded = if k >= 0 {
-            f.apply(x * 10f64.powi(k)) / 10f64.powi(k)
-        } else {
-            f.apply(x / 10f64.powi(-k)) * 10f64.powi(-k)
-        };
-        return Ok(Value::Float(rounded));
+    if digits.is_some() && sigdigits.is_some() {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "`{}` cannot use both `digits` and `sigdigits` arguments.",
+                f.name()
+            ),
+        ));
     }
-    let _ = interp;
-    let v = unary(f, &args)?;
+    let v = if digits.is_some() || sigdigits.is_some() {
+        round_digits(f, &args.pos[0], digits, sigdigits)?
+    } else {
+        let _ = interp;
+        unary(f, &args)?
+    };
     if !to_int {
         return Ok(v);
     }
+    let int = |x: f64| -> Result<f64, Flow> {
+        // Every Int64 is below 2^63, and the nearest Float64 to typemax(Int64) is 2^63.
+        if x.is_finite() && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
+            Ok(x)
+        } else {
+            Err(fail(
+                ErrorKind::InexactError,
+                format!("Int64({})", crate::show::float(x)),
+            ))
+        }
+    };
     match v {
-        Value::Float(x) if x.is_finite() => Ok(Value::Int(x as i64)),
-        Value::Float(x) => Err(fail(
-            ErrorKind::InexactError,
-            format!("Int64({})", crate::show::float(x)),
-        )),
+        Value::Float(x) => Ok(Value::Int(int(x)? as i64)),
         Value::Array(a) => {
             let a = a.borrow();
-            Ok(from_tensor(a.data.primal_tensor(), ElType::Int64, false))
+            let t = a.data.primal_tensor();
+            t.primal().iter().try_for_each(|&x| int(x).map(drop))?;
+            Ok(from_tensor(t, ElType::Int64, false))
         }
         other => Ok(other),
+    }
+}
+
+/// `round(x; digits)` and `round(x; sigdigits)` of a number or, elementwise, of an array
+/// (`round.(x; digits=2)`), as Julia's `_round_digits` computes them: through a power of ten,
+/// giving `x` back when that power or the result overflows (`digits=400`), and zero (or an
+/// infinity, rounding away from it) when a negative `digits` leaves nothing.
+fn round_digits(f: UnaryFn, x: &Value, digits: Option<i64>, sigdigits: Option<i64>) -> EvalResult {
+    let round = |x: f64| -> f64 {
+        if !x.is_finite() {
+            return x;
+        }
+        // Digits after the point: given, or as many as leave `sigdigits` significant ones.
+        let k = match (digits, sigdigits) {
+            (Some(k), _) => k,
+            (None, Some(_)) if x == 0.0 => return x,
+            (None, Some(sig)) => sig.saturating_sub(1 + x.abs().log10().floor() as i64),
+            (None, None) => return x,
+        };
+        // Beyond ±400 the power of ten is infinite either way.
+        let k = k.clamp(-400, 400) as i32;
+        if k >= 0 {
+            // Dividing by an exact power of ten is exact where multiplying by 0.001 is not.
+            let invstep = 10f64.powi(k);
+            let y = f.apply(x * invstep) / invstep;
+            if y.is_finite() {
+                y
+            } else {
+                x
+            }
+        } else {
+            let step = 10f64.powi(-k);
+            let y = f.apply(x / step) * step;
+            match (y.is_finite(), f) {
+                (true, _) => y,
+                (false, UnaryFn::Ceil) if x > 0.0 => f64::INFINITY,
+                (false, UnaryFn::Floor) if x < 0.0 => f64::NEG_INFINITY,
+                (false, _) => 0.0f64.copysign(x),
+            }
+        }
+    };
+    match x {
+        // Integers stay integers: `round(12345; digits=-2)` is `12300`.
+        Value::Int(i) => {
+            let magnitude = i
+                .unsigned_abs()
+                .checked_ilog10()
+                .map_or(1, |d| i64::from(d) + 1);
+            let unchanged = match (digits, sigdigits) {
+                (Some(k), _) => k >= 0,
+                (None, Some(sig)) => magnitude <= sig,
+                (None, None) => true,
+            };
+            let y = round(*i as f64);
+            Ok(Value::Int(if unchanged || y.abs() >= 9.2e18 {
+                *i
+            } else {
+                y as i64
+            }))
+        }
+        Value::Array(a) => {
+            let a = a.borrow();
+            let t = Tensor::plain(a.data.primal().mapv(round));
+            Ok(from_tensor(t, ElType::Float64, false))
+        }
+        other => Ok(Value::Float(round(to_float(other, f.name())?))),
     }
 }
 

@@ -5,11 +5,11 @@
 
 use super::{to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
+use crate::eval::iterate::{elements, range_element};
 use crate::eval::operators::{from_tensor, operand, Operand};
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::show::ElType;
-use crate::value::Value;
+use crate::value::{Range, Value};
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_ad::Tensor;
 
@@ -80,6 +80,9 @@ fn sum_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn sum_values(interp: &mut Interp, args: Args) -> EvalResult {
+    if let (Value::Range(r), None) = (&args.pos[0], args.kw("dims")) {
+        return Ok(range_sum(r));
+    }
     if let Value::List(_) | Value::Tuple(_) = &args.pos[0] {
         let items = elements(&args.pos[0])?;
         let plus = super::lookup(difflab_syntax::Name::new("+")).map(Value::Builtin);
@@ -114,6 +117,23 @@ fn sum_values(interp: &mut Interp, args: Args) -> EvalResult {
         ));
     }
     Ok(from_tensor(ops::sum_all(x.tensor())?, eltype, true))
+}
+
+/// The sum of a range by Julia's formula, without building it: `l * first + step * l(l-1)/2`,
+/// the halving done on whichever factor is even so the product stays within `Int`, and
+/// integer ranges wrapping on overflow as Julia's `Int` arithmetic does.
+fn range_sum(r: &Range) -> Value {
+    if r.is_int {
+        let (l, first, step) = (r.len as i64, r.start as i64, r.step as i64);
+        let steps = if l % 2 == 0 {
+            step.wrapping_mul(l - 1).wrapping_mul(l >> 1)
+        } else {
+            step.wrapping_mul(l).wrapping_mul((l - 1) >> 1)
+        };
+        return Value::Int(l.wrapping_mul(first).wrapping_add(steps));
+    }
+    let l = r.len as f64;
+    Value::Float(l * r.start + r.step * (l * (l - 1.0) / 2.0))
 }
 
 /// `prod(x)`, `prod(f, x)`, `prod(x; dims, init)`.
@@ -172,6 +192,17 @@ fn extremum_position(x: &Tensor, largest: bool) -> Option<usize> {
 }
 
 fn extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
+    if let (Value::Range(r), None) = (&args.pos[0], args.kw("dims")) {
+        // A range is monotone: its extrema are its ends.
+        if r.len == 0 {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!("reducing over an empty collection is not allowed ({name})"),
+            ));
+        }
+        let at_end = largest == (r.step > 0.0);
+        return Ok(range_element(r, if at_end { r.len - 1 } else { 0 }));
+    }
     let x = numeric(&args.pos[0], name)?;
     if let Some(dims) = dims_kw(args, name)? {
         let f = if largest {

@@ -5,11 +5,11 @@
 //! `ad::ops::gather` (so indexing works for every number kind).
 
 use super::collections::scalar_f64;
-use super::iterate::{elements, number};
+use super::iterate::{elements, number, range_element};
 use super::{fail, EvalResult, Flow, Interp};
 use crate::error::ErrorKind;
 use crate::show::ElType;
-use crate::value::{Array, Value};
+use crate::value::{Array, Range, Value};
 use difflab_ad::tensor::unravel;
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::Expr;
@@ -64,6 +64,12 @@ pub fn resolve(index: &Value, extent: usize) -> Result<IndexSpec, Flow> {
             Ok(IndexSpec::List((0..extent).collect(), vec![extent]))
         }
         Value::Range(r) => {
+            // A range is monotone: when both ends are in bounds, so is every element, and an
+            // index out of bounds is reported before anything is allocated.
+            if r.len > 0 {
+                check(r.get(0) as i64)?;
+                check(r.last() as i64)?;
+            }
             let mut out = Vec::with_capacity(r.len);
             for k in 0..r.len {
                 out.push(check(r.get(k) as i64)?);
@@ -280,12 +286,8 @@ impl Interp {
                     }
                 }
             }
-            Value::Range(_)
-            | Value::Tuple(_)
-            | Value::List(_)
-            | Value::Str(_)
-            | Value::NamedTuple(_) => {
-                let items = elements(container)?;
+            Value::Range(r) => index_range(r, indices),
+            Value::Tuple(_) | Value::List(_) | Value::Str(_) | Value::NamedTuple(_) => {
                 if let (Value::NamedTuple(fields), [Value::Symbol(s)]) = (container, indices) {
                     return fields
                         .iter()
@@ -299,9 +301,17 @@ impl Interp {
                         "too many indices for a one-dimensional collection",
                     ));
                 };
-                match resolve(index, items.len())? {
-                    IndexSpec::Scalar(i) => Ok(items[i].clone()),
+                let len = shape_of(container).iter().product();
+                match resolve(index, len)? {
+                    // One element is read in place, not from a copy of them all.
+                    IndexSpec::Scalar(i) => Ok(match container {
+                        Value::Tuple(items) => items[i].clone(),
+                        Value::List(items) => items.borrow()[i].clone(),
+                        Value::NamedTuple(fields) => fields[i].1.clone(),
+                        _ => elements(container)?.swap_remove(i),
+                    }),
                     IndexSpec::List(ps, _) => {
+                        let items = elements(container)?;
                         let picked: Vec<Value> = ps.iter().map(|&i| items[i].clone()).collect();
                         match container {
                             Value::Str(_) => Ok(Value::str(
@@ -457,6 +467,52 @@ fn shape_of(v: &Value) -> Position {
         }
         Value::Str(s) => Position::from_slice(&[s.chars().count()]),
         other => Position::from_slice(&[Interp::length_of(other).unwrap_or(1)]),
+    }
+}
+
+/// `r[i]` of a range without building it: one element, a range for a range of indices
+/// (`(1:10^8)[5:10]` is `5:10`), and the selected elements for any other index.
+fn index_range(r: &Rc<Range>, indices: &[Value]) -> EvalResult {
+    let [index] = indices else {
+        return match indices {
+            [] if r.len == 1 => Ok(range_element(r, 0)),
+            _ => Err(fail(
+                ErrorKind::BoundsError,
+                "too many indices for a one-dimensional collection",
+            )),
+        };
+    };
+    match index {
+        Value::Builtin(b) if b.name == ":" => Ok(Value::Range(r.clone())),
+        Value::Range(s) if s.is_int => {
+            if s.len > 0 {
+                for end in [s.get(0), s.last()] {
+                    if end < 1.0 || end > r.len as f64 {
+                        return Err(bounds_error(r.len, end as i64));
+                    }
+                }
+            }
+            let first = if s.len > 0 { s.get(0) as usize - 1 } else { 0 };
+            Ok(Value::Range(Rc::new(Range {
+                start: r.get(first),
+                step: r.step * s.step,
+                len: s.len,
+                is_int: r.is_int,
+                unit: r.unit && s.unit,
+            })))
+        }
+        other => match resolve(other, r.len)? {
+            IndexSpec::Scalar(k) => Ok(range_element(r, k)),
+            IndexSpec::List(positions, shape) => {
+                let data: Vec<f64> = positions.iter().map(|&k| r.get(k)).collect();
+                let eltype = if r.is_int {
+                    ElType::Int64
+                } else {
+                    ElType::Float64
+                };
+                Ok(Value::array(eltype, &shape, data))
+            }
+        },
     }
 }
 

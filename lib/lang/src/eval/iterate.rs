@@ -31,16 +31,23 @@ impl Iterator for ValueIter {
                 if *next >= range.len {
                     return None;
                 }
-                let x = range.get(*next);
+                let x = range_element(range, *next);
                 *next += 1;
-                Some(if range.is_int {
-                    Value::Int(x as i64)
-                } else {
-                    Value::Float(x)
-                })
+                Some(x)
             }
             ValueIter::Items(items) => items.next(),
         }
+    }
+}
+
+/// Element `k` (0-based) of a range. Integer ranges count in integers, so elements beyond
+/// 2^53 are exact and overflow wraps as Julia's `Int` does.
+pub fn range_element(r: &Range, k: usize) -> Value {
+    if r.is_int {
+        let (start, step) = (r.start as i64, r.step as i64);
+        Value::Int(start.wrapping_add(step.wrapping_mul(k as i64)))
+    } else {
+        Value::Float(r.get(k))
     }
 }
 
@@ -99,6 +106,27 @@ pub fn iterate(v: &Value) -> Result<ValueIter, Flow> {
         }
     };
     Ok(ValueIter::Items(items.into_iter()))
+}
+
+/// The corresponding elements of two tuples, or of two named tuples with the same names in
+/// the same order; `None` when their lengths or names differ (or they are not both tuples).
+pub fn paired_fields(a: &Value, b: &Value) -> Option<Vec<(Value, Value)>> {
+    match (a, b) {
+        (Value::Tuple(p), Value::Tuple(q)) if p.len() == q.len() => {
+            Some(p.iter().cloned().zip(q.iter().cloned()).collect())
+        }
+        (Value::NamedTuple(p), Value::NamedTuple(q))
+            if p.len() == q.len() && p.iter().zip(q.iter()).all(|(f, g)| f.0 == g.0) =>
+        {
+            Some(
+                p.iter()
+                    .zip(q.iter())
+                    .map(|(f, g)| (f.1.clone(), g.1.clone()))
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
 }
 
 impl Interp {

@@ -506,62 +506,140 @@ fn non_numeric_binary(op: BinOp, dotted: bool, a: &Value, b: &Value) -> EvalResu
 
 /// Julia's `==` on any two values.
 pub fn values_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Nothing, Value::Nothing) => true,
-        (Value::Str(x), Value::Str(y)) => x == y,
-        (Value::Symbol(x), Value::Symbol(y)) => x == y,
-        (Value::Tuple(x), Value::Tuple(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(p, q))
+    /// `==` of two values neither of which holds other values.
+    fn leaf_equal(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Nothing, Value::Nothing) => true,
+            (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::Symbol(x), Value::Symbol(y)) => x == y,
+            _ => match (operand(a), operand(b)) {
+                (Some(x), Some(y)) => {
+                    x.tensor().shape() == y.tensor().shape()
+                        && x.tensor()
+                            .primal()
+                            .iter()
+                            .zip(y.tensor().primal().iter())
+                            .all(|(p, q)| p == q)
+                }
+                _ => identical(a, b),
+            },
         }
-        (Value::List(x), Value::List(y)) => {
-            let (x, y) = (x.borrow(), y.borrow());
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(p, q))
-        }
-        _ => match (operand(a), operand(b)) {
-            (Some(x), Some(y)) => {
-                x.tensor().shape() == y.tensor().shape()
-                    && x.tensor()
-                        .primal()
-                        .iter()
-                        .zip(y.tensor().primal().iter())
-                        .all(|(p, q)| p == q)
-            }
-            _ => identical(a, b),
-        },
     }
+    let holds_values =
+        |v: &Value| matches!(v, Value::Tuple(_) | Value::NamedTuple(_) | Value::List(_));
+    if !holds_values(a) && !holds_values(b) {
+        return leaf_equal(a, b);
+    }
+    // Containers compare through a stack of pending pairs, not by recursion, so nesting of
+    // any depth compares without overflowing the stack. A pair of vectors met again while
+    // being compared is taken as equal (both hold the same cycle from there), so a vector
+    // that contains itself equals itself rather than recursing forever, and each pair of
+    // vectors is walked once.
+    let mut pending = vec![(a.clone(), b.clone())];
+    let mut assumed = std::collections::HashSet::new();
+    while let Some((x, y)) = pending.pop() {
+        match (&x, &y) {
+            (Value::Tuple(_), Value::Tuple(_)) | (Value::NamedTuple(_), Value::NamedTuple(_)) => {
+                match super::iterate::paired_fields(&x, &y) {
+                    Some(pairs) => pending.extend(pairs),
+                    None => return false,
+                }
+            }
+            (Value::List(p), Value::List(q)) => {
+                if !assumed.insert((Rc::as_ptr(p), Rc::as_ptr(q))) {
+                    continue;
+                }
+                let (p, q) = (p.borrow(), q.borrow());
+                if p.len() != q.len() {
+                    return false;
+                }
+                pending.extend(p.iter().cloned().zip(q.iter().cloned()));
+            }
+            // `Any[1, 2] == [1, 2]`: a vector of values equals a numeric vector element by element.
+            (Value::List(list), other @ (Value::Array(_) | Value::Range(_)))
+            | (other @ (Value::Array(_) | Value::Range(_)), Value::List(list)) => {
+                let list = list.borrow();
+                if crate::builtins::arrays::shape_of_value(other) != Some(vec![list.len()]) {
+                    return false;
+                }
+                let Ok(elements) = super::iterate::elements(other) else {
+                    return false;
+                };
+                pending.extend(list.iter().cloned().zip(elements));
+            }
+            _ if holds_values(&x) || holds_values(&y) => return false,
+            _ => {
+                if !leaf_equal(&x, &y) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Julia's `===`: the same object, or equal immutable values.
 pub fn identical(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Array(x), Value::Array(y)) => Rc::ptr_eq(x, y),
-        (Value::Sparse(x), Value::Sparse(y)) => Rc::ptr_eq(x, y),
-        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
-        (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
-        (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
-        (Value::Object(x), Value::Object(y)) => Rc::ptr_eq(x, y),
-        (Value::Int(x), Value::Int(y)) => x == y,
-        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Nothing, Value::Nothing) => true,
-        (Value::Str(x), Value::Str(y)) => x == y,
-        (Value::Symbol(x), Value::Symbol(y)) => x == y,
-        (Value::Type(x), Value::Type(y)) => x == y,
-        // Immutable user values are identical when their fields are (Julia's egal);
-        // mutable ones only when they are the same object.
-        (Value::Struct(x), Value::Struct(y)) => {
-            Rc::ptr_eq(x, y)
-                || (!x.def.mutable
-                    && Rc::ptr_eq(&x.def, &y.def)
-                    && x.params == y.params
-                    && x.fields
-                        .borrow()
-                        .iter()
-                        .zip(y.fields.borrow().iter())
-                        .all(|(p, q)| identical(p, q)))
+    /// Whether `x === y` as far as their own fields go; the elements of two tuples still to
+    /// compare are added to `pending`.
+    fn step(x: &Value, y: &Value, pending: &mut Vec<(Value, Value)>) -> bool {
+        match (x, y) {
+            (Value::Tuple(p), Value::Tuple(q)) if Rc::ptr_eq(p, q) => true,
+            (Value::NamedTuple(p), Value::NamedTuple(q)) if Rc::ptr_eq(p, q) => true,
+            (Value::Tuple(_), Value::Tuple(_)) | (Value::NamedTuple(_), Value::NamedTuple(_)) => {
+                match super::iterate::paired_fields(x, y) {
+                    Some(pairs) => {
+                        pending.extend(pairs);
+                        true
+                    }
+                    None => false,
+                }
+            }
+            (Value::Array(p), Value::Array(q)) => Rc::ptr_eq(p, q),
+            (Value::Sparse(p), Value::Sparse(q)) => Rc::ptr_eq(p, q),
+            (Value::List(p), Value::List(q)) => Rc::ptr_eq(p, q),
+            (Value::Function(p), Value::Function(q)) => Rc::ptr_eq(p, q),
+            (Value::Builtin(p), Value::Builtin(q)) => std::ptr::eq(*p, *q),
+            (Value::Object(p), Value::Object(q)) => Rc::ptr_eq(p, q),
+            (Value::Int(p), Value::Int(q)) => p == q,
+            (Value::Float(p), Value::Float(q)) => p.to_bits() == q.to_bits(),
+            (Value::Bool(p), Value::Bool(q)) => p == q,
+            (Value::Nothing, Value::Nothing) => true,
+            (Value::Str(p), Value::Str(q)) => p == q,
+            (Value::Symbol(p), Value::Symbol(q)) => p == q,
+            (Value::Range(p), Value::Range(q)) => p == q,
+            (Value::Type(p), Value::Type(q)) => p == q,
+            // Immutable user values are identical when their fields are (Julia's egal);
+            // mutable ones only when they are the same object.
+            (Value::Struct(p), Value::Struct(q)) if Rc::ptr_eq(p, q) => true,
+            (Value::Struct(p), Value::Struct(q)) => {
+                let same = !p.def.mutable && Rc::ptr_eq(&p.def, &q.def) && p.params == q.params;
+                if same {
+                    pending.extend(
+                        p.fields
+                            .borrow()
+                            .iter()
+                            .cloned()
+                            .zip(q.fields.borrow().iter().cloned()),
+                    );
+                }
+                same
+            }
+            _ => false,
         }
-        _ => false,
     }
+    // Tuples are immutable, so two are identical when their elements are; pending pairs live
+    // on a heap stack so that nesting of any depth never overflows the call stack.
+    let mut pending = Vec::new();
+    if !step(a, b, &mut pending) {
+        return false;
+    }
+    while let Some((x, y)) = pending.pop() {
+        if !step(&x, &y, &mut pending) {
+            return false;
+        }
+    }
+    true
 }
 
 /// `op v` (or `.op v`).

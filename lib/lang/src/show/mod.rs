@@ -20,8 +20,9 @@ mod sparse_tests;
 
 pub use dense::{dense_in_container, dense_inline, dense_plain};
 pub use float::{float, float_compact};
+pub(crate) use matrix::{print_matrix, Cell};
 pub use range::range_plain;
-pub use sparse::{sparse_inline, sparse_plain};
+pub use sparse::{sparse_in_container, sparse_inline, sparse_plain};
 
 /// The display size Julia assumes when the output is not a terminal: 24 rows, 80 columns.
 pub const DEFAULT_SCREEN: (usize, usize) = (24, 80);
@@ -127,7 +128,7 @@ fn element(elt: ElType, x: f64, compact: bool) -> String {
 /// Julia's `alignment` of a printed entry: the characters left and right of the point
 /// columns align on. Reals split before the first of `.eEfF` (so `Inf` splits as `In|f`);
 /// integers and Bools are all left part, so they right-align.
-fn alignment(elt: ElType, text: &str) -> (usize, usize) {
+pub(crate) fn alignment(elt: ElType, text: &str) -> (usize, usize) {
     let len = text.chars().count();
     match elt {
         ElType::Float64 => {

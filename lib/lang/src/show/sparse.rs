@@ -118,28 +118,45 @@ pub(super) fn braille(m: &CsMatView<f64>, screen: (usize, usize)) -> String {
 /// Julia's `show` of a sparse matrix: `sparse([1, 2], [1, 2], [1.0, 2.0], 2, 2)`, the
 /// stored entries in column-major order.
 pub fn sparse_inline(m: &CsMatView<f64>, elt: ElType) -> String {
+    show_entries(m, elt, false)
+}
+
+/// The `show` form of a sparse matrix inside a displayed container: as [`sparse_inline`], but
+/// each of the three vectors shows only its first and last 10 entries when it has more than 20
+/// (Julia prints them with the container's `:limit`).
+pub fn sparse_in_container(m: &CsMatView<f64>, elt: ElType) -> String {
+    show_entries(m, elt, true)
+}
+
+fn show_entries(m: &CsMatView<f64>, elt: ElType, limit: bool) -> String {
     let mut entries: Vec<(usize, usize, f64)> = m.iter().map(|(&v, (i, j))| (i, j, v)).collect();
     entries.sort_by_key(|&(i, j, _)| (j, i));
-    let list = |items: Vec<String>, empty: &str| {
-        if items.is_empty() {
-            format!("{empty}[]")
+    let n = entries.len();
+    // Only the entries that show are formatted.
+    let list = |item: &dyn Fn(&(usize, usize, f64)) -> String, empty: &str| {
+        if n == 0 {
+            return format!("{empty}[]");
+        }
+        let join = |range: std::ops::Range<usize>| {
+            entries[range]
+                .iter()
+                .map(item)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if limit && n > 20 {
+            format!("[{}  …  {}]", join(0..10), join(n - 10..n))
         } else {
-            format!("[{}]", items.join(", "))
+            format!("[{}]", join(0..n))
         }
     };
-    let rows = list(
-        entries.iter().map(|e| (e.0 + 1).to_string()).collect(),
-        "Int64",
-    );
-    let cols = list(
-        entries.iter().map(|e| (e.1 + 1).to_string()).collect(),
-        "Int64",
-    );
-    let values: Vec<String> = entries.iter().map(|e| element(elt, e.2, false)).collect();
+    let rows = list(&|e| (e.0 + 1).to_string(), "Int64");
+    let cols = list(&|e| (e.1 + 1).to_string(), "Int64");
+    let value = |e: &(usize, usize, f64)| element(elt, e.2, false);
     let values = match elt {
         // Bool is never implied by its literals, so its vectors always carry the prefix.
-        ElType::Bool => format!("Bool{}", list(values, "")),
-        _ => list(values, elt.name()),
+        ElType::Bool => format!("Bool{}", list(&value, "")),
+        _ => list(&value, elt.name()),
     };
     format!(
         "sparse({rows}, {cols}, {values}, {}, {})",
