@@ -514,7 +514,7 @@ impl Interp {
                 (score, signature_text(name, m))
             })
             .collect();
-        close.sort_by(|a, b| b.0.cmp(&a.0));
+        close.sort_by_key(|c| std::cmp::Reverse(c.0));
         if !close.is_empty() {
             message.push_str("\n\nClosest candidates are:");
             for (_, text) in close.iter().take(3) {

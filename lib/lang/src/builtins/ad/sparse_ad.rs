@@ -146,7 +146,7 @@ fn dense_detector_(_: &mut Interp, args: Args) -> EvalResult {
 fn entries_above(matrix: &Tensor, nrows: usize, atol: f64) -> Result<SparsityPattern, Flow> {
     let values = matrix.to_col_major();
     let mask: Vec<bool> = values.iter().map(|v| v.abs() > atol).collect();
-    let ncols = if nrows == 0 { 0 } else { values.len() / nrows };
+    let ncols = values.len().checked_div(nrows).unwrap_or(0);
     SparsityPattern::from_dense_column_major(nrows, ncols, &mask)
         .map_err(|e| fail(ErrorKind::ArgumentError, e.to_string()))
 }
