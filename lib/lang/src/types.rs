@@ -399,8 +399,10 @@ impl Type {
 
     /// Whether `v` is an instance of this type.
     pub fn contains(&self, v: &Value) -> bool {
-        // `Float64` and `Real` also hold numbers carrying derivatives for `isa` and dispatch
-        // only through `Real`/`Number`: a dual is not a `Float64`, as in ForwardDiff.
+        // A number carrying derivatives is a `Real` but not a `Float64`, as in ForwardDiff.
+        if let Type::Prim(Prim::Any) = self {
+            return true;
+        }
         Type::of(v).is_subtype(self)
     }
 

@@ -99,6 +99,17 @@ pub struct Range {
 }
 
 impl Range {
+    /// The number of elements of the integer range `start:step:stop`, counted exactly
+    /// (`1:10^18` has 10^18 elements); `step` is not zero.
+    pub fn int_len(start: i64, step: i64, stop: i64) -> usize {
+        let span = i128::from(stop) - i128::from(start);
+        let step = i128::from(step);
+        if span != 0 && (span > 0) != (step > 0) {
+            return 0;
+        }
+        usize::try_from(span / step + 1).unwrap_or(usize::MAX)
+    }
+
     /// The `k`-th element (0-based).
     pub fn get(&self, k: usize) -> f64 {
         self.start + self.step * k as f64

@@ -356,6 +356,25 @@ pub struct FunctionDef {
     pub span: Span,
 }
 
+impl FunctionDef {
+    /// An anonymous function (`x -> …`, a `do` block) as an expression spanning `span`.
+    pub fn lambda(params: Vec<Param>, kwparams: Vec<Param>, body: Block, span: Span) -> Expr {
+        Expr {
+            kind: ExprKind::Lambda(std::rc::Rc::new(FunctionDef {
+                name: None,
+                module: None,
+                callable: None,
+                params,
+                kwparams,
+                body,
+                doc: None,
+                span,
+            })),
+            span,
+        }
+    }
+}
+
 /// A function parameter: `x`, `x = 1` (default), `args...` (vararg), `(a, b)` (destructured).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Param {

@@ -1,5 +1,5 @@
-//! Array construction and structure: `zeros`, `fill`, `reshape`, `collect`, `hcat`/`vcat`,
-//! `push!`, `findall`, `reverse`, `sort`, `diff`, `cumsum`, ...
+//! Array construction and structure: `zeros`, `fill`, `reshape`, `collect`,
+//! `push!`, `reverse`, `diff`, `cumsum`, ... (concatenation is in `concat`, searching and sorting in `search`).
 //!
 //! Operations that move numbers (reshape, reverse, diff, concatenation, sorting) are built from
 //! `ad::ops` primitives, so they work on arrays carrying derivatives too.
@@ -310,17 +310,11 @@ fn range_(_: &mut Interp, args: Args) -> EvalResult {
         .map(|v| super::to_float(v, "range"))
         .transpose()?;
     // Integer bounds count their elements in integers (`range(1, 10^18)` has exactly 10^18).
-    let int_len = |b: &Value, s: i128| -> Option<usize> {
+    let int_len = |b: &Value, s: i64| -> Option<usize> {
         let (Value::Int(a), Value::Int(b)) = (&args.pos[0], b) else {
             return None;
         };
-        let span = i128::from(*b) - i128::from(*a);
-        let n = if span == 0 || (span > 0) == (s > 0) {
-            span / s + 1
-        } else {
-            0
-        };
-        usize::try_from(n).ok()
+        Some(Range::int_len(*a, s, *b))
     };
     let stop_value = args.pos.get(1).or(args.kw("stop"));
     let (step, len) = match (stop, step, length) {
@@ -333,7 +327,7 @@ fn range_(_: &mut Interp, args: Args) -> EvalResult {
         (Some(b), Some(s), None) if s != 0.0 && s.fract() == 0.0 => (
             s,
             stop_value
-                .and_then(|v| int_len(v, s as i128))
+                .and_then(|v| int_len(v, s as i64))
                 .unwrap_or_else(|| ((b - start) / s + 1e-10).floor().max(-1.0) as usize + 1),
         ),
         (Some(b), None, Some(n)) => (
@@ -419,104 +413,6 @@ fn last_(interp: &mut Interp, args: Args) -> EvalResult {
     first_last(interp, args, true)
 }
 
-/// Concatenation of values along `dim` (0-based): numbers and arrays into one array.
-pub fn cat(values: &[Value], dim: usize) -> EvalResult {
-    if values.iter().all(|v| matches!(v, Value::Sparse(_))) && !values.is_empty() {
-        return super::sparse::cat(values, dim);
-    }
-    if dim == 0 && values.iter().any(|v| operand(v).is_none()) {
-        return vcat_any(values);
-    }
-    let mut parts = Vec::with_capacity(values.len());
-    let mut eltype: Option<ElType> = None;
-    for v in values {
-        let x = operand(v).ok_or_else(|| {
-            fail(
-                ErrorKind::ArgumentError,
-                format!("cannot concatenate a {}", v.type_name()),
-            )
-        })?;
-        let t = if x.scalar {
-            ops::reshape(x.tensor(), &[1])?
-        } else {
-            x.tensor().clone()
-        };
-        eltype = Some(match (eltype, x.eltype) {
-            (None, e) => e,
-            (Some(a), b) if a == b => a,
-            (Some(ElType::Bool | ElType::Int64), ElType::Bool | ElType::Int64) => ElType::Int64,
-            _ => ElType::Float64,
-        });
-        parts.push(t);
-    }
-    let t = ops::concat(&parts, dim)?;
-    Ok(from_tensor(t, eltype.unwrap_or(ElType::Float64), false))
-}
-
-/// `vcat` with a `Vector{Any}` or a non-number among its parts: a `Vector{Any}` of the vectors'
-/// elements and of the other values themselves.
-fn vcat_any(values: &[Value]) -> EvalResult {
-    let mut items = Vec::new();
-    for v in values {
-        match v {
-            Value::List(_) => items.extend(elements(v)?),
-            _ => match operand(v) {
-                Some(x) if x.tensor().shape().len() > 1 => {
-                    return Err(fail(
-                        ErrorKind::DimensionMismatch,
-                        "vcat of a Vector{Any} with a matrix: use vectors",
-                    ))
-                }
-                Some(x) if !x.scalar => {
-                    drop(x);
-                    items.extend(elements(v)?)
-                }
-                _ => items.push(v.clone()),
-            },
-        }
-    }
-    Ok(Value::List(Rc::new(RefCell::new(items))))
-}
-
-/// `[a b; c d]`: each row concatenated horizontally, then the rows vertically.
-pub fn hvcat(_: &mut Interp, rows: Vec<Vec<Value>>) -> EvalResult {
-    if rows.len() == 1 {
-        return if rows[0].len() == 1 {
-            cat(&rows[0], 0)
-        } else {
-            cat(&rows[0], 1)
-        };
-    }
-    let mut stacked = Vec::with_capacity(rows.len());
-    for row in rows {
-        stacked.push(if row.len() == 1 {
-            row.into_iter().next().expect("one element")
-        } else {
-            cat(&row, 1)?
-        });
-    }
-    cat(&stacked, 0)
-}
-
-fn vcat_(_: &mut Interp, args: Args) -> EvalResult {
-    cat(&args.pos, 0)
-}
-
-fn hcat_(_: &mut Interp, args: Args) -> EvalResult {
-    cat(&args.pos, 1)
-}
-
-fn cat_(_: &mut Interp, args: Args) -> EvalResult {
-    let dims = args
-        .kw("dims")
-        .ok_or_else(|| fail(ErrorKind::ArgumentError, "cat needs dims=k"))?;
-    let d = to_size(dims, "cat")?;
-    if d == 0 {
-        return Err(fail(ErrorKind::ArgumentError, "dims must be at least 1"));
-    }
-    cat(&args.pos, d - 1)
-}
-
 /// The indices of a collection as a range.
 pub fn eachindex_of(v: &Value) -> EvalResult {
     let n = shape_of(v, "eachindex")?.iter().product::<usize>();
@@ -573,125 +469,6 @@ fn zip_(_: &mut Interp, args: Args) -> EvalResult {
             .map(|k| Value::Tuple(Rc::new(columns.iter().map(|c| c[k].clone()).collect())))
             .collect(),
     ))))
-}
-
-fn bool_values(v: &Value, name: &str) -> Result<Vec<bool>, Flow> {
-    elements(v)?
-        .iter()
-        .map(|x| match x {
-            Value::Bool(b) => Ok(*b),
-            other if crate::eval::operators::is_global_traced(other) => {
-                Err(crate::eval::operators::global_condition_error())
-            }
-            other => Err(fail(
-                ErrorKind::TypeError,
-                format!(
-                    "{name}: non-boolean ({}) used in boolean context",
-                    other.type_name()
-                ),
-            )),
-        })
-        .collect()
-}
-
-fn predicate_values(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<bool>, Flow> {
-    match args.pos.as_slice() {
-        [v] => bool_values(v, name),
-        [f, v] => {
-            let mut out = Vec::new();
-            for x in elements(v)? {
-                match interp.call(f, vec![x])? {
-                    Value::Bool(b) => out.push(b),
-                    other => {
-                        return Err(fail(
-                            ErrorKind::TypeError,
-                            format!("{name}: predicate returned a {}", other.type_name()),
-                        ))
-                    }
-                }
-            }
-            Ok(out)
-        }
-        _ => Err(fail(
-            ErrorKind::MethodError,
-            format!(
-                "no method matching {name} with {} arguments",
-                args.pos.len()
-            ),
-        )),
-    }
-}
-
-fn findall_(interp: &mut Interp, args: Args) -> EvalResult {
-    let flags = predicate_values(interp, &args, "findall")?;
-    let idx: Vec<f64> = flags
-        .iter()
-        .enumerate()
-        .filter(|(_, &b)| b)
-        .map(|(k, _)| (k + 1) as f64)
-        .collect();
-    let n = idx.len();
-    Ok(super::array(ElType::Int64, &[n], idx))
-}
-
-fn findfirst_(interp: &mut Interp, args: Args) -> EvalResult {
-    let flags = predicate_values(interp, &args, "findfirst")?;
-    Ok(flags
-        .iter()
-        .position(|&b| b)
-        .map_or(Value::Nothing, |k| Value::Int(k as i64 + 1)))
-}
-
-/// For `any`, `all` and `count` of a sparse Bool matrix: its stored `true`s and its size,
-/// without visiting the implicit zeros.
-fn sparse_trues(args: &Args, name: &str) -> Option<Result<(usize, usize), Flow>> {
-    let [Value::Sparse(s)] = args.pos.as_slice() else {
-        return None;
-    };
-    let s = s.borrow();
-    if s.eltype != ElType::Bool {
-        return Some(Err(fail(
-            ErrorKind::TypeError,
-            format!("{name}: non-boolean (Float64) used in boolean context"),
-        )));
-    }
-    let trues = s.matrix.data().iter().filter(|&&v| v != 0.0).count();
-    Some(Ok((trues, s.matrix.rows() * s.matrix.cols())))
-}
-
-fn any_(interp: &mut Interp, args: Args) -> EvalResult {
-    if let Some(counts) = sparse_trues(&args, "any") {
-        return Ok(Value::Bool(counts?.0 > 0));
-    }
-    Ok(Value::Bool(
-        predicate_values(interp, &args, "any")?
-            .into_iter()
-            .any(|b| b),
-    ))
-}
-
-fn all_(interp: &mut Interp, args: Args) -> EvalResult {
-    if let Some(counts) = sparse_trues(&args, "all") {
-        let (trues, total) = counts?;
-        return Ok(Value::Bool(trues == total));
-    }
-    Ok(Value::Bool(
-        predicate_values(interp, &args, "all")?
-            .into_iter()
-            .all(|b| b),
-    ))
-}
-
-fn count_(interp: &mut Interp, args: Args) -> EvalResult {
-    if let Some(counts) = sparse_trues(&args, "count") {
-        return Ok(Value::Int(counts?.0 as i64));
-    }
-    Ok(Value::Int(
-        predicate_values(interp, &args, "count")?
-            .into_iter()
-            .filter(|&b| b)
-            .count() as i64,
-    ))
 }
 
 fn push_(_: &mut Interp, args: Args) -> EvalResult {
@@ -765,7 +542,7 @@ fn pop_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 /// Gathers positions of a vector-like value, keeping its element type.
-fn regather(v: &Value, positions: &[usize], name: &str) -> EvalResult {
+pub(super) fn regather(v: &Value, positions: &[usize], name: &str) -> EvalResult {
     match v {
         Value::List(items) => {
             let items = items.borrow();
@@ -936,101 +713,6 @@ fn circshift_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(from_tensor(t, x.eltype, x.scalar))
 }
 
-fn sort_permutation(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<usize>, Flow> {
-    let items = elements(&args.pos[0])?;
-    let keys: Vec<Value> = match args.kw("by") {
-        Some(f) => items
-            .iter()
-            .map(|x| interp.call(f, vec![x.clone()]))
-            .collect::<Result<_, _>>()?,
-        None => items,
-    };
-    for key in &keys {
-        if let Some(k) = operand(key) {
-            crate::eval::operators::require_values(k.tensor(), name)?;
-        }
-    }
-    let reverse = matches!(args.kw("rev"), Some(Value::Bool(true)));
-    let ordered = |a: usize, b: usize| if reverse { (b, a) } else { (a, b) };
-    let perm: Vec<usize> = (0..keys.len()).collect();
-    if let Some(lt) = args.kw("lt") {
-        return merge_sort(perm, &mut |a, b| {
-            let (a, b) = ordered(a, b);
-            match interp.call(lt, vec![keys[a].clone(), keys[b].clone()])? {
-                Value::Bool(less) => Ok(less),
-                other => Err(fail(
-                    ErrorKind::TypeError,
-                    format!(
-                        "non-boolean ({}) used in boolean context",
-                        other.type_name()
-                    ),
-                )),
-            }
-        });
-    }
-    let nums: Option<Vec<f64>> = keys.iter().map(|k| super::to_float(k, name).ok()).collect();
-    match nums {
-        Some(n) => merge_sort(perm, &mut |a, b| {
-            let (a, b) = ordered(a, b);
-            Ok(n[a].total_cmp(&n[b]).is_lt())
-        }),
-        None => {
-            let strings: Vec<String> = keys.iter().map(crate::display::print_string).collect();
-            merge_sort(perm, &mut |a, b| {
-                let (a, b) = ordered(a, b);
-                Ok(strings[a] < strings[b])
-            })
-        }
-    }
-}
-
-/// A stable merge sort by a fallible `less`; unlike the standard sorts it never panics, even
-/// for a user's `lt` that is not a strict weak order, and stops at its first error.
-fn merge_sort(
-    items: Vec<usize>,
-    less: &mut dyn FnMut(usize, usize) -> Result<bool, Flow>,
-) -> Result<Vec<usize>, Flow> {
-    if items.len() <= 1 {
-        return Ok(items);
-    }
-    let mut right = items;
-    let left = right.drain(..right.len() / 2).collect();
-    let left = merge_sort(left, less)?;
-    let right = merge_sort(right, less)?;
-    let mut merged = Vec::with_capacity(left.len() + right.len());
-    let (mut i, mut j) = (0, 0);
-    while i < left.len() && j < right.len() {
-        // Stable: a right element goes first only when strictly less.
-        if less(right[j], left[i])? {
-            merged.push(right[j]);
-            j += 1;
-        } else {
-            merged.push(left[i]);
-            i += 1;
-        }
-    }
-    merged.extend_from_slice(&left[i..]);
-    merged.extend_from_slice(&right[j..]);
-    Ok(merged)
-}
-
-fn sort_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("sort", 1, 1)?;
-    let perm = sort_permutation(interp, &args, "sort")?;
-    regather(&args.pos[0], &perm, "sort")
-}
-
-fn sortperm_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("sortperm", 1, 1)?;
-    let perm = sort_permutation(interp, &args, "sortperm")?;
-    let n = perm.len();
-    Ok(super::array(
-        ElType::Int64,
-        &[n],
-        perm.into_iter().map(|k| (k + 1) as f64).collect(),
-    ))
-}
-
 fn diff_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("diff", 1, 1)?;
     let x = operand(&args.pos[0])
@@ -1190,26 +872,16 @@ crate::builtins! {
     "step" => step_, false, "    step(r)\n\nThe step of a range.\n\n```\njulia> step(1:2:9)\n2\n```";
     "first" => first_, false, "    first(x, [n])\n\nThe first element (or the first `n`).\n\n```\njulia> first([3, 4, 5])\n3\n```";
     "last" => last_, false, "    last(x, [n])\n\nThe last element (or the last `n`).\n\n```\njulia> last(1:10)\n10\n```";
-    "vcat" => vcat_, false, "    vcat(xs...)\n\nVertical concatenation, also `[a; b]`. Vectors of anything (`Vector{Any}`, e.g. of backends) concatenate into a `Vector{Any}`.\n\n```\njulia> vcat([1, 2], 3)\n3-element Vector{Int64}:\n 1\n 2\n 3\n\njulia> length(vcat([AutoForwardDiff(), AutoReverseDiff()], AutoFiniteDiff()))\n3\n```";
-    "hcat" => hcat_, false, "    hcat(xs...)\n\nHorizontal concatenation, also `[a b]`.\n\n```\njulia> hcat([1, 2], [3, 4])\n2×2 Matrix{Int64}:\n 1  3\n 2  4\n```";
-    "cat" => cat_, false, "    cat(xs...; dims=k)\n\nConcatenation along dimension `k`.\n\n```\njulia> size(cat([1, 2], [3, 4]; dims=2))\n(2, 2)\n```";
     "eachindex" => eachindex_, false, "    eachindex(x)\n\nThe linear indices of `x`, as a range.\n\n```\njulia> eachindex([5, 6, 7])\n1:3\n```";
     "axes" => axes_, false, "    axes(x, [dim])\n\nThe index ranges of each dimension.\n\n```\njulia> axes(zeros(2, 3))\n(1:2, 1:3)\n```";
     "enumerate" => enumerate_, false, "    enumerate(xs)\n\nPairs `(i, x)` of index and element.\n\n```\njulia> for (i, x) in enumerate([10, 20]); println(i, \" \", x); end\n1 10\n2 20\n```";
     "zip" => zip_, false, "    zip(xs, ys...)\n\nTuples of corresponding elements.\n\n```\njulia> collect(zip([1, 2], [3, 4]))\n2-element Vector{Tuple{Int64, Int64}}:\n (1, 3)\n (2, 4)\n```";
-    "findall" => findall_, false, "    findall(mask)\n    findall(pred, xs)\n\nThe indices where a Bool array is true (or `pred` holds).\n\n```\njulia> findall([1, 5, 2] .> 1)\n2-element Vector{Int64}:\n 2\n 3\n```";
-    "findfirst" => findfirst_, false, "    findfirst(mask)\n    findfirst(pred, xs)\n\nThe first index where the condition holds, or `nothing`.\n\n```\njulia> findfirst(iszero, [1, 0, 0])\n2\n```";
-    "any" => any_, false, "    any(mask)\n    any(pred, xs)\n\nWhether any element is true.\n\n```\njulia> any([1, 2] .> 1)\ntrue\n```";
-    "all" => all_, false, "    all(mask)\n    all(pred, xs)\n\nWhether every element is true.\n\n```\njulia> all(x -> x > 0, [1, 2])\ntrue\n```";
-    "count" => count_, false, "    count(mask)\n    count(pred, xs)\n\nThe number of true elements.\n\n```\njulia> count([1, 2, 3] .> 1)\n2\n```";
     "push!" => push_, false, "    push!(v, xs...)\n\nAppends elements to a vector, in place.\n\n```\njulia> v = [1.0]; push!(v, 2.0)\n2-element Vector{Float64}:\n 1.0\n 2.0\n```";
     "append!" => append_, false, "    append!(v, xs)\n\nAppends all elements of `xs` to `v`, in place.\n\n```\njulia> append!([1], [2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "pop!" => pop_, false, "    pop!(v)\n\nRemoves and returns the last element.\n\n```\njulia> pop!([1, 2, 3])\n3\n```";
     "circshift" => circshift_, false, "    circshift(A, shifts)\n\n`A` with its elements shifted circularly: by `shifts` along the first dimension, or by one shift per dimension given as a tuple (periodic boundaries in stencils). Differentiable and traced by the sparsity detectors.\n\n```\njulia> circshift([1, 2, 3, 4], 1)\n4-element Vector{Int64}:\n 4\n 1\n 2\n 3\n\njulia> circshift([1 2; 3 4], (0, 1))\n2×2 Matrix{Int64}:\n 2  1\n 4  3\n```";
     "dropdims" => dropdims_, false, "    dropdims(A; dims)\n\n`A` without the dimensions `dims`, which must have length 1.\n\n```\njulia> dropdims(sum([1 2; 3 4]; dims=1); dims=1)\n2-element Vector{Int64}:\n 4\n 6\n```";
     "reverse" => reverse_, false, "    reverse(v)\n    reverse(A; dims)\n\nThe elements in reverse order; an array keeps its shape, reversed along every dimension or along `dims`.\n\n```\njulia> reverse([1 2; 3 4]; dims=2)\n2×2 Matrix{Int64}:\n 2  1\n 4  3\n```\n\n```\njulia> reverse([1, 2, 3])\n3-element Vector{Int64}:\n 3\n 2\n 1\n```";
-    "sort" => sort_, false, "    sort(v; by, lt, rev=false)\n\nA sorted copy (stable): by the values of `by` (default the elements), compared with `lt` (default `isless`), reversed by `rev=true`.\n\n```\njulia> sort([3, 1, 2])\n3-element Vector{Int64}:\n 1\n 2\n 3\n\njulia> sort([\"b\", \"a\", \"cc\"]; by=length, lt=(a, b) -> a > b)\n3-element Vector{String}:\n \"cc\"\n \"b\"\n \"a\"\n```";
-    "sortperm" => sortperm_, false, "    sortperm(v; by, lt, rev=false)\n\nThe permutation that sorts `v` (stably, with the options of `sort`).\n\n```\njulia> sortperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
     "diff" => diff_, false, "    diff(x; dims=1)\n\nDifferences of neighbours, `x[2:end] - x[1:end-1]` for a vector; for a matrix, down each column (`dims=1`) or across each row (`dims=2`). Differentiable in every mode, in one pass per partial or cotangent.\n\n```\njulia> diff([1, 4, 9])\n2-element Vector{Int64}:\n 3\n 5\n\njulia> diff([1 2; 4 8], dims=2)\n2×1 Matrix{Int64}:\n 1\n 4\n```";
     "cumsum" => cumsum_, false, "    cumsum(x; dims)\n\nRunning sums of a vector, or along dimension `dims` of an array.\n\n```\njulia> cumsum([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 3\n 6\n\njulia> cumsum([1 2; 3 4]; dims=2)\n2×2 Matrix{Int64}:\n 1  3\n 3  7\n```";
     "cumprod" => cumprod_, false, "    cumprod(x; dims)\n\nRunning products of a vector, or along dimension `dims` of an array.\n\n```\njulia> cumprod([1, 2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 6\n```";

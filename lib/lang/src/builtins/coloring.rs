@@ -25,10 +25,6 @@ fn coloring_error(e: difflab_coloring::ColoringError) -> Flow {
     fail(ErrorKind::ArgumentError, e.to_string())
 }
 
-fn object<T: Object>(o: T) -> Value {
-    Value::Object(Rc::new(Box::new(o)))
-}
-
 fn downcast<T: 'static>(v: &Value) -> Option<&T> {
     match v {
         Value::Object(o) => o.as_any().downcast_ref::<T>(),
@@ -64,7 +60,7 @@ macro_rules! orders {
     ($($fname:ident => $order:ident),*) => {
         $(fn $fname(_: &mut Interp, args: Args) -> EvalResult {
             args.arity(stringify!($order), 0, 0)?;
-            Ok(object(OrderValue(Order::$order)))
+            Ok(Value::object(OrderValue(Order::$order)))
         })*
     };
 }
@@ -77,7 +73,7 @@ fn random_order_(_: &mut Interp, args: Args) -> EvalResult {
         Some(v) => to_int(v, "RandomOrder")? as u64,
         None => 0,
     };
-    Ok(object(OrderValue(Order::Random(seed))))
+    Ok(Value::object(OrderValue(Order::Random(seed))))
 }
 
 /// A coloring problem as a value.
@@ -163,7 +159,7 @@ fn problem_(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    Ok(object(ProblemValue(
+    Ok(Value::object(ProblemValue(
         ColoringProblem::new(structure, partition).map_err(coloring_error)?,
     )))
 }
@@ -267,7 +263,7 @@ fn algorithm_(_: &mut Interp, args: Args) -> EvalResult {
     if orders.is_empty() {
         orders.push(Order::Natural);
     }
-    Ok(object(AlgorithmValue(
+    Ok(Value::object(AlgorithmValue(
         GreedyColoringAlgorithm::with_orders(orders)
             .decompression(decompression)
             .postprocessing(postprocessing),
@@ -396,7 +392,7 @@ fn coloring_(_: &mut Interp, args: Args) -> EvalResult {
         })?
         .0;
     let result = coloring(&pattern, problem, algorithm).map_err(coloring_error)?;
-    Ok(object(ResultValue {
+    Ok(Value::object(ResultValue {
         result,
         matrix: args.pos[0].clone(),
     }))

@@ -13,6 +13,7 @@ pub mod bench;
 pub mod collections;
 pub mod coloring;
 mod coloring_checks;
+pub mod concat;
 pub mod errors;
 pub mod functional;
 pub mod io;
@@ -26,6 +27,7 @@ pub mod progress;
 pub mod random;
 pub mod reductions;
 pub mod reflection;
+pub mod search;
 pub mod sparse;
 pub mod strings;
 pub mod table;
@@ -162,7 +164,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 30] {
+fn families() -> [&'static [Builtin]; 32] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -194,6 +196,8 @@ fn families() -> [&'static [Builtin]; 30] {
         matpower::BUILTINS,
         operator_values::BUILTINS,
         reflection::BUILTINS,
+        search::BUILTINS,
+        concat::BUILTINS,
     ]
 }
 

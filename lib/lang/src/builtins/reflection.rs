@@ -10,14 +10,19 @@ use crate::value::Value;
 use difflab_syntax::Name;
 use std::rc::Rc;
 
+/// Julia's `MethodError` for a call of `name` whose first argument is `v`.
+fn no_method_for(name: &str, v: &Value) -> Flow {
+    fail(
+        ErrorKind::MethodError,
+        format!("no method matching {name}(::{})", v.type_name()),
+    )
+}
+
 /// The user type a type value stands for.
 fn user_type(v: &Value, name: &str) -> Result<Rc<crate::types::TypeDef>, Flow> {
     match Type::from_value(v) {
         Some(Type::User(def) | Type::UserApplied(def, _)) => Ok(def),
-        _ => Err(fail(
-            ErrorKind::MethodError,
-            format!("no method matching {name}(::{})", v.type_name()),
-        )),
+        _ => Err(no_method_for(name, v)),
     }
 }
 
@@ -60,10 +65,7 @@ fn getfield_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("getfield", 2, 2)?;
     match &args.pos[0] {
         Value::Struct(s) => Interp::struct_field(s, field_name(s, &args.pos[1])?),
-        other => Err(fail(
-            ErrorKind::MethodError,
-            format!("no method matching getfield(::{}, …)", other.type_name()),
-        )),
+        other => Err(no_method_for("getfield", other)),
     }
 }
 
@@ -74,23 +76,14 @@ fn setfield_(_: &mut Interp, args: Args) -> EvalResult {
             Interp::set_struct_field(s, field_name(s, &args.pos[1])?, args.pos[2].clone())?;
             Ok(args.pos[2].clone())
         }
-        other => Err(fail(
-            ErrorKind::MethodError,
-            format!("no method matching setfield!(::{}, …)", other.type_name()),
-        )),
+        other => Err(no_method_for("setfield!", other)),
     }
 }
 
 fn supertype_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("supertype", 1, 1)?;
     let Some(ty) = Type::from_value(&args.pos[0]) else {
-        return Err(fail(
-            ErrorKind::MethodError,
-            format!(
-                "no method matching supertype(::{})",
-                args.pos[0].type_name()
-            ),
-        ));
+        return Err(no_method_for("supertype", &args.pos[0]));
     };
     let parent = match ty {
         Type::User(def) | Type::UserApplied(def, _) => def.supertype.clone(),
@@ -153,10 +146,7 @@ impl crate::object::Object for MethodList {
 fn methods_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("methods", 1, 1)?;
     let Some((name, methods)) = interp.method_list(&args.pos[0]) else {
-        return Err(fail(
-            ErrorKind::MethodError,
-            format!("no method matching methods(::{})", args.pos[0].type_name()),
-        ));
+        return Err(no_method_for("methods", &args.pos[0]));
     };
     let mut lines: Vec<String> = methods.iter().map(|m| signature_text(&name, m)).collect();
     if let Value::Builtin(b) = &args.pos[0] {

@@ -120,7 +120,9 @@ impl Interp {
         self.check_stack()?;
         match f {
             Value::Builtin(b) => {
-                if !self.extensions.is_empty() {
+                // User methods of builtins take user values; other calls pay one scan.
+                if !self.extensions.is_empty() && args.iter().any(|a| matches!(a, Value::Struct(_)))
+                {
                     if let Some(result) = self.call_extension(Name::new(b.name), &args, &kw) {
                         return result;
                     }

@@ -79,7 +79,7 @@ impl Interp {
             }
             row_values.push(values);
         }
-        crate::builtins::arrays::hvcat(self, row_values)
+        crate::builtins::concat::hvcat(self, row_values)
     }
 
     pub(crate) fn eval_comprehension(

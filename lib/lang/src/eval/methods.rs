@@ -303,15 +303,11 @@ impl Interp {
             Some(_) => return Ok(Home::Global),
             None => {}
         }
-        if crate::builtins::lookup(name).is_none() || self.extensions.contains_key(&name) {
-            return Ok(if self.extensions.contains_key(&name) {
-                Home::Extension
-            } else {
-                Home::Global
-            });
-        }
-        if self.imported.contains(&name) {
+        if self.extensions.contains_key(&name) || self.imported.contains(&name) {
             return Ok(Home::Extension);
+        }
+        if crate::builtins::lookup(name).is_none() {
+            return Ok(Home::Global);
         }
         let annotated = def.params.iter().any(|p| p.annotation.is_some());
         if annotated {

@@ -714,11 +714,15 @@ pub fn make_range(start: &Value, step: Option<&Value>, stop: &Value) -> EvalResu
     }
     let is_int = ai && bi && si;
     let span = (b - a) / s;
+    let int_of = |v: Option<&Value>| match v {
+        Some(Value::Int(i)) => *i,
+        _ => 1,
+    };
     // A tolerance of a few ulps keeps `0:0.1:1` at 11 elements, as Julia's range does.
-    let len = if span < 0.0 {
+    let len = if is_int {
+        Range::int_len(int_of(Some(start)), int_of(step), int_of(Some(stop)))
+    } else if span < 0.0 {
         0
-    } else if is_int {
-        span.floor() as usize + 1
     } else {
         (span + span.abs() * 4.0 * f64::EPSILON).floor() as usize + 1
     };

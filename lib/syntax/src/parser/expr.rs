@@ -463,19 +463,7 @@ impl<'s> Parser<'s> {
         };
         let body = self.parse_expr()?;
         let span = lhs.span.to(body.span);
-        Ok(Expr {
-            kind: ExprKind::Lambda(Rc::new(FunctionDef {
-                name: None,
-                module: None,
-                callable: None,
-                params,
-                kwparams,
-                body: vec![body],
-                doc: None,
-                span,
-            })),
-            span,
-        })
+        Ok(FunctionDef::lambda(params, kwparams, vec![body], span))
     }
 
     /// One comparison `lhs op rhs`, with `isa`, `∉`, `≉` spelled with calls and negations.

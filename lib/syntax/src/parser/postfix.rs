@@ -9,7 +9,6 @@ use crate::ast::{Arg, Expr, ExprKind, FunctionDef, Kwarg};
 use crate::lexer::{Keyword, TokenKind};
 use crate::names::Name;
 use crate::span::Span;
-use std::rc::Rc;
 
 /// Element types that make `T[a, b]` a typed vector literal rather than indexing.
 const ELEMENT_TYPES: &[&str] = &[
@@ -350,20 +349,12 @@ impl<'s> Parser<'s> {
             }
             let body = p.parse_block(&[Keyword::End])?;
             let end = p.bump();
-            let span = keyword.to(end.span);
-            Ok(Expr {
-                kind: ExprKind::Lambda(Rc::new(FunctionDef {
-                    name: None,
-                    module: None,
-                    callable: None,
-                    params,
-                    kwparams: Vec::new(),
-                    body,
-                    doc: None,
-                    span,
-                })),
-                span,
-            })
+            Ok(FunctionDef::lambda(
+                params,
+                Vec::new(),
+                body,
+                keyword.to(end.span),
+            ))
         })?;
         let span = call.span.to(lambda.span);
         let ExprKind::Call {

@@ -69,10 +69,6 @@ impl Object for Detector {
     }
 }
 
-fn object<T: Object>(o: T) -> Value {
-    Value::Object(Rc::new(Box::new(o)))
-}
-
 fn as_detector(v: &Value) -> Option<&Detector> {
     match v {
         Value::Object(o) => o.as_any().downcast_ref::<Detector>(),
@@ -89,22 +85,26 @@ fn pattern_of(v: &Value) -> Result<SparsityPattern, Flow> {
 
 fn global_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("TracerSparsityDetector", 0, 0)?;
-    Ok(object(Detector::Global))
+    Ok(Value::object(Detector::Global))
 }
 
 fn local_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("TracerLocalSparsityDetector", 0, 0)?;
-    Ok(object(Detector::Local))
+    Ok(Value::object(Detector::Local))
 }
 
 fn known_jacobian_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("KnownJacobianSparsityDetector", 1, 1)?;
-    Ok(object(Detector::KnownJacobian(pattern_of(&args.pos[0])?)))
+    Ok(Value::object(Detector::KnownJacobian(pattern_of(
+        &args.pos[0],
+    )?)))
 }
 
 fn known_hessian_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("KnownHessianSparsityDetector", 1, 1)?;
-    Ok(object(Detector::KnownHessian(pattern_of(&args.pos[0])?)))
+    Ok(Value::object(Detector::KnownHessian(pattern_of(
+        &args.pos[0],
+    )?)))
 }
 
 fn dense_detector_(_: &mut Interp, args: Args) -> EvalResult {
@@ -139,7 +139,7 @@ fn dense_detector_(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     }
-    Ok(object(Detector::Dense { backend, atol }))
+    Ok(Value::object(Detector::Dense { backend, atol }))
 }
 
 /// The entries of magnitude above `atol` of a derivative matrix (column-major tensor).
@@ -301,7 +301,7 @@ fn mixed_mode_(_: &mut Interp, args: Args) -> EvalResult {
             )
         })
     };
-    Ok(object(MixedMode {
+    Ok(Value::object(MixedMode {
         forward: backend(&args.pos[0])?,
         reverse: backend(&args.pos[1])?,
     }))
@@ -405,7 +405,7 @@ fn auto_sparse_(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    Ok(object(AutoSparse {
+    Ok(Value::object(AutoSparse {
         dense,
         mixed_reverse,
         detector,
