@@ -71,6 +71,10 @@ pub enum ExprKind {
         generators: Vec<Generator>,
         /// The `if` filter, if any.
         filter: Option<Box<Expr>>,
+        /// True for `[f(i, j) for i in a for j in b]` (each `for` nested in the previous one,
+        /// the results in one vector in iteration order) rather than `for i in a, j in b` (an
+        /// array with a dimension per clause).
+        flat: bool,
     },
     /// `a:b` and `a:s:b`.
     Range {
@@ -286,13 +290,16 @@ pub struct Arg {
     pub splat: bool,
 }
 
-/// A keyword argument `name = value` (or `name` alone after `;`, meaning `name = name`).
+/// A keyword argument `name = value` (or `name` alone after `;`, meaning `name = name`), or
+/// splatted keywords `kw...` (a named tuple or pairs of symbols and values).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kwarg {
-    /// The keyword.
+    /// The keyword (`...` for splatted keywords).
     pub name: Name,
     /// Its value.
     pub value: Expr,
+    /// True for `kw...`.
+    pub splat: bool,
 }
 
 /// One `pattern in iterable` clause of a `for` loop or comprehension (`=` and `∈` work too).

@@ -646,105 +646,106 @@ fn curly_call_with_symbols_and_keyword() {
     check(
         "Scenario{:gradient, :out}(f, x; res1=2x)",
         expect![[r#"
-        [
-            Expr {
-                kind: Call {
-                    callee: Expr {
-                        kind: Curly {
-                            name: Scenario,
-                            params: [
-                                Expr {
-                                    kind: Symbol(
-                                        gradient,
+            [
+                Expr {
+                    kind: Call {
+                        callee: Expr {
+                            kind: Curly {
+                                name: Scenario,
+                                params: [
+                                    Expr {
+                                        kind: Symbol(
+                                            gradient,
+                                        ),
+                                        span: Span {
+                                            start: 9,
+                                            end: 18,
+                                        },
+                                    },
+                                    Expr {
+                                        kind: Symbol(
+                                            out,
+                                        ),
+                                        span: Span {
+                                            start: 20,
+                                            end: 24,
+                                        },
+                                    },
+                                ],
+                            },
+                            span: Span {
+                                start: 0,
+                                end: 25,
+                            },
+                        },
+                        args: [
+                            Arg {
+                                value: Expr {
+                                    kind: Ident(
+                                        f,
                                     ),
                                     span: Span {
-                                        start: 9,
-                                        end: 18,
+                                        start: 26,
+                                        end: 27,
                                     },
                                 },
-                                Expr {
-                                    kind: Symbol(
-                                        out,
+                                splat: false,
+                            },
+                            Arg {
+                                value: Expr {
+                                    kind: Ident(
+                                        x,
                                     ),
                                     span: Span {
-                                        start: 20,
-                                        end: 24,
+                                        start: 29,
+                                        end: 30,
                                     },
                                 },
-                            ],
-                        },
-                        span: Span {
-                            start: 0,
-                            end: 25,
-                        },
+                                splat: false,
+                            },
+                        ],
+                        kwargs: [
+                            Kwarg {
+                                name: res1,
+                                value: Expr {
+                                    kind: Binary {
+                                        op: Mul,
+                                        dotted: false,
+                                        lhs: Expr {
+                                            kind: Int(
+                                                2,
+                                            ),
+                                            span: Span {
+                                                start: 37,
+                                                end: 38,
+                                            },
+                                        },
+                                        rhs: Expr {
+                                            kind: Ident(
+                                                x,
+                                            ),
+                                            span: Span {
+                                                start: 38,
+                                                end: 39,
+                                            },
+                                        },
+                                    },
+                                    span: Span {
+                                        start: 37,
+                                        end: 39,
+                                    },
+                                },
+                                splat: false,
+                            },
+                        ],
+                        dotted: false,
                     },
-                    args: [
-                        Arg {
-                            value: Expr {
-                                kind: Ident(
-                                    f,
-                                ),
-                                span: Span {
-                                    start: 26,
-                                    end: 27,
-                                },
-                            },
-                            splat: false,
-                        },
-                        Arg {
-                            value: Expr {
-                                kind: Ident(
-                                    x,
-                                ),
-                                span: Span {
-                                    start: 29,
-                                    end: 30,
-                                },
-                            },
-                            splat: false,
-                        },
-                    ],
-                    kwargs: [
-                        Kwarg {
-                            name: res1,
-                            value: Expr {
-                                kind: Binary {
-                                    op: Mul,
-                                    dotted: false,
-                                    lhs: Expr {
-                                        kind: Int(
-                                            2,
-                                        ),
-                                        span: Span {
-                                            start: 37,
-                                            end: 38,
-                                        },
-                                    },
-                                    rhs: Expr {
-                                        kind: Ident(
-                                            x,
-                                        ),
-                                        span: Span {
-                                            start: 38,
-                                            end: 39,
-                                        },
-                                    },
-                                },
-                                span: Span {
-                                    start: 37,
-                                    end: 39,
-                                },
-                            },
-                        },
-                    ],
-                    dotted: false,
+                    span: Span {
+                        start: 0,
+                        end: 40,
+                    },
                 },
-                span: Span {
-                    start: 0,
-                    end: 40,
-                },
-            },
-        ]"#]],
+            ]"#]],
     );
 }
 

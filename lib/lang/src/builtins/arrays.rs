@@ -834,7 +834,15 @@ fn transpose_(_: &mut Interp, args: Args) -> EvalResult {
     crate::eval::operators::adjoint(&args.pos[0])
 }
 
-fn array_from(interp: &mut Interp, args: Args) -> EvalResult {
+fn array_from(interp: &mut Interp, mut args: Args) -> EvalResult {
+    // `Matrix{Float64}(I, n, n)` arrives as `Matrix(Float64, I, n, n)`.
+    take_eltype(&mut args, ElType::Float64);
+    if let [scaling, m, n] = args.pos.as_slice() {
+        let (m, n) = (to_size(m, "Matrix")?, to_size(n, "Matrix")?);
+        if let Some(result) = super::linalg::uniform::materialize(interp, scaling, m, n) {
+            return result;
+        }
+    }
     args.arity("Array", 1, 1)?;
     match &args.pos[0] {
         Value::Sparse(_) => super::sparse::to_dense(&args.pos[0]),
@@ -890,7 +898,7 @@ crate::builtins! {
     "transpose" => transpose_, false, "    transpose(A)\n\nThe transpose (same as `A'` for real matrices).\n\n```\njulia> transpose([1 2])\n2×1 Matrix{Int64}:\n 1\n 2\n```";
     "adjoint" => transpose_, false, "    adjoint(A)\n\nThe adjoint `A'` (the transpose, for real numbers).\n\n```\njulia> adjoint([1 2])\n2×1 Matrix{Int64}:\n 1\n 2\n```";
     "Array" => array_from, false, "    Array(x)\n\nA dense array with the elements of `x` (a sparse matrix, range, ...).\n\n```\njulia> Array(1:2)\n2-element Vector{Int64}:\n 1\n 2\n```";
-    "Matrix" => array_from, false, "    Matrix(A)\n\nA dense matrix from a sparse one.\n\n```\njulia> Matrix(sparse([1], [1], [2.0], 2, 2))\n2×2 Matrix{Float64}:\n 2.0  0.0\n 0.0  0.0\n```";
+    "Matrix" => array_from, false, "    Matrix(A)\n    Matrix(λI, m, n)\n\nA dense matrix from a sparse one, or the m×n matrix with λ on its diagonal from a uniform scaling.\n\n```\njulia> Matrix(sparse([1], [1], [2.0], 2, 2))\n2×2 Matrix{Float64}:\n 2.0  0.0\n 0.0  0.0\n\njulia> Matrix(1.0I, 2, 2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n```";
     "Vector" => undef_vector, false, "    Vector{T}(undef, n)\n\nA new vector of length `n` (zero-filled here).\n\n```\njulia> Vector{Float64}(undef, 2)\n2-element Vector{Float64}:\n 0.0\n 0.0\n```";
 }
 

@@ -1,13 +1,64 @@
 //! Operators as function values: `reduce(+, x)`, `map(-, v)`, `+(a, b, c)`, `op = *`. Each
-//! applies the interpreter's own infix operator, so `f(a, b)` means exactly `a op b`.
+//! applies the interpreter's own infix operator, so `f(a, b)` means exactly `a op b`. A
+//! comparison given one argument is Julia's `Base.Fix2`: `==(1)` is the function `y -> y == 1`.
 
 use super::Args;
 use crate::eval::{EvalResult, Interp};
-use difflab_syntax::{BinOp, UnaryOp};
+use crate::value::Value;
+use difflab_syntax::{BinOp, Name, UnaryOp};
+
+/// `op(x)` of a comparison: the function `y -> y op x` (Julia's `Base.Fix2`).
+struct Fix2 {
+    op: BinOp,
+    value: Value,
+}
+
+impl crate::object::Object for Fix2 {
+    fn type_name(&self) -> String {
+        format!("Base.Fix2{{typeof({})}}", self.op.symbol())
+    }
+    fn show(&self) -> String {
+        format!(
+            "({})({})",
+            self.op.symbol(),
+            crate::display::repr(&self.value)
+        )
+    }
+    fn call(
+        &self,
+        interp: &mut Interp,
+        args: Vec<Value>,
+        _: Vec<(Name, Value)>,
+    ) -> Option<EvalResult> {
+        Some(match args.as_slice() {
+            [y] => interp.binary(self.op, false, y, &self.value),
+            _ => Err(crate::eval::fail(
+                crate::error::ErrorKind::MethodError,
+                format!(
+                    "no method matching {}(…) with {} arguments",
+                    self.show(),
+                    args.len()
+                ),
+            )),
+        })
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
 
 /// `a op b`, folded from the left over more arguments where Julia allows it (`+`, `*`).
 fn apply(interp: &mut Interp, args: Args, op: BinOp, unary: Option<UnaryOp>) -> EvalResult {
     let variadic = matches!(op, BinOp::Add | BinOp::Mul);
+    let comparison = matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    );
+    if comparison && args.pos.len() == 1 {
+        args.arity(op.symbol(), 1, 1)?;
+        let value = args.pos.into_iter().next().expect("one argument");
+        return Ok(Value::object(Fix2 { op, value }));
+    }
     let least = if unary.is_some() || variadic { 1 } else { 2 };
     args.arity(op.symbol(), least, if variadic { usize::MAX } else { 2 })?;
     let mut operands = args.pos.into_iter();
@@ -60,7 +111,7 @@ crate::builtins! {
     "div" => int_divide, false, "    div(x, y)\n\nThe quotient of integer division, truncated toward zero (`x ÷ y`).\n\n```\njulia> div(7, 2)\n3\n\njulia> div(-7, 2)\n-3\n```";
     "÷" => int_divide, false, "    ÷(x, y)\n\nInteger division as a function value.\n\n```\njulia> ÷(7, 2)\n3\n```";
     "%" => remainder, false, "    %(x, y)\n\nThe remainder as a function value.\n\n```\njulia> %(7, 2)\n1\n```";
-    "==" => equal, false, "    ==(x, y)\n\nEquality as a function value.\n\n```\njulia> ==(1, 1.0)\ntrue\n```";
+    "==" => equal, false, "    ==(x, y)\n    ==(x)\n\nEquality as a function value; with one argument, the function `y -> y == x` (also `!=`, `<`, `<=`, `>`, `>=`).\n\n```\njulia> ==(1, 1.0)\ntrue\n\njulia> filter(>(1), [1, 2, 3])\n2-element Vector{Int64}:\n 2\n 3\n```";
     "!=" => not_equal, false, "    !=(x, y)\n\nInequality as a function value.\n\n```\njulia> !=(1, 2)\ntrue\n```";
     "<" => less, false, "    <(x, y)\n\n`x < y` as a function value.\n\n```\njulia> <(1, 2)\ntrue\n```";
     "<=" => less_equal, false, "    <=(x, y)\n\n`x <= y` as a function value.\n\n```\njulia> <=(1, 1)\ntrue\n```";

@@ -85,7 +85,12 @@ impl Interp {
         prefix.extend(self.eval_args(args)?);
         let mut kw = Vec::with_capacity(kwargs.len());
         for k in kwargs {
-            kw.push((k.name, self.eval(&k.value)?));
+            let v = self.eval(&k.value)?;
+            if k.splat {
+                kw.extend(splatted_keywords(&v)?);
+            } else {
+                kw.push((k.name, v));
+            }
         }
         let result = if dotted {
             self.broadcast_call(&function, prefix, kw)
@@ -362,6 +367,32 @@ impl Interp {
         }
         self.lookup(field).ok()
     }
+}
+
+/// The keywords of `kw...` in a call: a named tuple, or a collection of `:name => value` pairs.
+fn splatted_keywords(v: &Value) -> Result<Vec<(Name, Value)>, Flow> {
+    if let Value::NamedTuple(items) = v {
+        return Ok(items.to_vec());
+    }
+    super::iterate::elements(v)?
+        .into_iter()
+        .map(|pair| match &pair {
+            Value::Tuple(kv) if kv.len() == 2 => match &kv[0] {
+                Value::Symbol(name) => Ok((*name, kv[1].clone())),
+                _ => Err(fail(
+                    ErrorKind::ArgumentError,
+                    "keywords splatted with `...` must be named by symbols",
+                )),
+            },
+            other => Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "keywords splatted with `...` must be `name => value` pairs, got a {}",
+                    other.type_name()
+                ),
+            )),
+        })
+        .collect()
 }
 
 /// The common broadcast shape of the array-like arguments, or `None` when all are scalars.

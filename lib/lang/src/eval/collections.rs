@@ -87,13 +87,14 @@ impl Interp {
         body: &Expr,
         generators: &[Generator],
         filter: Option<&Expr>,
+        flat: bool,
     ) -> EvalResult {
         let frame = Scope::new(self.current_scope(), false);
         self.with_frame(frame, |me| {
             let mut results = Vec::new();
             let mut shape = Vec::new();
             me.comprehend(body, generators, filter, &mut results, &mut shape, 0)?;
-            if filter.is_some() || shape.is_empty() {
+            if flat || filter.is_some() || shape.is_empty() {
                 let n = results.len();
                 return collect_values(me, results, &[n]);
             }

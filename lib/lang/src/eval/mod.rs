@@ -325,7 +325,8 @@ impl Interp {
                 body,
                 generators,
                 filter,
-            } => self.eval_comprehension(body, generators, filter.as_deref()),
+                flat,
+            } => self.eval_comprehension(body, generators, filter.as_deref(), *flat),
             ExprKind::Range { start, step, stop } => {
                 let start = self.eval(start)?;
                 let step = step.as_ref().map(|s| self.eval(s)).transpose()?;

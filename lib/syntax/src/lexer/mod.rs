@@ -513,8 +513,8 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    /// Scans identifier characters from `start` and returns them. A final `!` belongs to the
-    /// identifier (`push!`) unless `=` follows (`a!=b` is `a != b`) or `bang` is false.
+    /// Scans identifier characters from `start` and returns them, with `!`s inside or at the
+    /// end when `bang` is true.
     fn scan_identifier(&mut self, start: usize, bang: bool) -> &'s str {
         let mut end = start;
         for c in self.src[start..].chars() {
@@ -524,9 +524,15 @@ impl<'s> Lexer<'s> {
                 break;
             }
         }
-        if bang {
-            while self.src[end..].starts_with('!') && !self.src[end + 1..].starts_with('=') {
-                end += 1;
+        // `!` belongs to an identifier (`push!`, `a!b`) unless `=` follows (`a!=b` is `a != b`).
+        while bang && self.src[end..].starts_with('!') && !self.src[end + 1..].starts_with('=') {
+            end += 1;
+            for c in self.src[end..].chars() {
+                if is_ident_continue(c) {
+                    end += c.len_utf8();
+                } else {
+                    break;
+                }
             }
         }
         self.pos = end;

@@ -173,11 +173,26 @@ impl<'s> Parser<'s> {
                 ExprKind::Ident(name) => (name, None),
                 ExprKind::Assign {
                     target,
-                    op: None,
+                    op,
                     dotted: false,
                     value,
                 } => match target.kind {
-                    ExprKind::Ident(name) => (name, Some(*value)),
+                    ExprKind::Ident(name) => {
+                        // `global c += 1` is `global c = c + 1`.
+                        let value = match op {
+                            None => *value,
+                            Some(op) => Expr {
+                                span,
+                                kind: ExprKind::Binary {
+                                    op,
+                                    dotted: false,
+                                    lhs: target,
+                                    rhs: value,
+                                },
+                            },
+                        };
+                        (name, Some(value))
+                    }
                     _ => return Err(self.invalid_binding(target.span)),
                 },
                 _ => return Err(self.invalid_binding(span)),

@@ -162,8 +162,22 @@ impl<'s> Parser<'s> {
 
     /// A keyword argument after `;`: `k = v`, or `k` meaning `k = k`.
     fn keyword_after_semicolon(&self, expr: Expr) -> PResult<Kwarg> {
-        if let ExprKind::Ident(name) = expr.kind {
-            return Ok(Kwarg { name, value: expr });
+        match expr.kind {
+            ExprKind::Ident(name) => {
+                return Ok(Kwarg {
+                    name,
+                    value: expr,
+                    splat: false,
+                })
+            }
+            ExprKind::Splat(inner) => {
+                return Ok(Kwarg {
+                    name: Name::new("..."),
+                    value: *inner,
+                    splat: true,
+                })
+            }
+            _ => {}
         }
         let span = expr.span;
         keyword_argument(expr).map_err(|_| ParseError {
@@ -396,6 +410,7 @@ fn keyword_argument(expr: Expr) -> Result<Kwarg, Expr> {
             value,
         } => match target.kind {
             ExprKind::Ident(name) => Ok(Kwarg {
+                splat: false,
                 name,
                 value: *value,
             }),

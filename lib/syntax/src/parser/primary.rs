@@ -331,7 +331,15 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_generator_clauses(&mut self, body: Expr) -> PResult<Expr> {
-        let generators = self.parse_generators()?;
+        let mut generators = self.parse_generators()?;
+        let mut flat = false;
+        while self
+            .eat(|k| *k == TokenKind::Keyword(Keyword::For))
+            .is_some()
+        {
+            flat = true;
+            generators.extend(self.parse_generators()?);
+        }
         let filter = match self.eat(|k| *k == TokenKind::Keyword(Keyword::If)) {
             Some(_) => Some(Box::new(self.parse_no_assign()?)),
             None => None,
@@ -346,6 +354,7 @@ impl<'s> Parser<'s> {
                 body: Box::new(body),
                 generators,
                 filter,
+                flat,
             },
         })
     }

@@ -143,8 +143,12 @@ pub fn expr(e: &Expr) -> String {
             body,
             generators,
             filter,
+            flat,
         } => {
             let mut items = vec![expr(body)];
+            if *flat {
+                items.push("flat".into());
+            }
             items.extend(generators.iter().map(generator));
             if let Some(f) = filter {
                 items.push(list("if", [expr(f)]));
@@ -374,6 +378,7 @@ pub fn children<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
             body,
             generators,
             filter,
+            ..
         } => {
             out.push(body);
             out.extend(generators.iter().map(|g| &g.iter));

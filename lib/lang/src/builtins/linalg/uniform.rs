@@ -177,6 +177,20 @@ fn plus_scaled_identity(interp: &mut Interp, m: &Value, scale: &Value) -> EvalRe
     interp.binary(BinOp::Add, false, m, &scaled)
 }
 
+/// `Matrix(λI, m, n)`: the m×n matrix with λ on its diagonal; `None` when `v` is no scaling.
+pub fn materialize(interp: &mut Interp, v: &Value, m: usize, n: usize) -> Option<EvalResult> {
+    let scale = scale_of(v)?;
+    Some((|| {
+        interp.check_alloc(m.saturating_mul(n))?;
+        let mut eye = vec![0.0; m * n];
+        for k in 0..m.min(n) {
+            eye[k * m + k] = 1.0;
+        }
+        let eye = Value::array(ElType::Float64, &[m, n], eye);
+        interp.binary(BinOp::Mul, false, &scale, &eye)
+    })())
+}
+
 fn scaled_identity(interp: &mut Interp, scale: &Value, n: usize) -> Result<Value, Flow> {
     interp.check_alloc(n.saturating_mul(n))?;
     let eye = from_tensor(identity(n), ElType::Float64, false);
