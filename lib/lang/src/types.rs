@@ -222,6 +222,9 @@ impl PartialEq for Type {
             (Type::User(a), Type::User(b)) => Rc::ptr_eq(a, b),
             (Type::UserApplied(a, p), Type::UserApplied(b, q)) => Rc::ptr_eq(a, b) && p == q,
             (Type::Named(a), Type::Named(b)) => a == b,
+            (Type::Named(a), Type::User(_)) => {
+                library_supertype(a).is_some_and(|s| s.is_subtype(other))
+            }
             (Type::Named(a), Type::Prim(Prim::Exception)) => {
                 a.ends_with("Error") || a.ends_with("Exception")
             }
@@ -415,6 +418,9 @@ impl Type {
             (Type::Applied(a, _), Type::Prim(b)) => a.is_subtype(*b),
             (Type::Applied(a, p), Type::Applied(b, q)) => a.is_subtype(*b) && params_fit(p, q),
             (Type::Named(a), Type::Named(b)) => a == b,
+            (Type::Named(a), Type::User(_)) => {
+                library_supertype(a).is_some_and(|s| s.is_subtype(other))
+            }
             (Type::Named(a), Type::Prim(Prim::Exception)) => {
                 a.ends_with("Error") || a.ends_with("Exception")
             }
@@ -432,6 +438,13 @@ impl Type {
             _ => false,
         }
     }
+}
+
+/// The declared supertype of a library object's type, when it is a user-visible abstract type
+/// (the builtin linear solvers are `AbstractLinearSolver`s).
+fn library_supertype(name: &str) -> Option<Type> {
+    matches!(name, "IterativeLinearSolver" | "DirectLinearSolver")
+        .then(crate::builtins::ad::implicit::abstract_linear_solver)
 }
 
 /// Parameters are invariant, as in Julia, except that a type variable fits anything.

@@ -238,6 +238,9 @@ pub fn constant(name: &str) -> Option<Value> {
         "missing" | "undef" => Value::Nothing,
         "stdout" => Value::Symbol(Name::new("stdout")),
         "stderr" => Value::Symbol(Name::new("stderr")),
+        "AbstractLinearSolver" => {
+            Value::Type(std::rc::Rc::new(ad::implicit::abstract_linear_solver()))
+        }
         "Any" | "Number" | "Real" | "Integer" | "AbstractArray" | "AbstractVector"
         | "AbstractMatrix" | "String" | "AbstractString" | "Function" | "Nothing" | "Tuple" => {
             io::type_value(name)

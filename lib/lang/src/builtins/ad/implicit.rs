@@ -19,6 +19,7 @@ use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
 use crate::output::Stream;
+use crate::types::{Prim, Type, TypeDef};
 use crate::value::{Array, Value};
 use difflab_ad::di::{operators as di, primitives, sparse, Backend};
 use difflab_ad::error::Result as AdResult;
@@ -80,6 +81,32 @@ impl LinearMap for Factors {
     }
 }
 
+/// `u = A⁻ᵀ ȳ` for the backward sweep of reverse mode.
+enum TransposedSolve {
+    /// A factorization of `A` (`None` when `A` is singular).
+    Factors(Option<Box<Factors>>),
+    /// The columns of `A⁻ᵀ`, from the user's solver.
+    Inverse(Vec<Vec<f64>>),
+}
+
+impl TransposedSolve {
+    /// `A⁻ᵀ ct`, or `None` when `A` was singular.
+    fn apply(&self, ct: &[f64]) -> Option<Vec<f64>> {
+        match self {
+            TransposedSolve::Factors(factors) => factors.as_ref()?.apply_plain(ct, 1, true).ok(),
+            TransposedSolve::Inverse(columns) => {
+                let mut u = vec![0.0; ct.len()];
+                for (column, &c) in columns.iter().zip(ct) {
+                    for (ui, &a) in u.iter_mut().zip(column) {
+                        *ui += a * c;
+                    }
+                }
+                Some(u)
+            }
+        }
+    }
+}
+
 /// How the linear systems of the implicit function theorem are solved.
 #[derive(Clone)]
 pub enum LinearSolver {
@@ -95,13 +122,51 @@ pub enum LinearSolver {
         /// Warn when the solve fails.
         verbose: bool,
     },
-    /// The user's `presolve(A, y)` and `solve(Afact, b)` functions.
+    /// The user's `presolve(A, y)` and `solve(Afact, b)` functions, or, for a value `object`
+    /// of a subtype of `AbstractLinearSolver`, the methods `presolve(object, A, y)` and
+    /// `solve(object, Afact, b)`.
     User {
-        /// `presolve(A, y)`.
+        /// `presolve`.
         presolve: Value,
-        /// `solve(Afact, b)`.
+        /// `solve`.
         solve: Value,
+        /// The user's solver value, passed first to its methods.
+        object: Option<Value>,
     },
+}
+
+impl LinearSolver {
+    /// Calls the user's `presolve` or `solve` with the solver value first when there is one.
+    fn call_user(
+        interp: &mut Interp,
+        function: &Value,
+        object: &Option<Value>,
+        args: [Value; 2],
+    ) -> EvalResult {
+        let mut all: Vec<Value> = object.iter().cloned().collect();
+        all.extend(args);
+        interp.call(function, all)
+    }
+
+    /// `A⁻¹ b` for every `b` of `rhs` with the user's `presolve` and `solve` (`A` is `m×m`).
+    fn solve_user(
+        interp: &mut Interp,
+        (presolve, solve, object): (&Value, &Value, &Option<Value>),
+        a: Vec<f64>,
+        y0: &Tensor,
+        rhs: &[Vec<f64>],
+    ) -> Result<Vec<Vec<f64>>, Flow> {
+        let m = y0.len();
+        let a = crate::builtins::array(crate::show::ElType::Float64, &[m, m], a);
+        let factor = Self::call_user(interp, presolve, object, [a, array_value(y0.clone())])?;
+        let mut out = Vec::with_capacity(rhs.len());
+        for b in rhs {
+            let b = crate::builtins::array(crate::show::ElType::Float64, &[m], b.clone());
+            let x = Self::call_user(interp, solve, object, [factor.clone(), b])?;
+            out.push(numbers(&x, "the solution returned by solve")?.to_col_major());
+        }
+        Ok(out)
+    }
 }
 
 impl Object for LinearSolver {
@@ -338,22 +403,13 @@ impl ImplicitFunction {
                     }
                 }
             }
-            LinearSolver::User { presolve, solve } => {
+            LinearSolver::User {
+                presolve,
+                solve,
+                object,
+            } => {
                 let a = self.materialize(interp, at)?;
-                let a = crate::builtins::array(crate::show::ElType::Float64, &[m, m], a);
-                let factor = interp.call(presolve, vec![a, array_value(y0.clone())])?;
-                let mut out = Vec::with_capacity(rhs.len());
-                for b in rhs {
-                    let x = interp.call(
-                        solve,
-                        vec![
-                            factor.clone(),
-                            crate::builtins::array(crate::show::ElType::Float64, &[m], b.clone()),
-                        ],
-                    )?;
-                    out.push(numbers(&x, "the solution returned by solve")?.to_col_major());
-                }
-                Ok(out)
+                LinearSolver::solve_user(interp, (presolve, solve, object), a, y0, rhs)
             }
         }
     }
@@ -410,17 +466,39 @@ impl ImplicitFunction {
         let out = self.run_forward(interp, x0, extra, kw)?;
         let y0 = out.y.clone();
         let (m, n) = (y0.len(), x0.len());
-        let factors = self.factorize(interp, &Point::at(x0, &out, extra, kw))?;
+        let at = Point::at(x0, &out, extra, kw);
+        let transposed_solve = self.transposed_solve(interp, &at)?;
         let mut in_x = |u: &Tensor| self.conditions(interp, u, &y0, &out.z, extra, kw);
         let (_, b) = di::value_and_jacobian(&mut in_x, &self.backend, x0)?;
         let b = b.to_col_major();
-        let y = record_plain_pullback(x, y0, move |ct| {
-            match factors.as_ref().map(|f| f.apply_plain(ct, 1, true)) {
-                Some(Ok(u)) => transpose_times(&b, m, &u).into_iter().map(|g| -g).collect(),
-                _ => vec![f64::NAN; n],
-            }
+        let y = record_plain_pullback(x, y0, move |ct| match transposed_solve.apply(ct) {
+            Some(u) => transpose_times(&b, m, &u).into_iter().map(|g| -g).collect(),
+            None => vec![f64::NAN; n],
         });
         Ok(Output { y, z: out.z })
+    }
+
+    /// How the backward sweep solves `Aᵀu = ȳ`: with a factorization of `A`, or, for the
+    /// user's solver (which the sweep cannot call), with `A⁻ᵀ` computed now by the user's
+    /// `presolve` and `solve` applied to `Aᵀ` and each unit vector.
+    fn transposed_solve(&self, interp: &mut Interp, at: &Point) -> Result<TransposedSolve, Flow> {
+        let LinearSolver::User {
+            presolve,
+            solve,
+            object,
+        } = &self.solver
+        else {
+            return Ok(TransposedSolve::Factors(self.factorize(interp, at)?.map(Box::new)));
+        };
+        let m = at.y0.len();
+        let a = self.materialize(interp, at)?;
+        let a_t: Vec<f64> = (0..m * m).map(|k| a[(k % m) * m + k / m]).collect();
+        let units: Vec<Vec<f64>> = (0..m)
+            .map(|i| (0..m).map(|j| f64::from(u8::from(i == j))).collect())
+            .collect();
+        let columns =
+            LinearSolver::solve_user(interp, (presolve, solve, object), a_t, at.y0, &units)?;
+        Ok(TransposedSolve::Inverse(columns))
     }
 
     /// `A⁻¹` for `A = ∂c/∂y` at the point, factorized once with faer: a sparse LU when the
@@ -510,6 +588,56 @@ impl Object for ImplicitFunction {
     }
 }
 
+thread_local! {
+    static ABSTRACT_LINEAR_SOLVER: Rc<TypeDef> = Rc::new(TypeDef {
+        name: Name::new("AbstractLinearSolver"),
+        params: Vec::new(),
+        supertype: Type::Prim(Prim::Any),
+        fields: Vec::new(),
+        mutable: false,
+        is_abstract: true,
+        has_inner_constructor: false,
+    });
+}
+
+/// ImplicitDifferentiation's `AbstractLinearSolver`, the supertype of user solvers.
+pub fn abstract_linear_solver() -> Type {
+    ABSTRACT_LINEAR_SOLVER.with(|def| Type::User(def.clone()))
+}
+
+/// `presolve(solver, A, y)` of the builtin solvers: `A` itself (each `solve` uses `\`).
+fn presolve_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("presolve", 3, 3)?;
+    require_solver(&args.pos[0], "presolve")?;
+    Ok(args.pos[1].clone())
+}
+
+/// `solve(solver, A, b)` of the builtin solvers: `A \ b`.
+fn solve_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("solve", 3, 3)?;
+    require_solver(&args.pos[0], "solve")?;
+    interp.binary(
+        difflab_syntax::BinOp::LeftDiv,
+        false,
+        &args.pos[1],
+        &args.pos[2],
+    )
+}
+
+/// A `MethodError` unless `v` is one of the builtin linear solvers.
+fn require_solver(v: &Value, name: &str) -> Result<(), Flow> {
+    match v {
+        Value::Object(o) if o.as_any().is::<LinearSolver>() => Ok(()),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {name}(::{}, ::Matrix{{Float64}}, ::Vector{{Float64}}): define it for your solver type (after `import ImplicitDifferentiation: {name}`)",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
 fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("ImplicitFunction", 2, 2)?;
     let solver = match args.kw("linear_solver") {
@@ -518,11 +646,15 @@ fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
         Some(Value::NamedTuple(fields)) => {
             let get = |k: &str| fields.iter().find(|(n, _)| n.as_str() == k).map(|(_, v)| v.clone());
             match (get("presolve"), get("solve")) {
-                (Some(presolve), Some(solve)) => LinearSolver::User { presolve, solve },
+                (Some(presolve), Some(solve)) => LinearSolver::User { presolve, solve, object: None },
                 _ => return Err(fail(ErrorKind::ArgumentError, "a custom linear_solver is a named tuple (presolve=..., solve=...)")),
             }
         }
-        Some(other) => return Err(fail(ErrorKind::ArgumentError, format!("linear_solver must be IterativeLinearSolver(), DirectLinearSolver() or (presolve=f, solve=g), got {}", crate::display::repr(other)))),
+        Some(object @ Value::Struct(_)) if Type::of(object).is_subtype(&abstract_linear_solver()) => {
+            let function = |name: &str| Value::Builtin(crate::builtins::lookup(Name::new(name)).expect("presolve and solve are builtins"));
+            LinearSolver::User { presolve: function("presolve"), solve: function("solve"), object: Some(object.clone()) }
+        }
+        Some(other) => return Err(fail(ErrorKind::ArgumentError, format!("linear_solver must be IterativeLinearSolver(), DirectLinearSolver(), a value of a subtype of AbstractLinearSolver with presolve and solve methods, or (presolve=f, solve=g); got a {}", other.type_name()))),
     };
     let backend = match args.kw("conditions_backend") {
         None | Some(Value::Nothing) => Backend::Forward { chunk: None },
@@ -545,6 +677,8 @@ fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
 
 crate::builtins! {
     "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(), conditions_backend=nothing)\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions.\n\nEvery backend works through it: forward mode solves `A·ẏ = -B·ẋ` for all partials of a chunk, reverse mode solves `Aᵀu = ȳ` and returns `-Bᵀu` (with `A` and `B` materialized at the point), finite differences call `forward`. The sparsity detectors trace the conditions: each `y` entry depends on the inputs that reach its block of `A = ∂c/∂y` (elementwise problems stay diagonal), so `AutoSparse` works around it. Second order works when finite differences take one of the two orders (`SecondOrder(AutoFiniteDiff(), AutoForwardDiff())`, `SecondOrder(AutoReverseDiff(), AutoFiniteDiff())`, …); two AD backends raise an `ArgumentError` saying so.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
+    "presolve" => presolve_, false, "    presolve(solver, A, y)\n\nImplicitDifferentiation's first method of a linear solver: prepares `A = ∂c/∂y` (for example factorizes it) for several `solve`s with right-hand sides like `y`. Write your own for a subtype of `AbstractLinearSolver` after `import ImplicitDifferentiation: presolve, solve`; the builtin solvers return `A`.\n\n```\njulia> import ImplicitDifferentiation: presolve, solve, AbstractLinearSolver\n\njulia> struct LUSolver <: AbstractLinearSolver end\n\njulia> presolve(::LUSolver, A, y) = lu(A);\n\njulia> solve(::LUSolver, F, b) = F \\ b;\n\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=LUSolver());\n\njulia> jacobian(implicit, AutoReverseDiff(), [4.0])\n1×1 Matrix{Float64}:\n 0.25\n```";
+    "solve" => solve_, false, "    solve(solver, Afact, b)\n\nImplicitDifferentiation's second method of a linear solver: `x` with `A x = b`, given what `presolve` returned (NaNs when it fails). The builtin solvers compute `Afact \\ b`; see `?presolve` for a solver of your own.\n\n```\njulia> solve(DirectLinearSolver(), [2.0 0.0; 0.0 4.0], [1.0, 1.0])\n2-element Vector{Float64}:\n 0.5\n 0.25\n```";
     "IterativeLinearSolver" => iterative_, false, "    IterativeLinearSolver(; verbose=true, accept_inconsistent=false)\n\nThe default linear solver of `ImplicitFunction`: restarted GMRES on matrix-free products with `∂c/∂y`. When it does not converge the result is NaN, with a warning unless `verbose=false`; `accept_inconsistent=true` keeps the least-squares answer instead.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(verbose=false))\n```";
     "DirectLinearSolver" => direct_, false, "    DirectLinearSolver(; verbose=true)\n\nA linear solver for `ImplicitFunction` that materializes `∂c/∂y` once per point and factorizes it with faer: a sparse LU when its pattern (traced through the conditions) is sparse and `y` has at least 64 entries, computed with one pushforward per color, a dense LU with partial pivoting otherwise; a singular matrix gives NaN with a warning unless `verbose=false`.\n\n```\njulia> ImplicitFunction(forward, conditions; linear_solver=DirectLinearSolver())\n```";
 }
