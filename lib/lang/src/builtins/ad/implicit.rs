@@ -488,7 +488,9 @@ impl ImplicitFunction {
             object,
         } = &self.solver
         else {
-            return Ok(TransposedSolve::Factors(self.factorize(interp, at)?.map(Box::new)));
+            return Ok(TransposedSolve::Factors(
+                self.factorize(interp, at)?.map(Box::new),
+            ));
         };
         let m = at.y0.len();
         let a = self.materialize(interp, at)?;
