@@ -703,6 +703,11 @@ fn infer_params(def: &TypeDef, args: &[Value]) -> Result<Rc<[Type]>, Flow> {
         match &bound[k] {
             None => bound[k] = Some(actual),
             Some(previous) if *previous == actual => {}
+            // A number carrying derivatives next to a plain one (`D(x, one(x))` while `x` is
+            // differentiated, where `one(x)` is a plain 1.0): both are that kind of number.
+            Some(previous) if carries_derivatives(previous, &actual) => {
+                bound[k] = Some(Type::Prim(Prim::Dual));
+            }
             Some(_) => {
                 return Err(fail(
                     ErrorKind::MethodError,
@@ -729,6 +734,13 @@ fn infer_params(def: &TypeDef, args: &[Value]) -> Result<Rc<[Type]>, Flow> {
         .collect()
 }
 
+/// Whether two numeric types are a number carrying derivatives and a plain real.
+fn carries_derivatives(a: &Type, b: &Type) -> bool {
+    let dual = Type::Prim(Prim::Dual);
+    let real = Type::Prim(Prim::Real);
+    (*a == dual && b.is_subtype(&real)) || (*b == dual && a.is_subtype(&real))
+}
+
 /// `v` as a value of type `ty`: itself when it is one, else Julia's numeric conversions.
 pub fn convert(ty: &Type, v: Value) -> EvalResult {
     if ty.contains(&v) {
@@ -748,6 +760,10 @@ pub fn convert(ty: &Type, v: Value) -> EvalResult {
         }
         (Type::Prim(Prim::Int64 | Prim::Integer | Prim::Signed), Value::Bool(b)) => {
             Some(Value::Int(i64::from(*b)))
+        }
+        // A plain real is a number carrying zero derivatives.
+        (Type::Prim(Prim::Dual), Value::Int(_) | Value::Float(_) | Value::Bool(_)) => {
+            Some(v.clone())
         }
         _ => None,
     };
