@@ -98,7 +98,7 @@ fn fill_bang(interp: &mut Interp, args: Args) -> EvalResult {
 fn similar_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("similar", 1, usize::MAX)?;
     if let Value::Sparse(s) = &args.pos[0] {
-        return similar_sparse(&s.borrow(), &args.pos[1..]);
+        return similar_sparse(interp, &s.borrow(), &args.pos[1..]);
     }
     let Some(x) = operand(&args.pos[0]) else {
         return Err(fail(ErrorKind::MethodError, "similar expects an array"));
@@ -115,11 +115,14 @@ fn similar_(interp: &mut Interp, args: Args) -> EvalResult {
 
 /// Julia's `similar` of a sparse matrix: its structure with zero values (what `decompress!`
 /// fills), or with new dimensions an empty sparse matrix.
-fn similar_sparse(s: &crate::value::SparseMatrix, dims: &[Value]) -> EvalResult {
+fn similar_sparse(interp: &Interp, s: &crate::value::SparseMatrix, dims: &[Value]) -> EvalResult {
     let matrix = match dims {
         [] => s.matrix.map(|_| 0.0),
         _ => match dims_from(dims, "similar")?.as_slice() {
-            [m, n] => sprs::CsMat::zero((*m, *n)).to_csc(),
+            [m, n] => {
+                interp.check_alloc(n.saturating_add(1))?;
+                super::sparse::empty_csc(*m, *n)
+            }
             _ => {
                 return Err(fail(
                     ErrorKind::DimensionMismatch,

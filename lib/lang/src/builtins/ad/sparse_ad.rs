@@ -155,7 +155,7 @@ fn entries_above(matrix: &Tensor, nrows: usize, atol: f64) -> Result<SparsityPat
 pub fn pattern_value(p: &SparsityPattern) -> Value {
     let m = p
         .to_csmat(vec![1.0; p.nnz()])
-        .unwrap_or_else(|_| sprs::CsMat::zero(p.shape()));
+        .unwrap_or_else(|_| crate::builtins::sparse::empty_csc(p.shape().0, p.shape().1));
     sparse_value(m, ElType::Bool)
 }
 

@@ -121,7 +121,7 @@ fn spzeros_(interp: &mut Interp, args: Args) -> EvalResult {
         }
     };
     interp.check_alloc(n + 1)?;
-    Ok(sparse_value(CsMat::zero((m, n)).to_csc(), eltype))
+    Ok(sparse_value(super::empty_csc(m, n), eltype))
 }
 
 fn the_sparse<'a>(args: &'a Args, name: &str) -> Result<std::cell::Ref<'a, SparseMatrix>, Flow> {

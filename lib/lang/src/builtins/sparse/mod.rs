@@ -30,6 +30,12 @@ pub(crate) mod construct;
 pub(crate) use arith::SparseLu;
 pub use arith::{sparse_binary, sparse_broadcast, sparse_unary};
 
+/// The m×n matrix with no stored entries, stored by columns (its size is `n + 1` offsets,
+/// whatever `m`: `spzeros(10^12, 2)` is three numbers).
+pub fn empty_csc(m: usize, n: usize) -> CsMat<f64> {
+    CsMat::new_csc((m, n), vec![0; n + 1], Vec::new(), Vec::new())
+}
+
 /// A sparse matrix value (stored by columns).
 pub fn sparse_value(matrix: CsMat<f64>, eltype: ElType) -> Value {
     let matrix = if matrix.is_csc() {
@@ -307,7 +313,7 @@ pub fn cat(values: &[Value], dim: usize) -> EvalResult {
         mats.push(m);
     }
     if mats.is_empty() {
-        return Ok(sparse_value(CsMat::zero((0, 0)), ElType::Float64));
+        return Ok(sparse_value(empty_csc(0, 0), ElType::Float64));
     }
     let views: Vec<_> = mats.iter().map(|m| m.view()).collect();
     let out = match dim {
