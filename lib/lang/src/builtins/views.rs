@@ -78,6 +78,7 @@ pub(crate) fn after_write(cell: &ArrayRef, written: Option<&[usize]>) -> Result<
         Some(links) => links.parent.clone(),
     };
     let Some((root, map, _)) = parent else {
+        forget_dropped_views(cell);
         return refresh_views(cell, None);
     };
     let (values, targets) = {
@@ -92,6 +93,18 @@ pub(crate) fn after_write(cell: &ArrayRef, written: Option<&[usize]>) -> Result<
     };
     crate::eval::index::write_tensor(&mut root.borrow_mut(), &targets, &values)?;
     refresh_views(&root, Some(cell))
+}
+
+/// Drops the links of a parent whose views are all gone, so its writes take the fast path
+/// again.
+fn forget_dropped_views(cell: &ArrayRef) {
+    let mut a = cell.borrow_mut();
+    if let Some(links) = a.links.as_mut() {
+        links.views.retain(|w| w.strong_count() > 0);
+        if links.views.is_empty() && links.parent.is_none() {
+            a.links = None;
+        }
+    }
 }
 
 /// Gathers every live view of `root` (but `except`) again from it.
