@@ -54,6 +54,14 @@ pub fn plain(v: &Value) -> String {
                 return text;
             }
             let text = show::dense_plain(a.eltype, a.data.primal().view(), None);
+            if let Some((parent, indices)) = crate::builtins::views::view_parent(&a) {
+                // Julia's header of a view: `2-element view(::Vector{Float64}, 2:3) with …`.
+                let body = text.split_once('\n').map_or("", |(_, body)| body);
+                let dims = show::dims_string(a.data.shape());
+                let parent = Value::Array(parent).type_name();
+                let eltype = a.eltype.name();
+                return format!("{dims} view(::{parent}, {indices}) with eltype {eltype}:\n{body}");
+            }
             if !a.row_adjoint {
                 return text;
             }

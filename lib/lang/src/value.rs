@@ -62,7 +62,7 @@ pub enum Value {
 pub type ArrayRef = Rc<RefCell<Array>>;
 
 /// A numeric array of any rank: its numbers and the element type the language sees.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Array {
     /// `Float64`, `Int64` or `Bool`.
     pub eltype: ElType,
@@ -70,6 +70,9 @@ pub struct Array {
     pub data: Tensor,
     /// True for the adjoint of a vector (`x'`): a 1×n row that multiplies a vector into a scalar.
     pub row_adjoint: bool,
+    /// For a view, its parent; for a parent, its views (`builtins::views`). `None` for most
+    /// arrays.
+    pub(crate) links: Option<Box<crate::builtins::views::ViewLinks>>,
 }
 
 impl Array {
@@ -79,6 +82,19 @@ impl Array {
             eltype,
             data,
             row_adjoint: false,
+            links: None,
+        }
+    }
+}
+
+/// A copy of an array is neither a view nor viewed: it owns its numbers.
+impl Clone for Array {
+    fn clone(&self) -> Array {
+        Array {
+            eltype: self.eltype,
+            data: self.data.clone(),
+            row_adjoint: self.row_adjoint,
+            links: None,
         }
     }
 }

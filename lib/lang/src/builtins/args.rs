@@ -102,6 +102,10 @@ pub fn call(
     keywords: Vec<(Name, Value)>,
     dotted: bool,
 ) -> EvalResult {
+    let mut pos = pos;
+    if pos.iter().any(|a| matches!(a, Value::Struct(_))) {
+        interp.materialize_iterables(builtin.name, &mut pos)?;
+    }
     if keywords.is_empty() {
         return (builtin.run)(
             interp,

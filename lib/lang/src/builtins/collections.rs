@@ -30,6 +30,9 @@ fn haskey_(_: &mut Interp, args: Args) -> EvalResult {
         (Value::NamedTuple(items), Value::Symbol(s)) => {
             Ok(Value::Bool(items.iter().any(|(k, _)| k == s)))
         }
+        (d, key) if super::dict::as_dict(d).is_some() => Ok(Value::Bool(
+            super::dict::as_dict(d).is_some_and(|d| d.get(key).is_some()),
+        )),
         (other, _) => Err(fail(
             ErrorKind::MethodError,
             format!("no method matching haskey(::{}, ...)", other.type_name()),
@@ -37,8 +40,11 @@ fn haskey_(_: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
-fn keys_(_: &mut Interp, args: Args) -> EvalResult {
+fn keys_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("keys", 1, 1)?;
+    if let Some(d) = super::dict::as_dict(&args.pos[0]) {
+        return super::dict::keys_of(interp, d);
+    }
     match &args.pos[0] {
         Value::NamedTuple(items) => Ok(Value::Tuple(std::rc::Rc::new(
             items.iter().map(|(k, _)| Value::Symbol(*k)).collect(),
@@ -47,8 +53,11 @@ fn keys_(_: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
-fn values_(_: &mut Interp, args: Args) -> EvalResult {
+fn values_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("values", 1, 1)?;
+    if let Some(d) = super::dict::as_dict(&args.pos[0]) {
+        return super::dict::values_of(interp, d);
+    }
     match &args.pos[0] {
         Value::NamedTuple(items) => Ok(Value::Tuple(std::rc::Rc::new(
             items.iter().map(|(_, v)| v.clone()).collect(),
@@ -74,9 +83,9 @@ fn tuple_(_: &mut Interp, args: Args) -> EvalResult {
 
 crate::builtins! {
     "in" => in_, false, "    in(x, collection)\n    x ∈ collection\n\nWhether `x` is an element of the collection.\n\n```\njulia> 2 in [1, 2, 3]\ntrue\n```";
-    "haskey" => haskey_, false, "    haskey(nt, :key)\n\nWhether a named tuple has a field.\n\n```\njulia> haskey((a = 1,), :a)\ntrue\n```";
-    "keys" => keys_, false, "    keys(x)\n\nThe keys of a named tuple, or the indices of an array.\n\n```\njulia> keys((a = 1, b = 2))\n(:a, :b)\n```";
-    "values" => values_, false, "    values(nt)\n\nThe values of a named tuple.\n\n```\njulia> values((a = 1, b = 2))\n(1, 2)\n```";
+    "haskey" => haskey_, false, "    haskey(d, key)\n    haskey(nt, :key)\n\nWhether a `Dict` has an entry for `key`, or a named tuple a field.\n\n```\njulia> haskey((a = 1,), :a)\ntrue\n```";
+    "keys" => keys_, false, "    keys(x)\n\nThe keys of a `Dict` (a vector, in the `Dict`'s insertion order), of a named tuple, or the indices of an array.\n\n```\njulia> keys((a = 1, b = 2))\n(:a, :b)\n```";
+    "values" => values_, false, "    values(x)\n\nThe values of a `Dict` (a vector, in its insertion order) or of a named tuple.\n\n```\njulia> values((a = 1, b = 2))\n(1, 2)\n```";
     "isa" => isa_, false, "    isa(x, T)\n    x isa T\n\nWhether `x` is of type `T` (`Float64`, `Int`, `Number`, `AbstractVector`, `Function`, ...).\n\n```\njulia> [1.0, 2.0] isa AbstractVector\ntrue\n```";
     "tuple" => tuple_, false, "    tuple(xs...)\n\nA tuple of the arguments.\n\n```\njulia> tuple(1, 2)\n(1, 2)\n```";
 }

@@ -14,6 +14,7 @@ pub mod collections;
 pub mod coloring;
 mod coloring_checks;
 pub mod concat;
+pub mod dict;
 pub mod errors;
 pub mod functional;
 pub mod io;
@@ -30,9 +31,11 @@ pub mod reflection;
 pub mod search;
 pub mod sparse;
 pub mod strings;
+pub mod system;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod test_support;
+pub mod views;
 
 use crate::error::ErrorKind;
 use crate::eval::{fail, EvalResult, Flow, Interp};
@@ -164,7 +167,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 32] {
+fn families() -> [&'static [Builtin]; 35] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -198,6 +201,9 @@ fn families() -> [&'static [Builtin]; 32] {
         reflection::BUILTINS,
         search::BUILTINS,
         concat::BUILTINS,
+        dict::BUILTINS,
+        views::BUILTINS,
+        system::BUILTINS,
     ]
 }
 

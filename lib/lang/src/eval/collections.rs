@@ -1,7 +1,6 @@
 //! Collection literals: tuples, vectors, matrix concatenation, typed vectors, comprehensions;
 //! and [`collect_values`], which turns computed elements into the right kind of array.
 
-use super::iterate::iterate;
 use super::scope::Scope;
 use super::{fail, EvalResult, Flow, Interp};
 use crate::error::ErrorKind;
@@ -126,7 +125,8 @@ impl Interp {
         };
         let iterable = self.eval(&first.iter)?;
         let mut count = 0;
-        for item in iterate(&iterable)? {
+        let mut items = self.iterate_value(&iterable)?;
+        while let Some(item) = self.next_item(&mut items)? {
             self.bind_pattern(&first.pattern, item)?;
             self.comprehend(body, rest, filter, results, shape, level + 1)?;
             count += 1;

@@ -1,6 +1,6 @@
 //! Control flow: `if`, `for`, `while`, `try`, `let` and `global`/`local` declarations.
 
-use super::iterate::{elements, iterate};
+use super::iterate::elements;
 use super::scope::Scope;
 use super::{fail, EvalResult, Flow, Interp};
 use crate::error::ErrorKind;
@@ -41,7 +41,10 @@ impl Interp {
             };
         };
         let iterable = self.eval(&first.iter)?;
-        for item in iterate(&iterable).map_err(|f| self.locate(f, first.iter.span))? {
+        let mut items = self
+            .iterate_value(&iterable)
+            .map_err(|f| self.locate(f, first.iter.span))?;
+        while let Some(item) = self.next_item(&mut items)? {
             self.check_interrupt()?;
             self.bind_pattern(&first.pattern, item)?;
             if !self.for_nested(rest, body)? {

@@ -2,17 +2,19 @@
 //!
 //! Each index is resolved against its dimension into 0-based positions ([`IndexSpec`]); the
 //! selected elements are their cartesian product in column-major order, gathered with one
-//! `ad::ops::gather` (so indexing works for every number kind).
+//! `ad::ops::gather` (so indexing works for every number kind). Writes into a view or a
+//! viewed array go on to the arrays linked with it (`builtins::views::after_write`).
+//! A `Dict` is indexed by key; a user struct by the user's `getindex`/`setindex!` methods.
 
 use super::collections::scalar_f64;
-use super::iterate::{elements, number, range_element};
+use super::iterate::{elements, no_method, number, range_element};
 use super::{fail, EvalResult, Flow, Interp};
 use crate::error::ErrorKind;
 use crate::show::ElType;
 use crate::value::{Array, Range, Value};
 use difflab_ad::tensor::unravel;
 use difflab_ad::{ops, Tensor};
-use difflab_syntax::Expr;
+use difflab_syntax::{Expr, Name};
 use ndarray::ArrayD;
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -231,12 +233,29 @@ impl Interp {
     }
 
     /// The values of `indices` into `container`, `end` meaning the extent of its dimension.
-    fn eval_indices(
+    pub(crate) fn eval_indices(
         &mut self,
         container: &Value,
         indices: &[Expr],
     ) -> Result<SmallVec<[Value; 4]>, Flow> {
-        let shape = shape_of(container);
+        let shape = match container {
+            // `end` in an index of a user container is its `lastindex`, else its `length`.
+            Value::Struct(_) => {
+                let args = [container.clone()];
+                let last = match self.call_extension(Name::new("lastindex"), &args, &[]) {
+                    Some(r) => Some(r?),
+                    None => self
+                        .call_extension(Name::new("length"), &args, &[])
+                        .transpose()?,
+                };
+                let n = match last {
+                    Some(Value::Int(n)) => usize::try_from(n).unwrap_or(0),
+                    _ => 1,
+                };
+                Position::from_slice(&[n])
+            }
+            other => shape_of(other),
+        };
         let n = indices.len().max(1);
         let mut values = SmallVec::with_capacity(indices.len());
         for (d, e) in indices.iter().enumerate() {
@@ -333,6 +352,11 @@ impl Interp {
                 }
             }
             Value::Sparse(s) => crate::builtins::sparse::index(self, &s.borrow(), indices),
+            Value::Object(_) if crate::builtins::dict::as_dict(container).is_some() => {
+                let dict = crate::builtins::dict::as_dict(container).expect("checked above");
+                dict.index(&dict_key(indices))
+            }
+            Value::Struct(_) => self.user_index("getindex", container, indices, None),
             Value::Object(o) if o.elements().is_some() => {
                 let items = o.elements().unwrap_or_default();
                 let as_list = Value::List(std::rc::Rc::new(std::cell::RefCell::new(items)));
@@ -373,6 +397,15 @@ impl Interp {
         match container {
             Value::Array(cell) => {
                 let mut a = cell.borrow_mut();
+                if a.links.is_some() {
+                    let pos = match scalar_position(a.data.shape(), indices) {
+                        Some(k) => vec![k],
+                        None => view_positions(&a, indices)?.0,
+                    };
+                    write_positions(&mut a, &pos, &v)?;
+                    drop(a);
+                    return crate::builtins::views::after_write(cell, Some(&pos));
+                }
                 let eltype = a.eltype;
                 if let (Tensor::Plain(data), Some(x)) = (&mut a.data, plain_scalar(&v)?) {
                     if let Some(ix) = cartesian_index(data.shape(), indices) {
@@ -384,14 +417,7 @@ impl Interp {
                 if let Some(k) = scalar_position(a.data.shape(), indices) {
                     return write_positions(&mut a, &[k], &v);
                 }
-                let shape = a.data.shape().to_vec();
-                let ext = extents(&shape, indices.len().max(1));
-                let specs = indices
-                    .iter()
-                    .zip(&ext)
-                    .map(|(iv, &n)| resolve(iv, n))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let (pos, _) = positions(&specs, &ext);
+                let pos = view_positions(&a, indices)?.0;
                 write_positions(&mut a, &pos, &v)
             }
             Value::List(items) => {
@@ -416,6 +442,13 @@ impl Interp {
             Value::Sparse(s) => {
                 crate::builtins::sparse::set_index(&mut s.borrow_mut(), indices, &v)
             }
+            Value::Object(_) if crate::builtins::dict::as_dict(container).is_some() => {
+                let dict = crate::builtins::dict::as_dict(container).expect("checked above");
+                dict.set(dict_key(indices), v)
+            }
+            Value::Struct(_) => self
+                .user_index("setindex!", container, indices, Some(v))
+                .map(|_| ()),
             other => Err(fail(
                 ErrorKind::MethodError,
                 format!("no method matching setindex!(::{}, ...)", other.type_name()),
@@ -432,7 +465,9 @@ impl Interp {
                 let shape = a.data.shape().to_vec();
                 let source = crate::eval::operators::to_tensor(v)?;
                 let broadcast = difflab_ad::ops::elementwise::broadcast_tensor(&source, &shape)?;
-                write_tensor(&mut a, &pos, &broadcast)
+                write_tensor(&mut a, &pos, &broadcast)?;
+                drop(a);
+                crate::builtins::views::after_write(cell, None)
             }
             Value::List(items) => {
                 let mut items = items.borrow_mut();
@@ -455,6 +490,53 @@ impl Interp {
             )),
         }
     }
+}
+
+impl Interp {
+    /// `c[i...]` (`getindex`) or `c[i...] = v` (`setindex!(c, v, i...)`) on a user struct:
+    /// the user's method, else Julia's `MethodError` naming the function.
+    fn user_index(
+        &mut self,
+        function: &str,
+        container: &Value,
+        indices: &[Value],
+        value: Option<Value>,
+    ) -> EvalResult {
+        let mut args = vec![container.clone()];
+        args.extend(value);
+        args.extend(indices.iter().cloned());
+        self.call_extension(Name::new(function), &args, &[])
+            .unwrap_or_else(|| Err(no_method(function, &args)))
+    }
+}
+
+/// The key of `d[k]` (`d[a, b]` is the key `(a, b)`, as in Julia).
+fn dict_key(indices: &[Value]) -> Value {
+    match indices {
+        [k] => k.clone(),
+        many => Value::Tuple(Rc::new(many.to_vec())),
+    }
+}
+
+/// The column-major positions `a[indices...]` selects and the shape of the selection (empty
+/// when every index is a single position): what a view of `a` holds.
+pub(crate) fn view_positions(
+    a: &Array,
+    indices: &[Value],
+) -> Result<(Vec<usize>, Vec<usize>), Flow> {
+    let shape = a.data.shape().to_vec();
+    let ext = extents(&shape, indices.len().max(1));
+    let specs = indices
+        .iter()
+        .zip(&ext)
+        .map(|(iv, &n)| resolve(iv, n))
+        .collect::<Result<Vec<_>, _>>()?;
+    if specs.is_empty() {
+        // `view(x)` views every element in the array's own shape.
+        return Ok(((0..a.data.len()).collect(), shape));
+    }
+    let (pos, out_shape) = positions(&specs, &ext);
+    Ok((pos, out_shape.unwrap_or_default()))
 }
 
 /// The shape used to resolve `end` in an index of `v`.
@@ -538,7 +620,8 @@ fn write_positions(a: &mut Array, pos: &[usize], v: &Value) -> Result<(), Flow> 
     write_tensor(a, pos, &source)
 }
 
-fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Result<(), Flow> {
+/// Writes `source` (one element per position, or one for all) at `pos` of `a`.
+pub(crate) fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Result<(), Flow> {
     if source.len() != pos.len() && source.len() != 1 {
         return Err(fail(
             ErrorKind::DimensionMismatch,

@@ -1,12 +1,17 @@
 //! Iteration over values: what `for x in v` and comprehensions walk through.
 //!
 //! Ranges iterate lazily (no array is built for `1:10^7`); arrays, lists, tuples and strings
-//! yield their elements in column-major order.
+//! yield their elements in column-major order. A user struct iterates through Julia's
+//! protocol, the user's `iterate(c)` and `iterate(c, state)` methods returning `nothing` or a
+//! `(value, state)` tuple: lazily in loops and comprehensions ([`Interp::iterate_value`] and
+//! [`Interp::next_item`]), collected for builtins that walk a collection
+//! ([`Interp::materialize_iterables`]).
 
 use super::{fail, Flow, Interp};
 use crate::error::ErrorKind;
 use crate::show::ElType;
 use crate::value::{Range, Value};
+use difflab_syntax::Name;
 use std::rc::Rc;
 
 /// An iterator over the elements of a value.
@@ -20,6 +25,16 @@ pub enum ValueIter {
     },
     /// Materialized elements.
     Items(std::vec::IntoIter<Value>),
+    /// A user container walked by its `iterate` methods: only [`Interp::next_item`] advances
+    /// it (as an `Iterator` it is empty).
+    Protocol {
+        /// The container.
+        container: Value,
+        /// The state the last `iterate` returned (`None` before the first call).
+        state: Option<Value>,
+        /// True once `iterate` returned `nothing`.
+        done: bool,
+    },
 }
 
 impl Iterator for ValueIter {
@@ -36,6 +51,7 @@ impl Iterator for ValueIter {
                 Some(x)
             }
             ValueIter::Items(items) => items.next(),
+            ValueIter::Protocol { .. } => None,
         }
     }
 }
@@ -129,7 +145,178 @@ pub fn paired_fields(a: &Value, b: &Value) -> Option<Vec<(Value, Value)>> {
     }
 }
 
+/// What one call of a user's `iterate` returned: the next element (remembering the state), or
+/// `None` at the end.
+fn protocol_step(
+    result: Value,
+    state: &mut Option<Value>,
+    done: &mut bool,
+) -> Result<Option<Value>, Flow> {
+    match result {
+        Value::Nothing => {
+            *done = true;
+            Ok(None)
+        }
+        Value::Tuple(pair) if pair.len() == 2 => {
+            *state = Some(pair[1].clone());
+            Ok(Some(pair[0].clone()))
+        }
+        other => Err(fail(
+            ErrorKind::TypeError,
+            format!(
+                "iterate must return nothing or a (value, state) tuple, got a {}",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+/// Julia's `MethodError: no method matching f(::T, ::Int64)` for a user container.
+pub(crate) fn no_method(function: &str, args: &[Value]) -> Flow {
+    let types: Vec<String> = args
+        .iter()
+        .map(|a| format!("::{}", a.type_name()))
+        .collect();
+    fail(
+        ErrorKind::MethodError,
+        format!("no method matching {function}({})", types.join(", ")),
+    )
+}
+
+/// Builtins that walk the elements of a collection: given a user container that has
+/// `iterate` methods, they receive its elements (collected through the protocol).
+const WALKING_BUILTINS: &[&str] = &[
+    "collect",
+    "sum",
+    "prod",
+    "length",
+    "isempty",
+    "maximum",
+    "minimum",
+    "extrema",
+    "map",
+    "foreach",
+    "filter",
+    "reduce",
+    "mapreduce",
+    "foldl",
+    "foldr",
+    "any",
+    "all",
+    "count",
+    "first",
+    "last",
+    "enumerate",
+    "zip",
+    "Set",
+    "Dict",
+    "sort",
+    "unique",
+    "join",
+    "mean",
+    "pairs",
+    "vcat",
+    "in",
+    "argmax",
+    "argmin",
+    "findfirst",
+    "cumsum",
+];
+
 impl Interp {
+    /// An iterator over `v`, through the user's `iterate` methods for a user struct.
+    pub(crate) fn iterate_value(&mut self, v: &Value) -> Result<ValueIter, Flow> {
+        match v {
+            Value::Struct(_) => Ok(ValueIter::Protocol {
+                container: v.clone(),
+                state: None,
+                done: false,
+            }),
+            other => iterate(other),
+        }
+    }
+
+    /// The next element of `it` (running the user's `iterate` for a user container).
+    pub(crate) fn next_item(&mut self, it: &mut ValueIter) -> Result<Option<Value>, Flow> {
+        let ValueIter::Protocol {
+            container,
+            state,
+            done,
+        } = it
+        else {
+            return Ok(it.next());
+        };
+        if *done {
+            return Ok(None);
+        }
+        let mut args = vec![container.clone()];
+        args.extend(state.take());
+        let result = match self.call_extension(Name::new("iterate"), &args, &[]) {
+            Some(result) => result?,
+            None => return Err(no_method("iterate", &args)),
+        };
+        protocol_step(result, state, done)
+    }
+
+    /// The elements of `v` in iteration order, through the protocol for a user struct.
+    pub(crate) fn elements_of(&mut self, v: &Value) -> Result<Vec<Value>, Flow> {
+        let mut it = self.iterate_value(v)?;
+        let first = self.next_item(&mut it)?;
+        self.collect_rest(first, it)
+    }
+
+    /// `first` and the elements `it` yields after it.
+    fn collect_rest(
+        &mut self,
+        first: Option<Value>,
+        mut it: ValueIter,
+    ) -> Result<Vec<Value>, Flow> {
+        let mut items = Vec::new();
+        let mut next = first;
+        while let Some(item) = next {
+            self.check_interrupt()?;
+            self.check_alloc(items.len())?;
+            items.push(item);
+            next = self.next_item(&mut it)?;
+        }
+        Ok(items)
+    }
+
+    /// Before the builtin `name` runs: user containers among `args` that have `iterate`
+    /// methods are replaced by their elements (a vector), when `name` walks collections.
+    pub(crate) fn materialize_iterables(
+        &mut self,
+        name: &str,
+        args: &mut [Value],
+    ) -> Result<(), Flow> {
+        if !WALKING_BUILTINS.contains(&name) || !self.extensions.contains_key(&Name::new("iterate"))
+        {
+            return Ok(());
+        }
+        for arg in args.iter_mut() {
+            if !matches!(arg, Value::Struct(_)) {
+                continue;
+            }
+            // A container the user's `iterate` does not take stays as it is, so the builtin
+            // reports its own error.
+            let probe = [arg.clone()];
+            let Some(first) = self.call_extension(Name::new("iterate"), &probe, &[]) else {
+                continue;
+            };
+            let (mut state, mut done) = (None, false);
+            let first = protocol_step(first?, &mut state, &mut done)?;
+            let it = ValueIter::Protocol {
+                container: arg.clone(),
+                state,
+                done,
+            };
+            let items = self.collect_rest(first, it)?;
+            let n = items.len();
+            *arg = super::collections::collect_values(self, items, &[n])?;
+        }
+        Ok(())
+    }
+
     /// The number of elements `v` iterates over, when known without iterating.
     pub fn length_of(v: &Value) -> Option<usize> {
         match v {

@@ -1,5 +1,6 @@
-//! The macros of the language: `@time`, `@elapsed`, `@show`, `@assert`, `@b`/`@btime`, and the
-//! annotations that change nothing here (`@inbounds`, `@views`, `@fastmath`).
+//! The macros of the language: `@time`, `@elapsed`, `@show`, `@assert`, `@b`/`@btime`,
+//! `@view`/`@views` (slices as views, `builtins::views`), and the annotations that change
+//! nothing here (`@inbounds`, `@fastmath`).
 
 use super::{fail, EvalResult, Flow, Interp};
 use crate::allocator::Allocations;
@@ -7,7 +8,7 @@ use crate::builtins::bench::{format_allocations, format_duration};
 use crate::error::ErrorKind;
 use crate::output::Stream;
 use crate::value::Value;
-use difflab_syntax::{Expr, Name, Span};
+use difflab_syntax::{Expr, ExprKind, Name, Span};
 use std::time::{Duration, Instant};
 
 impl Interp {
@@ -78,7 +79,30 @@ impl Interp {
                 let expr = single(args, "@.")?;
                 self.eval(&dot_all(expr))
             }
-            "inbounds" | "views" | "fastmath" | "simd" | "inline" | "noinline" => {
+            "view" => {
+                let expr = single(args, "@view")?;
+                let ExprKind::Index { target, indices } = &expr.kind else {
+                    return Err(fail(
+                        ErrorKind::ArgumentError,
+                        "Invalid use of @view macro: argument must be a reference expression A[...].",
+                    ));
+                };
+                let container = self.eval(target)?;
+                let values = self.eval_indices(&container, indices)?;
+                // A single element stays an element, as Julia's `@views` reads `x[i]`.
+                if values.iter().all(|v| matches!(v, Value::Int(_))) {
+                    return self.index_value(&container, &values);
+                }
+                crate::builtins::views::make_view(self, &container, &values)
+            }
+            "views" => {
+                let mut last = Value::Nothing;
+                for a in args {
+                    last = self.eval(&views_all(a))?;
+                }
+                Ok(last)
+            }
+            "inbounds" | "fastmath" | "simd" | "inline" | "noinline" => {
                 let mut last = Value::Nothing;
                 for a in args {
                     last = self.eval(a)?;
@@ -175,6 +199,202 @@ fn dot_all(expr: &Expr) -> Expr {
     }
 }
 
+/// `@views expr`: every index expression read in `expr` (not the place an assignment writes)
+/// becomes `@view`, also inside nested blocks, loops and function bodies.
+fn views_all(expr: &Expr) -> Expr {
+    use difflab_syntax::{Arg, Generator, Kwarg};
+    let b = |e: &Expr| Box::new(views_all(e));
+    let block = |body: &[Expr]| body.iter().map(views_all).collect::<Vec<_>>();
+    let args = |items: &[Arg]| {
+        items
+            .iter()
+            .map(|a| Arg {
+                value: views_all(&a.value),
+                splat: a.splat,
+            })
+            .collect::<Vec<_>>()
+    };
+    let generators = |gens: &[Generator]| {
+        gens.iter()
+            .map(|g| Generator {
+                pattern: g.pattern.clone(),
+                iter: views_all(&g.iter),
+            })
+            .collect::<Vec<_>>()
+    };
+    let function = |def: &std::rc::Rc<difflab_syntax::FunctionDef>| {
+        let mut def = (**def).clone();
+        def.body = block(&def.body);
+        std::rc::Rc::new(def)
+    };
+    let kind = match &expr.kind {
+        ExprKind::Index { target, indices } => ExprKind::Macro {
+            name: Name::new("view"),
+            args: vec![Expr {
+                kind: ExprKind::Index {
+                    target: b(target),
+                    indices: block(indices),
+                },
+                span: expr.span,
+            }],
+        },
+        ExprKind::Assign {
+            target,
+            op,
+            dotted,
+            value,
+        } => {
+            // The written place stays an index; what it is indexed with may hold slices.
+            let target = match &target.kind {
+                ExprKind::Index { target: t, indices } => Box::new(Expr {
+                    kind: ExprKind::Index {
+                        target: b(t),
+                        indices: block(indices),
+                    },
+                    span: target.span,
+                }),
+                _ => target.clone(),
+            };
+            ExprKind::Assign {
+                target,
+                op: *op,
+                dotted: *dotted,
+                value: b(value),
+            }
+        }
+        ExprKind::Tuple(items) => ExprKind::Tuple(args(items)),
+        ExprKind::Vector(items) => ExprKind::Vector(args(items)),
+        ExprKind::Concat(rows) => ExprKind::Concat(rows.iter().map(|r| block(r)).collect()),
+        ExprKind::Comprehension {
+            body,
+            generators: gens,
+            filter,
+            flat,
+        } => ExprKind::Comprehension {
+            body: b(body),
+            generators: generators(gens),
+            filter: filter.as_deref().map(b),
+            flat: *flat,
+        },
+        ExprKind::Range { start, step, stop } => ExprKind::Range {
+            start: b(start),
+            step: step.as_deref().map(b),
+            stop: b(stop),
+        },
+        ExprKind::Binary {
+            op,
+            dotted,
+            lhs,
+            rhs,
+        } => ExprKind::Binary {
+            op: *op,
+            dotted: *dotted,
+            lhs: b(lhs),
+            rhs: b(rhs),
+        },
+        ExprKind::Unary {
+            op,
+            dotted,
+            operand,
+        } => ExprKind::Unary {
+            op: *op,
+            dotted: *dotted,
+            operand: b(operand),
+        },
+        ExprKind::And(x, y) => ExprKind::And(b(x), b(y)),
+        ExprKind::Or(x, y) => ExprKind::Or(b(x), b(y)),
+        ExprKind::Ternary {
+            cond,
+            then,
+            otherwise,
+        } => ExprKind::Ternary {
+            cond: b(cond),
+            then: b(then),
+            otherwise: b(otherwise),
+        },
+        ExprKind::Call {
+            callee,
+            args: call_args,
+            kwargs,
+            dotted,
+        } => ExprKind::Call {
+            callee: callee.clone(),
+            args: args(call_args),
+            kwargs: kwargs
+                .iter()
+                .map(|k| Kwarg {
+                    name: k.name,
+                    value: views_all(&k.value),
+                    splat: k.splat,
+                })
+                .collect(),
+            dotted: *dotted,
+        },
+        ExprKind::Field { target, field } => ExprKind::Field {
+            target: b(target),
+            field: *field,
+        },
+        ExprKind::Adjoint(inner) => ExprKind::Adjoint(b(inner)),
+        ExprKind::Lambda(def) => ExprKind::Lambda(function(def)),
+        ExprKind::Function(def) => ExprKind::Function(function(def)),
+        ExprKind::Block(body) => ExprKind::Block(block(body)),
+        ExprKind::Let { bindings, body } => ExprKind::Let {
+            bindings: bindings
+                .iter()
+                .map(|(n, e)| (*n, e.as_ref().map(views_all)))
+                .collect(),
+            body: block(body),
+        },
+        ExprKind::If {
+            branches,
+            otherwise,
+        } => ExprKind::If {
+            branches: branches
+                .iter()
+                .map(|(c, body)| (views_all(c), block(body)))
+                .collect(),
+            otherwise: otherwise.as_deref().map(block),
+        },
+        ExprKind::For {
+            generators: gens,
+            body,
+        } => ExprKind::For {
+            generators: generators(gens),
+            body: block(body),
+        },
+        ExprKind::While { cond, body } => ExprKind::While {
+            cond: b(cond),
+            body: block(body),
+        },
+        ExprKind::Return(Some(value)) => ExprKind::Return(Some(b(value))),
+        ExprKind::Try {
+            body,
+            catch_var,
+            catch_body,
+            finally,
+        } => ExprKind::Try {
+            body: block(body),
+            catch_var: *catch_var,
+            catch_body: catch_body.as_deref().map(block),
+            finally: finally.as_deref().map(block),
+        },
+        ExprKind::Macro { name, args: margs } if name.as_str() != "view" => ExprKind::Macro {
+            name: *name,
+            args: block(margs),
+        },
+        ExprKind::Interpolate(inner) => ExprKind::Interpolate(b(inner)),
+        ExprKind::TypeAssert { value, ty } => ExprKind::TypeAssert {
+            value: b(value),
+            ty: ty.clone(),
+        },
+        other => other.clone(),
+    };
+    Expr {
+        kind,
+        span: expr.span,
+    }
+}
+
 fn single<'a>(args: &'a [Expr], name: &str) -> Result<&'a Expr, Flow> {
     match args {
         [e] => Ok(e),
@@ -195,7 +415,9 @@ pub fn macro_doc(name: &str) -> Option<&'static str> {
         "b" | "benchmark" => "    @b expr\n\nRuns `expr` repeatedly for about half a second and returns a `Sample` (fields `time`, `allocs`, `bytes`, `samples`) for the fastest run, shown as Chairmarks shows it.\n\n```\njulia> @b zeros(1000)\n270.000 ns (5 allocs: 8.062 KiB)\n```",
         "btime" => "    @btime expr\n\nRuns `expr` repeatedly for about half a second, prints the fastest time and its allocations as BenchmarkTools prints them, and returns the value.\n\n```\njulia> @btime zeros(1000);\n  270.000 ns (5 allocations: 8.062 KiB)\n```",
         "." => "    @. expr\n\nTurns every call and operator in `expr` into its dotted (broadcast) form, fused into one pass.\n\n```\njulia> x = [1.0, 2.0]; @. x^2 + 1\n2-element Vector{Float64}:\n 2.0\n 5.0\n```",
-        "inbounds" | "views" | "fastmath" | "simd" | "inline" | "noinline" => "    @inbounds, @views, @fastmath, @simd, @inline, @noinline\n\nAccepted so pasted Julia code runs; they evaluate their expression unchanged (array operations are already whole-array kernels).\n\n```\njulia> @inbounds [1, 2][2]\n2\n```",
+        "view" => "    @view A[inds...]\n\nA view of the elements `A[inds...]` selects (see `?view`): writing it writes `A`. An index of single elements gives the element.\n\n```\njulia> x = [1, 2, 3]; v = @view x[2:end]; v[1] = 7; x\n3-element Vector{Int64}:\n 1\n 7\n 3\n```",
+        "views" => "    @views expr\n\nEvaluates `expr` (an expression or a `begin … end` block, including the functions defined in it) with every slice `A[inds...]` it reads made a view, so writes through them change `A` and no copy is made. The place an assignment writes (`y[1:2] = …`) is indexed as usual.\n\n```\njulia> x = [1.0, 2.0, 3.0]; @views x[2:3] .*= 10; x\n3-element Vector{Float64}:\n  1.0\n 20.0\n 30.0\n```",
+        "inbounds" | "fastmath" | "simd" | "inline" | "noinline" => "    @inbounds, @fastmath, @simd, @inline, @noinline\n\nAccepted so pasted Julia code runs; they evaluate their expression unchanged (array operations are already whole-array kernels).\n\n```\njulia> @inbounds [1, 2][2]\n2\n```",
         _ => return None,
     })
 }

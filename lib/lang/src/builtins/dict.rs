@@ -1,0 +1,507 @@
+//! `Dict`: Julia's hash table of keys and values, as a library object.
+//!
+//! A [`Dict`] keeps its entries in insertion order (Julia's order follows its hash function,
+//! which difflab cannot reproduce, so difflab documents insertion order instead) with an index
+//! from a hashable form of each key ([`HashKey`]) to its slot. Keys compare as Julia's
+//! `isequal` does: `1`, `1.0` and `true` are the same key. Indexing (`d[k]`, `d[k] = v`) lives
+//! in `eval::index`; iteration yields `(key, value)` tuples, which is what `k => v` is in
+//! difflab. `keys`, `values` and `haskey` (in `collections`) call [`keys_of`], [`values_of`]
+//! and [`Dict::get`].
+
+use super::Args;
+use crate::error::ErrorKind;
+use crate::eval::iterate::elements;
+use crate::eval::operators::values_equal;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::object::Object;
+use crate::types::{Prim, Type};
+use crate::value::Value;
+use difflab_syntax::Name;
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A key in the hashable form `isequal` induces.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum HashKey {
+    /// Integers, `Bool`s and integral floats.
+    Int(i64),
+    /// Other floats, by their bits.
+    Float(u64),
+    Str(Rc<String>),
+    Symbol(Name),
+    Nothing,
+    Tuple(Vec<HashKey>),
+}
+
+/// The hashable form of `v`; `None` for keys found by comparison (arrays, structs).
+fn hash_key(v: &Value) -> Option<HashKey> {
+    Some(match v {
+        Value::Int(i) => HashKey::Int(*i),
+        Value::Bool(b) => HashKey::Int(i64::from(*b)),
+        Value::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e18 && *x != 0.0 => {
+            HashKey::Int(*x as i64)
+        }
+        // `isequal(0.0, -0.0)` is false but `isequal(0.0, 0)` is true.
+        Value::Float(x) if x.to_bits() == 0 => HashKey::Int(0),
+        Value::Float(x) if x.is_nan() => HashKey::Float(f64::NAN.to_bits()),
+        Value::Float(x) => HashKey::Float(x.to_bits()),
+        Value::Str(s) => HashKey::Str(s.clone()),
+        Value::Symbol(s) => HashKey::Symbol(*s),
+        Value::Nothing => HashKey::Nothing,
+        Value::Tuple(items) => HashKey::Tuple(items.iter().map(hash_key).collect::<Option<_>>()?),
+        _ => return None,
+    })
+}
+
+#[derive(Default)]
+struct Entries {
+    /// Entries in insertion order; deleted ones are `None` until the next compaction.
+    slots: Vec<Option<(Value, Value)>>,
+    index: HashMap<HashKey, usize>,
+    live: usize,
+}
+
+impl Entries {
+    fn find(&self, key: &Value) -> Option<usize> {
+        match hash_key(key) {
+            Some(h) => self.index.get(&h).copied(),
+            None => self
+                .slots
+                .iter()
+                .position(|s| s.as_ref().is_some_and(|(k, _)| values_equal(k, key))),
+        }
+    }
+
+    fn insert(&mut self, key: Value, value: Value) {
+        if let Some(i) = self.find(&key) {
+            if let Some(slot) = &mut self.slots[i] {
+                slot.1 = value;
+            }
+            return;
+        }
+        if let Some(h) = hash_key(&key) {
+            self.index.insert(h, self.slots.len());
+        }
+        self.slots.push(Some((key, value)));
+        self.live += 1;
+    }
+
+    fn remove(&mut self, key: &Value) -> Option<Value> {
+        let i = self.find(key)?;
+        let (k, v) = self.slots[i].take()?;
+        if let Some(h) = hash_key(&k) {
+            self.index.remove(&h);
+        }
+        self.live -= 1;
+        if self.slots.len() > 32 && self.live * 2 < self.slots.len() {
+            self.compact();
+        }
+        Some(v)
+    }
+
+    fn compact(&mut self) {
+        let slots = std::mem::take(&mut self.slots);
+        self.index.clear();
+        self.live = 0;
+        for (k, v) in slots.into_iter().flatten() {
+            self.insert(k, v);
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(Value, Value)> {
+        self.slots.iter().flatten()
+    }
+}
+
+/// `Dict{K, V}`: a mutable table from keys to values.
+pub struct Dict {
+    key_type: Type,
+    value_type: Type,
+    entries: RefCell<Entries>,
+}
+
+impl Dict {
+    fn new(key_type: Type, value_type: Type) -> Dict {
+        Dict {
+            key_type,
+            value_type,
+            entries: RefCell::new(Entries::default()),
+        }
+    }
+
+    /// The value stored under `key`.
+    pub fn get(&self, key: &Value) -> Option<Value> {
+        let entries = self.entries.borrow();
+        let i = entries.find(key)?;
+        entries.slots[i].as_ref().map(|(_, v)| v.clone())
+    }
+
+    /// `d[key] = value`, converting both to the declared types as Julia does.
+    pub fn set(&self, key: Value, value: Value) -> Result<(), Flow> {
+        let key = convert(&self.key_type, key)?;
+        let value = convert(&self.value_type, value)?;
+        self.entries.borrow_mut().insert(key, value);
+        Ok(())
+    }
+
+    /// `d[key]`, or Julia's `KeyError`.
+    pub fn index(&self, key: &Value) -> EvalResult {
+        self.get(key).ok_or_else(|| key_error(key))
+    }
+
+    fn pairs(&self) -> Vec<(Value, Value)> {
+        self.entries.borrow().iter().cloned().collect()
+    }
+
+    fn header(&self) -> String {
+        format!("Dict{{{}, {}}}", self.key_type, self.value_type)
+    }
+}
+
+/// Julia's `KeyError: key "c" not found`.
+pub fn key_error(key: &Value) -> Flow {
+    fail(
+        ErrorKind::KeyError,
+        format!("key {} not found", crate::display::repr(key)),
+    )
+}
+
+/// `v` converted to `ty` as `setindex!` on a typed `Dict` converts it.
+fn convert(ty: &Type, v: Value) -> Result<Value, Flow> {
+    if ty.contains(&v) {
+        return Ok(v);
+    }
+    match (ty, &v) {
+        (Type::Prim(Prim::Float64), Value::Int(i)) => Ok(Value::Float(*i as f64)),
+        (Type::Prim(Prim::Float64), Value::Bool(b)) => Ok(Value::Float(f64::from(u8::from(*b)))),
+        (Type::Prim(Prim::Int64), Value::Float(x)) if x.fract() == 0.0 => Ok(Value::Int(*x as i64)),
+        (Type::Prim(Prim::Int64), Value::Float(x)) => Err(fail(
+            ErrorKind::InexactError,
+            format!("Int64({})", crate::show::float(*x)),
+        )),
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "Cannot `convert` an object of type {} to an object of type {ty}",
+                v.type_name()
+            ),
+        )),
+    }
+}
+
+/// The smallest common supertype of two types, as `Dict(pairs...)` infers its parameters
+/// (Julia's `typejoin`: `Int64` and `Float64` give `Real`, `String` and `Symbol` give `Any`).
+fn typejoin(a: &Type, b: &Type) -> Type {
+    if a.is_subtype(b) {
+        return b.clone();
+    }
+    if b.is_subtype(a) {
+        return a.clone();
+    }
+    if let (Type::Prim(mut p), Type::Prim(q)) = (a, b) {
+        while p != Prim::Any {
+            p = p.supertype();
+            if q.is_subtype(p) {
+                return Type::Prim(p);
+            }
+        }
+    }
+    Type::Prim(Prim::Any)
+}
+
+impl Object for Dict {
+    fn type_name(&self) -> String {
+        self.header()
+    }
+
+    fn show(&self) -> String {
+        let entries = self.pairs();
+        if entries.is_empty() {
+            return format!("{}()", self.header());
+        }
+        let n = entries.len();
+        let shown: Vec<(String, String)> = entries
+            .iter()
+            .map(|(k, v)| (crate::display::repr(k), crate::display::repr(v)))
+            .collect();
+        let width = shown
+            .iter()
+            .map(|(k, _)| k.chars().count())
+            .max()
+            .unwrap_or(0);
+        let mut out = format!(
+            "{} with {n} entr{}:",
+            self.header(),
+            if n == 1 { "y" } else { "ies" }
+        );
+        for (k, v) in shown {
+            let pad = width - k.chars().count();
+            out.push_str(&format!("\n  {k}{} => {v}", " ".repeat(pad)));
+        }
+        out
+    }
+
+    fn repr(&self) -> String {
+        let items: Vec<String> = self
+            .pairs()
+            .iter()
+            .map(|(k, v)| format!("{} => {}", crate::display::repr(k), crate::display::repr(v)))
+            .collect();
+        format!("Dict({})", items.join(", "))
+    }
+
+    fn elements(&self) -> Option<Vec<Value>> {
+        Some(
+            self.pairs()
+                .into_iter()
+                .map(|(k, v)| Value::Tuple(Rc::new(vec![k, v])))
+                .collect(),
+        )
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The dictionary `v` is, if it is one.
+pub fn as_dict(v: &Value) -> Option<&Dict> {
+    match v {
+        Value::Object(o) => o.as_any().downcast_ref::<Dict>(),
+        _ => None,
+    }
+}
+
+fn expect_dict<'a>(v: &'a Value, name: &str) -> Result<&'a Dict, Flow> {
+    as_dict(v).ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{}, ...)", v.type_name()),
+        )
+    })
+}
+
+/// A pair `k => v` (a 2-tuple in difflab), taken apart.
+fn as_pair(v: &Value) -> Option<(Value, Value)> {
+    match v {
+        Value::Tuple(items) if items.len() == 2 => Some((items[0].clone(), items[1].clone())),
+        _ => None,
+    }
+}
+
+fn new_dict(pairs: Vec<(Value, Value)>, declared: Option<(Type, Type)>) -> Result<Dict, Flow> {
+    let (key_type, value_type) = match declared {
+        Some(types) => types,
+        None => {
+            let join = |types: Vec<Type>| {
+                types
+                    .into_iter()
+                    .reduce(|a, b| typejoin(&a, &b))
+                    .unwrap_or(Type::Prim(Prim::Any))
+            };
+            (
+                join(pairs.iter().map(|(k, _)| Type::of(k)).collect()),
+                join(pairs.iter().map(|(_, v)| Type::of(v)).collect()),
+            )
+        }
+    };
+    let dict = Dict::new(key_type, value_type);
+    for (k, v) in pairs {
+        dict.set(k, v)?;
+    }
+    Ok(dict)
+}
+
+/// `Dict(k => v, ...)`, `Dict(pairs)`, `Dict{K, V}(...)` (the parameters arrive first).
+fn dict_(_: &mut Interp, args: Args) -> EvalResult {
+    let mut pos = args.pos.as_slice();
+    let mut declared = None;
+    if let [k, v, rest @ ..] = pos {
+        if let (Some(k), Some(v)) = (type_param(k), type_param(v)) {
+            declared = Some((k, v));
+            pos = rest;
+        }
+    }
+    let items: Vec<Value> = match pos {
+        [single] if as_pair(single).is_none() => elements(single)?,
+        all => all.to_vec(),
+    };
+    let pairs = items
+        .iter()
+        .map(|item| {
+            as_pair(item).ok_or_else(|| {
+                fail(
+                    ErrorKind::ArgumentError,
+                    format!(
+                        "Dict(kv): kv needs to be an iterator of 2-tuples or pairs, got a {}",
+                        item.type_name()
+                    ),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::object(new_dict(pairs, declared)?))
+}
+
+/// A type given as a parameter of `Dict{K, V}`.
+fn type_param(v: &Value) -> Option<Type> {
+    match v {
+        Value::Type(_) | Value::Builtin(_) | Value::Object(_) => Type::from_value(v),
+        _ => None,
+    }
+}
+
+/// The keys of a `Dict`, in its order, as a vector.
+pub fn keys_of(interp: &Interp, d: &Dict) -> EvalResult {
+    let keys: Vec<Value> = d.entries.borrow().iter().map(|(k, _)| k.clone()).collect();
+    let n = keys.len();
+    crate::eval::collections::collect_values(interp, keys, &[n])
+}
+
+/// The values of a `Dict`, in its order, as a vector.
+pub fn values_of(interp: &Interp, d: &Dict) -> EvalResult {
+    let values: Vec<Value> = d.entries.borrow().iter().map(|(_, v)| v.clone()).collect();
+    let n = values.len();
+    crate::eval::collections::collect_values(interp, values, &[n])
+}
+
+/// `get(d, k, default)` and `get(f, d, k)` (the `do` form computes the default).
+fn get_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("get", 3, 3)?;
+    let (f, d, key, default) = split_default(&args.pos);
+    if let Value::NamedTuple(fields) = d {
+        if let Some((_, v)) = fields
+            .iter()
+            .find(|(k, _)| matches!(key, Value::Symbol(s) if s == k))
+        {
+            return Ok(v.clone());
+        }
+        return default_value(interp, f, default);
+    }
+    match expect_dict(d, "get")?.get(key) {
+        Some(v) => Ok(v),
+        None => default_value(interp, f, default),
+    }
+}
+
+/// `get!(d, k, default)` and `get!(f, d, k)`: the value, stored first when missing.
+fn get_bang(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("get!", 3, 3)?;
+    let (f, d, key, default) = split_default(&args.pos);
+    let dict = expect_dict(d, "get!")?;
+    if let Some(v) = dict.get(key) {
+        return Ok(v);
+    }
+    let v = default_value(interp, f, default)?;
+    dict.set(key.clone(), v)?;
+    // The stored value, converted to the value type.
+    dict.index(key)
+}
+
+/// The parts of `get(d, k, default)` or `get(f, d, k)`: (function, dict, key, default).
+fn split_default(pos: &[Value]) -> (Option<&Value>, &Value, &Value, Option<&Value>) {
+    match &pos[0] {
+        Value::Function(_) | Value::Builtin(_) if as_dict(&pos[1]).is_some() => {
+            (Some(&pos[0]), &pos[1], &pos[2], None)
+        }
+        _ => (None, &pos[0], &pos[1], Some(&pos[2])),
+    }
+}
+
+fn default_value(interp: &mut Interp, f: Option<&Value>, default: Option<&Value>) -> EvalResult {
+    match (f, default) {
+        (Some(f), _) => interp.call(f, Vec::new()),
+        (None, Some(v)) => Ok(v.clone()),
+        (None, None) => Ok(Value::Nothing),
+    }
+}
+
+fn delete_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("delete!", 2, 2)?;
+    expect_dict(&args.pos[0], "delete!")?
+        .entries
+        .borrow_mut()
+        .remove(&args.pos[1]);
+    Ok(args.pos[0].clone())
+}
+
+fn merge_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("merge", 1, usize::MAX)?;
+    if args.pos.iter().all(|v| matches!(v, Value::NamedTuple(_))) {
+        let mut fields: Vec<(Name, Value)> = Vec::new();
+        for v in &args.pos {
+            if let Value::NamedTuple(items) = v {
+                for (k, x) in items.iter() {
+                    match fields.iter_mut().find(|(f, _)| f == k) {
+                        Some(slot) => slot.1 = x.clone(),
+                        None => fields.push((*k, x.clone())),
+                    }
+                }
+            }
+        }
+        return Ok(Value::NamedTuple(Rc::new(fields)));
+    }
+    let dicts = args
+        .pos
+        .iter()
+        .map(|v| expect_dict(v, "merge"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let join = |f: fn(&Dict) -> &Type| {
+        dicts
+            .iter()
+            .map(|d| f(d).clone())
+            .reduce(|a, b| typejoin(&a, &b))
+            .unwrap_or(Type::Prim(Prim::Any))
+    };
+    let merged = Dict::new(join(|d| &d.key_type), join(|d| &d.value_type));
+    for d in &dicts {
+        for (k, v) in d.pairs() {
+            merged.set(k, v)?;
+        }
+    }
+    Ok(Value::object(merged))
+}
+
+/// `pairs(x)`: a `Dict` iterates its pairs already; a named tuple gives `:name => value`, any
+/// other collection `index => value`.
+fn pairs_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("pairs", 1, 1)?;
+    let x = &args.pos[0];
+    if as_dict(x).is_some() {
+        return Ok(x.clone());
+    }
+    let pairs: Vec<Value> = match x {
+        Value::NamedTuple(fields) => fields
+            .iter()
+            .map(|(k, v)| Value::Tuple(Rc::new(vec![Value::Symbol(*k), v.clone()])))
+            .collect(),
+        other => interp
+            .elements_of(other)?
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| Value::Tuple(Rc::new(vec![Value::Int(i as i64 + 1), v])))
+            .collect(),
+    };
+    Ok(Value::List(Rc::new(RefCell::new(pairs))))
+}
+
+fn empty_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("empty!", 1, 1)?;
+    match &args.pos[0] {
+        Value::List(items) => items.borrow_mut().clear(),
+        other => *expect_dict(other, "empty!")?.entries.borrow_mut() = Entries::default(),
+    }
+    Ok(args.pos[0].clone())
+}
+
+crate::builtins! {
+    "Dict" => dict_, false, "    Dict(k => v, ...)\n    Dict{K, V}()\n    Dict(k => v for ...)\n\nA mutable table from keys to values. Its type parameters are inferred from the pairs (or given as `Dict{String, Int}()`), and keys and values are converted to them on insertion. Keys compare as `isequal` does (`1`, `1.0` and `true` are one key); a missing key is a `KeyError`. difflab keeps entries in insertion order: Julia's order follows its hash function and cannot be matched, so iteration, `keys`, `values` and the display list entries in the order they were first inserted.\n\n```\njulia> d = Dict(\"a\" => 1, \"b\" => 2)\nDict{String, Int64} with 2 entries:\n  \"a\" => 1\n  \"b\" => 2\n\njulia> d[\"c\"] = 3; length(d)\n3\n```";
+    "get" => get_, false, "    get(d, key, default)\n    get(f, d, key)\n\nThe value stored under `key` in a `Dict` (or named tuple), else `default` (or `f()`), without storing it.\n\n```\njulia> get(Dict(\"a\" => 1), \"b\", 0)\n0\n```";
+    "get!" => get_bang, false, "    get!(d, key, default)\n    get!(f, d, key)\n\nThe value stored under `key`; when missing, `default` (or `f()`) is stored first and returned.\n\n```\njulia> d = Dict{String, Int}(); get!(d, \"a\", 5); d[\"a\"]\n5\n```";
+    "delete!" => delete_, false, "    delete!(d, key)\n\nRemoves `key` from a `Dict` (nothing happens when it is missing) and returns `d`.\n\n```\njulia> d = Dict(:a => 1, :b => 2); delete!(d, :a); collect(keys(d))\n1-element Vector{Symbol}:\n :b\n```";
+    "merge" => merge_, false, "    merge(d, others...)\n\nA new `Dict` with the entries of all arguments, later ones winning for a repeated key (also merges named tuples).\n\n```\njulia> merge(Dict(\"a\" => 1), Dict(\"a\" => 2, \"b\" => 3))[\"a\"]\n2\n```";
+    "pairs" => pairs_, false, "    pairs(x)\n\nThe `key => value` pairs of a `Dict`, of a named tuple (`:name => value`) or of a collection (`index => value`); pairs are 2-tuples in difflab.\n\n```\njulia> collect(pairs([10, 20]))\n2-element Vector{Tuple{Int64, Int64}}:\n (1, 10)\n (2, 20)\n```";
+    "empty!" => empty_, false, "    empty!(d)\n\nRemoves every entry of a `Dict` (or element of a `Vector{Any}`) and returns it.\n\n```\njulia> d = Dict(1 => 2); empty!(d); isempty(d)\ntrue\n```";
+}
