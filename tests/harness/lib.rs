@@ -6,6 +6,16 @@
 //! transcript it actually produced, so a test compares the two texts.
 
 use difflab_session::{Event, ExecuteOptions, Session};
+use std::path::PathBuf;
+
+/// The `tests/` directory of the repository under test: the package directory cargo names when
+/// it runs the test (`CARGO_MANIFEST_DIR` at run time, falling back to the one compiled in), so
+/// that a test binary reused for a copy of the repository (`tests/self_contained`) reads the
+/// copy's files.
+pub fn package_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+}
 
 /// The prompt that starts an input line.
 pub const PROMPT: &str = "difflab> ";

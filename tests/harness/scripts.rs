@@ -2,11 +2,10 @@
 //! check their results with `@assert`) and print `ok` last.
 
 use difflab_session::{Event, ExecuteOptions, Session};
-use std::path::Path;
 
 #[test]
 fn every_script_runs_and_its_assertions_hold() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts");
+    let dir = difflab_tests::package_dir().join("scripts");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("tests/scripts exists")
         .map(|e| e.expect("readable entry").path())

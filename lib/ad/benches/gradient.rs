@@ -1,7 +1,7 @@
 //! The native Rust API on the peer benchmark's gradient task: `∇ sum(x.^2)` at
 //! `x[i] = 1 + 0.5 sin(i)` (0-based i), reverse mode, forward mode and a hand-written loop, for
-//! n = 10, 10³, 10⁴. Prints one JSON line per measurement (median seconds), like
-//! `../shared/bench/peers.py`, so `docs/benchmarks.md` can put them side by side.
+//! n = 10, 10³, 10⁴. Prints one JSON line per measurement (median seconds), like the peer
+//! benchmark `tests/peers/peers.py`, so `tests/peers/report.py` can put them side by side.
 //! Run: `cargo bench -p difflab-ad --bench gradient`.
 
 use difflab_ad::di::{operators::value_and_gradient, Backend};

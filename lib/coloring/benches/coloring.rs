@@ -1,6 +1,6 @@
 //! Coloring time on the ColPack test matrices, printed beside ColPack's own time.
 //!
-//! `cargo bench -p difflab-coloring` colors every matrix of `shared/data/matrices` for each
+//! `cargo bench -p difflab-coloring` colors every matrix of `tests/fixtures/matrices` for each
 //! (problem, order) row of `colpack_counts.tsv` that maps onto difflab (see `tests/colpack.rs`)
 //! and prints the colors and milliseconds of both. difflab's time covers what ColPack's
 //! `seconds` column covers (ordering plus coloring) and also building the graph and the

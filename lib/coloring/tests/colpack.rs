@@ -1,4 +1,4 @@
-//! Color counts against ColPack on the Matrix Market files of `shared/data/matrices`.
+//! Color counts against ColPack on the Matrix Market files of `tests/fixtures/matrices`.
 //!
 //! `colpack_counts.tsv` holds ColPack's count for every (matrix, problem, order); the rows
 //! that map onto difflab's problems are compared here (see `SOURCES.md` there): column and row

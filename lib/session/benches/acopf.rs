@@ -1,5 +1,5 @@
 //! The sparsity talk's Hessian benchmark: the Lagrangian of AC optimal power flow on the six
-//! PGLib-OPF cases of its table (`../shared/data/pglib`), built by `notebooks/acopf.dl`.
+//! PGLib-OPF cases of its table (`tests/fixtures/pglib`), built by `notebooks/acopf.dl`.
 //! For each case: inputs, zeros, colors, and median wall times of the prepared dense Hessian
 //! (`SecondOrder(AutoForwardDiff(), AutoReverseDiff())`, only up to case240: the dense Hessians
 //! of the larger cases need 1.8–4.7 GB), the prepared sparse one (`AutoSparse` of the same
@@ -12,7 +12,7 @@ mod support;
 
 const SETUP: &str = r#"
 include("../../notebooks/acopf.dl")
-dir = joinpath("..", "..", "..", "shared", "data", "pglib")
+dir = joinpath("..", "..", "tests", "fixtures", "pglib")
 median(ts) = sort(ts)[length(ts) ÷ 2 + 1]
 dense = SecondOrder(AutoForwardDiff(), AutoReverseDiff())
 sparse_backend = AutoSparse(dense)

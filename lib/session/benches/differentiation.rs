@@ -1,5 +1,5 @@
-//! The interpreted language on the peer benchmark's AD-core tasks (`../shared/bench/peers.py`
-//! tasks 1–3), prepared, at `x[i] = 1 + 0.5 sin(i)`:
+//! The interpreted language on the peer benchmark's AD-core tasks (`tests/peers/peers.py`:
+//! `grad`, `hessian`, `jacobian`), prepared, at `x[i] = 1 + 0.5 sin(i)`:
 //! - gradient of `sum(x .^ 2)` for n = 10, 10³, 10⁴ with `AutoReverseDiff()` and
 //!   `AutoReverseDiff(compile=true)`, and the same sum as a scalar loop;
 //! - dense Hessian of `sum(diff(x) .^ 2)` at n = 10³ with `SecondOrder(AutoForwardDiff(),

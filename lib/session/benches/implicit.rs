@@ -1,5 +1,5 @@
-//! The language on the peer benchmark's implicit-differentiation tasks (`../shared/bench/peers.py`
-//! task 5): the ridge regression `dw/dλ` at λ = 1 and the fixed point `dz/dθ` of
+//! The language on the peer benchmark's implicit-differentiation tasks (`tests/peers/peers.py`
+//! `implicit`): the ridge regression `dw/dλ` at λ = 1 and the fixed point `dz/dθ` of
 //! `z = tanh(W z + U θ + b)`, with the data of the same LCG; prepared Jacobians through an
 //! `ImplicitFunction` (iterative and direct linear solvers, forward and reverse mode), and
 //! through the unrolled computation for comparison.

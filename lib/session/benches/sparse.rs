@@ -1,5 +1,5 @@
-//! The language on the peer benchmark's sparse tasks (`../shared/bench/peers.py` tasks 2 and
-//! 4), prepared medians:
+//! The language on the peer benchmark's sparse tasks (`tests/peers/peers.py`: `hessian` and
+//! `brusselator`), prepared medians:
 //! - sparsity detection of the 2-D Brusselator at N = 64 (8192 states, 49 152 nonzeros),
 //!   written vectorized (`circshift`) and with scalar loops as in the SciML definition;
 //! - its sparse Jacobian with `AutoSparse(AutoForwardDiff())` and with

@@ -1,7 +1,9 @@
-//! The code listings of the documents in `shared/seeds/` (DifferentiationInterface paper and
-//! docs, the sparsity talk) must parse, `using`/`import` lines included; `julia>` prompts and
-//! printed output are left out. Also: every prefix of a listing that ends at a line break
-//! either parses or is incomplete, which is what lets the REPL ask for more lines.
+//! The code listings of the documents difflab is built from, copied here, must parse
+//! (`using`/`import` lines included; `julia>` prompts and printed output are left out): the
+//! DifferentiationInterface paper ("A Common Interface for Automatic Differentiation", 003
+//! below) and docs, and the talk "Leveraging Sparsity to Accelerate Automatic Differentiation"
+//! (002). Also: every prefix of a listing that ends at a line break either parses or is
+//! incomplete, which is what lets the REPL ask for more lines.
 
 mod common;
 

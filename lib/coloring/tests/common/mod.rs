@@ -2,7 +2,7 @@
 //! patterns, and the round-trip/validity checks every coloring result must pass.
 //!
 //! `colpack.rs` (and the coloring benchmark, which includes this file) reads the matrices and
-//! ColPack's counts under `shared/data/matrices`; `small.rs` and `random.rs` build their own.
+//! ColPack's counts under `tests/fixtures/matrices` of the repository; `small.rs` and `random.rs` build their own.
 
 #![allow(dead_code)] // each test file uses a different subset
 
@@ -56,18 +56,19 @@ pub fn colpack_order(name: &str) -> Order {
     }
 }
 
-/// The test matrices shipped beside the repository (`../shared/data/matrices` from its root).
+/// The test matrices kept in the repository (`tests/fixtures/matrices` from its root), found
+/// from the package directory cargo names when it runs the test (`CARGO_MANIFEST_DIR` at run
+/// time), so that a test binary reused for a copy of the repository reads the copy's files.
 pub fn matrices_dir() -> PathBuf {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/matrices"
-    ));
+    let package = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    let dir = package.join("../../tests/fixtures/matrices");
     assert!(
         dir.join("colpack_counts.tsv").is_file(),
-        "test matrices not found at {} (the repository must be cloned next to shared/)",
+        "test matrices not found at {} (tests/fixtures/matrices of the repository)",
         dir.display()
     );
-    dir.to_path_buf()
+    dir
 }
 
 /// A coordinate Matrix Market file with its symmetric storage expanded.

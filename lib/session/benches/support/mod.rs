@@ -1,5 +1,5 @@
 //! Shared by the language benchmarks: runs a snippet that prints a median time in seconds and
-//! reports it as one JSON line in the format of `../shared/bench/peers.py`.
+//! reports it as one JSON line in the format of the peer benchmark, `tests/peers/peers.py`.
 
 // Each benchmark compiles this module on its own and uses only some of it.
 #![allow(dead_code)]
