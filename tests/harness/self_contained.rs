@@ -16,18 +16,6 @@ const SKIPPED_DIRECTORIES: &[&str] = &[
     "artifacts",
 ];
 
-/// Files that still refer outside the repository, each waiting for a change by the owner of
-/// its code; the test fails when one of them no longer does, so the list only shrinks.
-const KNOWN_EXCEPTIONS: &[&str] = &[
-    // The unit test `every_shared_matrix_reads_and_round_trips` reads the matrices beside the
-    // repository; it should read `tests/fixtures/matrices`.
-    "lib/lang/src/builtins/mtx.rs",
-    // The docstring examples of `readmatpower` and `include` name a case file beside the
-    // repository; they should name `tests/fixtures/pglib/pglib_opf_case3_lmbd.m`.
-    "lib/lang/src/builtins/matpower.rs",
-    "lib/lang/src/builtins/io.rs",
-];
-
 /// Ways of reaching the directory beside the checkout. Built from pieces, so that this file
 /// does not match them itself.
 fn needles() -> Vec<String> {
@@ -84,7 +72,6 @@ fn no_file_refers_outside_the_repository() {
     );
     let needles = needles();
     let mut offenders = Vec::new();
-    let mut exceptions_seen = Vec::new();
     for file in &files {
         let Ok(text) = std::fs::read(file) else {
             continue;
@@ -97,11 +84,7 @@ fn no_file_refers_outside_the_repository() {
             .replace('\\', "/");
         for (number, line) in text.lines().enumerate() {
             if let Some(needle) = needles.iter().find(|n| line.contains(n.as_str())) {
-                if KNOWN_EXCEPTIONS.contains(&relative.as_str()) {
-                    exceptions_seen.push(relative.clone());
-                } else {
-                    offenders.push(format!("{relative}:{}: {needle}", number + 1));
-                }
+                offenders.push(format!("{relative}:{}: {needle}", number + 1));
             }
         }
     }
@@ -110,12 +93,6 @@ fn no_file_refers_outside_the_repository() {
         "these lines refer to files outside the repository (keep such data in tests/fixtures):\n{}",
         offenders.join("\n")
     );
-    for exception in KNOWN_EXCEPTIONS {
-        assert!(
-            exceptions_seen.iter().any(|seen| seen == exception),
-            "{exception} no longer refers outside the repository: remove it from KNOWN_EXCEPTIONS"
-        );
-    }
 }
 
 #[test]

@@ -135,7 +135,7 @@ fn readmatpower_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "readmatpower" => readmatpower_, false, "    readmatpower(path)\n\nReads a MATPOWER case file (as in the Power Grid Library, PGLib-OPF) into a named tuple of its numeric fields: `baseMVA` and the matrices `bus`, `gen`, `branch`, `gencost`, with MATPOWER's columns (`bus[:, 3]` is the active load Pd, `branch[:, 11]` the status, …).\n\n```\njulia> case = readmatpower(\"../shared/data/pglib/pglib_opf_case3_lmbd.m\");\n\njulia> size(case.branch), case.baseMVA\n((3, 13), 100.0)\n```";
+    "readmatpower" => readmatpower_, false, "    readmatpower(path)\n\nReads a MATPOWER case file (as in the Power Grid Library, PGLib-OPF) into a named tuple of its numeric fields: `baseMVA` and the matrices `bus`, `gen`, `branch`, `gencost`, with MATPOWER's columns (`bus[:, 3]` is the active load Pd, `branch[:, 11]` the status, …).\n\n```\njulia> case = readmatpower(\"tests/fixtures/pglib/pglib_opf_case3_lmbd.m\");\n\njulia> size(case.branch), case.baseMVA\n((3, 13), 100.0)\n```";
 }
 
 #[cfg(test)]

@@ -398,13 +398,15 @@ mod tests {
     }
 
     #[test]
-    fn every_shared_matrix_reads_and_round_trips() {
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/matrices");
+    fn every_test_matrix_reads_and_round_trips() {
+        // The package directory at run time, so a copy of the repository reads its own files.
+        let package =
+            std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets the package directory");
+        let dir = std::path::Path::new(&package).join("../../tests/fixtures/matrices");
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| {
                 panic!(
-                    "the shared test matrices must sit beside the repository ({}): {e}",
+                    "the test matrices are in tests/fixtures/matrices ({}): {e}",
                     dir.display()
                 )
             })
