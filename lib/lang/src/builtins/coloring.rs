@@ -1,7 +1,7 @@
 //! Matrix coloring in the language (SparseMatrixColorings' interface over `difflab-coloring`):
 //! `ColoringProblem`, `GreedyColoringAlgorithm` with its vertex orders, `coloring(A, problem,
 //! algorithm)`, the result getters (`ncolors`, `column_colors`, `row_colors`, `column_groups`,
-//! `row_groups`, `sparsity_pattern`), and `compress` / `decompress`.
+//! `row_groups`, `sparsity_pattern`), `compress` / `decompress` and `decompress_single_color!`.
 
 use super::sparse::sparse_value;
 use super::{to_int, Args};
@@ -286,7 +286,8 @@ fn int_vector(v: &[usize]) -> Value {
     )
 }
 
-fn groups(g: &[Vec<usize>]) -> Value {
+/// Groups of 0-based indices as a vector of 1-based index vectors, as SMC's `column_groups`.
+pub(crate) fn groups(g: &[Vec<usize>]) -> Value {
     Value::List(Rc::new(std::cell::RefCell::new(
         g.iter()
             .map(|grp| int_vector(&grp.iter().map(|k| k + 1).collect::<Vec<_>>()))
@@ -487,11 +488,7 @@ fn decompress_in_place(_: &mut Interp, args: Args) -> EvalResult {
     match target {
         Value::Sparse(a) => {
             let mut a = a.borrow_mut();
-            let same_pattern = a.matrix.shape() == m.shape()
-                && a.matrix.is_csc()
-                && a.matrix.indptr().raw_storage() == m.indptr().raw_storage()
-                && a.matrix.indices() == m.indices();
-            if !same_pattern {
+            if !has_pattern(&a.matrix, r.pattern()) {
                 return Err(fail(
                     ErrorKind::DimensionMismatch,
                     "decompress!: the sparse target must have the sparsity pattern that was colored (e.g. sparsity_pattern(result) converted to Float64, or a matrix made by decompress)",
@@ -530,6 +527,113 @@ fn decompress_in_place(_: &mut Interp, args: Args) -> EvalResult {
     Ok(target.clone())
 }
 
+/// `decompress_single_color!(A, b, c, result)`: writes into `A` the entries that color `c`
+/// recovers from `b`, the compressed column (or row) of that color, and leaves the others
+/// alone. Column and row colorings only: there each entry belongs to exactly one color.
+fn decompress_single_color_(_: &mut Interp, args: Args) -> EvalResult {
+    const NAME: &str = "decompress_single_color!";
+    args.arity(NAME, 4, 4)?;
+    let [target, b, c, result] = args.pos.as_slice() else {
+        unreachable!("arity checked")
+    };
+    let r = &the_result(result, NAME)?.result;
+    let pattern = r.pattern();
+    let c = to_int(c, NAME)?;
+    if c < 1 || c as usize > r.ncolors() {
+        return Err(fail(
+            ErrorKind::BoundsError,
+            format!("{NAME}: color {c} is not in 1:{}", r.ncolors()),
+        ));
+    }
+    // The library numbers colors from 1, as SparseMatrixColorings does.
+    let color = c as usize;
+    let b = matrix2(b)?;
+    let problem = r.problem();
+    let (colors, by_column) = match (problem.structure, problem.partition) {
+        (Structure::Nonsymmetric, Partition::Column) => (r.column_colors(), true),
+        (Structure::Nonsymmetric, Partition::Row) => (r.row_colors(), false),
+        _ => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!("{NAME} supports nonsymmetric column and row colorings"),
+            ))
+        }
+    };
+    let colors = colors.expect("a column or row coloring has colors");
+    let (m, n) = pattern.shape();
+    let expected = if by_column { m } else { n };
+    if b.len() != expected {
+        return Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!(
+                "{NAME}: the compressed vector has length {}, expected {expected}",
+                b.len()
+            ),
+        ));
+    }
+    let b: Vec<f64> = b.iter().copied().collect();
+    // (position in CSC order, row, column, value) of every entry of this color.
+    let entries: Vec<(usize, usize, usize, f64)> = pattern
+        .entries()
+        .enumerate()
+        .filter(|&(_, (i, j))| colors[if by_column { j } else { i }] == color)
+        .map(|(k, (i, j))| (k, i, j, b[if by_column { i } else { j }]))
+        .collect();
+    match target {
+        Value::Sparse(a) => {
+            let mut a = a.borrow_mut();
+            if !has_pattern(&a.matrix, pattern) {
+                return Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    format!(
+                        "{NAME}: the sparse target must have the sparsity pattern that was colored"
+                    ),
+                ));
+            }
+            let data = a.matrix.data_mut();
+            for &(k, _, _, v) in &entries {
+                data[k] = v;
+            }
+            if a.eltype == ElType::Bool {
+                a.eltype = ElType::Float64;
+            }
+        }
+        Value::Array(a) => {
+            let mut a = a.borrow_mut();
+            if a.data.shape() != [m, n] {
+                return Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    format!(
+                        "{NAME}: the target has size {:?}, the pattern {m}×{n}",
+                        a.data.shape()
+                    ),
+                ));
+            }
+            let mut data = a.data.to_col_major();
+            for &(_, i, j, v) in &entries {
+                data[i + j * m] = v;
+            }
+            a.data = Tensor::from_col_major(&[m, n], data);
+            a.eltype = ElType::Float64;
+        }
+        other => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching {NAME}(::{}, …)", other.type_name()),
+            ))
+        }
+    }
+    Ok(target.clone())
+}
+
+/// Whether the CSC matrix `a` stores exactly the entries of `pattern`.
+fn has_pattern(a: &sprs::CsMat<f64>, pattern: &SparsityPattern) -> bool {
+    a.is_csc()
+        && a.shape() == pattern.shape()
+        && a.indptr().raw_storage() == pattern.colptr()
+        && a.indices() == pattern.rowval()
+}
+
 crate::builtins! {
     "ColoringProblem" => problem_, false, "    ColoringProblem(; structure=:nonsymmetric, partition=:column)\n    ColoringProblem{structure, partition}()\n\nWhat to color: the columns (`:column`, forward-mode Jacobians), rows (`:row`, reverse mode) or both (`:bidirectional`) of a nonsymmetric matrix, or the columns of a symmetric one (`structure=:symmetric`, Hessians).\n\n```\njulia> ColoringProblem(; structure=:symmetric, partition=:column)\nColoringProblem{:symmetric, :column}()\n```";
     "GreedyColoringAlgorithm" => algorithm_, false, "    GreedyColoringAlgorithm(order=NaturalOrder(); decompression=:direct, postprocessing=false)\n\nGreedy coloring visiting vertices in `order` (a tuple of orders: try each, keep the fewest colors). For symmetric problems `:direct` means star coloring and `:substitution` acyclic coloring (fewer colors, triangular solves to decompress). `postprocessing` turns unused colors neutral.\n\n```\njulia> GreedyColoringAlgorithm(LargestFirst(); decompression=:substitution)\n```";
@@ -548,5 +652,6 @@ crate::builtins! {
     "sparsity_pattern" => sparsity_pattern_, false, "    sparsity_pattern(result)\n\nThe matrix the coloring was computed for.\n\n```\njulia> sparsity_pattern(r)\n```";
     "compress" => compress_, false, "    compress(A, result)\n\nSums the columns (or rows) of each color: one column per color. For bidirectional results, `(Br, Bc)`.\n\n```\njulia> B = compress(A, r)\n```";
     "decompress!" => decompress_in_place, false, "    decompress!(A, B, result)\n    decompress!(A, Br, Bc, result)\n\nLike `decompress`, but writes the recovered matrix into `A` and returns it: a sparse `A` must have the colored pattern (its stored values are overwritten in place, so a loop reuses one matrix), a dense `A` is filled with zeros elsewhere.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress!(C, compress(A, r), r) == Matrix(A)\ntrue\n```";
+    "decompress_single_color!" => decompress_single_color_, false, "    decompress_single_color!(A, b, c, result)\n\nWrites into `A` the entries of color `c` recovered from `b`, the compressed column (column coloring) or row (row coloring) of that color, and returns `A`; the other entries are left as they were. `A` is a sparse matrix with the colored pattern or a dense matrix.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress_single_color!(C, compress(A, r)[:, 2], 2, r)\n3×3 Matrix{Float64}:\n 0.0  0.0  0.0\n 0.0  0.0  0.0\n 0.0  0.0  4.0\n```";
     "decompress" => decompress_, false, "    decompress(B, result)\n    decompress(Br, Bc, result)\n\nRecovers the sparse matrix from its compressed form.\n\n```\njulia> decompress(compress(A, r), r) == A\ntrue\n```";
 }

@@ -156,6 +156,14 @@ impl Object for Prep {
             }
             ("column_colors", Some(p)) => colors(p.coloring.column_colors()),
             ("row_colors", Some(p)) => colors(p.coloring.row_colors()),
+            ("column_groups", Some(p)) => p
+                .coloring
+                .column_groups()
+                .map(crate::builtins::coloring::groups),
+            ("row_groups", Some(p)) => p
+                .coloring
+                .row_groups()
+                .map(crate::builtins::coloring::groups),
             _ => None,
         }
     }
@@ -169,6 +177,8 @@ impl Object for Prep {
                 "sparsity_pattern",
                 "column_colors",
                 "row_colors",
+                "column_groups",
+                "row_groups",
             ]
         } else {
             vec!["backend", "function"]

@@ -1,5 +1,5 @@
 //! Matrices built from others, all from `ad::ops` primitives (so they differentiate like any
-//! other code): `diag`, `diagm`, `tr`, `kron`, `I`, `triu` and `tril`.
+//! other code): `diag`, `diagm`, `Diagonal`, `Symmetric`, `tr`, `kron`, `I`, `triu` and `tril`.
 
 use super::*;
 use crate::builtins::Args;
@@ -223,9 +223,114 @@ fn tril_(interp: &mut Interp, args: Args) -> EvalResult {
     triangle(interp, &args, "tril", false)
 }
 
+/// `Diagonal(v)`: the square matrix with `v` on its diagonal; `Diagonal(A)`: `A`'s diagonal
+/// alone. Both are plain matrices here (Julia's is a lazy wrapper type).
+fn diagonal_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("Diagonal", 1, 1)?;
+    let v = match &args.pos[0] {
+        Value::Sparse(_) => diag_(interp, Args::positional(args.pos.clone()))?,
+        other => {
+            let (t, eltype) = matrix_tensor(interp, other, "Diagonal")?;
+            match *t.shape() {
+                [_] => other.clone(),
+                [m, n] if m == n => {
+                    let pos = diagonal_positions(m, n, 0);
+                    from_tensor(ops::gather(&t, &pos, &[n])?, eltype, false)
+                }
+                _ => {
+                    return Err(fail(
+                        ErrorKind::DimensionMismatch,
+                        format!(
+                            "Diagonal needs a vector or a square matrix, got size {:?}",
+                            t.shape()
+                        ),
+                    ))
+                }
+            }
+        }
+    };
+    diagm_(interp, Args::positional(vec![v]))
+}
+
+/// `Symmetric(A, uplo=:U)`: the symmetric matrix that mirrors `A`'s upper (`:U`) or lower
+/// (`:L`) triangle, as a plain (dense or sparse) matrix rather than Julia's wrapper type.
+fn symmetric_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("Symmetric", 1, 2)?;
+    let upper = match args.pos.get(1) {
+        None => true,
+        Some(Value::Symbol(s)) if s.as_str() == "U" => true,
+        Some(Value::Symbol(s)) if s.as_str() == "L" => false,
+        Some(other) => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "uplo argument must be either :U (upper) or :L (lower), got {}",
+                    crate::display::repr(other)
+                ),
+            ))
+        }
+    };
+    // Entry (i, j) comes from (min, max) for the upper triangle, (max, min) for the lower.
+    let source = |i: usize, j: usize| {
+        let (lo, hi) = (i.min(j), i.max(j));
+        if upper {
+            (lo, hi)
+        } else {
+            (hi, lo)
+        }
+    };
+    let square = |m: usize, n: usize| {
+        if m == n {
+            Ok(n)
+        } else {
+            Err(fail(
+                ErrorKind::DimensionMismatch,
+                format!("matrix is not square: dimensions are ({m}, {n})"),
+            ))
+        }
+    };
+    if let Value::Sparse(s) = &args.pos[0] {
+        let s = s.borrow();
+        let n = square(s.matrix.rows(), s.matrix.cols())?;
+        let mut tri = sprs::TriMat::new((n, n));
+        for (x, (i, j)) in s.matrix.iter() {
+            if (i, j) == source(i, j) {
+                tri.add_triplet(i, j, *x);
+                if i != j {
+                    tri.add_triplet(j, i, *x);
+                }
+            }
+        }
+        return Ok(crate::builtins::sparse::sparse_value(
+            tri.to_csc(),
+            s.eltype,
+        ));
+    }
+    let (t, eltype) = matrix_tensor(interp, &args.pos[0], "Symmetric")?;
+    let [m, n] = *t.shape() else {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching Symmetric(::{})",
+                args.pos[0].type_name()
+            ),
+        ));
+    };
+    let n = square(m, n)?;
+    let pos: Vec<usize> = (0..n * n)
+        .map(|p| {
+            let (i, j) = source(p % n, p / n);
+            i + j * n
+        })
+        .collect();
+    Ok(from_tensor(ops::gather(&t, &pos, &[n, n])?, eltype, false))
+}
+
 crate::builtins! {
     "diag" => diag_, false, "    diag(A, k=0)\n\nThe `k`-th diagonal of a matrix as a vector.\n\n```\njulia> diag([1 2; 3 4])\n2-element Vector{Int64}:\n 1\n 4\n```";
     "diagm" => diagm_, false, "    diagm(v)\n    diagm(k => v, ...)\n    diagm(m, n, k => v, ...)\n\nA matrix with `v` on its `k`-th diagonal (square unless m×n is given).\n\n```\njulia> diagm([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
+    "Diagonal" => diagonal_, false, "    Diagonal(v)\n    Diagonal(A)\n\nThe square matrix with the vector `v` on its diagonal and zeros elsewhere, or the diagonal part of a square matrix `A`. It is a plain `Matrix` here, not Julia's lazy `Diagonal` type, so it prints as a dense matrix; it differentiates like `diagm`.\n\n```\njulia> Diagonal([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
+    "Symmetric" => symmetric_, false, "    Symmetric(A, uplo=:U)\n\nThe symmetric matrix whose upper (`:U`) or lower (`:L`) triangle is that of the square matrix `A`, mirrored across the diagonal. It is a plain (dense or sparse) matrix here, not Julia's wrapper type.\n\n```\njulia> Symmetric([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 2  4\n```";
     "tr" => tr_, false, "    tr(A)\n\nThe trace (sum of the diagonal).\n\n```\njulia> tr([1 2; 3 4])\n5\n```";
     "kron" => kron_, false, "    kron(A, B)\n\nThe Kronecker product (of two vectors: a vector).\n\n```\njulia> kron([1 0; 0 1], [1 2])\n2×4 Matrix{Int64}:\n 1  2  0  0\n 0  0  1  2\n```";
     "I" => identity_, false, "    I(n)\n\nThe n×n identity matrix (dense `Float64`). The bare `I` is Julia's uniform identity: `λ*I` scales it, and it takes the size of the square matrix it meets (`A + λ*I`, `A - I`, `I * x`, `I \\ b`; sparse `A` stays sparse); `(λ*I)(n)` is the n×n matrix.\n\n```\njulia> I(2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n\njulia> [1.0 2.0; 3.0 4.0] + 2I\n2×2 Matrix{Float64}:\n 3.0  2.0\n 3.0  6.0\n```";

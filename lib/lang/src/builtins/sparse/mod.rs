@@ -183,26 +183,31 @@ pub fn index(interp: &mut Interp, s: &SparseMatrix, indices: &[Value]) -> EvalRe
     }
 }
 
-fn position(v: &Value, extent: usize) -> Result<usize, Flow> {
-    match resolve(v, extent)? {
-        IndexSpec::Scalar(i) => Ok(i),
-        IndexSpec::List(..) => Err(fail(
-            ErrorKind::ArgumentError,
-            "a sparse matrix is assigned one entry at a time: A[i, j] = x",
-        )),
-    }
+/// The positions an index selects along a dimension of `extent`.
+fn positions(v: &Value, extent: usize) -> Result<Vec<usize>, Flow> {
+    Ok(match resolve(v, extent)? {
+        IndexSpec::Scalar(i) => vec![i],
+        IndexSpec::List(ps, _) => ps,
+    })
 }
 
-/// `A[i, j] = v` (or `A[k] = v`), inserting a structural entry when needed (assigning zero to
-/// an entry that is not stored leaves it unstored, as Julia does).
+/// `A[i, j] = v` (or `A[k] = v`), and for ranges and colons (`A[:, 1] .= true`) every selected
+/// entry from a number or from an array of the selection's length, in column-major order.
+/// Stored entries are overwritten; a nonzero at an unstored position is inserted, and a zero
+/// there leaves it unstored, as Julia does.
 pub fn set_index(s: &mut SparseMatrix, indices: &[Value], v: &Value) -> Result<(), Flow> {
     let (rows, cols) = (s.matrix.rows(), s.matrix.cols());
-    let (i, j) = match indices {
-        [k] => {
-            let p = position(k, rows * cols)?;
-            (p % rows, p / rows)
+    let targets: Vec<(usize, usize)> = match indices {
+        [k] => positions(k, rows * cols)?
+            .into_iter()
+            .map(|p| (p % rows, p / rows))
+            .collect(),
+        [i, j] => {
+            let (is, js) = (positions(i, rows)?, positions(j, cols)?);
+            js.iter()
+                .flat_map(|&j| is.iter().map(move |&i| (i, j)))
+                .collect()
         }
-        [i, j] => (position(i, rows)?, position(j, cols)?),
         _ => {
             return Err(fail(
                 ErrorKind::ArgumentError,
@@ -210,23 +215,42 @@ pub fn set_index(s: &mut SparseMatrix, indices: &[Value], v: &Value) -> Result<(
             ))
         }
     };
-    if let Value::Real(_) = v {
-        return Err(fail(
-            ErrorKind::MethodError,
-            "setindex!: a sparse matrix holds plain numbers, and this one carries derivatives",
-        ));
+    let values =
+        match v {
+            Value::Real(_) => return Err(fail(
+                ErrorKind::MethodError,
+                "setindex!: a sparse matrix holds plain numbers, and this one carries derivatives",
+            )),
+            Value::Array(_) | Value::Range(_) => {
+                let (values, _) = numbers(v, "setindex!")?;
+                if values.len() != targets.len() {
+                    return Err(fail(
+                        ErrorKind::DimensionMismatch,
+                        format!(
+                            "tried to assign {} elements to {} destinations",
+                            values.len(),
+                            targets.len()
+                        ),
+                    ));
+                }
+                values
+            }
+            _ => vec![crate::builtins::to_float(v, "setindex!")?; targets.len()],
+        };
+    if s.eltype == ElType::Bool {
+        if let Some(x) = values.iter().find(|&&x| x != 0.0 && x != 1.0) {
+            return Err(fail(
+                ErrorKind::InexactError,
+                format!("Bool({})", crate::show::float(*x)),
+            ));
+        }
     }
-    let x = crate::builtins::to_float(v, "setindex!")?;
-    if s.eltype == ElType::Bool && x != 0.0 && x != 1.0 {
-        return Err(fail(
-            ErrorKind::InexactError,
-            format!("Bool({})", crate::show::float(x)),
-        ));
-    }
-    if let Some(slot) = s.matrix.get_mut(i, j) {
-        *slot = x;
-    } else if x != 0.0 {
-        s.matrix.insert(i, j, x);
+    for (&(i, j), &x) in targets.iter().zip(&values) {
+        if let Some(slot) = s.matrix.get_mut(i, j) {
+            *slot = x;
+        } else if x != 0.0 {
+            s.matrix.insert(i, j, x);
+        }
     }
     Ok(())
 }

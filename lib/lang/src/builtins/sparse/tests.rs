@@ -264,10 +264,19 @@ fn indexing_and_assignment() {
         set_index(&mut s, &[Value::Int(3), Value::Int(1)], &Value::Int(1)).ok();
         // Zero into an entry that is not stored leaves it unstored.
         set_index(&mut s, &[Value::Int(2), Value::Int(1)], &Value::Float(0.0)).ok();
-        assert!(set_index(&mut s, &[colon, Value::Int(1)], &Value::Float(1.0)).is_err());
     }
     assert_eq!(dense_numbers(&a), vec![6.0, 0.0, 1.0, 9.0, 5.0, 0.0]);
     assert_eq!(matrix_of(&a).nnz(), 4);
+    {
+        // A colon assigns every entry it selects (`A[:, 1] .= 1`), inserting the missing ones;
+        // an array must have the selection's length.
+        let mut s = cell.borrow_mut();
+        set_index(&mut s, &[colon.clone(), Value::Int(1)], &Value::Float(1.0)).ok();
+        let wrong = floats(&[1.0, 2.0]);
+        assert!(set_index(&mut s, &[colon, Value::Int(2)], &wrong).is_err());
+    }
+    assert_eq!(dense_numbers(&a), vec![1.0, 1.0, 1.0, 9.0, 5.0, 0.0]);
+    assert_eq!(matrix_of(&a).nnz(), 5);
 }
 
 #[test]
