@@ -237,7 +237,17 @@ impl Interp {
     }
 
     /// The next element of `it` (running the user's `iterate` for a user container).
+    #[inline]
     pub(crate) fn next_item(&mut self, it: &mut ValueIter) -> Result<Option<Value>, Flow> {
+        match it {
+            ValueIter::Protocol { .. } => self.next_by_protocol(it),
+            _ => Ok(it.next()),
+        }
+    }
+
+    /// The next element of a user container, from its `iterate` method.
+    #[inline(never)]
+    fn next_by_protocol(&mut self, it: &mut ValueIter) -> Result<Option<Value>, Flow> {
         let ValueIter::Protocol {
             container,
             state,

@@ -478,21 +478,30 @@ impl Interp {
         args: Vec<Value>,
         kw: Vec<(Name, Value)>,
     ) -> EvalResult {
-        let name = closure
-            .def
-            .name
-            .map_or("#anonymous".to_string(), |n| n.to_string());
-        let method = match select(all_methods(closure), &args) {
-            Ok(m) => m.clone(),
-            Err(Selection::NoMatch) => {
-                let candidates: Vec<Rc<Closure>> = all_methods(closure).cloned().collect();
-                return Err(self.no_method(&name, &args, &candidates));
-            }
-            Err(Selection::Ambiguous(candidates)) => {
-                return Err(ambiguity(&name, &args, &candidates))
-            }
+        let selected = if closure.methods.is_empty() {
+            // One method, the usual case: only its arity and annotations to check.
+            Some(closure)
+                .filter(|m| accepts(m, &args))
+                .ok_or(Selection::NoMatch)
+        } else {
+            select(all_methods(closure), &args)
         };
-        self.run_method(&method, args, kw)
+        match selected {
+            Ok(method) => self.run_method(method, args, kw),
+            Err(why) => {
+                let name = closure
+                    .def
+                    .name
+                    .map_or("#anonymous".to_string(), |n| n.to_string());
+                Err(match why {
+                    Selection::NoMatch => {
+                        let candidates: Vec<Rc<Closure>> = all_methods(closure).cloned().collect();
+                        self.no_method(&name, &args, &candidates)
+                    }
+                    Selection::Ambiguous(candidates) => ambiguity(&name, &args, &candidates),
+                })
+            }
+        }
     }
 
     /// Julia's `MethodError: no method matching f(::T)`, with the closest candidates.
@@ -843,6 +852,16 @@ fn accepts(m: &Closure, args: &[Value]) -> bool {
                 .all(|(i, a)| arg_type(m, i).contains(a)))
 }
 
+/// Whether `m` declares exactly the concrete types of `args` (no vararg, no defaults).
+fn exactly_for(m: &Closure, args: &[Value]) -> bool {
+    m.signature.len() == args.len()
+        && !vararg(&m.def)
+        && m.signature
+            .iter()
+            .zip(args)
+            .all(|(t, a)| *t != Type::Prim(Prim::Any) && *t == Type::of(a))
+}
+
 /// Whether `a` is at least as specific as `b` for a call with `n` arguments.
 fn at_least_as_specific(a: &Closure, b: &Closure, n: usize) -> bool {
     (0..n).all(|i| arg_type(a, i).is_subtype(arg_type(b, i)))
@@ -859,12 +878,16 @@ fn select<'a>(
     methods: impl Iterator<Item = &'a Rc<Closure>>,
     args: &[Value],
 ) -> Result<&'a Rc<Closure>, Selection> {
-    let applicable: Vec<&Rc<Closure>> = methods.filter(|m| accepts(m, args)).collect();
-    match applicable.as_slice() {
-        [] => return Err(Selection::NoMatch),
-        [only] => return Ok(only),
-        _ => {}
+    let mut matching = methods.filter(|m| accepts(m, args));
+    let first = matching.next().ok_or(Selection::NoMatch)?;
+    // A method declared for exactly the arguments' types is the most specific one.
+    if exactly_for(first, args) {
+        return Ok(first);
     }
+    let Some(second) = matching.next() else {
+        return Ok(first);
+    };
+    let applicable: Vec<&Rc<Closure>> = [first, second].into_iter().chain(matching).collect();
     let n = args.len();
     let best: Vec<&Rc<Closure>> = applicable
         .iter()
@@ -935,6 +958,7 @@ pub fn signature_text(name: &str, m: &Closure) -> String {
 }
 
 /// Whether a binary operation involves user values, so user methods are looked up first.
+#[inline(never)]
 pub fn involves_user_values(dotted: bool, a: &Value, b: &Value) -> bool {
     let user = |v: &Value| match v {
         Value::Struct(_) => true,

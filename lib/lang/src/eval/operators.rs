@@ -377,6 +377,8 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
 }
 
 /// Scalar arithmetic with Julia's promotion, or `None` when an operand is not a plain scalar.
+// Inlined into `binary`: scalar code is the interpreter's hottest path.
+#[inline(always)]
 fn scalar_binary(op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>, Flow> {
     use Value::{Bool, Float, Int};
     let as_int = |v: &Value| match v {
