@@ -95,10 +95,25 @@ fn fill_bang(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(args.pos[0].clone())
 }
 
-fn similar_(interp: &mut Interp, args: Args) -> EvalResult {
+fn similar_(interp: &mut Interp, mut args: Args) -> EvalResult {
     args.arity("similar", 1, usize::MAX)?;
+    // `similar(x, Float64, dims...)`: an element type after the array.
+    let eltype = match args.pos.get(1) {
+        Some(Value::Builtin(_)) => {
+            let first = args.pos.remove(0);
+            let elt = take_eltype(&mut args, ElType::Float64);
+            args.pos.insert(0, first);
+            Some(elt)
+        }
+        _ => None,
+    };
     if let Value::Sparse(s) = &args.pos[0] {
-        return similar_sparse(interp, &s.borrow(), &args.pos[1..]);
+        let s = s.borrow();
+        let similar = crate::value::SparseMatrix {
+            matrix: s.matrix.clone(),
+            eltype: eltype.unwrap_or(s.eltype),
+        };
+        return similar_sparse(interp, &similar, &args.pos[1..]);
     }
     let Some(x) = operand(&args.pos[0]) else {
         return Err(fail(ErrorKind::MethodError, "similar expects an array"));
@@ -108,7 +123,7 @@ fn similar_(interp: &mut Interp, args: Args) -> EvalResult {
     } else {
         x.tensor().shape().to_vec()
     };
-    let elt = x.eltype;
+    let elt = eltype.unwrap_or(x.eltype);
     drop(x);
     filled(interp, elt, &shape, 0.0)
 }
@@ -219,13 +234,10 @@ fn ndims_(_: &mut Interp, args: Args) -> EvalResult {
 fn eltype_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("eltype", 1, 1)?;
     let name = match &args.pos[0] {
-        Value::Array(a) => match a.borrow().eltype {
-            ElType::Float64 => "Float64",
-            ElType::Int64 => "Int64",
-            ElType::Bool => "Bool",
-        },
+        Value::Array(a) => a.borrow().eltype.name(),
+        Value::Sparse(s) => s.borrow().eltype.name(),
         Value::Range(r) if r.is_int => "Int64",
-        Value::Range(_) | Value::Sparse(_) => "Float64",
+        Value::Range(_) => "Float64",
         _ => "Any",
     };
     Ok(super::lookup(difflab_syntax::Name::new(name)).map_or(Value::Nothing, Value::Builtin))
@@ -869,7 +881,7 @@ crate::builtins! {
     "falses" => falses_, false, "    falses(dims...)\n\nA Bool array of `false`.\n\n```\njulia> count(falses(3))\n0\n```";
     "fill" => fill_, false, "    fill(x, dims...)\n\nAn array with every element equal to `x`.\n\n```\njulia> fill(2.5, 2)\n2-element Vector{Float64}:\n 2.5\n 2.5\n```";
     "fill!" => fill_bang, false, "    fill!(A, x)\n\nSets every element of the array `A` to `x`, in place, and returns `A`.\n\n```\njulia> y = zeros(3); fill!(y, 2.0)\n3-element Vector{Float64}:\n 2.0\n 2.0\n 2.0\n```";
-    "similar" => similar_, false, "    similar(x, [dims...])\n\nA new array with the element type (and by default the shape) of `x`; here it is zero-filled. A sparse `x` gives its sparsity structure with zero values.\n\n```\njulia> similar([1.0, 2.0])\n2-element Vector{Float64}:\n 0.0\n 0.0\n\njulia> nnz(similar(sparse([1.0 0.0; 0.0 2.0])))\n2\n```";
+    "similar" => similar_, false, "    similar(x, [T], [dims...])\n\nA new array with the element type `T` (by default that of `x`) and by default the shape of `x`; here it is zero-filled. A sparse `x` gives its sparsity structure with zero values.\n\n```\njulia> similar([1.0, 2.0])\n2-element Vector{Float64}:\n 0.0\n 0.0\n\njulia> nnz(similar(sparse([1.0 0.0; 0.0 2.0])))\n2\n```";
     "copy" => copy_, false, "    copy(x)\n\nA copy of an array (changing it leaves `x` alone).\n\n```\njulia> y = copy(x); y[1] = 0;\n```";
     "length" => length_, false, "    length(x)\n\nThe number of elements.\n\n```\njulia> length(zeros(2, 3))\n6\n```";
     "size" => size_, false, "    size(x, [dim])\n\nThe dimensions of an array as a tuple, or the length along `dim`.\n\n```\njulia> size(zeros(2, 3))\n(2, 3)\n```";

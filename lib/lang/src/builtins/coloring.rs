@@ -69,9 +69,14 @@ orders!(natural_ => Natural, largest_first_ => LargestFirst, smallest_last_ => S
 
 fn random_order_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("RandomOrder", 0, 2)?;
-    let seed = match args.pos.last() {
-        Some(v) => to_int(v, "RandomOrder")? as u64,
-        None => 0,
+    // `RandomOrder(rng, seed)` as SparseMatrixColorings writes it: the seed decides the order;
+    // `RandomOrder(rng)` alone takes the generator's seed.
+    let seed = match args.pos.as_slice() {
+        [] => 0,
+        [rng] if super::random::as_rng(rng).is_some() => {
+            super::random::as_rng(rng).map_or(0, |r| r.seed)
+        }
+        [.., v] => to_int(v, "RandomOrder")? as u64,
     };
     Ok(Value::object(OrderValue(Order::Random(seed))))
 }
@@ -642,7 +647,7 @@ crate::builtins! {
     "SmallestLast" => smallest_last_, false, "    SmallestLast()\n\nRepeatedly remove a vertex of smallest remaining degree; color in reverse order.\n\n```\njulia> GreedyColoringAlgorithm(SmallestLast())\n```";
     "IncidenceDegree" => incidence_degree_, false, "    IncidenceDegree()\n\nRepeatedly pick the vertex with the most already-ordered neighbours.\n\n```\njulia> GreedyColoringAlgorithm(IncidenceDegree())\n```";
     "DynamicLargestFirst" => dynamic_largest_first_, false, "    DynamicLargestFirst()\n\nRepeatedly pick the vertex with the most not-yet-ordered neighbours.\n\n```\njulia> GreedyColoringAlgorithm(DynamicLargestFirst())\n```";
-    "RandomOrder" => random_order_, false, "    RandomOrder(seed)\n\nA random order drawn from `seed` (the same seed gives the same order).\n\n```\njulia> GreedyColoringAlgorithm(RandomOrder(0))\n```";
+    "RandomOrder" => random_order_, false, "    RandomOrder(seed)\n    RandomOrder(rng, seed)\n\nA random order drawn from `seed` (the same seed gives the same order); a generator given first, as in `RandomOrder(StableRNG(0), 0)`, is accepted.\n\n```\njulia> GreedyColoringAlgorithm(RandomOrder(0))\n```";
     "coloring" => coloring_, false, "    coloring(A, problem, algorithm)\n\nColors the rows and/or columns of the sparse or dense matrix `A` so that groups of the same color can be compressed into one column (one directional derivative) and recovered exactly.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], ones(4), 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> column_colors(r)\n3-element Vector{Int64}:\n 1\n 1\n 2\n```";
     "ncolors" => ncolors_, false, "    ncolors(result)\n\nThe number of colors (row plus column colors for bidirectional problems).\n\n```\njulia> ncolors(coloring(A, ColoringProblem(), GreedyColoringAlgorithm()))\n```";
     "column_colors" => column_colors_, false, "    column_colors(result)\n\nThe color of each column (0 = neutral after post-processing).\n\n```\njulia> column_colors(r)\n```";

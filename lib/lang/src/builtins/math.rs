@@ -587,6 +587,10 @@ fn float_(_: &mut Interp, args: Args) -> EvalResult {
             )
         }),
         v @ Value::Real(_) => Ok(v.clone()),
+        Value::Sparse(m) => Ok(crate::builtins::sparse::sparse_value(
+            m.borrow().matrix.clone(),
+            ElType::Float64,
+        )),
         v => to_float(v, "Float64").map(Value::Float),
     }
 }

@@ -1,7 +1,10 @@
-//! Random numbers from the session's seeded generator: `rand`, `randn`, `seed!`, `randperm`.
+//! Random numbers from the session's seeded generator: `rand`, `randn`, `rand!`, `randn!`,
+//! `seed!`, `randperm`, and generators of one's own (`MersenneTwister(seed)`, `Xoshiro(seed)`,
+//! `StableRNG(seed)`) passed first to any of them.
 //!
 //! A fresh session starts from a fixed seed, so scripts are reproducible; `seed!(k)` (also
-//! `Random.seed!(k)`) restarts the stream.
+//! `Random.seed!(k)`) restarts the stream. Every generator is difflab's xoshiro256++ seeded
+//! with the given seed: the same seed gives the same numbers, but not Julia's numbers.
 
 use super::{dims_from, to_int, Args};
 use crate::error::ErrorKind;
@@ -10,6 +13,122 @@ use crate::show::ElType;
 use crate::value::Value;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::cell::RefCell;
+
+/// A random generator of the user's (`MersenneTwister(1)`), named as it was made.
+pub struct RngValue {
+    name: &'static str,
+    /// The seed it was made with.
+    pub seed: u64,
+    state: RefCell<Xoshiro256PlusPlus>,
+}
+
+impl crate::object::Object for RngValue {
+    fn type_name(&self) -> String {
+        self.name.into()
+    }
+    fn show(&self) -> String {
+        format!("{}({})", self.name, self.seed)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// The user's generator when `v` is one.
+pub fn as_rng(v: &Value) -> Option<&RngValue> {
+    match v {
+        Value::Object(o) => o.as_any().downcast_ref::<RngValue>(),
+        _ => None,
+    }
+}
+
+/// Runs `draw` with the generator given first in `args` (removing it), else the session's.
+fn with_generator<T>(
+    interp: &mut Interp,
+    args: &mut Args,
+    draw: impl FnOnce(&mut Interp, &mut Xoshiro256PlusPlus, &Args) -> T,
+) -> T {
+    match args.pos.first().and_then(as_rng).map(|r| r.state.clone()) {
+        Some(state) => {
+            let first = args.pos.remove(0);
+            let mut rng = state.into_inner();
+            let result = draw(interp, &mut rng, args);
+            if let Some(r) = as_rng(&first) {
+                *r.state.borrow_mut() = rng;
+            }
+            result
+        }
+        None => {
+            let mut rng = interp.rng.clone();
+            let result = draw(interp, &mut rng, args);
+            interp.rng = rng;
+            result
+        }
+    }
+}
+
+fn generator(name: &'static str, args: &Args) -> EvalResult {
+    args.arity(name, 0, 1)?;
+    let seed = match args.pos.first() {
+        Some(v) => to_int(v, name)? as u64,
+        None => crate::eval::DEFAULT_SEED,
+    };
+    Ok(Value::object(RngValue {
+        name,
+        seed,
+        state: RefCell::new(Xoshiro256PlusPlus::seed_from_u64(seed)),
+    }))
+}
+
+fn mersenne_twister_(_: &mut Interp, args: Args) -> EvalResult {
+    generator("MersenneTwister", &args)
+}
+
+fn xoshiro_(_: &mut Interp, args: Args) -> EvalResult {
+    generator("Xoshiro", &args)
+}
+
+fn stable_rng_(_: &mut Interp, args: Args) -> EvalResult {
+    generator("StableRNG", &args)
+}
+
+/// `rand!(x)`, `randn!(x)`: fills the array `x` in place.
+fn fill_random(interp: &mut Interp, mut args: Args, name: &str, gaussian: bool) -> EvalResult {
+    with_generator(interp, &mut args, |_, rng, args| {
+        args.arity(name, 1, 1)?;
+        let Value::Array(a) = &args.pos[0] else {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching {name}(::{})", args.pos[0].type_name()),
+            ));
+        };
+        let mut a = a.borrow_mut();
+        let shape = a.data.shape().to_vec();
+        let n: usize = shape.iter().product();
+        let data: Vec<f64> = (0..n).map(|_| draw(rng, gaussian)).collect();
+        a.data = difflab_ad::Tensor::from_col_major(&shape, data);
+        a.eltype = ElType::Float64;
+        Ok(args.pos[0].clone())
+    })
+}
+
+fn rand_bang(interp: &mut Interp, args: Args) -> EvalResult {
+    fill_random(interp, args, "rand!", false)
+}
+
+fn randn_bang(interp: &mut Interp, args: Args) -> EvalResult {
+    fill_random(interp, args, "randn!", true)
+}
+
+/// One uniform or standard normal number.
+fn draw(rng: &mut Xoshiro256PlusPlus, gaussian: bool) -> f64 {
+    if gaussian {
+        normal(rng)
+    } else {
+        rng.random()
+    }
+}
 
 /// A standard normal sample (Box–Muller on the session generator).
 fn normal(rng: &mut Xoshiro256PlusPlus) -> f64 {
@@ -18,7 +137,13 @@ fn normal(rng: &mut Xoshiro256PlusPlus) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
-fn sample(interp: &mut Interp, args: &Args, name: &str, gaussian: bool) -> EvalResult {
+fn sample(
+    interp: &mut Interp,
+    rng: &mut Xoshiro256PlusPlus,
+    args: &Args,
+    name: &str,
+    gaussian: bool,
+) -> EvalResult {
     let mut pos = args.pos.as_slice();
     if let Some(Value::Builtin(b)) = pos.first() {
         if b.name == "Float64" {
@@ -34,37 +159,29 @@ fn sample(interp: &mut Interp, args: &Args, name: &str, gaussian: bool) -> EvalR
                 "collection must be non-empty",
             ));
         }
-        let k = interp.rng.random_range(0..items.len());
+        let k = rng.random_range(0..items.len());
         return Ok(items[k].clone());
     }
     let shape = dims_from(pos, name)?;
     if shape.is_empty() {
-        return Ok(Value::Float(if gaussian {
-            normal(&mut interp.rng)
-        } else {
-            interp.rng.random()
-        }));
+        return Ok(Value::Float(draw(rng, gaussian)));
     }
     let n: usize = shape.iter().product();
     interp.check_alloc(n)?;
-    let data: Vec<f64> = (0..n)
-        .map(|_| {
-            if gaussian {
-                normal(&mut interp.rng)
-            } else {
-                interp.rng.random()
-            }
-        })
-        .collect();
+    let data: Vec<f64> = (0..n).map(|_| draw(rng, gaussian)).collect();
     Ok(super::array(ElType::Float64, &shape, data))
 }
 
-fn rand_(interp: &mut Interp, args: Args) -> EvalResult {
-    sample(interp, &args, "rand", false)
+fn rand_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    with_generator(interp, &mut args, |interp, rng, args| {
+        sample(interp, rng, args, "rand", false)
+    })
 }
 
-fn randn_(interp: &mut Interp, args: Args) -> EvalResult {
-    sample(interp, &args, "randn", true)
+fn randn_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    with_generator(interp, &mut args, |interp, rng, args| {
+        sample(interp, rng, args, "randn", true)
+    })
 }
 
 fn seed_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -90,8 +207,13 @@ fn randperm_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "rand" => rand_, false, "    rand([dims...])\n    rand(collection)\n\nUniform random numbers in [0, 1) from the session's seeded generator (a number, or an array of the given size), or a random element of a collection.\n\n```\njulia> seed!(1); x = rand(3); length(x)\n3\n```";
-    "randn" => randn_, false, "    randn([dims...])\n\nStandard normal random numbers.\n\n```\njulia> size(randn(2, 3))\n(2, 3)\n```";
+    "rand" => rand_, false, "    rand([rng,] [dims...])\n    rand(collection)\n\nUniform random numbers in [0, 1) from the session's seeded generator (a number, or an array of the given size), or a random element of a collection.\n\n```\njulia> seed!(1); x = rand(3); length(x)\n3\n```";
+    "rand!" => rand_bang, false, "    rand!([rng,] x)\n\nFills the array `x` with uniform random numbers in [0, 1) and returns it.\n\n```\njulia> x = zeros(3); rand!(x) === x\ntrue\n```";
+    "randn!" => randn_bang, false, "    randn!([rng,] x)\n\nFills the array `x` with standard normal random numbers and returns it.\n\n```\njulia> x = zeros(2, 2); size(randn!(x))\n(2, 2)\n```";
+    "MersenneTwister" => mersenne_twister_, false, "    MersenneTwister(seed)\n\nA random generator of your own, passed first to `rand`, `randn`, `rand!`, `randn!` (or to `RandomOrder`). Like every difflab generator it is xoshiro256++ seeded with `seed`: the same seed gives the same numbers, though not Julia's.\n\n```\njulia> rand(MersenneTwister(1), 2) == rand(MersenneTwister(1), 2)\ntrue\n```";
+    "Xoshiro" => xoshiro_, false, "    Xoshiro(seed)\n\nA random generator of your own (see `?MersenneTwister`).\n\n```\njulia> rng = Xoshiro(3); length(randn(rng, 4))\n4\n```";
+    "StableRNG" => stable_rng_, false, "    StableRNG(seed)\n\nA random generator of your own whose numbers are the same on every machine and version of difflab (see `?MersenneTwister`).\n\n```\njulia> rand(StableRNG(0)) == rand(StableRNG(0))\ntrue\n```";
+    "randn" => randn_, false, "    randn([rng,] [dims...])\n\nStandard normal random numbers.\n\n```\njulia> size(randn(2, 3))\n(2, 3)\n```";
     "seed!" => seed_, false, "    seed!(k)\n    Random.seed!(k)\n\nRestarts the random stream from seed `k`: the same seed gives the same numbers.\n\n```\njulia> seed!(0); a = rand(); seed!(0); a == rand()\ntrue\n```";
     "randperm" => randperm_, false, "    randperm(n)\n\nA random permutation of `1:n`.\n\n```\njulia> sort(randperm(3))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
 }
