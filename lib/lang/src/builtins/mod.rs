@@ -22,6 +22,7 @@ pub mod linalg;
 pub mod math;
 pub mod matpower;
 pub mod mtx;
+pub mod number_facts;
 pub mod operator_values;
 pub mod plots;
 pub mod progress;
@@ -63,7 +64,13 @@ pub fn to_int(v: &Value, name: &str) -> Result<i64, Flow> {
     match v {
         Value::Int(i) => Ok(*i),
         Value::Bool(b) => Ok(i64::from(*b)),
-        Value::Float(x) if x.fract() == 0.0 => Ok(*x as i64),
+        // Integral and within Int64's range (2^63 itself is not): `Int(1e20)` is inexact.
+        Value::Float(x)
+            if x.fract() == 0.0
+                && (-9.223372036854775808e18..9.223372036854775808e18).contains(x) =>
+        {
+            Ok(*x as i64)
+        }
         Value::Float(x) => Err(fail(
             ErrorKind::InexactError,
             format!("Int64({})", crate::show::float(*x)),
@@ -167,7 +174,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 35] {
+fn families() -> [&'static [Builtin]; 36] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -204,6 +211,7 @@ fn families() -> [&'static [Builtin]; 35] {
         dict::BUILTINS,
         views::BUILTINS,
         system::BUILTINS,
+        number_facts::BUILTINS,
     ]
 }
 

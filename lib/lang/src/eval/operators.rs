@@ -408,7 +408,10 @@ fn scalar_binary(op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>, Flow>
                 }
                 Int(x.wrapping_pow(y.min(u32::MAX as i64) as u32))
             }
-            BinOp::IntDiv | BinOp::Rem if y == 0 => {
+            // The quotient of typemin(Int) by -1 does not fit, as in Julia (its remainder is 0).
+            BinOp::IntDiv | BinOp::Rem
+                if y == 0 || (op == BinOp::IntDiv && x == i64::MIN && y == -1) =>
+            {
                 return Err(fail(ErrorKind::DivideError, "integer division error"))
             }
             BinOp::IntDiv => Int(x.wrapping_div(y)),

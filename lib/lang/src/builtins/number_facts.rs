@@ -1,0 +1,138 @@
+//! Facts about numbers and small compositions of the elementwise functions: the limits of the
+//! number types (`typemax`, `typemin`, `floatmax`, `floatmin`), value tests (`isinteger`,
+//! `isone`, `isreal`, `isless`), and `fma`, `copysign`, `sincos`, built from the operators so
+//! they differentiate like the expressions they stand for.
+
+use super::{to_float, Args};
+use crate::error::ErrorKind;
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::value::Value;
+use difflab_syntax::{BinOp, Name};
+use std::rc::Rc;
+
+/// `Int64` or `Float64` (the default) named by a type argument, if one is given.
+fn number_type(args: &Args, name: &str) -> Result<bool, Flow> {
+    args.arity(name, 0, 1)?;
+    match args.pos.first() {
+        None => Ok(false),
+        Some(Value::Builtin(b)) if matches!(b.name, "Float64") => Ok(false),
+        Some(Value::Builtin(b)) if matches!(b.name, "Int" | "Int64") => Ok(true),
+        Some(other) => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {name}(::{})",
+                crate::display::repr(other)
+            ),
+        )),
+    }
+}
+
+fn typemax_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("typemax", 1, 1)?;
+    Ok(match number_type(&args, "typemax")? {
+        true => Value::Int(i64::MAX),
+        false => Value::Float(f64::INFINITY),
+    })
+}
+
+fn typemin_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("typemin", 1, 1)?;
+    Ok(match number_type(&args, "typemin")? {
+        true => Value::Int(i64::MIN),
+        false => Value::Float(f64::NEG_INFINITY),
+    })
+}
+
+/// `floatmax`/`floatmin` of `Float64` (the only float type).
+fn float_limit(args: &Args, name: &str, limit: f64) -> EvalResult {
+    match number_type(args, name)? {
+        false => Ok(Value::Float(limit)),
+        true => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::Type{{Int64}})"),
+        )),
+    }
+}
+
+fn floatmax_(_: &mut Interp, args: Args) -> EvalResult {
+    float_limit(&args, "floatmax", f64::MAX)
+}
+
+fn floatmin_(_: &mut Interp, args: Args) -> EvalResult {
+    float_limit(&args, "floatmin", f64::MIN_POSITIVE)
+}
+
+/// A test of one number's value.
+fn value_test(args: &Args, name: &str, test: fn(f64) -> bool) -> EvalResult {
+    args.arity(name, 1, 1)?;
+    Ok(Value::Bool(test(to_float(&args.pos[0], name)?)))
+}
+
+fn isinteger_(_: &mut Interp, args: Args) -> EvalResult {
+    value_test(&args, "isinteger", |x| x.is_finite() && x.fract() == 0.0)
+}
+
+fn isone_(_: &mut Interp, args: Args) -> EvalResult {
+    value_test(&args, "isone", |x| x == 1.0)
+}
+
+fn isreal_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isreal", 1, 1)?;
+    Ok(Value::Bool(args.pos[0].is_number()))
+}
+
+/// `isless(a, b)`: Julia's total order of numbers (`NaN` after everything, `-0.0 < 0.0`).
+fn isless_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isless", 2, 2)?;
+    let (a, b) = (
+        to_float(&args.pos[0], "isless")?,
+        to_float(&args.pos[1], "isless")?,
+    );
+    Ok(Value::Bool(
+        a.total_cmp(&b).is_lt() && !(a.is_nan() && b.is_nan()),
+    ))
+}
+
+/// `fma(x, y, z)`: `x * y + z` (differentiated as that expression).
+fn fma_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("fma", 3, 3)?;
+    let product = interp.binary(BinOp::Mul, false, &args.pos[0], &args.pos[1])?;
+    interp.binary(BinOp::Add, false, &product, &args.pos[2])
+}
+
+/// `copysign(x, y)`: `|x|` with the sign of `y` (the sign is read from `y`'s value, so its
+/// derivative in `y` is zero).
+fn copysign_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("copysign", 2, 2)?;
+    let negative = to_float(&args.pos[1], "copysign")?.is_sign_negative();
+    let magnitude = call_named(interp, "abs", vec![args.pos[0].clone()])?;
+    let sign = Value::Float(if negative { -1.0 } else { 1.0 });
+    interp.binary(BinOp::Mul, false, &sign, &magnitude)
+}
+
+/// `sincos(x)`: `(sin(x), cos(x))`.
+fn sincos_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sincos", 1, 1)?;
+    let sine = call_named(interp, "sin", vec![args.pos[0].clone()])?;
+    let cosine = call_named(interp, "cos", vec![args.pos[0].clone()])?;
+    Ok(Value::Tuple(Rc::new(vec![sine, cosine])))
+}
+
+fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
+    let builtin = super::lookup(Name::new(name)).expect("the elementwise functions are builtins");
+    interp.call(&Value::Builtin(builtin), args)
+}
+
+crate::builtins! {
+    "typemax" => typemax_, false, "    typemax(T)\n\nThe largest value of type `T`: `typemax(Int)` is 2⁶³ - 1 (integer arithmetic wraps around past it), `typemax(Float64)` is `Inf`.\n\n```\njulia> typemax(Int)\n9223372036854775807\n\njulia> typemax(Int) + 1 == typemin(Int)\ntrue\n```";
+    "typemin" => typemin_, false, "    typemin(T)\n\nThe smallest value of type `T`: `-2⁶³` for `Int`, `-Inf` for `Float64`.\n\n```\njulia> typemin(Float64)\n-Inf\n```";
+    "floatmax" => floatmax_, false, "    floatmax([Float64])\n\nThe largest finite `Float64`.\n\n```\njulia> floatmax()\n1.7976931348623157e308\n```";
+    "floatmin" => floatmin_, false, "    floatmin([Float64])\n\nThe smallest positive normal `Float64`.\n\n```\njulia> floatmin(Float64)\n2.2250738585072014e-308\n```";
+    "isinteger" => isinteger_, false, "    isinteger(x)\n\nWhether `x` has an integer value (`2.0` does).\n\n```\njulia> isinteger(2.0), isinteger(2.5)\n(true, false)\n```";
+    "isone" => isone_, false, "    isone(x)\n\nWhether `x == 1`.\n\n```\njulia> isone(1.0)\ntrue\n```";
+    "isreal" => isreal_, false, "    isreal(x)\n\nWhether `x` is a real number (every difflab number is).\n\n```\njulia> isreal(2)\ntrue\n```";
+    "isless" => isless_, false, "    isless(a, b)\n\nJulia's total order of numbers, used by `sort`: like `<`, but `-0.0` comes before `0.0` and `NaN` after every number.\n\n```\njulia> isless(1.0, NaN), isless(-0.0, 0.0)\n(true, true)\n```";
+    "fma" => fma_, false, "    fma(x, y, z)\n\n`x * y + z` (differentiable in all three).\n\n```\njulia> fma(2.0, 3.0, 1.0)\n7.0\n```";
+    "copysign" => copysign_, false, "    copysign(x, y)\n\n`|x|` with the sign of `y`.\n\n```\njulia> copysign(2.0, -1.0)\n-2.0\n```";
+    "sincos" => sincos_, false, "    sincos(x)\n\n`(sin(x), cos(x))`.\n\n```\njulia> sincos(0.0)\n(0.0, 1.0)\n```";
+}
