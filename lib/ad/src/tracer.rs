@@ -3,7 +3,8 @@
 //! A [`Tracer`] array holds, for every element, the set of input indices it depends on
 //! (through operations whose derivative is not structurally zero). A *global* tracer carries no
 //! primal values (its pattern holds for every input; comparing it is an error); a *local* one
-//! carries the input's values (branches follow them; the pattern holds at that input).
+//! carries the input's values (branches follow them, and a derivative that is zero at them, such
+//! as a product's with a zero factor, drops its dependency; the pattern holds at that input).
 //! Hessian patterns come from dual numbers whose values are tracers: the gradient's entries
 //! then carry the sets of the Hessian's rows. The rules live in [`crate::ops::tracing`].
 
