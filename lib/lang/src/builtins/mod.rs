@@ -66,8 +66,7 @@ pub fn to_int(v: &Value, name: &str) -> Result<i64, Flow> {
         Value::Bool(b) => Ok(i64::from(*b)),
         // Integral and within Int64's range (2^63 itself is not): `Int(1e20)` is inexact.
         Value::Float(x)
-            if x.fract() == 0.0
-                && (-9.223372036854775808e18..9.223372036854775808e18).contains(x) =>
+            if x.fract() == 0.0 && (i64::MIN as f64..-(i64::MIN as f64)).contains(x) =>
         {
             Ok(*x as i64)
         }
