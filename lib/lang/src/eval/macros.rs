@@ -63,8 +63,9 @@ impl Interp {
                 Err(fail(ErrorKind::AssertionError, message))
             }
             "b" | "btime" | "benchmark" => {
-                let expr = single(args, "@b")?;
-                let (best, allocations, samples, value) = self.benchmark(expr)?;
+                let (expr, options) = benchmark_options(args, name.as_str())?;
+                let options = self.eval_benchmark_options(&options)?;
+                let (best, allocations, samples, value) = self.benchmark(expr, &options)?;
                 if name.as_str() == "btime" {
                     let counted = format_allocations(allocations, "allocation");
                     self.out.write(
@@ -121,14 +122,20 @@ impl Interp {
 
     /// Runs `expr` repeatedly for about half a second (at least once): the fastest run, what it
     /// allocated, the number of runs, and the last value.
-    fn benchmark(&mut self, expr: &Expr) -> Result<(Duration, Allocations, usize, Value), Flow> {
-        let budget = Duration::from_millis(500);
+    fn benchmark(
+        &mut self,
+        expr: &Expr,
+        options: &BenchmarkOptions,
+    ) -> Result<(Duration, Allocations, usize, Value), Flow> {
         let started = Instant::now();
         let mut best = (Duration::MAX, Allocations::default());
         let mut samples = 0;
         let mut value = Value::Nothing;
-        while samples == 0 || (started.elapsed() < budget && samples < 10_000) {
+        while samples == 0 || (started.elapsed() < options.budget && samples < options.samples) {
             self.check_interrupt()?;
+            if let Some(setup) = options.setup {
+                self.eval(setup)?;
+            }
             let (t, before) = (Instant::now(), Allocations::now());
             value = self.eval(expr)?;
             let run = (t.elapsed(), Allocations::now().since(before));
@@ -138,6 +145,32 @@ impl Interp {
             samples += 1;
         }
         Ok((best.0, best.1, samples, value))
+    }
+
+    /// The values of `seconds=…` and `samples=…`; `setup` stays an expression.
+    fn eval_benchmark_options<'a>(
+        &mut self,
+        options: &[(&'a str, &'a Expr)],
+    ) -> Result<BenchmarkOptions<'a>, Flow> {
+        let mut result = BenchmarkOptions {
+            setup: None,
+            budget: Duration::from_millis(500),
+            samples: 10_000,
+        };
+        for &(name, value) in options {
+            match name {
+                "setup" => result.setup = Some(value),
+                "seconds" => {
+                    let seconds = crate::builtins::to_float(&self.eval(value)?, "seconds")?;
+                    result.budget = Duration::from_secs_f64(seconds.clamp(0.0, 3600.0));
+                }
+                "samples" => {
+                    result.samples = crate::builtins::to_size(&self.eval(value)?, "samples")?.max(1)
+                }
+                _ => unreachable!("benchmark_options accepts only these"),
+            }
+        }
+        Ok(result)
     }
 
     /// The source text of `span` in the current input.
@@ -395,6 +428,67 @@ fn views_all(expr: &Expr) -> Expr {
     }
 }
 
+/// How a benchmark macro samples: a `setup` expression evaluated before each sample (not
+/// timed), a time budget and a largest number of samples.
+struct BenchmarkOptions<'a> {
+    setup: Option<&'a Expr>,
+    budget: Duration,
+    samples: usize,
+}
+
+/// Options written after a benchmarked expression, by name, not yet evaluated.
+type WrittenOptions<'a> = Vec<(&'a str, &'a Expr)>;
+
+/// The benchmarked expression and the options written after it (`setup=(…)`, `seconds=1`,
+/// `samples=100`, as BenchmarkTools takes them); any other option is an error.
+fn benchmark_options<'a>(
+    args: &'a [Expr],
+    name: &str,
+) -> Result<(&'a Expr, WrittenOptions<'a>), Flow> {
+    use difflab_syntax::ExprKind;
+    let Some((expr, rest)) = args.split_first() else {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!("@{name} takes an expression"),
+        ));
+    };
+    let mut options = Vec::with_capacity(rest.len());
+    for option in rest {
+        let ExprKind::Assign {
+            target,
+            op: None,
+            value,
+            ..
+        } = &option.kind
+        else {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!("@{name} takes one expression, then options such as setup=(…)"),
+            ));
+        };
+        match &target.kind {
+            ExprKind::Ident(option_name)
+                if matches!(option_name.as_str(), "setup" | "seconds" | "samples") =>
+            {
+                options.push((option_name.as_str(), &**value));
+            }
+            ExprKind::Ident(option_name) => return Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "@{name}: unsupported option `{option_name}` (setup, seconds and samples are)"
+                ),
+            )),
+            _ => {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!("@{name}: options are written name=value"),
+                ))
+            }
+        }
+    }
+    Ok((expr, options))
+}
+
 fn single<'a>(args: &'a [Expr], name: &str) -> Result<&'a Expr, Flow> {
     match args {
         [e] => Ok(e),
@@ -412,7 +506,7 @@ pub fn macro_doc(name: &str) -> Option<&'static str> {
         "elapsed" => "    @elapsed expr\n\nEvaluates `expr` and returns the seconds it took, discarding its value.\n\n```\njulia> t = @elapsed sum(rand(1000));\n```",
         "show" => "    @show expr...\n\nPrints each expression's source and value, `x = 1`, and returns the last value.\n\n```\njulia> x = 2; @show x + 1\nx + 1 = 3\n3\n```",
         "assert" => "    @assert cond [message]\n\nRaises an `AssertionError` (with `message`, or the condition's source) unless `cond` is true.\n\n```\njulia> @assert 1 + 1 == 2\n```",
-        "b" | "benchmark" => "    @b expr\n\nRuns `expr` repeatedly for about half a second and returns a `Sample` (fields `time`, `allocs`, `bytes`, `samples`) for the fastest run, shown as Chairmarks shows it.\n\n```\njulia> @b zeros(1000)\n270.000 ns (5 allocs: 8.062 KiB)\n```",
+        "b" | "benchmark" => "    @b expr [setup=(…)] [seconds=0.5] [samples=10000]\n\nRuns `expr` repeatedly for about half a second (or `seconds`, at most `samples` times) and returns a `Sample` (fields `time`, `allocs`, `bytes`, `samples`) for the fastest run, shown as Chairmarks shows it. A `setup` expression, as BenchmarkTools writes it, runs before every sample and is not timed; its variables are the session's.\n\n```\njulia> @b zeros(1000)\n270.000 ns (5 allocs: 8.062 KiB)\n```",
         "btime" => "    @btime expr\n\nRuns `expr` repeatedly for about half a second, prints the fastest time and its allocations as BenchmarkTools prints them, and returns the value.\n\n```\njulia> @btime zeros(1000);\n  270.000 ns (5 allocations: 8.062 KiB)\n```",
         "." => "    @. expr\n\nTurns every call and operator in `expr` into its dotted (broadcast) form, fused into one pass.\n\n```\njulia> x = [1.0, 2.0]; @. x^2 + 1\n2-element Vector{Float64}:\n 2.0\n 5.0\n```",
         "view" => "    @view A[inds...]\n\nA view of the elements `A[inds...]` selects (see `?view`): writing it writes `A`. An index of single elements gives the element.\n\n```\njulia> x = [1, 2, 3]; v = @view x[2:end]; v[1] = 7; x\n3-element Vector{Int64}:\n 1\n 7\n 3\n```",
