@@ -251,6 +251,10 @@ pub fn constant(name: &str) -> Option<Value> {
         "missing" | "undef" => Value::Nothing,
         "stdout" => Value::Symbol(Name::new("stdout")),
         "stderr" => Value::Symbol(Name::new("stderr")),
+        // Number types difflab has no values of, named so code can mention them.
+        "UInt" | "UInt64" | "UInt32" | "Int32" | "Float32" => {
+            Value::Type(std::rc::Rc::new(crate::types::Type::named(name)))
+        }
         "AbstractLinearSolver" => {
             Value::Type(std::rc::Rc::new(ad::implicit::abstract_linear_solver()))
         }

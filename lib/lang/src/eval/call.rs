@@ -283,9 +283,11 @@ impl Interp {
         super::collections::collect_values(self, results, &shape)
     }
 
+    /// `Name{…}` as a value: a type with parameters (`Dual{Float64}`, `Set{UInt}`,
+    /// `Vector{Float64}`).
     pub(crate) fn eval_curly(&mut self, expr: &Expr, name: Name) -> EvalResult {
-        if let Some(Value::Type(_)) = self.global(name) {
-            return Ok(Value::Type(Rc::new(self.eval_type(expr, &[])?)));
+        if let Ok(ty) = self.eval_type(expr, &[]) {
+            return Ok(Value::Type(Rc::new(ty)));
         }
         Err(fail(
             ErrorKind::ArgumentError,

@@ -472,12 +472,14 @@ fn benchmark_options<'a>(
             {
                 options.push((option_name.as_str(), &**value));
             }
-            ExprKind::Ident(option_name) => return Err(fail(
-                ErrorKind::ArgumentError,
-                format!(
+            ExprKind::Ident(option_name) => {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!(
                     "@{name}: unsupported option `{option_name}` (setup, seconds and samples are)"
                 ),
-            )),
+                ))
+            }
             _ => {
                 return Err(fail(
                     ErrorKind::ArgumentError,
