@@ -3,7 +3,7 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::methods::signature_text;
+use crate::eval::dispatch::signature_text;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::types::{Prim, Type};
 use crate::value::Value;

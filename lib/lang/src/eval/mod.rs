@@ -11,6 +11,7 @@ pub mod assign;
 pub mod call;
 pub mod collections;
 pub mod control;
+pub mod dispatch;
 pub mod fusion;
 pub mod index;
 pub mod iterate;
