@@ -123,15 +123,20 @@ fn field_value(field: Field) -> Value {
     }
 }
 
-fn readmatpower_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("readmatpower", 1, 1)?;
-    let path = print_string(&args.pos[0]);
-    let text = super::io::read_text(&path)?;
-    let fields = parse_case(&path, &text)?
+/// The case in MATPOWER text `text` as a named tuple (`path` names the file in errors).
+pub fn case_value(path: &str, text: &str) -> EvalResult {
+    let fields = parse_case(path, text)?
         .into_iter()
         .map(|(name, field)| (Name::new(&name), field_value(field)))
         .collect();
     Ok(Value::NamedTuple(Rc::new(fields)))
+}
+
+fn readmatpower_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("readmatpower", 1, 1)?;
+    let path = print_string(&args.pos[0]);
+    let text = super::io::read_text(&path)?;
+    case_value(&path, &text)
 }
 
 crate::builtins! {

@@ -94,7 +94,13 @@ pub fn parse_mtx(interp: &Interp, path: &str, text: &str) -> EvalResult {
             } else {
                 count
             };
-            interp.check_alloc(entries.saturating_mul(3))?;
+            // Three numbers per entry and an offset per column (a file may declare 10^9 columns).
+            interp.check_alloc(
+                entries
+                    .saturating_mul(3)
+                    .saturating_add(n)
+                    .saturating_add(1),
+            )?;
             let mut tri = TriMat::with_capacity((m, n), entries);
             let mut read = 0usize;
             for (line, text) in data {
@@ -329,6 +335,31 @@ mod tests {
             Config::default(),
             Box::new(crate::output::Capture::default()),
         )
+    }
+
+    #[test]
+    fn huge_declared_sizes_are_refused_before_allocating() {
+        // A file found by fuzzing: six rows, half a billion columns and no entries, whose
+        // column offsets alone exceed a small memory limit.
+        let small = Interp::new(
+            Config {
+                memory_limit: 1 << 24,
+                ..Config::default()
+            },
+            Box::new(crate::output::Capture::default()),
+        );
+        let text = "%%MatrixMarket matrix coordinate integer general\n%---\n6 499440055 0000";
+        let error = match parse_mtx(&small, "huge.mtx", text) {
+            Err(Flow::Error(e)) => e,
+            _ => panic!("a 6×499440055 matrix fits in 16 MiB"),
+        };
+        assert_eq!(error.kind, crate::error::ErrorKind::OutOfMemoryError);
+        assert!(parse_mtx(
+            &small,
+            "small.mtx",
+            "%%MatrixMarket matrix coordinate integer general\n6 4 0"
+        )
+        .is_ok());
     }
 
     fn ok(r: EvalResult) -> Value {

@@ -32,7 +32,13 @@ fn from_triplets(
             ),
         ));
     }
-    interp.check_alloc(is.len().saturating_mul(3))?;
+    // Three numbers per entry and an offset per column: `sparse([1], [10^12], [1.0])` is refused.
+    interp.check_alloc(
+        is.len()
+            .saturating_mul(3)
+            .saturating_add(n)
+            .saturating_add(1),
+    )?;
     let mut tri = TriMat::with_capacity((m, n), is.len());
     for k in 0..is.len() {
         let (r, c) = (is[k], js[k]);
