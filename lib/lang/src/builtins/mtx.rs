@@ -89,6 +89,13 @@ pub fn parse_mtx(interp: &Interp, path: &str, text: &str) -> EvalResult {
     match (format, sizes.as_slice()) {
         ("coordinate", &[m, n, count]) => {
             let symmetric = symmetry != "general";
+            if symmetric && m != n {
+                return Err(malformed(
+                    path,
+                    size_line + 1,
+                    &format!("a {symmetry} matrix must be square, not {m}×{n}"),
+                ));
+            }
             let entries = if symmetric {
                 count.saturating_mul(2)
             } else {
