@@ -125,6 +125,22 @@ impl Backend {
         }
     }
 
+    /// True when a preparation with this backend may record the function once and run the
+    /// backend's own arithmetic (dual lanes, reverse sweeps) on the recording at every call:
+    /// forward mode, reverse mode without a compiled tape, and second order over those.
+    /// Finite differences stay evaluations of the function, as the baseline they are.
+    pub fn runs_on_recording(&self) -> bool {
+        match self {
+            Backend::Forward { .. } | Backend::Reverse { compile: false } => true,
+            Backend::SecondOrder { outer, inner } => {
+                outer.runs_on_recording() && inner.runs_on_recording()
+            }
+            Backend::Reverse { compile: true }
+            | Backend::FiniteDiff { .. }
+            | Backend::Symbolic { .. } => false,
+        }
+    }
+
     /// True when gradients come from one pullback rather than a pushforward per input.
     pub fn gradient_by_pullback(&self) -> bool {
         matches!(

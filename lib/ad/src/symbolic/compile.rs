@@ -157,6 +157,7 @@ pub(super) fn compile(
         code,
         outputs,
         registers,
+        kernel_calls: graph.kernel_calls(),
         values_scratch: RefCell::default(),
         lanes_scratch: RefCell::default(),
     }

@@ -56,6 +56,9 @@ pub struct Graph {
     constants: RefCell<HashMap<u64, u32>>,
     operations: RefCell<HashMap<Operation, u32>>,
     limit: usize,
+    /// How many arithmetic kernels (elementwise, reductions, products) ran on traced values,
+    /// whatever their sizes: what an interpreter evaluating the function dispatched.
+    kernel_calls: std::cell::Cell<usize>,
 }
 
 impl Default for Graph {
@@ -81,6 +84,7 @@ impl Graph {
             constants: RefCell::default(),
             operations: RefCell::default(),
             limit,
+            kernel_calls: std::cell::Cell::new(0),
         }
     }
 
@@ -147,6 +151,15 @@ impl Graph {
             return self.constant(0.0);
         };
         ids.try_fold(first, |acc, id| self.binary(BinaryFn::Add, acc, id))
+    }
+
+    fn count_kernel_call(&self) {
+        self.kernel_calls.set(self.kernel_calls.get() + 1);
+    }
+
+    /// How many arithmetic kernels ran on traced values so far.
+    pub(crate) fn kernel_calls(&self) -> usize {
+        self.kernel_calls.get()
     }
 
     /// The recorded nodes.
@@ -225,6 +238,7 @@ fn ids_in(t: &Tensor, graph: &Rc<Graph>) -> Result<ArrayD<f64>> {
 
 /// `f.(s)`.
 pub fn unary(f: UnaryFn, s: &Symbolic) -> Result<Tensor> {
+    s.graph.count_kernel_call();
     let out = ids(&s.ids)
         .into_iter()
         .map(|a| s.graph.unary(f, a))
@@ -235,6 +249,7 @@ pub fn unary(f: UnaryFn, s: &Symbolic) -> Result<Tensor> {
 /// `f.(a, b)` with broadcasting, where one operand is symbolic and the other symbolic or plain.
 pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let graph = graph_of([a, b]).expect("a symbolic operand");
+    graph.count_kernel_call();
     let shape = broadcast::shape(a.shape(), b.shape())?;
     let ia = ids(&broadcast::to_shape(&ids_in(a, graph)?, &shape)?);
     let ib = ids(&broadcast::to_shape(&ids_in(b, graph)?, &shape)?);
@@ -253,12 +268,14 @@ pub fn broadcast(s: &Symbolic, shape: &[usize]) -> Result<Tensor> {
 
 /// The sum of all elements.
 pub fn sum_all(s: &Symbolic) -> Result<Tensor> {
+    s.graph.count_kernel_call();
     let total = s.graph.sum(ids(&s.ids))?;
     Ok(symbolic(&s.graph, id_array(&[], vec![total])))
 }
 
 /// Sums along the (0-based) dimensions `dims`, kept with length 1.
 pub fn sum_dims(s: &Symbolic, dims: &[usize]) -> Result<Tensor> {
+    s.graph.count_kernel_call();
     let (out_shape, targets) = crate::ops::reduce::reduction_targets(s.ids.shape(), dims);
     let mut groups: Vec<Vec<u32>> = vec![Vec::new(); out_shape.iter().product()];
     for (id, &target) in ids(&s.ids).into_iter().zip(&targets) {
@@ -273,6 +290,7 @@ pub fn sum_dims(s: &Symbolic, dims: &[usize]) -> Result<Tensor> {
 
 /// Running sums of the elements in column-major order.
 pub fn cumsum(s: &Symbolic) -> Result<Tensor> {
+    s.graph.count_kernel_call();
     let mut acc: Option<u32> = None;
     let mut out = Vec::with_capacity(s.ids.len());
     for id in ids(&s.ids) {
@@ -293,6 +311,7 @@ pub fn moved(s: &Symbolic, op: &dyn Fn(&ArrayD<f64>) -> Result<ArrayD<f64>>) -> 
 
 /// Zeros of `shape` with the elements of `s` added at positions `indices`.
 pub fn scatter_add(s: &Symbolic, indices: &[usize], shape: &[usize]) -> Result<Tensor> {
+    s.graph.count_kernel_call();
     let mut groups: Vec<Vec<u32>> = vec![Vec::new(); shape.iter().product()];
     for (id, &i) in ids(&s.ids).into_iter().zip(indices) {
         groups[i].push(id);
@@ -346,6 +365,7 @@ pub fn concat(parts: &[Tensor], dim: usize) -> Result<Tensor> {
 /// `a * b` for matrices and vectors, expanded into sums of products.
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let graph = graph_of([a, b]).expect("a symbolic operand");
+    graph.count_kernel_call();
     let (ia, ib) = (ids_in(a, graph)?, ids_in(b, graph)?);
     // The plain product fixes the result's shape and checks the dimensions.
     let shape = crate::ops::matmul(

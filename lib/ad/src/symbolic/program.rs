@@ -49,6 +49,8 @@ pub struct Program {
     pub(super) code: Vec<Instr>,
     pub(super) outputs: Vec<u32>,
     pub(super) registers: usize,
+    /// The arithmetic kernels the tracing ran (see [`Program::scalar_code`]).
+    pub(super) kernel_calls: usize,
     /// Register values and tangent lanes, kept between calls.
     pub(super) values_scratch: RefCell<Vec<f64>>,
     pub(super) lanes_scratch: RefCell<Vec<f64>>,
@@ -117,6 +119,15 @@ impl Program {
     /// The number of instructions.
     pub fn len(&self) -> usize {
         self.code.len()
+    }
+
+    /// True when the traced function computed mostly on scalars: its instructions are not many
+    /// more than the kernels it ran (`elements` per kernel at most, on average). Running such a
+    /// function costs an interpreter far more than its arithmetic, and the program removes that
+    /// cost; a function of whole-array operations already spends its time in compiled kernels,
+    /// which a program of one instruction per element would only slow down.
+    pub fn scalar_code(&self, elements: usize) -> bool {
+        self.code.len() <= elements.saturating_mul(self.kernel_calls.max(1))
     }
 
     /// True when the output does not depend on the input through any operation.

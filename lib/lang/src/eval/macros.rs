@@ -1,4 +1,5 @@
-//! The macros of the language: `@time`, `@elapsed`, `@show`, `@assert`, `@b`/`@btime`,
+//! The macros of the language: `@time`, `@elapsed`, `@allocated`, `@show`, `@assert`,
+//! `@b`/`@btime`/`@belapsed`/`@ballocated`,
 //! `@view`/`@views` (slices as views, `builtins::views`), and the annotations that change
 //! nothing here (`@inbounds`, `@fastmath`).
 
@@ -75,6 +76,22 @@ impl Interp {
                     return Ok(value);
                 }
                 Ok(crate::builtins::bench::sample(best, allocations, samples))
+            }
+            "belapsed" | "ballocated" => {
+                let (expr, options) = benchmark_options(args, name.as_str())?;
+                let options = self.eval_benchmark_options(&options)?;
+                let (best, allocations, _, _) = self.benchmark(expr, &options)?;
+                Ok(if name.as_str() == "belapsed" {
+                    Value::Float(best.as_secs_f64())
+                } else {
+                    Value::Int(allocations.bytes as i64)
+                })
+            }
+            "allocated" => {
+                let expr = single(args, "@allocated")?;
+                let before = Allocations::now();
+                self.eval(expr)?;
+                Ok(Value::Int(Allocations::now().since(before).bytes as i64))
             }
             "." => {
                 let expr = single(args, "@.")?;
@@ -510,6 +527,9 @@ pub fn macro_doc(name: &str) -> Option<&'static str> {
         "assert" => "    @assert cond [message]\n\nRaises an `AssertionError` (with `message`, or the condition's source) unless `cond` is true.\n\n```\njulia> @assert 1 + 1 == 2\n```",
         "b" | "benchmark" => "    @b expr [setup=(…)] [seconds=0.5] [samples=10000]\n\nRuns `expr` repeatedly for about half a second (or `seconds`, at most `samples` times) and returns a `Sample` (fields `time`, `allocs`, `bytes`, `samples`) for the fastest run, shown as Chairmarks shows it. A `setup` expression, as BenchmarkTools writes it, runs before every sample and is not timed; its variables are the session's.\n\n```\njulia> @b zeros(1000)\n270.000 ns (5 allocs: 8.062 KiB)\n```",
         "btime" => "    @btime expr\n\nRuns `expr` repeatedly for about half a second, prints the fastest time and its allocations as BenchmarkTools prints them, and returns the value.\n\n```\njulia> @btime zeros(1000);\n  270.000 ns (5 allocations: 8.062 KiB)\n```",
+        "belapsed" => "    @belapsed expr [setup=(…)] [seconds=0.5] [samples=10000]\n\nRuns `expr` as `@btime` does and returns its fastest time in seconds (BenchmarkTools' `@belapsed`); `$x` interpolates a value.\n\n```\njulia> t = @belapsed sum($(rand(1000)));\n\njulia> t < 1\ntrue\n```",
+        "ballocated" => "    @ballocated expr [setup=(…)]\n\nRuns `expr` as `@btime` does and returns the bytes its fastest run allocated (BenchmarkTools' `@ballocated`).\n\n```\njulia> @ballocated(zeros(1000)) >= 8000\ntrue\n```",
+        "allocated" => "    @allocated expr\n\nEvaluates `expr` once and returns the bytes it allocated, discarding its value.\n\n```\njulia> @allocated(zeros(1000)) >= 8000\ntrue\n```",
         "." => "    @. expr\n\nTurns every call and operator in `expr` into its dotted (broadcast) form, fused into one pass.\n\n```\njulia> x = [1.0, 2.0]; @. x^2 + 1\n2-element Vector{Float64}:\n 2.0\n 5.0\n```",
         "view" => "    @view A[inds...]\n\nA view of the elements `A[inds...]` selects (see `?view`): writing it writes `A`. An index of single elements gives the element.\n\n```\njulia> x = [1, 2, 3]; v = @view x[2:end]; v[1] = 7; x\n3-element Vector{Int64}:\n 1\n 7\n 3\n```",
         "views" => "    @views expr\n\nEvaluates `expr` (an expression or a `begin … end` block, including the functions defined in it) with every slice `A[inds...]` it reads made a view, so writes through them change `A` and no copy is made. The place an assignment writes (`y[1:2] = …`) is indexed as usual.\n\n```\njulia> x = [1.0, 2.0, 3.0]; @views x[2:3] .*= 10; x\n3-element Vector{Float64}:\n  1.0\n 20.0\n 30.0\n```",

@@ -18,6 +18,7 @@ pub mod iterate;
 pub mod macros;
 pub mod methods;
 pub mod operators;
+pub mod reads;
 pub mod scope;
 
 use crate::error::{ErrorKind, LangError, Source};
@@ -113,6 +114,8 @@ pub struct Interp {
     scope: Option<ScopeRef>,
     source: Rc<Source>,
     end_stack: Vec<usize>,
+    /// While a function is being recorded: what it reads and does ([`reads`]).
+    reads: Option<Box<std::cell::RefCell<reads::ReadLog>>>,
 }
 
 impl Interp {
@@ -135,6 +138,7 @@ impl Interp {
                 text: String::new(),
             }),
             end_stack: Vec::new(),
+            reads: None,
         }
     }
 
@@ -220,6 +224,7 @@ impl Interp {
 
     /// Defines or overwrites the global `name`.
     pub fn set_global(&mut self, name: Name, value: Value) {
+        self.note_global_write(name);
         let i = name.index();
         if i >= self.globals.len() {
             self.globals.resize(i + 1, None);
@@ -481,8 +486,14 @@ impl Interp {
     pub fn lookup(&self, name: Name) -> EvalResult {
         if let Some(scope) = &self.scope {
             if let Some(v) = Scope::lookup(scope, name) {
+                if self.reads.is_some() {
+                    self.note_read(name, Some(&v));
+                }
                 return Ok(v);
             }
+        }
+        if self.reads.is_some() {
+            self.note_read(name, self.global(name));
         }
         if let Some(v) = self.global(name) {
             return Ok(v.clone());

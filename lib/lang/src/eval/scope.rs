@@ -30,6 +30,13 @@ pub struct Scope {
     global_bits: Cell<u64>,
     parent: Option<ScopeRef>,
     hard: bool,
+    /// The order frames were made in (see [`Scope::next_serial`]).
+    serial: u64,
+}
+
+thread_local! {
+    /// The serial of the next frame made on this thread.
+    static NEXT_SERIAL: Cell<u64> = const { Cell::new(0) };
 }
 
 /// The bit of `name` in a frame's filter.
@@ -40,7 +47,9 @@ fn bit(name: Name) -> u64 {
 impl Scope {
     /// A new frame below `parent`; `hard` for function bodies.
     pub fn new(parent: Option<ScopeRef>, hard: bool) -> ScopeRef {
+        let serial = NEXT_SERIAL.with(|next| next.replace(next.get() + 1));
         Rc::new(Scope {
+            serial,
             vars: RefCell::new(Vec::new()),
             globals: RefCell::new(Vec::new()),
             var_bits: Cell::new(0),
@@ -48,6 +57,36 @@ impl Scope {
             parent,
             hard,
         })
+    }
+
+    /// The serial the next frame will have: frames made before now have smaller ones.
+    pub fn next_serial() -> u64 {
+        NEXT_SERIAL.with(Cell::get)
+    }
+
+    /// This frame's serial.
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
+
+    /// The value of `name` in this very frame.
+    pub fn get(&self, name: Name) -> Option<Value> {
+        self.get_here(name)
+    }
+
+    /// The frame that [`Scope::lookup`] finds `name` in.
+    pub fn holder(scope: &ScopeRef, name: Name) -> Option<ScopeRef> {
+        let mut frame = Some(scope);
+        while let Some(f) = frame {
+            if f.get_here(name).is_some() {
+                return Some(f.clone());
+            }
+            if f.declares_global(name) {
+                return None;
+            }
+            frame = f.parent.as_ref();
+        }
+        None
     }
 
     /// Defines (or overwrites) `name` in this frame.

@@ -574,7 +574,7 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             call_op(interp, s, variant, &counted, b, Some(&prep))?;
             let calls = calls_of(&counted);
             let length = operand(&s.x).map_or(1, |o| o.tensor().len());
-            let mut record = |prepared: bool, timing: Timing| {
+            let mut record = |prepared: bool, calls: usize, timing: Timing| {
                 rows.push(vec![
                     backend_name(b),
                     Value::str(s.name.clone()),
@@ -592,12 +592,16 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             let timing = time_it(interp, |me| {
                 call_op(me, s, variant, &counted, b, Some(&prep)).map(drop)
             })?;
-            record(true, timing);
+            record(true, calls, timing);
             if mode == "full" {
+                // Without a preparation f runs as written: its calls are counted apart.
+                calls_of(&counted);
+                call_op(interp, s, variant, &counted, b, None)?;
+                let unprepared_calls = calls_of(&counted);
                 let timing = time_it(interp, |me| {
                     call_op(me, s, variant, &counted, b, None).map(drop)
                 })?;
-                record(false, timing);
+                record(false, unprepared_calls, timing);
             }
         }
     }
@@ -617,5 +621,5 @@ crate::builtins! {
     "default_scenarios" => default_scenarios_, false, "    default_scenarios()\n\nA set of 19 scenarios with closed-form results covering every operator and input shape (numbers, vectors, matrices), after DifferentiationInterfaceTest's defaults: one-argument functions in their out-of-place and `:in` (in-place `op!`) variants, two-argument functions `f!(y, x)` (derivative, Jacobian, pushforward), and a `Constant` context.\n\n```\njulia> test_differentiation(AutoForwardDiff(), default_scenarios())\n```";
     "sparse_scenarios" => sparse_scenarios_, false, "    sparse_scenarios()\n\nJacobian and Hessian scenarios with banded structure (`diff(x) .^ 2`, `diff(x) .^ 3`, `sum(diff(x) .^ 3)`) and closed-form references, for testing `AutoSparse` backends.\n\n```\njulia> test_differentiation([AutoSparse(AutoForwardDiff())], sparse_scenarios())\n```";
     "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios; correctness=true, rtol=1e-3, atol=0)\n\nRuns every backend on every scenario, with and without preparation, in the scenario's variants, and returns a table: one row per backend × scenario × variant with `passed`, the largest relative `error` (`|got - want| / max(|want|, 1)`), and a `message` saying why a row failed. A row passes when the relative error is at most `rtol` or the absolute error at most `atol`; `correctness=false` only checks that every call runs. A progress bar on stderr shows which backend and scenario runs.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
-    "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared)\n\nTimes every backend on every scenario (a progress bar on stderr shows which one runs, redrawn in place in the terminal and in notebooks) and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
+    "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared)\n\nTimes every backend on every scenario (a progress bar on stderr shows which one runs, redrawn in place in the terminal and in notebooks) and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call; none when the preparation runs a recording of f, see `?AutoForwardDiff`), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
 }

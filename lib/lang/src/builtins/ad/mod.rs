@@ -1,6 +1,6 @@
 //! The differentiation library of the language: backends ([`backends`]), contexts
-//! ([`contexts`]), the operators and their variants ([`operators`]) and preparation
-//! ([`prep`]). The mathematics lives in `difflab_ad::di`; this module adapts interpreted
+//! ([`contexts`]), the operators and their variants ([`operators`]), preparation ([`prep`])
+//! and the recordings preparations run instead of the function ([`recording`]). The mathematics lives in `difflab_ad::di`; this module adapts interpreted
 //! functions and language values to it.
 
 pub mod backends;
@@ -11,5 +11,6 @@ pub mod differentiate_with;
 pub mod implicit;
 pub mod operators;
 pub mod prep;
+pub mod recording;
 pub mod sparse_ad;
 pub mod tracers;

@@ -7,21 +7,18 @@
 //! `Tensor → Tensor` closure, and [`run`] calls `difflab_ad::di` and shapes the results.
 
 use super::backends::as_backend;
-use super::contexts::{as_context, Context};
-use super::prep::{as_prep, Compiled, Prep, StandIn};
-use crate::builtins::arrays::deep_copy;
+use super::contexts::as_context;
+use super::prep::{as_prep, Prep, StandIn};
+use super::recording;
 use crate::builtins::sparse::sparse_value;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
 use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
-use crate::output::Stream;
 use crate::show::ElType;
 use crate::value::{Array, Value};
-use difflab_ad::compiled::CompiledTape;
 use difflab_ad::di::primitives::BasisChunks;
 use difflab_ad::di::{operators as di, primitives, sparse, Backend};
-use difflab_ad::symbolic::Program;
 use difflab_ad::{ops, Tensor};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -132,10 +129,12 @@ pub struct Parsed {
     y: Option<Value>,
     buffers: Vec<Value>,
     prep: Option<Value>,
-    backend: Backend,
+    /// The backend.
+    pub(super) backend: Backend,
     x: Value,
     tangent: Option<Value>,
-    contexts: Vec<Value>,
+    /// The context arguments after the input.
+    pub(super) contexts: Vec<Value>,
 }
 
 fn argument_error(message: impl Into<String>) -> Flow {
@@ -244,7 +243,7 @@ fn to_value(t: Tensor, scalar: bool) -> Value {
 }
 
 /// Calls the interpreted function on `t` and returns its output numbers.
-fn evaluate(
+pub(super) fn evaluate(
     interp: &mut Interp,
     p: &Parsed,
     scalar_input: bool,
@@ -275,26 +274,6 @@ fn evaluate(
     }
 }
 
-/// Traces the function symbolically at preparation: the program, or why there is none. The
-/// function runs first on `x` itself (the program must reproduce that value); its errors there
-/// are the user's, while an error under tracing (a comparison of traced numbers) only means the
-/// function cannot be traced — unless it is an interrupt.
-fn trace(
-    interp: &mut Interp,
-    p: &Parsed,
-    scalar_x: bool,
-    x: &Tensor,
-) -> Result<Result<Program, String>, Flow> {
-    let y = evaluate(interp, p, scalar_x, x)?;
-    match Program::record(|t| evaluate(interp, p, scalar_x, t), x, &y) {
-        Ok(traced) => Ok(traced.map_err(|why| why.to_string())),
-        Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => {
-            Ok(Err(format!("tracing it raised {}", e.headline())))
-        }
-        Err(other) => Err(other),
-    }
-}
-
 /// The function at `t`: the compiled tape's replay or traced program when there is one, else
 /// the interpreted function.
 fn run_function(
@@ -308,18 +287,6 @@ fn run_function(
         Some(tape) => Ok(tape.call(t)?),
         None => evaluate(interp, p, scalar_input, t),
     }
-}
-
-/// The values of the `Constant` contexts of a call.
-fn constants(p: &Parsed) -> Vec<Value> {
-    p.contexts
-        .iter()
-        .filter_map(as_context)
-        .filter_map(|c| match c {
-            Context::Constant(v) => Some(v.clone()),
-            Context::Cache(_) => None,
-        })
-        .collect()
 }
 
 /// Writes `t` into the array `target` (same number of elements).
@@ -413,21 +380,19 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         let prep = as_prep(prep).expect("parsed as a preparation");
         prep.check(op, &p.f, &p.backend, &p.x, two_arg)?;
         plan = prep.plan.clone();
-        if let Some(Ok(c)) = &prep.compiled {
-            compiled = c.tape_for(&constants(&p));
-        }
+        compiled = recording::stand_in(interp, prep, &p, scalar_x, &x)?;
     }
     let preparing = matches!(variant, Variant::Prepare | Variant::PrepareSamePoint);
     // A symbolic backend traces first: a sparse Jacobian's pattern then comes from the program.
     let traced = if preparing && p.backend.traces_symbolically() {
-        Some(trace(interp, &p, scalar_x, &x)?)
+        Some(recording::trace(interp, &p, scalar_x, &x)?)
     } else {
         None
     };
     if let (Some(wrapper), None) = (&sparse, &plan) {
         let config = super::sparse_ad::as_auto_sparse(wrapper).expect("checked");
         let hessian = op.family() == Op::Hessian;
-        let from_program = match &traced {
+        let from_program = match traced.as_ref().map(|t| &t.program) {
             Some(Ok(program)) if !hessian => {
                 super::sparse_ad::plan_of_program(config, program, &x)?
             }
@@ -450,7 +415,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             }
         };
         // A traced function computes the nonzeros from the program's derivative graph.
-        plan = Some(match &traced {
+        plan = Some(match traced.as_ref().map(|t| &t.program) {
             Some(Ok(program)) if config.mixed_reverse.is_none() => {
                 Rc::new(Rc::unwrap_or_clone(made).with_nonzeros_of(program, hessian))
             }
@@ -462,45 +427,9 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         .and_then(super::sparse_ad::as_auto_sparse)
         .and_then(|a| a.mixed_reverse.clone());
     if preparing {
-        // Preparing evaluates the function once (recording it for a compiled tape), so a
+        // Preparing evaluates the function once (recording it when the backend allows), so a
         // function that cannot run at x fails here.
-        let compiled = if p.backend.compiles_tape() {
-            let recorded = CompiledTape::record(|t| evaluate(interp, &p, scalar_x, t), &x)?;
-            if let Err(why) = &recorded {
-                interp.out.write(
-                    Stream::Stderr,
-                    &format!(
-                        "Warning: {}: the tape is recorded at every call because {why}\n",
-                        p.backend
-                    ),
-                );
-            }
-            Some(
-                recorded
-                    .map(|tape| Compiled {
-                        tape: StandIn::Tape(Rc::new(tape)),
-                        constants: constants(&p).iter().map(deep_copy).collect(),
-                    })
-                    .map_err(|why| why.to_string()),
-            )
-        } else if let Some(traced) = traced {
-            if let Err(why) = &traced {
-                interp.out.write(
-                    Stream::Stderr,
-                    &format!(
-                        "Warning: {}: the function runs at every call (by forward mode) because {why}\n",
-                        p.backend
-                    ),
-                );
-            }
-            Some(traced.map(|program| Compiled {
-                tape: StandIn::Program(Rc::new(program)),
-                constants: constants(&p).iter().map(deep_copy).collect(),
-            }))
-        } else {
-            evaluate(interp, &p, scalar_x, &x)?;
-            None
-        };
+        let compiled = recording::record(interp, &p, scalar_x, &x, traced)?;
         let point = (variant == Variant::PrepareSamePoint).then(|| x.to_col_major());
         let prep = Prep {
             op,
@@ -512,7 +441,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             two_arg,
             point,
             plan,
-            compiled,
+            compiled: RefCell::new(compiled),
             seeds: std::cell::RefCell::new(BasisChunks::new(x.shape())),
         };
         return Ok(Value::Object(Rc::new(Box::new(prep))));

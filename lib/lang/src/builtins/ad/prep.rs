@@ -37,9 +37,10 @@ pub struct Prep {
     pub point: Option<Vec<f64>>,
     /// For `AutoSparse`: the detected pattern and its coloring.
     pub plan: Option<std::rc::Rc<difflab_ad::di::sparse::SparsePlan>>,
-    /// For `AutoReverseDiff(compile=true)` and `AutoFastDifferentiation()`: what runs instead
-    /// of the function, or why there is nothing.
-    pub compiled: Option<Result<Compiled, String>>,
+    /// The recording that runs instead of the function (see [`super::recording`]), or why
+    /// there is none; `None` for backends that never record. Replaced when the function is
+    /// recorded again.
+    pub compiled: std::cell::RefCell<Option<Result<Compiled, String>>>,
     /// For gradients, Jacobians and Hessians by chunks of basis directions: the seed arrays,
     /// reused by every call.
     pub seeds: std::cell::RefCell<BasisChunks>,
@@ -85,19 +86,20 @@ pub struct Compiled {
     pub tape: StandIn,
     /// Copies of the `Constant` contexts it was recorded with (a replay bakes them in).
     pub constants: Vec<Value>,
+    /// What the function read while it was recorded (a replay bakes that in too).
+    pub reads: crate::eval::reads::ReadLog,
 }
 
 impl Compiled {
-    /// The tape, if the constant contexts of this call hold the values it was recorded with
+    /// True when the `Constant` contexts of a call hold the values it was recorded with
     /// (otherwise the function must run again).
-    pub fn tape_for(&self, constants: &[Value]) -> Option<StandIn> {
-        let same = self.constants.len() == constants.len()
+    pub fn same_constants(&self, constants: &[Value]) -> bool {
+        self.constants.len() == constants.len()
             && self
                 .constants
                 .iter()
                 .zip(constants)
-                .all(|(a, b)| crate::eval::operators::values_equal(a, b));
-        same.then(|| self.tape.clone())
+                .all(|(a, b)| crate::eval::operators::values_equal(a, b))
     }
 }
 
@@ -112,9 +114,9 @@ impl Object for Prep {
         } else {
             crate::show::summary(crate::show::ElType::Float64, &self.shape)
         };
-        let tape = match &self.compiled {
+        let tape = match &*self.compiled.borrow() {
             Some(Ok(c)) => format!(" ({})", c.tape.describe()),
-            Some(Err(why)) => format!(" (not compiled: {why})"),
+            Some(Err(why)) => format!(" (runs the function as written: {why})"),
             None => String::new(),
         };
         let backend = match &self.mixed_reverse {
