@@ -35,9 +35,10 @@ impl fmt::Display for AdError {
             AdError::DimensionMismatch(msg) | AdError::Argument(msg) | AdError::Bounds(msg) => {
                 f.write_str(msg)
             }
+            // As Julia shows a `DomainError`: the value first (`DomainError with -1.0:`).
             AdError::Domain { function, value } => write!(
                 f,
-                "{function} was called with {value}, outside its domain of real arguments"
+                "with {value}:\n{function} was called outside its domain of real arguments"
             ),
             AdError::NoRule { function, kind } => {
                 write!(f, "`{function}` has no {kind} derivative rule")

@@ -156,6 +156,12 @@ impl LangError {
         }
         if self.message.is_empty() {
             self.kind.name().to_string()
+        } else if self.kind == ErrorKind::ErrorException {
+            // Julia shows `error("…")` by its message alone,
+            self.message.clone()
+        } else if self.kind == ErrorKind::DomainError && self.message.starts_with("with ") {
+            // and `DomainError(x, msg)` as `DomainError with x:`.
+            format!("{} {}", self.kind.name(), self.message)
         } else {
             format!("{}: {}", self.kind.name(), self.message)
         }

@@ -251,7 +251,7 @@ fn execute(
             return true;
         }
     };
-    let hide = source.text.trim_end().ends_with(';');
+    let hide = ends_with_semicolon(&source.text);
     match interp.run(&program, source) {
         Ok(value) => {
             if show_result && !hide && !matches!(value, Value::Nothing) {
@@ -269,9 +269,31 @@ fn execute(
     }
 }
 
+/// True when the input's last token is `;` (comments after it do not count), which hides its
+/// value as in Julia's REPL: `x = f(1);  # a note`.
+fn ends_with_semicolon(text: &str) -> bool {
+    use difflab_syntax::lexer::{lex, TokenKind};
+    let (tokens, _) = lex(text);
+    tokens
+        .iter()
+        .rev()
+        .find(|t| !matches!(t.kind, TokenKind::Newline | TokenKind::Eof))
+        .is_some_and(|t| t.kind == TokenKind::Semicolon)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_semicolon_hides_the_value_even_before_a_comment() {
+        assert!(ends_with_semicolon("x = 1;"));
+        assert!(ends_with_semicolon("x = 1;  # a note\n"));
+        assert!(ends_with_semicolon("f(x) = x;\n#= block =#"));
+        assert!(!ends_with_semicolon("x = 1  # a note;"));
+        assert!(!ends_with_semicolon("s = \"a;\""));
+        assert!(!ends_with_semicolon(""));
+    }
 
     #[test]
     fn capped_cuts_at_a_character_boundary_and_says_how_much() {

@@ -882,7 +882,7 @@ crate::builtins! {
     "fill" => fill_, false, "    fill(x, dims...)\n\nAn array with every element equal to `x`.\n\n```\njulia> fill(2.5, 2)\n2-element Vector{Float64}:\n 2.5\n 2.5\n```";
     "fill!" => fill_bang, false, "    fill!(A, x)\n\nSets every element of the array `A` to `x`, in place, and returns `A`.\n\n```\njulia> y = zeros(3); fill!(y, 2.0)\n3-element Vector{Float64}:\n 2.0\n 2.0\n 2.0\n```";
     "similar" => similar_, false, "    similar(x, [T], [dims...])\n\nA new array with the element type `T` (by default that of `x`) and by default the shape of `x`; here it is zero-filled. A sparse `x` gives its sparsity structure with zero values.\n\n```\njulia> similar([1.0, 2.0])\n2-element Vector{Float64}:\n 0.0\n 0.0\n\njulia> nnz(similar(sparse([1.0 0.0; 0.0 2.0])))\n2\n```";
-    "copy" => copy_, false, "    copy(x)\n\nA copy of an array (changing it leaves `x` alone).\n\n```\njulia> y = copy(x); y[1] = 0;\n```";
+    "copy" => copy_, false, "    copy(x)\n\nA copy of an array (changing it leaves `x` alone).\n\n```\njulia> x = [1, 2]; y = copy(x); y[1] = 0; x\n2-element Vector{Int64}:\n 1\n 2\n```";
     "length" => length_, false, "    length(x)\n\nThe number of elements.\n\n```\njulia> length(zeros(2, 3))\n6\n```";
     "size" => size_, false, "    size(x, [dim])\n\nThe dimensions of an array as a tuple, or the length along `dim`.\n\n```\njulia> size(zeros(2, 3))\n(2, 3)\n```";
     "isempty" => isempty_, false, "    isempty(x)\n\nWhether a collection has no elements.\n\n```\njulia> isempty(Float64[])\ntrue\n```";

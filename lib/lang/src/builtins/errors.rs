@@ -38,9 +38,10 @@ pub fn raise(v: &Value) -> Flow {
 fn make(kind: ErrorKind, args: &Args) -> EvalResult {
     let message = match (kind, args.pos.as_slice()) {
         (ErrorKind::DomainError, [x, msg]) => {
-            format!("{}:\n{}", crate::display::repr(x), print_string(msg))
+            format!("with {}:\n{}", crate::display::repr(x), print_string(msg))
         }
-        (ErrorKind::DomainError, [x]) => crate::display::repr(x),
+        (ErrorKind::DomainError, [x]) => format!("with {}", crate::display::repr(x)),
+        (ErrorKind::KeyError, [key]) => format!("key {} not found", crate::display::repr(key)),
         (ErrorKind::UndefVarError, [Value::Symbol(s)]) => format!("`{s}` not defined"),
         (ErrorKind::UndefKeywordError, [Value::Symbol(s)]) => {
             format!("keyword argument `{s}` not assigned")
@@ -69,20 +70,20 @@ constructors!(
 crate::builtins! {
     "error" => error_, false, "    error(msg...)\n\nRaises an `ErrorException` with the message.\n\n```\njulia> error(\"bad input: \", 3)\nERROR: bad input: 3\n```";
     "throw" => throw_, false, "    throw(e)\n\nRaises the exception `e` (any value may be thrown).\n\n```\njulia> throw(ArgumentError(\"n must be positive\"))\nERROR: ArgumentError: n must be positive\n```";
-    "ArgumentError" => argument_error, false, "    ArgumentError(msg)\n\nThe exception for invalid arguments.\n\n```\njulia> throw(ArgumentError(\"bad\"))\n```";
+    "ArgumentError" => argument_error, false, "    ArgumentError(msg)\n\nThe exception for invalid arguments.\n\n```\njulia> throw(ArgumentError(\"bad\"))\nERROR: ArgumentError: bad\n```";
     "TypeError" => type_error, false, "    TypeError(msg)\n\nThe exception for a value of the wrong type where one is required, e.g. a non-boolean condition.\n\n```\njulia> try; 1 ? 2 : 3; catch e; e isa TypeError; end\ntrue\n```";
     "DivideError" => divide_error, false, "    DivideError()\n\nThe exception for integer division by zero.\n\n```\njulia> try; 1 ÷ 0; catch e; e isa DivideError; end\ntrue\n```";
     "StackOverflowError" => stack_overflow_error, false, "    StackOverflowError()\n\nThe exception for recursion deeper than the session allows; the session goes on.\n\n```\njulia> f(n) = f(n + 1);\n\njulia> try; f(1); catch e; e isa StackOverflowError; end\ntrue\n```";
     "OutOfMemoryError" => out_of_memory_error, false, "    OutOfMemoryError()\n\nThe exception for an allocation beyond the session's memory limit; the session goes on.\n\n```\njulia> try; zeros(10^12); catch e; e isa OutOfMemoryError; end\ntrue\n```";
-    "InterruptException" => interrupt_exception, false, "    InterruptException()\n\nThe exception raised when the user interrupts a computation (Ctrl-C, or the notebook's stop button).\n\n```\njulia> throw(InterruptException())\n```";
-    "DimensionMismatch" => dimension_mismatch, false, "    DimensionMismatch(msg)\n\nThe exception for arrays whose sizes do not fit.\n\n```\njulia> throw(DimensionMismatch(\"sizes differ\"))\n```";
-    "DomainError" => domain_error, false, "    DomainError(x, [msg])\n\nThe exception for an argument outside a function's domain.\n\n```\njulia> throw(DomainError(-1, \"must be positive\"))\n```";
-    "BoundsError" => bounds_error, false, "    BoundsError([msg])\n\nThe exception for an index out of bounds.\n\n```\njulia> throw(BoundsError())\n```";
-    "ErrorException" => error_exception, false, "    ErrorException(msg)\n\nThe generic exception raised by `error`.\n\n```\njulia> throw(ErrorException(\"oops\"))\n```";
-    "AssertionError" => assertion_error, false, "    AssertionError(msg)\n\nThe exception raised by a failed `@assert`.\n\n```\njulia> throw(AssertionError(\"x > 0\"))\n```";
-    "MethodError" => method_error, false, "    MethodError(msg)\n\nThe exception for a call no method accepts.\n\n```\njulia> throw(MethodError(\"no method\"))\n```";
+    "InterruptException" => interrupt_exception, false, "    InterruptException()\n\nThe exception raised when the user interrupts a computation (Ctrl-C, or the notebook's stop button).\n\n```\njulia> throw(InterruptException())\nERROR: InterruptException\n```";
+    "DimensionMismatch" => dimension_mismatch, false, "    DimensionMismatch(msg)\n\nThe exception for arrays whose sizes do not fit.\n\n```\njulia> throw(DimensionMismatch(\"sizes differ\"))\nERROR: DimensionMismatch: sizes differ\n```";
+    "DomainError" => domain_error, false, "    DomainError(x, [msg])\n\nThe exception for an argument outside a function's domain.\n\n```\njulia> throw(DomainError(-1, \"must be positive\"))\nERROR: DomainError with -1:\nmust be positive\n```";
+    "BoundsError" => bounds_error, false, "    BoundsError([msg])\n\nThe exception for an index out of bounds.\n\n```\njulia> throw(BoundsError())\nERROR: BoundsError\n```";
+    "ErrorException" => error_exception, false, "    ErrorException(msg)\n\nThe generic exception raised by `error`.\n\n```\njulia> throw(ErrorException(\"oops\"))\nERROR: oops\n```";
+    "AssertionError" => assertion_error, false, "    AssertionError(msg)\n\nThe exception raised by a failed `@assert`.\n\n```\njulia> throw(AssertionError(\"x > 0\"))\nERROR: AssertionError: x > 0\n```";
+    "MethodError" => method_error, false, "    MethodError(msg)\n\nThe exception for a call no method accepts.\n\n```\njulia> throw(MethodError(\"no method\"))\nERROR: MethodError: no method\n```";
     "UndefKeywordError" => undef_keyword_error, false, "    UndefKeywordError(:name)\n\nThe exception for a required keyword argument that was not given.\n\n```\njulia> g(; n) = n; try; g(); catch e; e isa UndefKeywordError; end\ntrue\n```";
-    "KeyError" => key_error, false, "    KeyError(key)\n\nThe exception for a missing key.\n\n```\njulia> throw(KeyError(:a))\n```";
-    "UndefVarError" => undef_var_error, false, "    UndefVarError(:name)\n\nThe exception for an undefined name.\n\n```\njulia> throw(UndefVarError(:x))\n```";
+    "KeyError" => key_error, false, "    KeyError(key)\n\nThe exception for a missing key.\n\n```\njulia> throw(KeyError(:a))\nERROR: KeyError: key :a not found\n```";
+    "UndefVarError" => undef_var_error, false, "    UndefVarError(:name)\n\nThe exception for an undefined name.\n\n```\njulia> throw(UndefVarError(:x))\nERROR: UndefVarError: `x` not defined\n```";
     "InexactError" => inexact_error, false, "    InexactError(msg)\n\nThe exception for a conversion that loses information.\n\n```\njulia> Int(1.5)\nERROR: InexactError: Int64(1.5)\n```";
 }

@@ -275,6 +275,13 @@ fn isfile_(_: &mut Interp, args: Args) -> EvalResult {
     ))
 }
 
+fn isdir_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isdir", 1, 1)?;
+    Ok(Value::Bool(
+        std::path::Path::new(&print_string(&args.pos[0])).is_dir(),
+    ))
+}
+
 fn flush_(_: &mut Interp, _: Args) -> EvalResult {
     Ok(Value::Nothing)
 }
@@ -287,7 +294,7 @@ crate::builtins! {
     "string" => string_, false, "    string(xs...)\n\nThe arguments printed into one string.\n\n```\njulia> string(\"n = \", 3)\n\"n = 3\"\n```";
     "repr" => repr_, false, "    repr(x)\n\nThe compact representation of `x` as a string.\n\n```\njulia> repr(\"a\")\n\"\\\"a\\\"\"\n```";
     "summary" => sprint_display, false, "    summary(x)\n\nThe multi-line display of `x` as a string.\n\n```\njulia> println(summary(1:3))\n1:3\n```";
-    "readline" => readline_, false, "    readline(; prompt=\"\")\n\nReads a line typed by the user (the terminal, or the notebook's input box).\n\n```\njulia> name = readline()\n```";
+    "readline" => readline_, false, "    readline(; prompt=\"\")\n\nReads a line typed by the user (the terminal, or the notebook's input box).\n\n```\njulia> name = readline();\n```";
     "clear_output" => clear_output_, false, "    clear_output(wait=false)\n\nClears the cell's output in a notebook, or the screen in the REPL.\n\n```\njulia> clear_output()\n```";
     "IOBuffer" => iobuffer_, false, "    IOBuffer()\n\nAn in-memory text stream: `print(io, …)` writes to it, `String(take!(io))` reads it back.\n\n```\njulia> io = IOBuffer(); print(io, \"a\", 1); String(take!(io))\n\"a1\"\n```";
     "sprint" => sprint_, false, "    sprint(f, args...)\n\nCalls `f(io, args...)` with an `IOBuffer` and returns what it wrote.\n\n```\njulia> sprint(show, [1, 2])\n\"[1, 2]\"\n```";
@@ -295,8 +302,9 @@ crate::builtins! {
     "typeof" => typeof_, false, "    typeof(x)\n\nThe type of `x`.\n\n```\njulia> typeof(1.0)\nFloat64\n```";
     "joinpath" => joinpath_, false, "    joinpath(parts...)\n\nThe parts joined into one file path.\n\n```\njulia> joinpath(\"data\", \"m.mtx\")\n\"data/m.mtx\"\n```";
     "displaysize" => displaysize_, false, "    displaysize([io])\n\nThe `(rows, columns)` that matrices and plots are laid out for: the terminal's size in the REPL, `(24, 80)` elsewhere.\n\n```\njulia> displaysize()\n(24, 80)\n```";
-    "tempdir" => tempdir_, false, "    tempdir()\n\nThe directory for temporary files.\n\n```\njulia> isdir(tempdir())\n```";
+    "tempdir" => tempdir_, false, "    tempdir()\n\nThe directory for temporary files.\n\n```\njulia> isdir(tempdir())\ntrue\n```";
     "include" => include_, false, "    include(path)\n\nEvaluates the file `path` at top level, as if its code were typed there: the variables and functions it defines stay defined; the result is its last value. A relative path is taken from the directory of the file that calls `include` (or from the working directory at the prompt).\n\n```\njulia> include(\"notebooks/acopf.dl\");\n\njulia> L, x0 = acopf_lagrangian(readmatpower(\"tests/fixtures/pglib/pglib_opf_case3_lmbd.m\")); length(x0)\n24\n```";
+    "isdir" => isdir_, false, "    isdir(path)\n\nWhether `path` names an existing directory.\n\n```\njulia> isdir(tempdir())\ntrue\n```";
     "isfile" => isfile_, false, "    isfile(path)\n\nWhether `path` names an existing file.\n\n```\njulia> isfile(\"no-such-file\")\nfalse\n```";
     "flush" => flush_, false, "    flush(io)\n\nFlushes an output stream (output is always flushed here).\n\n```\njulia> flush(stdout)\n```";
 }

@@ -85,9 +85,9 @@ fn scalar_unary(f: UnaryFn, x: f64) -> Result<f64, Flow> {
         return Err(fail(
             ErrorKind::DomainError,
             format!(
-                "{} was called with {}, outside its domain of real arguments",
-                f.name(),
-                crate::show::float(x)
+                "with {}:\n{} was called outside its domain of real arguments",
+                crate::show::float(x),
+                f.name()
             ),
         ));
     }

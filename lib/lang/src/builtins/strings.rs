@@ -116,12 +116,46 @@ fn parse_(interp: &mut Interp, args: Args) -> EvalResult {
     interp.call(&f, vec![args.pos[1].clone()])
 }
 
+/// `String(x)`: a string unchanged, the text of a symbol, the UTF-8 text of a vector of
+/// bytes (`take!` of a buffer gives its text already).
+fn string_type(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("String", 1, 1)?;
+    match &args.pos[0] {
+        Value::Str(_) => Ok(args.pos[0].clone()),
+        Value::Symbol(name) => Ok(Value::str(name.as_str().to_string())),
+        Value::Array(a) if a.borrow().eltype != crate::show::ElType::Float64 => {
+            let bytes = a
+                .borrow()
+                .data
+                .to_col_major()
+                .into_iter()
+                .map(|b| u8::try_from(b as i64))
+                .collect::<Result<Vec<u8>, _>>()
+                .map_err(|_| {
+                    fail(
+                        ErrorKind::InexactError,
+                        "String: every element must be a byte (0 to 255)",
+                    )
+                })?;
+            Ok(Value::str(String::from_utf8_lossy(&bytes).into_owned()))
+        }
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching String(::{}); use string(x) to print a value",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
 fn symbol_(_: &mut Interp, args: Args) -> EvalResult {
     let s: String = args.pos.iter().map(print_string).collect();
     Ok(Value::Symbol(difflab_syntax::Name::new(&s)))
 }
 
 crate::builtins! {
+    "String" => string_type, false, "    String(s)\n\nThe type of text, and its constructor: a string unchanged, the name of a symbol, or the UTF-8 text of a vector of bytes. Use `string(x...)` to print values into a string.\n\n```\njulia> String(:abc)\n\"abc\"\n\njulia> String([0x68, 0x69])\n\"hi\"\n\n```";
     "uppercase" => uppercase_, false, "    uppercase(s)\n\nThe string in upper case.\n\n```\njulia> uppercase(\"ad\")\n\"AD\"\n```";
     "lowercase" => lowercase_, false, "    lowercase(s)\n\nThe string in lower case.\n\n```\njulia> lowercase(\"AD\")\n\"ad\"\n```";
     "strip" => strip_, false, "    strip(s)\n\nThe string without leading and trailing whitespace.\n\n```\njulia> strip(\"  a \")\n\"a\"\n```";

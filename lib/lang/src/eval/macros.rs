@@ -518,15 +518,33 @@ fn single<'a>(args: &'a [Expr], name: &str) -> Result<&'a Expr, Flow> {
     }
 }
 
+/// The macros with help (the names after `@`).
+pub const MACROS: &[&str] = &[
+    "time",
+    "elapsed",
+    "allocated",
+    "show",
+    "assert",
+    "b",
+    "benchmark",
+    "btime",
+    "belapsed",
+    "ballocated",
+    ".",
+    "view",
+    "views",
+    "inbounds",
+];
+
 /// The docstring of the macro `name` (with its `@`), for `?@time` and friends.
 pub fn macro_doc(name: &str) -> Option<&'static str> {
     Some(match name.strip_prefix('@')? {
-        "time" => "    @time expr\n\nEvaluates `expr`, prints the time it took and what it allocated (as Julia prints them), and returns its value.\n\n```\njulia> @time sum(rand(1000));\n  0.000007 seconds (8 allocations: 8.148 KiB)\n```",
+        "time" => "    @time expr\n\nEvaluates `expr`, prints the time it took and what it allocated (as Julia prints them), and returns its value.\n\n```\njulia> @time sum(rand(1000));\n  0.0...\n```",
         "elapsed" => "    @elapsed expr\n\nEvaluates `expr` and returns the seconds it took, discarding its value.\n\n```\njulia> t = @elapsed sum(rand(1000));\n```",
         "show" => "    @show expr...\n\nPrints each expression's source and value, `x = 1`, and returns the last value.\n\n```\njulia> x = 2; @show x + 1\nx + 1 = 3\n3\n```",
         "assert" => "    @assert cond [message]\n\nRaises an `AssertionError` (with `message`, or the condition's source) unless `cond` is true.\n\n```\njulia> @assert 1 + 1 == 2\n```",
-        "b" | "benchmark" => "    @b expr [setup=(…)] [seconds=0.5] [samples=10000]\n\nRuns `expr` repeatedly for about half a second (or `seconds`, at most `samples` times) and returns a `Sample` (fields `time`, `allocs`, `bytes`, `samples`) for the fastest run, shown as Chairmarks shows it. A `setup` expression, as BenchmarkTools writes it, runs before every sample and is not timed; its variables are the session's.\n\n```\njulia> @b zeros(1000)\n270.000 ns (5 allocs: 8.062 KiB)\n```",
-        "btime" => "    @btime expr\n\nRuns `expr` repeatedly for about half a second, prints the fastest time and its allocations as BenchmarkTools prints them, and returns the value.\n\n```\njulia> @btime zeros(1000);\n  270.000 ns (5 allocations: 8.062 KiB)\n```",
+        "b" | "benchmark" => "    @b expr [setup=(…)] [seconds=0.5] [samples=10000]\n\nRuns `expr` repeatedly for about half a second (or `seconds`, at most `samples` times) and returns a `Sample` (fields `time`, `allocs`, `bytes`, `samples`) for the fastest run, shown as Chairmarks shows it. A `setup` expression, as BenchmarkTools writes it, runs before every sample and is not timed; its variables are the session's.\n\n```\njulia> s = @b zeros(1000);\n\njulia> s.bytes >= 8000, s.samples > 1\n(true, true)\n```",
+        "btime" => "    @btime expr\n\nRuns `expr` repeatedly for about half a second, prints the fastest time and its allocations as BenchmarkTools prints them, and returns the value.\n\n```\njulia> @btime zeros(1000);\n  ...\n```",
         "belapsed" => "    @belapsed expr [setup=(…)] [seconds=0.5] [samples=10000]\n\nRuns `expr` as `@btime` does and returns its fastest time in seconds (BenchmarkTools' `@belapsed`); `$x` interpolates a value.\n\n```\njulia> t = @belapsed sum($(rand(1000)));\n\njulia> t < 1\ntrue\n```",
         "ballocated" => "    @ballocated expr [setup=(…)]\n\nRuns `expr` as `@btime` does and returns the bytes its fastest run allocated (BenchmarkTools' `@ballocated`).\n\n```\njulia> @ballocated(zeros(1000)) >= 8000\ntrue\n```",
         "allocated" => "    @allocated expr\n\nEvaluates `expr` once and returns the bytes it allocated, discarding its value.\n\n```\njulia> @allocated(zeros(1000)) >= 8000\ntrue\n```",

@@ -840,6 +840,9 @@ pub fn subtype_test(a: &Value, b: &Value) -> EvalResult {
     }
 }
 
+/// The keywords with help.
+pub const KEYWORD_TOPICS: &[&str] = &["struct", "abstract type", "do", "import"];
+
 /// The help of the type and method keywords (`?struct`, `?abstract type`, `?do`, `?import`).
 pub fn keyword_doc(topic: &str) -> Option<&'static str> {
     Some(match topic {

@@ -183,5 +183,5 @@ fn differentiate_with_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "DifferentiateWith" => differentiate_with_, false, "    DifferentiateWith(f, backend)\n\nA function that computes `f(x)` but is differentiated with `backend`, whatever backend differentiates the code around it (backend translation).\n\n```\njulia> g = DifferentiateWith(x -> sum(abs2, x), AutoFiniteDiff());\n\njulia> gradient(x -> 2 * g(x), AutoForwardDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 4.000000000...\n 8.000000000...\n```";
+    "DifferentiateWith" => differentiate_with_, false, "    DifferentiateWith(f, backend)\n\nA function that computes `f(x)` but is differentiated with `backend`, whatever backend differentiates the code around it (backend translation).\n\n```\njulia> g = DifferentiateWith(x -> sum(abs2, x), AutoFiniteDiff());\n\njulia> isapprox(gradient(x -> 2 * g(x), AutoForwardDiff(), [1.0, 2.0]), [4.0, 8.0]; rtol=1e-8)\ntrue\n```";
 }
