@@ -36,10 +36,16 @@ impl ProgressDisplays {
     }
 }
 
-/// The bar as `text/plain` (its line) and `text/html` (a `<progress>` element and the line).
+/// The bar as `text/plain` (its line) and `text/html` (a `<progress>` element and the line
+/// without its text bar).
 fn data(progress: &Progress) -> Value {
-    let escaped = progress
-        .line
+    let line = match progress.line.split_once('|') {
+        Some((head, rest)) => rest
+            .split_once('|')
+            .map_or(progress.line.clone(), |(_, tail)| format!("{head}{tail}")),
+        None => progress.line.clone(),
+    };
+    let escaped = line
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;");
@@ -70,8 +76,8 @@ mod tests {
     #[test]
     fn a_bar_is_one_display_updated_in_place() {
         let mut displays = ProgressDisplays::default();
-        let (first, shown) = displays.message(&bar(7, 0, "t:   0%| 0/2 a <long> one"));
-        let (second, updated) = displays.message(&bar(7, 2, "t: 100%| 2/2 in 0.1 s"));
+        let (first, shown) = displays.message(&bar(7, 0, "t:   0%|  | 0/2 a <long> one"));
+        let (second, updated) = displays.message(&bar(7, 2, "t: 100%|██| 2/2 in 0.1 s"));
         let (other, elsewhere) = displays.message(&bar(8, 0, "u:   0%| 0/2"));
         assert_eq!(
             (first, second, other),
@@ -80,7 +86,12 @@ mod tests {
         let id = |v: &Value| v["transient"]["display_id"].as_str().unwrap().to_string();
         assert_eq!(id(&shown), id(&updated));
         assert_ne!(id(&shown), id(&elsewhere));
-        assert_eq!(updated["data"]["text/plain"], "t: 100%| 2/2 in 0.1 s");
+        assert_eq!(updated["data"]["text/plain"], "t: 100%|██| 2/2 in 0.1 s");
+        let html = updated["data"]["text/html"].as_str().unwrap();
+        assert!(
+            html.ends_with("</progress> t: 100% 2/2 in 0.1 s</div>"),
+            "{html}"
+        );
         let html = shown["data"]["text/html"].as_str().unwrap();
         assert!(html.contains("<progress value=\"0\" max=\"2\""), "{html}");
         assert!(html.contains("a &lt;long&gt; one"), "{html}");
