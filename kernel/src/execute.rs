@@ -2,14 +2,19 @@
 //!
 //! [`execute`] publishes `execute_input`, then each event as it happens (`stream`,
 //! `display_data`, `clear_output`, `execute_result`, `error`), and returns the reply content.
-//! `?name` and `name?` come back as a `page` payload instead of a result. `readline()` in the
+//! A progress bar is one display updated in place: `display_data` with a `display_id` for its
+//! first redraw, `update_display_data` for the others (see [`crate::progress`]).
+//! `?name` and `name?` come back as a `page` payload (Markdown and text) instead of a result. `readline()` in the
 //! cell becomes an `input_request` on the stdin socket when the request allows stdin.
 
 use crate::handlers::bundle;
 use crate::iopub::Iopub;
 use crate::kernel::Kernel;
+use crate::progress::ProgressDisplays;
 use crate::wire::Message;
-use difflab_session::{ErrorReport, Event, ExecuteOptions, Frontend, Session, StreamName};
+use difflab_session::{
+    ErrorReport, Event, ExecuteOptions, Frontend, Progress, Session, StreamName,
+};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -70,6 +75,7 @@ pub fn execute(cx: Context<'_>, request: &Message) -> Executed {
         result: None,
         page: None,
         error: None,
+        progress: ProgressDisplays::default(),
         stdin: allow_stdin.then_some(Stdin {
             socket: cx.stdin,
             kernel: cx.kernel,
@@ -107,7 +113,7 @@ pub fn execute(cx: Context<'_>, request: &Message) -> Executed {
     }
     let payload = cell
         .page
-        .map(|text| json!({"source": "page", "data": {"text/plain": text}, "start": 0}))
+        .map(|data| json!({"source": "page", "data": data, "start": 0}))
         .into_iter()
         .collect();
     let expressions = user_expressions(cx.session, &request.content["user_expressions"]);
@@ -169,15 +175,16 @@ struct Cell<'a> {
     help: bool,
     execution_count: usize,
     result: Option<String>,
-    page: Option<String>,
+    page: Option<Value>,
     error: Option<ErrorReport>,
+    progress: ProgressDisplays,
     stdin: Option<Stdin<'a>>,
 }
 
 impl Frontend for Cell<'_> {
     fn event(&mut self, event: Event) {
         match event {
-            Event::Result(b) if self.help => self.page = Some(b.plain().to_string()),
+            Event::Result(b) if self.help => self.page = Some(bundle(&b)),
             Event::Result(b) => {
                 self.result = Some(b.plain().to_string());
                 self.publish(
@@ -209,6 +216,13 @@ impl Frontend for Cell<'_> {
                 json!({"data": bundle(&b), "metadata": {}, "transient": {}}),
             ),
             Event::ClearOutput { wait } => self.publish("clear_output", json!({"wait": wait})),
+        }
+    }
+
+    fn progress(&mut self, progress: Progress) {
+        if !self.silent {
+            let (msg_type, content) = self.progress.message(&progress);
+            self.publish(msg_type, content);
         }
     }
 

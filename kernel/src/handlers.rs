@@ -53,7 +53,8 @@ pub fn complete(session: &mut Session, content: &Value) -> Value {
     })
 }
 
-/// The content of `inspect_reply`: the docstring of the name at the cursor.
+/// The content of `inspect_reply`: the docstring of the name at the cursor, as Markdown (which
+/// JupyterLab's Shift+Tab tooltip renders) and as text.
 pub fn inspect(session: &mut Session, content: &Value) -> Value {
     let code = content["code"].as_str().unwrap_or("");
     let cursor = cursor_pos(code, content);
@@ -61,7 +62,10 @@ pub fn inspect(session: &mut Session, content: &Value) -> Value {
         Some(doc) => json!({
             "status": "ok",
             "found": true,
-            "data": {"text/plain": doc},
+            "data": {
+                "text/markdown": difflab_session::help::markdown(&doc),
+                "text/plain": doc,
+            },
             "metadata": {},
         }),
         None => json!({"status": "ok", "found": false, "data": {}, "metadata": {}}),
@@ -177,6 +181,8 @@ mod tests {
             .as_str()
             .unwrap()
             .contains("sin"));
+        let markdown = reply["data"]["text/markdown"].as_str().unwrap();
+        assert!(markdown.contains("```julia\njulia> sin"), "{markdown}");
         let reply = inspect(
             &mut session,
             &json!({"code": "nosuchname", "cursor_pos": 3}),

@@ -15,6 +15,7 @@ mod history;
 mod install;
 mod iopub;
 mod kernel;
+mod progress;
 mod shell;
 mod wire;
 

@@ -116,7 +116,27 @@ class StateTests(KernelCase):
             [page] = content["payload"]
             self.assertEqual(page["source"], "page")
             self.assertIn("sin", page["data"]["text/plain"])
+            # Markdown beside the text, with the examples as Julia code blocks.
+            self.assertIn("```julia\njulia> sin(", page["data"]["text/markdown"])
             self.assertNotIn("execute_result", [m["msg_type"] for m in outputs])
+
+    def test_progress_is_one_display_updated_in_place(self) -> None:
+        code = (
+            "f(x) = sum(abs2, x)\n"
+            "sc = [Scenario{:gradient, :out}(f, rand(n); res1=nothing) for n in [3, 4, 5]]\n"
+            "benchmark_differentiation([AutoForwardDiff(), AutoFiniteDiff()], sc);"
+        )
+        content, outputs = run(self.kc, code, timeout=60)
+        self.assertEqual(content["status"], "ok")
+        self.assertEqual([m for m in outputs if m["msg_type"] == "stream"], [], "nothing on stderr")
+        shown = [m for m in outputs if m["msg_type"] in ("display_data", "update_display_data")]
+        self.assertEqual([m["msg_type"] for m in shown], ["display_data"] + ["update_display_data"] * 6)
+        ids = {m["content"]["transient"]["display_id"] for m in shown}
+        self.assertEqual(len(ids), 1, "one display id for the bar")
+        lines = [m["content"]["data"]["text/plain"] for m in shown]
+        self.assertTrue(lines[0].startswith("benchmark_differentiation:   0%|"), lines[0])
+        self.assertRegex(lines[-1], r"^benchmark_differentiation: 100%\|█+\| 6/6 in \d+\.\d s$")
+        self.assertFalse(any("\r" in line for line in lines))
 
     def test_user_expressions(self) -> None:
         run(self.kc, "base = 3")

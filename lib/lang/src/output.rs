@@ -1,8 +1,9 @@
 //! Where a running program's output goes: the [`Output`] sink the session provides.
 //!
-//! Printing, `display`, `clear_output` and `readline` go through this trait so the evaluator
+//! Printing, `display`, `clear_output`, progress bars and `readline` go through this trait so the evaluator
 //! knows nothing of terminals or notebooks. [`Capture`] collects text for tests and `-e` runs.
 
+pub use crate::builtins::progress::ProgressUpdate;
 use crate::value::Value;
 
 /// Which stream text is written to.
@@ -24,6 +25,10 @@ pub trait Output {
     fn clear_output(&mut self, wait: bool);
     /// Reads a line from the user; `None` when no input is available.
     fn read_line(&mut self, prompt: &str) -> Option<String>;
+    /// Redraws a progress bar; by default as a stderr line redrawn with `\r`.
+    fn progress(&mut self, update: &ProgressUpdate) {
+        self.write(Stream::Stderr, &update.terminal_text());
+    }
 }
 
 /// An [`Output`] that keeps everything as text (displayed values in their `text/plain` form).

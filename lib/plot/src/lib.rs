@@ -32,6 +32,7 @@ mod braille;
 mod error;
 mod font;
 mod model;
+mod overlap;
 mod palette;
 mod render;
 mod scale;

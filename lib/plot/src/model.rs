@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::error::PlotError;
+use crate::overlap;
 use crate::palette::{self, Rgb};
 use crate::scale::{Axis, Scale};
 
@@ -333,23 +334,29 @@ impl Plot {
             n => format!("line plot: {n} series"),
         };
         let mut lines = Vec::new();
-        let mut legend = Vec::new();
+        let mut labels = Vec::new();
         for (i, s) in series.into_iter().enumerate() {
-            let color = palette::series_color(i);
-            legend.push(LegendEntry {
-                label: s.label,
-                color,
-                dash: Dash::Solid,
-                marker: options.markers,
-            });
+            labels.push(s.label);
             lines.push(Line {
                 xs: s.xs,
                 ys: s.ys,
-                color,
+                color: palette::series_color(i),
                 dash: Dash::Solid,
                 markers: options.markers,
             });
         }
+        // A series drawn exactly over another gets a stroke of its own.
+        overlap::distinguish(&mut lines, options.x_scale, options.y_scale);
+        let legend = labels
+            .into_iter()
+            .zip(&lines)
+            .map(|(label, line)| LegendEntry {
+                label,
+                color: line.color,
+                dash: line.dash,
+                marker: line.markers,
+            })
+            .collect();
         Ok(Plot::from_kind(Kind::Chart(Chart {
             title: options.title,
             x_label: options.x_label,

@@ -6,9 +6,9 @@
 //! interpreter's `StackOverflowError` long before the real stack ends.
 
 use crate::complete::{complete, Completions};
-use crate::events::{ErrorReport, Event, MimeBundle, Outcome, StreamName};
+use crate::events::{ErrorReport, Event, MimeBundle, Outcome, Progress, StreamName};
 use crate::help;
-use difflab_lang::output::{Output, Stream};
+use difflab_lang::output::{Output, ProgressUpdate, Stream};
 use difflab_lang::{Config, Interp, LangError, Source, Value};
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
@@ -52,6 +52,8 @@ pub enum Request {
 pub enum Reply {
     /// An event of the running execution.
     Event(Event),
+    /// A progress bar of the running execution is redrawn.
+    Progress(Progress),
     /// The running program asks for a line of input.
     InputRequest(String),
     /// The execution finished.
@@ -92,6 +94,17 @@ impl Output for ChannelOutput {
 
     fn clear_output(&mut self, wait: bool) {
         let _ = self.replies.send(Reply::Event(Event::ClearOutput { wait }));
+    }
+
+    fn progress(&mut self, update: &ProgressUpdate) {
+        let _ = self.replies.send(Reply::Progress(Progress {
+            id: update.id,
+            done: update.done,
+            total: update.total,
+            line: update.line.clone(),
+            finished: update.finished,
+            terminal_text: update.terminal_text(),
+        }));
     }
 
     fn read_line(&mut self, prompt: &str) -> Option<String> {
@@ -232,10 +245,8 @@ fn execute(
     let send = |e: Event| {
         let _ = replies.send(Reply::Event(e));
     };
-    if let Some(topic) = help::help_query(&code) {
-        send(Event::Result(MimeBundle::text(help::help_text(
-            interp, topic,
-        ))));
+    if let Some(topic) = help::help_query(&code).or_else(|| help::help_call(interp, &code)) {
+        send(Event::Result(help::help_bundle(interp, topic)));
         return false;
     }
     let source = Rc::new(Source {

@@ -80,6 +80,28 @@ pub enum Event {
     Error(ErrorReport),
 }
 
+/// One redraw of a progress bar (of `benchmark_differentiation`, `test_differentiation`).
+///
+/// A notebook shows each bar as one display updated in place (every update of a bar has the
+/// same `id`); a terminal redraws a stderr line with `\r`, which is what
+/// [`crate::Frontend::progress`] does unless a frontend says otherwise.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// The bar (unique in the process, the same for all its updates).
+    pub id: u64,
+    /// Steps done.
+    pub done: usize,
+    /// Steps in all.
+    pub total: usize,
+    /// The bar as one line of text (`benchmark_differentiation:  50%|██…| 2/4 f with …`).
+    pub line: String,
+    /// The last update of the bar.
+    pub finished: bool,
+    /// The update as terminal text: `\r`, the line padded over any longer earlier one, and a
+    /// newline when finished.
+    pub terminal_text: String,
+}
+
 /// The outcome of one `execute`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {

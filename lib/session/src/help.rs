@@ -1,5 +1,12 @@
-//! Help: `?name` queries and inspection (docstrings of builtins and user functions).
+//! Help: `?name` queries, `help(name)`, and inspection (docstrings of builtins and user
+//! functions), as text and as Markdown.
+//!
+//! Docstrings are written in Julia's Markdown (an indented signature, then prose and fenced
+//! examples). A terminal shows them as they are ([`help_text`]); a notebook gets
+//! [`help_bundle`], where `text/markdown` ([`markdown`]) sits beside `text/plain`, so
+//! JupyterLab renders the fences as code blocks instead of showing them as text.
 
+use crate::events::MimeBundle;
 use difflab_lang::Interp;
 use difflab_syntax::Name;
 
@@ -11,6 +18,56 @@ pub fn help_query(code: &str) -> Option<&str> {
     }
     let topic = trimmed.strip_suffix('?')?;
     (!topic.is_empty() && topic.chars().all(crate::complete::is_ident_char)).then_some(topic)
+}
+
+/// The topic of a `help()` or `help(name)` call (`help("name")` too), if `code` is one and the
+/// session has no `help` of its own.
+pub fn help_call<'a>(interp: &Interp, code: &'a str) -> Option<&'a str> {
+    let inner = code.trim().strip_prefix("help(")?.strip_suffix(')')?.trim();
+    let topic = inner
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .unwrap_or(inner);
+    let is_topic = topic
+        .chars()
+        .all(|c| crate::complete::is_ident_char(c) || c == '!' || c == '@')
+        || difflab_lang::builtins::lookup(Name::new(topic)).is_some();
+    (is_topic && interp.global(Name::new("help")).is_none()).then_some(topic)
+}
+
+/// The help of `topic` as a MIME bundle: `text/plain` (as a terminal shows it) and
+/// `text/markdown`.
+pub fn help_bundle(interp: &Interp, topic: &str) -> MimeBundle {
+    let text = help_text(interp, topic);
+    MimeBundle {
+        data: vec![
+            ("text/plain".into(), text.clone()),
+            ("text/markdown".into(), markdown(&text)),
+        ],
+    }
+}
+
+/// A docstring as Markdown for notebooks: code fences are marked as Julia (which JupyterLab
+/// highlights); the indented signature already is a code block.
+pub fn markdown(doc: &str) -> String {
+    let mut out = String::with_capacity(doc.len() + 32);
+    let mut in_fence = false;
+    for line in doc.lines() {
+        if line.trim_start().starts_with("```") {
+            let bare = line.trim() == "```";
+            if !in_fence && bare {
+                out.push_str(&line.replacen("```", "```julia", 1));
+            } else {
+                out.push_str(line);
+            }
+            in_fence = !in_fence;
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.truncate(out.trim_end().len());
+    out
 }
 
 /// The docstring of `name`: a user docstring, a builtin's, or `None`.
@@ -59,3 +116,19 @@ const GENERAL_HELP: &str = "difflab: an interactive lab for automatic differenti
 
 Type an expression to evaluate it; `?name` shows the documentation of a function.
 Start with: ?gradient  ?jacobian  ?AutoForwardDiff  ?jacobian_sparsity  ?coloring  ?ImplicitFunction";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_marks_opening_fences_as_julia() {
+        let doc = "    diff(x)\n\nDifferences.\n\n```\njulia> diff([1, 4])\n1-element Vector{Int64}:\n 3\n```";
+        let md = markdown(doc);
+        assert_eq!(
+            md,
+            "    diff(x)\n\nDifferences.\n\n```julia\njulia> diff([1, 4])\n1-element Vector{Int64}:\n 3\n```"
+        );
+        assert_eq!(md.matches("```julia").count(), 1);
+    }
+}

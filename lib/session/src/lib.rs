@@ -17,7 +17,7 @@ pub mod latex;
 
 pub use complete::Completions;
 pub use difflab_lang::Config;
-pub use events::{ErrorReport, Event, MimeBundle, Outcome, StreamName};
+pub use events::{ErrorReport, Event, MimeBundle, Outcome, Progress, StreamName};
 
 use engine::{Reply, Request};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,6 +35,14 @@ pub trait Frontend {
     /// The program asks for a line of input (`readline()`); `None` means none is available.
     fn input(&mut self, _prompt: &str) -> Option<String> {
         None
+    }
+    /// A progress bar is redrawn. By default it is stderr text redrawn with `\r`, as a
+    /// terminal shows it; a notebook frontend updates one display in place instead.
+    fn progress(&mut self, progress: Progress) {
+        self.event(Event::Stream {
+            name: StreamName::Stderr,
+            text: progress.terminal_text,
+        });
     }
 }
 
@@ -157,6 +165,7 @@ impl Session {
         loop {
             match self.replies.recv() {
                 Ok(Reply::Event(e)) => frontend.event(e),
+                Ok(Reply::Progress(p)) => frontend.progress(p),
                 Ok(Reply::InputRequest(prompt)) => {
                     let line = frontend.input(&prompt);
                     if self.requests.send(Request::Input(line)).is_err() {
@@ -223,7 +232,9 @@ impl Session {
         self.requests.send(request).ok()?;
         loop {
             match self.replies.recv().ok()? {
-                Reply::Event(_) | Reply::InputRequest(_) | Reply::Done(_) => continue,
+                Reply::Event(_) | Reply::Progress(_) | Reply::InputRequest(_) | Reply::Done(_) => {
+                    continue
+                }
                 other => return Some(other),
             }
         }

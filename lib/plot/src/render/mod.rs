@@ -6,6 +6,7 @@
 
 mod chart;
 mod glyphs;
+mod legend;
 mod spy;
 
 use std::ops::Range;

@@ -1,6 +1,7 @@
 //! Spy plots through plotters: square markers in a frame whose aspect ratio is the matrix's,
-//! axes numbered 1..n with row 1 at the top, a caption with size and nnz, and a "k colors"
-//! legend when coloured.
+//! axes numbered 1..n with row 1 at the top, a caption with size and nnz, and when coloured a
+//! legend with a swatch for every colour and "k colors"; when the swatches do not all fit
+//! beside the caption, it shows those that fit and says so ("k colors, first j shown").
 //!
 //! When the matrix has more rows or columns than the frame has pixels, entries are binned to
 //! pixels and each pixel row is drawn as runs of equal colour, so 8192×8192 with 49k nonzeros
@@ -20,8 +21,8 @@ const MARGIN: i32 = 12;
 const TITLE_BAND: i32 = 30;
 const BOTTOM_LABELS: i32 = 26;
 const CAPTION_BAND: i32 = 26;
-/// Legend swatches shown before the "k colors" text.
-const SWATCHES: usize = 6;
+/// Width of one legend swatch with its gap.
+const SWATCH: i32 = 14;
 
 /// The frame's pixel rectangle inside the image.
 struct Frame {
@@ -196,21 +197,38 @@ fn draw_caption<DB: DrawingBackend>(
 ) -> Result<(), PlotError> {
     let y = frame.y + frame.h + BOTTOM_LABELS + CAPTION_BAND / 2;
     let left = text_style(13).pos(Pos::new(HPos::Left, VPos::Center));
-    root.draw_text(&spy.caption(), &left, (frame.x, y))
+    let caption = spy.caption();
+    root.draw_text(&caption, &left, (frame.x, y))
         .map_err(PlotError::render)?;
-    let Some(legend) = spy.legend() else {
+    let Some(count) = spy.legend() else {
         return Ok(());
     };
+    let width = |text: &str| {
+        root.estimate_text_size(text, &text_style(13))
+            .map(|s| s.0 as i32)
+            .map_err(PlotError::render)
+    };
+    let (width_px, _) = root.dim_in_pixel();
+    let right_edge = (frame.x + frame.w).max(width_px as i32 - MARGIN);
+    let colors = spy.used_groups.len();
+    // Room for swatches between the caption and the legend text.
+    let room = |text: &str| -> Result<usize, PlotError> {
+        let free = right_edge - frame.x - width(&caption)? - width(text)? - 8 - 12;
+        Ok((free.max(0) / SWATCH) as usize)
+    };
+    let (legend, shown) = if room(&count)? >= colors {
+        (count, colors)
+    } else {
+        let longest = format!("{count}, first {colors} shown");
+        let shown = room(&longest)?.min(colors);
+        (format!("{count}, first {shown} shown"), shown)
+    };
     let right = text_style(13).pos(Pos::new(HPos::Right, VPos::Center));
-    let right_edge = frame.x + frame.w;
     root.draw_text(&legend, &right, (right_edge, y))
         .map_err(PlotError::render)?;
-    let (text_w, _) = root
-        .estimate_text_size(&legend, &text_style(13))
-        .map_err(PlotError::render)?;
-    let shown = spy.used_groups.len().min(SWATCHES);
+    let text_w = width(&legend)?;
     for (k, &group) in spy.used_groups.iter().take(shown).enumerate() {
-        let x = right_edge - text_w as i32 - 8 - 14 * (shown - k) as i32;
+        let x = right_edge - text_w - 8 - SWATCH * (shown - k) as i32;
         let corners = [(x, y - 5), (x + 10, y + 5)];
         root.draw(&Rectangle::new(
             corners,
@@ -219,4 +237,48 @@ fn draw_caption<DB: DrawingBackend>(
         .map_err(PlotError::render)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Groups, Plot, SpyOptions};
+
+    /// The swatches of an SVG spy plot: the small squares of the caption band.
+    fn swatches(svg: &str) -> usize {
+        svg.matches("width=\"10\" height=\"10\"").count()
+    }
+
+    fn colored(n: usize, colors: usize, size: Option<(u32, u32)>) -> String {
+        let groups = (0..n).map(|j| j % colors + 1).collect();
+        let options = SpyOptions {
+            title: None,
+            groups: Some(Groups::Columns(groups)),
+        };
+        let mut plot = Plot::spy(n, n, (0..n).map(|i| (i, i)).collect(), options).unwrap();
+        if let Some((w, h)) = size {
+            plot = plot.with_size(w, h).unwrap();
+        }
+        plot.to_svg().unwrap()
+    }
+
+    #[test]
+    fn the_legend_shows_every_colour_when_they_fit() {
+        let svg = colored(128, 11, None);
+        assert_eq!(swatches(&svg), 11);
+        assert!(
+            svg.contains(">\n11 colors\n<") || svg.contains(">11 colors<"),
+            "the count, nothing hidden: {svg}"
+        );
+    }
+
+    #[test]
+    fn the_legend_says_how_many_it_shows_when_they_do_not_fit() {
+        let svg = colored(300, 40, Some((300, 300)));
+        let shown = swatches(&svg);
+        assert!(shown < 40, "{shown}");
+        assert!(
+            svg.contains(&format!("40 colors, first {shown} shown")),
+            "{svg}"
+        );
+    }
 }
