@@ -241,6 +241,14 @@ impl From<difflab_ad::AdError> for LangError {
             Argument(_) => ErrorKind::ArgumentError,
             Bounds(_) => ErrorKind::BoundsError,
         };
-        LangError::new(kind, e.to_string())
+        let message = match &e {
+            // The value as the language prints numbers (`-1.0`, `Inf`).
+            Domain { function, value } => format!(
+                "with {}:\n{function} was called outside its domain of real arguments",
+                crate::show::float(*value)
+            ),
+            _ => e.to_string(),
+        };
+        LangError::new(kind, message)
     }
 }

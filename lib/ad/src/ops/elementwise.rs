@@ -167,6 +167,8 @@ impl UnaryFn {
             Sqrt | Log | Log2 | Log10 => x >= 0.0 || x.is_nan(),
             Log1p => x >= -1.0 || x.is_nan(),
             Asin | Acos => x.abs() <= 1.0 || x.is_nan(),
+            // As Julia: `sin(Inf)` is a DomainError, not NaN.
+            Sin | Cos | Tan | Sec | Csc | Cot => !x.is_infinite(),
             _ => true,
         }
     }

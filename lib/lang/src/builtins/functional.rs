@@ -56,6 +56,13 @@ pub fn compose(a: &Value, b: &Value) -> EvalResult {
     }))))
 }
 
+/// `broadcast(f, xs...)`: the same as `f.(xs...)`.
+fn broadcast_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("broadcast", 2, usize::MAX)?;
+    let f = args.pos[0].clone();
+    interp.broadcast_call(&f, args.pos[1..].to_vec(), Vec::new())
+}
+
 fn map_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("map", 2, usize::MAX)?;
     let f = args.pos[0].clone();
@@ -174,6 +181,7 @@ fn mapreduce_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "broadcast" => broadcast_, false, "    broadcast(f, xs...)\n\nApplies `f` elementwise with broadcasting, as `f.(xs...)` does (scalars and singleton dimensions are extended).\n\n```\njulia> broadcast(+, [1, 2], 10)\n2-element Vector{Int64}:\n 11\n 12\n\njulia> broadcast(-, [1.0, 2.0])\n2-element Vector{Float64}:\n -1.0\n -2.0\n```";
     "map" => map_, false, "    map(f, xs...)\n\nApplies `f` to each element (or to elements of several collections in step).\n\n```\njulia> map(x -> x^2, [1, 2, 3])\n3-element Vector{Int64}:\n 1\n 4\n 9\n```";
     "foreach" => foreach_, false, "    foreach(f, xs)\n\nCalls `f` on each element for its effect.\n\n```\njulia> foreach(println, 1:2)\n1\n2\n```";
     "filter" => filter_, false, "    filter(pred, xs)\n\nThe elements for which `pred` is true.\n\n```\njulia> filter(iseven, 1:6)\n3-element Vector{Int64}:\n 2\n 4\n 6\n```";

@@ -79,23 +79,17 @@ fn unary(f: UnaryFn, args: &Args) -> EvalResult {
     }
 }
 
+/// `f(x)` on a number: outside the domain (the same check as on arrays, so `sqrt(-1.0)` and
+/// `sqrt.([-1.0])` raise the same error), or where it would give NaN from a number, a
+/// `DomainError`.
 fn scalar_unary(f: UnaryFn, x: f64) -> Result<f64, Flow> {
     let y = f.apply(x);
-    if y.is_nan() && !x.is_nan() && !matches!(f, UnaryFn::Sin | UnaryFn::Cos | UnaryFn::Tan) {
-        return Err(fail(
-            ErrorKind::DomainError,
-            format!(
-                "with {}:\n{} was called outside its domain of real arguments",
-                crate::show::float(x),
-                f.name()
-            ),
-        ));
-    }
-    if y.is_nan() && x.is_infinite() {
-        return Err(fail(
-            ErrorKind::DomainError,
-            format!("{}({}) is undefined", f.name(), crate::show::float(x)),
-        ));
+    if !f.in_domain(x) || (y.is_nan() && !x.is_nan()) {
+        return Err(difflab_ad::AdError::Domain {
+            function: f.name(),
+            value: x,
+        }
+        .into());
     }
     Ok(y)
 }
@@ -644,6 +638,12 @@ fn eps_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("eps", 0, 1)?;
     match args.pos.first() {
         None | Some(Value::Builtin(_)) => Ok(Value::Float(f64::EPSILON)),
+        Some(v) if crate::eval::operators::is_global_traced(v) => {
+            // Piecewise constant: under a tracing without values, a number without value
+            // or dependencies (as a comparison gives there).
+            let t = operand(v).expect("traced").tensor().clone();
+            Ok(Value::from_scalar(ops::unary(UnaryFn::Sign, &t)?))
+        }
         Some(v) => {
             let x = to_float(v, "eps")?.abs();
             let next = f64::from_bits(x.to_bits() + 1);

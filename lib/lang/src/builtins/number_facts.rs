@@ -104,9 +104,15 @@ fn fma_(interp: &mut Interp, args: Args) -> EvalResult {
 /// derivative in `y` is zero).
 fn copysign_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("copysign", 2, 2)?;
-    let negative = to_float(&args.pos[1], "copysign")?.is_sign_negative();
     let magnitude = call_named(interp, "abs", vec![args.pos[0].clone()])?;
-    let sign = Value::Float(if negative { -1.0 } else { 1.0 });
+    // Under a tracing without values the sign is unknown but depends on nothing: `sign(y)`
+    // there is a number without value or dependencies.
+    let sign = if crate::eval::operators::is_global_traced(&args.pos[1]) {
+        call_named(interp, "sign", vec![args.pos[1].clone()])?
+    } else {
+        let negative = to_float(&args.pos[1], "copysign")?.is_sign_negative();
+        Value::Float(if negative { -1.0 } else { 1.0 })
+    };
     interp.binary(BinOp::Mul, false, &sign, &magnitude)
 }
 

@@ -324,6 +324,25 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
         let t = ops::binary(f, x.tensor(), y.tensor())?;
         return Ok(from_tensor(t, eltype, scalar));
     }
+    match op {
+        BinOp::LeftDiv => {
+            let t = ops::binary(BinaryFn::Div, y.tensor(), x.tensor())?;
+            return Ok(from_tensor(t, ElType::Float64, scalar));
+        }
+        BinOp::IntDiv => {
+            let eltype = result_eltype(op, x.eltype, y.eltype);
+            let divisors = y.tensor().primal();
+            if eltype == ElType::Int64 && divisors.iter().any(|&d| d == 0.0) {
+                return Err(fail(ErrorKind::DivideError, "integer division error"));
+            }
+            // `trunc` has a zero derivative: tracers forget their dependencies, and a tracing
+            // without values gets a number without one.
+            let quotient = ops::binary(BinaryFn::Div, x.tensor(), y.tensor())?;
+            let t = ops::unary(UnaryFn::Trunc, &quotient)?;
+            return Ok(from_tensor(t, eltype, scalar));
+        }
+        _ => {}
+    }
     // Tracings without values cannot compare: say which one, and what to use instead.
     let valueless = |t: fn(&Tensor) -> bool| t(x.tensor()) || t(y.tensor());
     if is_comparison(op) && valueless(Tensor::is_global_tracer) && !valueless(Tensor::is_symbolic) {
@@ -355,20 +374,6 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
         }
         BinOp::BitAnd => mask(&|a, b| f64::from(u8::from(a != 0.0 && b != 0.0))),
         BinOp::BitOr => mask(&|a, b| f64::from(u8::from(a != 0.0 || b != 0.0))),
-        BinOp::IntDiv => {
-            let eltype = result_eltype(op, x.eltype, y.eltype);
-            if q.iter().any(|&d| d == 0.0) && eltype == ElType::Int64 {
-                return Err(fail(ErrorKind::DivideError, "integer division error"));
-            }
-            let t = Tensor::plain(difflab_ad::broadcast::zip_map(p, q, |a, b| {
-                (a / b).trunc()
-            })?);
-            Ok(from_tensor(t, eltype, scalar))
-        }
-        BinOp::LeftDiv => {
-            let t = ops::binary(BinaryFn::Div, y.tensor(), x.tensor())?;
-            Ok(from_tensor(t, ElType::Float64, scalar))
-        }
         _ => Err(fail(
             ErrorKind::MethodError,
             format!("no elementwise method for `{}`", op.symbol()),
