@@ -316,6 +316,22 @@ impl Interp {
         Ok(())
     }
 
+    /// Raises `OutOfMemoryError` when `what` (`"a string"`) of `bytes` bytes would exceed the
+    /// configured limit, before it is allocated.
+    pub fn check_bytes(&self, bytes: u64, what: &str) -> Result<(), Flow> {
+        if bytes > self.config.memory_limit as u64 {
+            return Err(fail(
+                ErrorKind::OutOfMemoryError,
+                format!(
+                    "{what} of {bytes} bytes ({} MiB) exceeds the memory limit of {} MiB",
+                    bytes >> 20,
+                    self.config.memory_limit >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// The current source (for locating errors in code defined now).
     pub fn source(&self) -> Rc<Source> {
         self.source.clone()
