@@ -7,13 +7,16 @@
 //!
 //! Consecutive stream text of one request and stream is merged into one `stream` message
 //! (for at most [`STREAM_BATCH`]), so a loop printing a thousand lines sends a few messages,
-//! not a thousand. The socket is an XPUB in manual mode: a new subscription takes effect only
+//! not a thousand. The channel to the writer holds at most [`QUEUE`] messages: a cell that
+//! prints faster than the writer publishes waits for it (back through the session's bounded
+//! outbox to the program itself), so output never piles up behind a reply, and an interrupted
+//! cell's reply follows its interrupt within milliseconds. The socket is an XPUB in manual mode: a new subscription takes effect only
 //! when the writer reads it and answers it with an `iopub_welcome` message (protocol 5.5), so
 //! the welcome is always a subscriber's first message, however busy the kernel is.
 
 use crate::wire::Codec;
 use serde_json::{json, Value};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -23,6 +26,10 @@ const STREAM_BATCH: Duration = Duration::from_millis(10);
 
 /// Stream text above this size is sent at once rather than merged further.
 const STREAM_CHUNK: usize = 64 * 1024;
+
+/// How many messages may wait for the writer before publishers wait (each stream message
+/// carries at most the session's 64 KiB chunk, so a few megabytes at most).
+const QUEUE: usize = 32;
 
 /// How often an idle writer looks for new subscribers.
 const SUBSCRIPTION_POLL: Duration = Duration::from_millis(50);
@@ -45,7 +52,7 @@ enum Command {
 /// A handle for publishing on IOPub from any thread.
 #[derive(Clone)]
 pub struct Iopub {
-    commands: Sender<Command>,
+    commands: SyncSender<Command>,
 }
 
 impl Iopub {
@@ -120,7 +127,7 @@ fn set_manual(socket: &mut zmq::Socket) -> zmq::Result<()> {
 
 /// Starts the writer thread on `socket` (made by [`publisher`]).
 pub fn spawn(socket: zmq::Socket, codec: Arc<Codec>) -> std::io::Result<(Iopub, JoinHandle<()>)> {
-    let (commands, receiver) = channel();
+    let (commands, receiver) = sync_channel(QUEUE);
     let writer = Writer {
         socket,
         codec,

@@ -5,7 +5,9 @@
 //! parent. A message that fails its signature check or does not parse is logged and dropped
 //! without any of that. After a failed execution with `stop_on_error`, the execute requests
 //! already queued are answered without running (status `error`, ename `ExecutionAborted`:
-//! protocol 5.1 deprecates the `aborted` status in favour of an error), until the queue is empty.
+//! protocol 5.1 deprecates the `aborted` status in favour of an error). "Already queued" means
+//! received before the failed reply is sent: they are taken off the socket then, so a request a
+//! client sends after seeing the failure always runs, however the threads are scheduled.
 
 use crate::execute::{self, Context};
 use crate::handlers;
@@ -14,7 +16,7 @@ use crate::kernel::{Kernel, POLL_MS};
 use crate::wire::Message;
 use difflab_session::Session;
 use serde_json::{json, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 /// The state the shell thread owns.
 struct Shell<'a> {
@@ -23,7 +25,12 @@ struct Shell<'a> {
     kernel: &'a Kernel,
     session: Session,
     outputs: HashMap<usize, String>,
+    /// Requests received before a failed execution's reply; their executions are aborted.
+    queued: VecDeque<Message>,
+    /// The request being handled came from `queued`.
     aborting: bool,
+    /// The execution just handled failed with `stop_on_error`.
+    stop: bool,
 }
 
 /// Serves the shell socket until the kernel stops.
@@ -34,16 +41,19 @@ pub fn serve(socket: &zmq::Socket, stdin: &zmq::Socket, session: Session, kernel
         kernel,
         session,
         outputs: HashMap::new(),
+        queued: VecDeque::new(),
         aborting: false,
+        stop: false,
     };
     while !kernel.stopping() {
-        // While aborting, only the requests already waiting are aborted.
-        let wait = if shell.aborting { 0 } else { POLL_MS };
-        match socket.poll(zmq::POLLIN, wait) {
-            Ok(0) => {
-                shell.aborting = false;
-                continue;
-            }
+        if let Some(request) = shell.queued.pop_front() {
+            shell.aborting = true;
+            shell.handle(&request);
+            shell.aborting = false;
+            continue;
+        }
+        match socket.poll(zmq::POLLIN, POLL_MS) {
+            Ok(0) => continue,
             Ok(_) => {}
             Err(e) => {
                 eprintln!("difflab-kernel: shell socket failed: {e}");
@@ -67,6 +77,9 @@ impl Shell<'_> {
         let iopub = &self.kernel.iopub;
         iopub.status(parent, "busy");
         let reply = self.reply(request);
+        if std::mem::take(&mut self.stop) {
+            self.take_waiting();
+        }
         iopub.flush();
         if let Some((msg_type, content)) = reply {
             let reply = self.kernel.codec.reply(request, msg_type, content);
@@ -81,6 +94,16 @@ impl Shell<'_> {
         if request.msg_type() == "shutdown_request" {
             iopub.flush();
             self.kernel.shut_down();
+        }
+    }
+
+    /// Takes every request already waiting on the socket into `queued`, in order.
+    fn take_waiting(&mut self) {
+        while let Ok(frames) = self.socket.recv_multipart(zmq::DONTWAIT) {
+            match self.kernel.codec.decode(frames) {
+                Ok(request) => self.queued.push_back(request),
+                Err(e) => eprintln!("difflab-kernel: dropped a message on shell: {e}"),
+            }
         }
     }
 
@@ -108,7 +131,7 @@ impl Shell<'_> {
                 let done = execute::execute(cx, request);
                 let silent = request.bool_field("silent", false);
                 if done.failed && !silent && request.bool_field("stop_on_error", true) {
-                    self.aborting = true;
+                    self.stop = true;
                 }
                 ("execute_reply", done.reply)
             }

@@ -1,18 +1,20 @@
 //! The engine thread: owns the interpreter (whose values are not `Send`) and answers requests.
 //!
-//! The [`crate::Session`] sends [`Request`]s over a channel and receives [`Reply`]s; printing
-//! during a run streams back as events at once, and `readline` round-trips an input request.
+//! The [`crate::Session`] sends [`Request`]s over a channel and receives [`Reply`]s through the
+//! `outbox` (ordered, bounded, coalescing stream text); printing during a run streams
+//! back as events at once, and `readline` round-trips an input request.
 //! The thread has a large stack so deep (but bounded) recursion in user code reaches the
 //! interpreter's `StackOverflowError` long before the real stack ends.
 
 use crate::complete::{complete, Completions};
 use crate::events::{ErrorReport, Event, MimeBundle, Outcome, Progress, StreamName};
 use crate::help;
+use crate::outbox::Sender;
 use difflab_lang::output::{Output, ProgressUpdate, Stream};
 use difflab_lang::{Config, Interp, LangError, Source, Value};
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
 /// What the session asks of the engine.
@@ -66,7 +68,7 @@ pub enum Reply {
 
 /// The interpreter's output sink: forwards everything as events.
 struct ChannelOutput {
-    replies: Sender<Reply>,
+    replies: Rc<Sender>,
     inputs: Rc<Receiver<Request>>,
 }
 
@@ -170,9 +172,10 @@ pub fn run(
     config: Config,
     interrupt: Arc<AtomicBool>,
     requests: Receiver<Request>,
-    replies: Sender<Reply>,
+    replies: Sender,
 ) {
     let requests = Rc::new(requests);
+    let replies = Rc::new(replies);
     let output = ChannelOutput {
         replies: replies.clone(),
         inputs: requests.clone(),
@@ -237,7 +240,7 @@ fn internal_error(what: &str) -> ErrorReport {
 /// Runs one input; true when it failed.
 fn execute(
     interp: &mut Interp,
-    replies: &Sender<Reply>,
+    replies: &Sender,
     code: String,
     source_name: String,
     show_result: bool,

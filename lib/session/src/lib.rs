@@ -6,14 +6,16 @@
 //! and an [`InterruptHandle`]. Variables survive every error, interrupt, stack overflow and
 //! refused allocation. Frontends never see interpreter values, only events.
 //!
-//! Modules: [`events`] (what executions produce), `engine` (the interpreter thread),
-//! [`complete`] (completion), [`help`] (`?name` and inspection), [`latex`] (`\alpha` input).
+//! Modules: [`events`] (what executions produce), `engine` (the interpreter thread), `outbox`
+//! (the bounded, coalescing path of its replies), [`complete`] (completion), [`help`] (`?name`
+//! and inspection), [`latex`] (`\alpha` input).
 
 pub mod complete;
 mod engine;
 pub mod events;
 pub mod help;
 pub mod latex;
+mod outbox;
 
 pub use complete::Completions;
 pub use difflab_lang::Config;
@@ -21,7 +23,7 @@ pub use events::{ErrorReport, Event, MimeBundle, Outcome, Progress, StreamName};
 
 use engine::{Reply, Request};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -98,7 +100,7 @@ impl InterruptHandle {
 /// One interactive session.
 pub struct Session {
     requests: Sender<Request>,
-    replies: Receiver<Reply>,
+    replies: outbox::Receiver,
     interrupt: Arc<AtomicBool>,
     history: Vec<String>,
     execution_count: usize,
@@ -114,8 +116,8 @@ impl Session {
     /// A new session with the given limits.
     pub fn with_config(config: Config) -> Session {
         let (request_tx, request_rx) = channel();
-        let (reply_tx, reply_rx) = channel();
         let interrupt = Arc::new(AtomicBool::new(false));
+        let (reply_tx, reply_rx) = outbox::outbox(interrupt.clone());
         let flag = interrupt.clone();
         let engine = std::thread::Builder::new()
             .name("difflab-engine".into())
@@ -279,6 +281,8 @@ impl Drop for Session {
         // Closing the request channel ends the engine loop.
         let (dead, _) = channel();
         self.requests = dead;
+        // An engine waiting for room in the outbox is released too.
+        self.replies.close();
         if let Some(engine) = self.engine.take() {
             self.interrupt.store(true, Ordering::Relaxed);
             let _ = engine.join();

@@ -817,7 +817,9 @@ fn cumprod_(_: &mut Interp, args: Args) -> EvalResult {
 fn repeat_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("repeat", 2, 3)?;
     if let Value::Str(s) = &args.pos[0] {
-        return Ok(Value::str(s.repeat(to_size(&args.pos[1], "repeat")?)));
+        let times = to_size(&args.pos[1], "repeat")?;
+        interp.check_bytes((s.len() as u64).saturating_mul(times as u64), "a string")?;
+        return Ok(Value::str(s.repeat(times)));
     }
     let x = operand(&args.pos[0])
         .ok_or_else(|| fail(ErrorKind::MethodError, "repeat expects an array"))?;

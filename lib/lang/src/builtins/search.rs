@@ -1,16 +1,34 @@
 //! Searching and sorting: `findall`, `findfirst`, `any`, `all`, `count` (of Bool arrays or
 //! of a predicate over a collection), and `sort`/`sortperm` with `by`, `lt` and `rev`.
+//!
+//! Sorts of numbers run on the numbers themselves ([`sort_numbers`]: blocks sorted in place,
+//! then merged); other keys and user orders go through a merge sort by a fallible `less`. Both
+//! poll the interrupt flag ([`Poll`]) as they go, so sorting millions of elements stops within
+//! milliseconds of an interrupt.
 
 use super::arrays::regather;
 use super::Args;
 use crate::error::ErrorKind;
 use crate::eval::iterate::elements;
 use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::eval::{fail, EvalResult, Flow, Interp, Poll};
 use crate::show::ElType;
 use crate::value::Value;
 
-fn bool_values(v: &Value, name: &str) -> Result<Vec<bool>, Flow> {
+fn bool_values(v: &Value, name: &str, poll: &mut Poll) -> Result<Vec<bool>, Flow> {
+    if let Value::Array(a) = v {
+        let a = a.borrow();
+        if a.eltype == ElType::Bool && a.data.is_plain() {
+            // A Bool array is read as numbers, a block at a time, without a value per element.
+            let data = difflab_ad::tensor::col_major_slice(a.data.primal());
+            let mut flags = Vec::with_capacity(data.len());
+            for block in data.chunks(1 << 16) {
+                poll.check()?;
+                flags.extend(block.iter().map(|&x| x != 0.0));
+            }
+            return Ok(flags);
+        }
+    }
     elements(v)?
         .iter()
         .map(|x| match x {
@@ -30,11 +48,14 @@ fn bool_values(v: &Value, name: &str) -> Result<Vec<bool>, Flow> {
 }
 
 fn predicate_values(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<bool>, Flow> {
+    let mut poll = interp.poll();
     match args.pos.as_slice() {
-        [v] => bool_values(v, name),
+        [v] => bool_values(v, name, &mut poll),
         [f, v] => {
             let mut out = Vec::new();
             for x in elements(v)? {
+                // A builtin predicate does not poll the flag itself.
+                poll.tick()?;
                 match interp.call(f, vec![x])? {
                     Value::Bool(b) => out.push(b),
                     other => {
@@ -129,25 +150,71 @@ fn count_(interp: &mut Interp, args: Args) -> EvalResult {
     ))
 }
 
-fn sort_permutation(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<usize>, Flow> {
+/// How a collection sorts.
+enum Order {
+    /// A plain numeric array of this element type, as [`sort_numbers`] left it (the sorted
+    /// values come from the keys themselves).
+    Plain(Vec<u128>, ElType, bool),
+    /// Any other collection: the positions of its elements in sorted order.
+    Permutation(Vec<usize>),
+}
+
+impl Order {
+    fn permutation(self) -> Vec<usize> {
+        match self {
+            Order::Plain(items, ..) => items.into_iter().map(|x| x as u64 as usize).collect(),
+            Order::Permutation(perm) => perm,
+        }
+    }
+}
+
+fn sort_order(interp: &mut Interp, args: &Args, name: &str) -> Result<Order, Flow> {
+    let reverse = matches!(args.kw("rev"), Some(Value::Bool(true)));
+    let mut poll = interp.poll();
+    if args.kw("by").is_none() && args.kw("lt").is_none() {
+        // An array of plain numbers sorts as numbers without a value per element.
+        if let Value::Array(a) = &args.pos[0] {
+            let a = a.borrow();
+            if a.data.is_plain() {
+                let keys = difflab_ad::tensor::col_major_slice(a.data.primal());
+                let items = sort_numbers(&keys, reverse, &mut poll)?;
+                return Ok(Order::Plain(items, a.eltype, reverse));
+            }
+        }
+    }
+    sort_permutation(interp, args, name, reverse, &mut poll).map(Order::Permutation)
+}
+
+fn sort_permutation(
+    interp: &mut Interp,
+    args: &Args,
+    name: &str,
+    reverse: bool,
+    poll: &mut Poll,
+) -> Result<Vec<usize>, Flow> {
     let items = elements(&args.pos[0])?;
     let keys: Vec<Value> = match args.kw("by") {
         Some(f) => items
             .iter()
-            .map(|x| interp.call(f, vec![x.clone()]))
+            .map(|x| {
+                poll.tick()?;
+                interp.call(f, vec![x.clone()])
+            })
             .collect::<Result<_, _>>()?,
         None => items,
     };
     for key in &keys {
+        poll.tick()?;
         if let Some(k) = operand(key) {
             crate::eval::operators::require_values(k.tensor(), name)?;
         }
     }
-    let reverse = matches!(args.kw("rev"), Some(Value::Bool(true)));
     let ordered = |a: usize, b: usize| if reverse { (b, a) } else { (a, b) };
     let perm: Vec<usize> = (0..keys.len()).collect();
     if let Some(lt) = args.kw("lt") {
         return merge_sort(perm, &mut |a, b| {
+            // A builtin `lt` (`isless`, `>`) does not poll the flag itself.
+            poll.tick()?;
             let (a, b) = ordered(a, b);
             match interp.call(lt, vec![keys[a].clone(), keys[b].clone()])? {
                 Value::Bool(less) => Ok(less),
@@ -163,13 +230,13 @@ fn sort_permutation(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<
     }
     let nums: Option<Vec<f64>> = keys.iter().map(|k| super::to_float(k, name).ok()).collect();
     match nums {
-        Some(n) => merge_sort(perm, &mut |a, b| {
-            let (a, b) = ordered(a, b);
-            Ok(n[a].total_cmp(&n[b]).is_lt())
-        }),
+        Some(n) => Ok(
+            Order::Plain(sort_numbers(&n, reverse, poll)?, ElType::Float64, reverse).permutation(),
+        ),
         None => {
             let strings: Vec<String> = keys.iter().map(crate::display::print_string).collect();
             merge_sort(perm, &mut |a, b| {
+                poll.tick()?;
                 let (a, b) = ordered(a, b);
                 Ok(strings[a] < strings[b])
             })
@@ -177,8 +244,92 @@ fn sort_permutation(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<
     }
 }
 
+/// How many elements [`sort_numbers`] moves between two looks at the interrupt flag: well
+/// under a millisecond of work.
+const SORT_BLOCK: usize = 1 << 16;
+
+/// `keys` in stable sorted order (ascending by `f64::total_cmp`, or descending with `reverse`;
+/// equal keys keep their order either way), each as its key's bits above its position.
+///
+/// Each key becomes an unsigned integer with the same order, stored above its position, and a
+/// least-significant-digit radix sort orders them a byte at a time: eight stable passes at
+/// most (a byte that is the same in every key is skipped), each linear and without
+/// comparisons, polling the interrupt flag every [`SORT_BLOCK`] elements.
+fn sort_numbers(keys: &[f64], reverse: bool, poll: &mut Poll) -> Result<Vec<u128>, Flow> {
+    let n = keys.len();
+    let mut counts = vec![[0usize; 256]; 8];
+    let mut items: Vec<u128> = Vec::with_capacity(n);
+    for (k, &x) in keys.iter().enumerate() {
+        if k % SORT_BLOCK == 0 {
+            poll.check()?;
+        }
+        // `total_cmp`'s order as unsigned integers: negative numbers flipped whole, the others
+        // with their sign bit set.
+        let bits = x.to_bits();
+        let key = if bits >> 63 == 1 {
+            !bits
+        } else {
+            bits | 1 << 63
+        };
+        let key = if reverse { !key } else { key };
+        for (digit, count) in counts.iter_mut().enumerate() {
+            count[(key >> (8 * digit)) as usize & 0xff] += 1;
+        }
+        items.push((u128::from(key) << 64) | k as u128);
+    }
+    // Written block by block, so the memory's first touch (page faults, slow on a busy
+    // machine) happens between looks at the flag, not in the middle of a pass.
+    let mut other: Vec<u128> = Vec::with_capacity(n);
+    while other.len() < n {
+        poll.check()?;
+        other.resize((other.len() + SORT_BLOCK).min(n), 0);
+    }
+    for (digit, count) in counts.iter().enumerate() {
+        if count.contains(&n) {
+            continue;
+        }
+        let mut next = [0usize; 256];
+        let mut sum = 0;
+        for (slot, &c) in next.iter_mut().zip(count) {
+            *slot = sum;
+            sum += c;
+        }
+        let shift = 64 + 8 * digit;
+        for (k, &x) in items.iter().enumerate() {
+            if k % SORT_BLOCK == 0 {
+                poll.check()?;
+            }
+            let bucket = (x >> shift) as usize & 0xff;
+            other[next[bucket]] = x;
+            next[bucket] += 1;
+        }
+        std::mem::swap(&mut items, &mut other);
+    }
+    Ok(items)
+}
+
+/// The numbers whose keys [`sort_numbers`] sorted, in that order (the inverse of its key),
+/// polling the interrupt flag every [`SORT_BLOCK`] numbers.
+fn sorted_values(items: &[u128], reverse: bool, poll: &mut Poll) -> Result<Vec<f64>, Flow> {
+    let mut values = Vec::with_capacity(items.len());
+    for block in items.chunks(SORT_BLOCK) {
+        poll.check()?;
+        values.extend(block.iter().map(|&x| {
+            let key = (x >> 64) as u64;
+            let key = if reverse { !key } else { key };
+            f64::from_bits(if key >> 63 == 1 {
+                key & !(1 << 63)
+            } else {
+                !key
+            })
+        }));
+    }
+    Ok(values)
+}
+
 /// A stable merge sort by a fallible `less`; unlike the standard sorts it never panics, even
-/// for a user's `lt` that is not a strict weak order, and stops at its first error.
+/// for a user's `lt` that is not a strict weak order, and stops at its first error (an
+/// interrupt included: the `less` of long sorts polls the flag).
 fn merge_sort(
     items: Vec<usize>,
     less: &mut dyn FnMut(usize, usize) -> Result<bool, Flow>,
@@ -209,13 +360,18 @@ fn merge_sort(
 
 fn sort_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("sort", 1, 1)?;
-    let perm = sort_permutation(interp, &args, "sort")?;
-    regather(&args.pos[0], &perm, "sort")
+    match sort_order(interp, &args, "sort")? {
+        Order::Plain(items, eltype, reverse) => {
+            let values = sorted_values(&items, reverse, &mut interp.poll())?;
+            Ok(super::array(eltype, &[items.len()], values))
+        }
+        Order::Permutation(perm) => regather(&args.pos[0], &perm, "sort"),
+    }
 }
 
 fn sortperm_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("sortperm", 1, 1)?;
-    let perm = sort_permutation(interp, &args, "sortperm")?;
+    let perm = sort_order(interp, &args, "sortperm")?.permutation();
     let n = perm.len();
     Ok(super::array(
         ElType::Int64,
@@ -232,4 +388,83 @@ crate::builtins! {
     "count" => count_, false, "    count(mask)\n    count(pred, xs)\n\nThe number of true elements.\n\n```\njulia> count([1, 2, 3] .> 1)\n2\n```";
     "sort" => sort_, false, "    sort(v; by, lt, rev=false)\n\nA sorted copy (stable): by the values of `by` (default the elements), compared with `lt` (default `isless`), reversed by `rev=true`.\n\n```\njulia> sort([3, 1, 2])\n3-element Vector{Int64}:\n 1\n 2\n 3\n\njulia> sort([\"b\", \"a\", \"cc\"]; by=length, lt=(a, b) -> a > b)\n3-element Vector{String}:\n \"cc\"\n \"b\"\n \"a\"\n```";
     "sortperm" => sortperm_, false, "    sortperm(v; by, lt, rev=false)\n\nThe permutation that sorts `v` (stably, with the options of `sort`).\n\n```\njulia> sortperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    fn poll() -> Poll {
+        let interp = Interp::new(
+            crate::eval::Config::default(),
+            Box::new(crate::output::Capture::default()),
+        );
+        interp.poll()
+    }
+
+    /// The radix sort agrees with a stable comparison sort by `total_cmp`, ascending and
+    /// descending, on keys with repeats, both zeros, infinities, NaNs and subnormals, across
+    /// several blocks.
+    #[test]
+    fn numbers_sort_as_a_stable_sort_by_total_order() {
+        let special = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            5e-324,
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let keys: Vec<f64> = (0..3 * SORT_BLOCK + 17)
+            .map(|k| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                match state % 4 {
+                    0 => special[k % special.len()],
+                    1 => (state % 50) as f64 - 25.0,
+                    _ => f64::from_bits(state >> 2) * if state & 1 == 1 { -1.0 } else { 1.0 },
+                }
+            })
+            .collect();
+        for reverse in [false, true] {
+            let items = sort_numbers(&keys, reverse, &mut poll()).ok().unwrap();
+            let mut expected: Vec<usize> = (0..keys.len()).collect();
+            expected.sort_by(|&a, &b| {
+                let order = keys[a].total_cmp(&keys[b]);
+                if reverse {
+                    order.reverse()
+                } else {
+                    order
+                }
+            });
+            let values = sorted_values(&items, reverse, &mut poll()).ok().unwrap();
+            let perm = Order::Plain(items, ElType::Float64, reverse).permutation();
+            assert_eq!(perm, expected, "reverse = {reverse}");
+            let want: Vec<u64> = expected.iter().map(|&k| keys[k].to_bits()).collect();
+            let got: Vec<u64> = values.iter().map(|x| x.to_bits()).collect();
+            assert_eq!(got, want, "reverse = {reverse}");
+        }
+    }
+
+    #[test]
+    fn a_raised_flag_stops_a_sort_with_an_interrupt_exception() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let mut interp = Interp::new(
+            crate::eval::Config::default(),
+            Box::new(crate::output::Capture::default()),
+        );
+        interp.interrupt = flag.clone();
+        let keys = vec![1.0; 4 * SORT_BLOCK];
+        match sort_numbers(&keys, false, &mut interp.poll()) {
+            Err(Flow::Error(e)) => assert_eq!(e.kind, ErrorKind::InterruptException),
+            _ => panic!("the sort did not stop"),
+        }
+        assert!(!flag.load(Ordering::Relaxed), "the request is cleared");
+    }
 }

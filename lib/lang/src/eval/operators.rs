@@ -240,6 +240,9 @@ impl Interp {
             _ => {}
         }
         let (Some(x), Some(y)) = (operand(a), operand(b)) else {
+            if let (BinOp::Pow, Value::Str(x), &Value::Int(n @ 0..)) = (op, a, b) {
+                self.check_bytes((x.len() as u64).saturating_mul(n as u64), "a string")?;
+            }
             return non_numeric_binary(op, dotted, a, b);
         };
         if op == BinOp::Pow && !dotted && !x.scalar {
@@ -265,6 +268,14 @@ impl Interp {
                 elementwise(op, &x, &y)
             }
             BinOp::Mul => {
+                // The product's size, checked before anything is allocated (`x * x'` of a long
+                // vector is an outer product).
+                let rows = x.tensor().shape().first().copied().unwrap_or(1);
+                let cols = match y.tensor().shape() {
+                    [_, n] => *n,
+                    _ => 1,
+                };
+                self.check_alloc(rows.saturating_mul(cols))?;
                 let product = ops::matmul(x.tensor(), y.tensor())?;
                 if x.row_adjoint() && y.tensor().shape().len() == 1 {
                     return Ok(Value::from_scalar(ops::reshape(&product, &[])?));
