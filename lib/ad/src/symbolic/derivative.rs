@@ -13,7 +13,7 @@ use crate::tensor::Tensor;
 use std::rc::Rc;
 
 /// A node's derivatives `(input, derivative node)`, sorted by input; absent entries are zero.
-type Tangent = Vec<(u32, u32)>;
+pub(super) type Tangent = Vec<(u32, u32)>;
 
 /// The programs of a sparse Jacobian's or Hessian's entries, made by
 /// [`Program::jacobian_programs`] and [`Program::hessian_programs`].
@@ -69,7 +69,7 @@ impl Program {
     }
 
     /// A graph of this program's operations with room for `budget` more, and its outputs.
-    fn regraph(&self, budget: usize) -> Option<(Rc<Graph>, Vec<u32>)> {
+    pub(super) fn regraph(&self, budget: usize) -> Option<(Rc<Graph>, Vec<u32>)> {
         let recorded = self.inputs + self.constants.len() + self.code.len();
         let graph = Rc::new(Graph::with_limit(recorded.saturating_add(budget)));
         let outputs = self.rebuild(&graph).ok()?;
@@ -163,7 +163,7 @@ impl Program {
 /// empty: a sum's running totals would be dense), in order; the derivative nodes are recorded
 /// after them. An error when a derivative has no symbolic form or the tangents exceed `budget`
 /// entries.
-fn tangents(graph: &Rc<Graph>, roots: &[u32], budget: usize) -> Result<Vec<Tangent>> {
+pub(super) fn tangents(graph: &Rc<Graph>, roots: &[u32], budget: usize) -> Result<Vec<Tangent>> {
     let recorded = graph.nodes().len();
     let needed = ancestors(&graph.nodes(), roots);
     let one = graph.constant(1.0)?;

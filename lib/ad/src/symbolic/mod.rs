@@ -11,11 +11,13 @@
 
 mod compile;
 mod derivative;
+mod formula;
 mod program;
 mod slopes;
 mod sweep;
 
 pub use derivative::EntryPrograms;
+pub use formula::{subscript, Entry, Formula, NoFormula};
 pub use program::{NotTraced, Program};
 pub use sweep::Outputs;
 

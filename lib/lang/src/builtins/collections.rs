@@ -81,7 +81,42 @@ fn tuple_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Tuple(std::rc::Rc::new(args.pos)))
 }
 
+/// `only(x)`: the one element of a collection.
+fn only_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("only", 1, 1)?;
+    let mut items = elements(&args.pos[0])?;
+    match items.len() {
+        1 => Ok(items.pop().expect("one element")),
+        0 => Err(fail(
+            ErrorKind::ArgumentError,
+            "Collection is empty, must contain exactly 1 element",
+        )),
+        _ => Err(fail(
+            ErrorKind::ArgumentError,
+            "Collection has multiple elements, must contain exactly 1 element",
+        )),
+    }
+}
+
+/// `issorted(x; rev=false)`: whether the numbers of `x` are in order.
+fn issorted_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("issorted", 1, 1)?;
+    let rev = matches!(args.kw("rev"), Some(Value::Bool(true)));
+    let items = elements(&args.pos[0])?;
+    let mut numbers = Vec::with_capacity(items.len());
+    for item in &items {
+        numbers.push(super::to_float(item, "issorted")?);
+    }
+    let sorted = numbers.windows(2).all(|w| {
+        let (a, b) = if rev { (w[1], w[0]) } else { (w[0], w[1]) };
+        a.total_cmp(&b) != std::cmp::Ordering::Greater
+    });
+    Ok(Value::Bool(sorted))
+}
+
 crate::builtins! {
+    "issorted" => issorted_, false, "    issorted(x; rev=false)\n\nWhether the numbers of `x` are in increasing order (decreasing with `rev=true`).\n\n```\njulia> issorted([1, 2, 2, 5]), issorted([3, 1]; rev=true)\n(true, true)\n```";
+    "only" => only_, false, "    only(x)\n\nThe one element of the collection `x`; an `ArgumentError` when it has none or several.\n\n```\njulia> only([7])\n7\n\njulia> only(filter(iseven, 1:3))\n2\n```";
     "in" => in_, false, "    in(x, collection)\n    x ∈ collection\n\nWhether `x` is an element of the collection.\n\n```\njulia> 2 in [1, 2, 3]\ntrue\n```";
     "haskey" => haskey_, false, "    haskey(d, key)\n    haskey(nt, :key)\n\nWhether a `Dict` has an entry for `key`, or a named tuple a field.\n\n```\njulia> haskey((a = 1,), :a)\ntrue\n```";
     "keys" => keys_, false, "    keys(x)\n\nThe keys of a `Dict` (a vector, in the `Dict`'s insertion order), of a named tuple, or the indices of an array.\n\n```\njulia> keys((a = 1, b = 2))\n(:a, :b)\n```";

@@ -67,7 +67,22 @@ constructors!(
     out_of_memory_error => OutOfMemoryError, interrupt_exception => InterruptException,
 );
 
+/// `showerror(io, e)`: the error as the REPL shows it after `ERROR: `.
+fn showerror_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("showerror", 2, 2)?;
+    let text = match &args.pos[1] {
+        Value::Exception(e) => e.headline(),
+        other => crate::display::repr(other),
+    };
+    let print = super::lookup(difflab_syntax::Name::new("print")).expect("print is a builtin");
+    interp.call(
+        &Value::Builtin(print),
+        vec![args.pos[0].clone(), Value::str(text)],
+    )
+}
+
 crate::builtins! {
+    "showerror" => showerror_, false, "    showerror(io, e)\n\nWrites the exception `e` as the REPL shows it after `ERROR: ` to `io` (`stdout`, or an `IOBuffer`; `sprint(showerror, e)` gives it as a string).\n\n```\njulia> try sqrt(-1.0) catch e; sprint(showerror, e) end\n\"DomainError with -1.0:\\nsqrt was called outside its domain of real arguments\"\n```";
     "error" => error_, false, "    error(msg...)\n\nRaises an `ErrorException` with the message.\n\n```\njulia> error(\"bad input: \", 3)\nERROR: bad input: 3\n```";
     "throw" => throw_, false, "    throw(e)\n\nRaises the exception `e` (any value may be thrown).\n\n```\njulia> throw(ArgumentError(\"n must be positive\"))\nERROR: ArgumentError: n must be positive\n```";
     "ArgumentError" => argument_error, false, "    ArgumentError(msg)\n\nThe exception for invalid arguments.\n\n```\njulia> throw(ArgumentError(\"bad\"))\nERROR: ArgumentError: bad\n```";

@@ -118,17 +118,22 @@ fn no_method(name: &str, v: &Value) -> Flow {
     )
 }
 
+/// The `MethodError` of `name(a, b)`.
+pub(crate) fn no_binary_method(name: &str, a: &Value, b: &Value) -> Flow {
+    fail(
+        ErrorKind::MethodError,
+        format!(
+            "no method matching {name}(::{}, ::{})",
+            a.type_name(),
+            b.type_name()
+        ),
+    )
+}
+
 /// Applies a binary primitive with broadcasting (scalars, or arrays when dotted).
 fn binary(f: BinaryFn, name: &str, a: &Value, b: &Value, dotted: bool) -> EvalResult {
     let (Some(x), Some(y)) = (operand(a), operand(b)) else {
-        return Err(fail(
-            ErrorKind::MethodError,
-            format!(
-                "no method matching {name}(::{}, ::{})",
-                a.type_name(),
-                b.type_name()
-            ),
-        ));
+        return Err(no_binary_method(name, a, b));
     };
     let elementwise = dotted || (x.scalar && y.scalar);
     if !elementwise {

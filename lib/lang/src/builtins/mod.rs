@@ -173,7 +173,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 36] {
+fn families() -> [&'static [Builtin]; 39] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -186,6 +186,9 @@ fn families() -> [&'static [Builtin]; 36] {
         ad::backends::BUILTINS,
         ad::contexts::BUILTINS,
         ad::operators::BUILTINS,
+        ad::formula::BUILTINS,
+        ad::explain::BUILTINS,
+        ad::recommend::BUILTINS,
         math::BUILTINS,
         arrays::BUILTINS,
         reductions::BUILTINS,

@@ -5,8 +5,10 @@
 
 use super::{to_float, Args};
 use crate::error::ErrorKind;
+use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::value::Value;
+use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_syntax::{BinOp, Name};
 use std::rc::Rc;
 
@@ -116,6 +118,47 @@ fn copysign_(interp: &mut Interp, args: Args) -> EvalResult {
     interp.binary(BinOp::Mul, false, &sign, &magnitude)
 }
 
+/// `fld(x, y)` and `cld(x, y)`: the quotient rounded down or up (`Int` for integers).
+fn rounded_quotient(args: &Args, name: &str, up: bool) -> EvalResult {
+    args.arity(name, 2, 2)?;
+    match (&args.pos[0], &args.pos[1]) {
+        (Value::Int(_), Value::Int(0)) => {
+            Err(fail(ErrorKind::DivideError, "integer division error"))
+        }
+        (Value::Int(x), Value::Int(y)) => {
+            let (q, r) = (x.wrapping_div(*y), x.wrapping_rem(*y));
+            let inexact = r != 0;
+            let same_sign = (*x < 0) == (*y < 0);
+            Ok(Value::Int(match (inexact, up, same_sign) {
+                (true, true, true) => q + 1,
+                (true, false, false) => q - 1,
+                _ => q,
+            }))
+        }
+        (a, b) => {
+            let (Some(x), Some(y)) = (
+                operand(a).filter(|o| o.scalar),
+                operand(b).filter(|o| o.scalar),
+            ) else {
+                return Err(super::math::no_binary_method(name, a, b));
+            };
+            // Through the primitives, so numbers carrying derivatives and tracers get a
+            // rounding's zero derivative (and no dependency).
+            let quotient = ops::binary(BinaryFn::Div, x.tensor(), y.tensor())?;
+            let rounding = if up { UnaryFn::Ceil } else { UnaryFn::Floor };
+            Ok(Value::from_scalar(ops::unary(rounding, &quotient)?))
+        }
+    }
+}
+
+fn fld_(_: &mut Interp, args: Args) -> EvalResult {
+    rounded_quotient(&args, "fld", false)
+}
+
+fn cld_(_: &mut Interp, args: Args) -> EvalResult {
+    rounded_quotient(&args, "cld", true)
+}
+
 /// `sincos(x)`: `(sin(x), cos(x))`.
 fn sincos_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("sincos", 1, 1)?;
@@ -130,6 +173,8 @@ fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
 }
 
 crate::builtins! {
+    "fld" => fld_, false, "    fld(x, y)\n\nThe quotient `x / y` rounded down (an `Int` for integers).\n\n```\njulia> fld(7, 2), fld(-7, 2)\n(3, -4)\n```";
+    "cld" => cld_, false, "    cld(x, y)\n\nThe quotient `x / y` rounded up (an `Int` for integers): the number of chunks of `y` covering `x`.\n\n```\njulia> cld(7, 2), cld(-7, 2), cld(8, 2)\n(4, -3, 4)\n```";
     "typemax" => typemax_, false, "    typemax(T)\n\nThe largest value of type `T`: `typemax(Int)` is 2⁶³ - 1 (integer arithmetic wraps around past it), `typemax(Float64)` is `Inf`.\n\n```\njulia> typemax(Int)\n9223372036854775807\n\njulia> typemax(Int) + 1 == typemin(Int)\ntrue\n```";
     "typemin" => typemin_, false, "    typemin(T)\n\nThe smallest value of type `T`: `-2⁶³` for `Int`, `-Inf` for `Float64`.\n\n```\njulia> typemin(Float64)\n-Inf\n```";
     "floatmax" => floatmax_, false, "    floatmax([Float64])\n\nThe largest finite `Float64`.\n\n```\njulia> floatmax()\n1.7976931348623157e308\n```";

@@ -69,6 +69,15 @@ fn plot_error(e: difflab_plot::PlotError) -> Flow {
     fail(ErrorKind::ArgumentError, e.to_string())
 }
 
+/// The SVG rendering of a plot value, for embedding in another value's HTML.
+pub fn svg_of(v: &Value) -> Option<String> {
+    let Value::Object(plot) = v else { return None };
+    plot.rich()
+        .into_iter()
+        .find(|(mime, _)| mime == "image/svg+xml")
+        .map(|(_, svg)| svg)
+}
+
 /// A plot value.
 pub fn plot_value(p: Plot) -> Value {
     Value::Object(Rc::new(Box::new(PlotValue(p))))

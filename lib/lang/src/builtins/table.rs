@@ -58,7 +58,7 @@ impl Table {
 }
 
 /// Columns whose numbers are durations in seconds (the fastest sample of a benchmark).
-pub const DURATION_COLUMNS: &[&str] = &["time"];
+pub const DURATION_COLUMNS: &[&str] = &["time", "unprepared_time", "preparation_time"];
 
 /// A duration in seconds with three significant digits in the unit that keeps it between 1
 /// and 1000 (`812 ns`, `1.23 µs`, `45.6 ms`, `2.35 s`; seconds beyond 1000 stay seconds).

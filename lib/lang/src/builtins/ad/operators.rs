@@ -8,6 +8,7 @@
 
 use super::backends::as_backend;
 use super::contexts::as_context;
+use super::explain::timed;
 use super::prep::{as_prep, Prep, StandIn};
 use super::recording;
 use crate::builtins::sparse::sparse_value;
@@ -383,9 +384,12 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         compiled = recording::stand_in(interp, prep, &p, scalar_x, &x)?;
     }
     let preparing = matches!(variant, Variant::Prepare | Variant::PrepareSamePoint);
+    let mut stages = Vec::new();
     // A symbolic backend traces first: a sparse Jacobian's pattern then comes from the program.
     let traced = if preparing && p.backend.traces_symbolically() {
-        Some(recording::trace(interp, &p, scalar_x, &x)?)
+        Some(timed(&mut stages, "tracing", || {
+            recording::trace(interp, &p, scalar_x, &x)
+        })?)
     } else {
         None
     };
@@ -393,9 +397,9 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         let config = super::sparse_ad::as_auto_sparse(wrapper).expect("checked");
         let hessian = op.family() == Op::Hessian;
         let from_program = match traced.as_ref().map(|t| &t.program) {
-            Some(Ok(program)) if !hessian => {
-                super::sparse_ad::plan_of_program(config, program, &x)?
-            }
+            Some(Ok(program)) if !hessian => timed(&mut stages, "detection", || {
+                super::sparse_ad::plan_of_program(config, program, &x)
+            })?,
             _ => None,
         };
         let made = match from_program {
@@ -411,13 +415,16 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
                     y_shape.as_deref(),
                     &x,
                     hessian,
+                    &mut stages,
                 )?
             }
         };
         // A traced function computes the nonzeros from the program's derivative graph.
         plan = Some(match traced.as_ref().map(|t| &t.program) {
             Some(Ok(program)) if config.mixed_reverse.is_none() => {
-                Rc::new(Rc::unwrap_or_clone(made).with_nonzeros_of(program, hessian))
+                timed(&mut stages, "derivative program", || {
+                    Rc::new(Rc::unwrap_or_clone(made).with_nonzeros_of(program, hessian))
+                })
             }
             _ => made,
         });
@@ -429,7 +436,13 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
     if preparing {
         // Preparing evaluates the function once (recording it when the backend allows), so a
         // function that cannot run at x fails here.
-        let compiled = recording::record(interp, &p, scalar_x, &x, traced)?;
+        let compiled = timed(&mut stages, "recording", || {
+            recording::record(interp, &p, scalar_x, &x, traced)
+        })?;
+        if compiled.is_none() {
+            // Nothing was recorded: the function ran once, to check that it runs at x.
+            stages.last_mut().expect("timed above").name = "first call";
+        }
         let point = (variant == Variant::PrepareSamePoint).then(|| x.to_col_major());
         let prep = Prep {
             op,
@@ -442,6 +455,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             point,
             plan,
             compiled: RefCell::new(compiled),
+            stages,
             seeds: std::cell::RefCell::new(BasisChunks::new(x.shape())),
         };
         return Ok(Value::Object(Rc::new(Box::new(prep))));

@@ -44,6 +44,8 @@ pub struct Prep {
     /// For gradients, Jacobians and Hessians by chunks of basis directions: the seed arrays,
     /// reused by every call.
     pub seeds: std::cell::RefCell<BasisChunks>,
+    /// The stages preparation went through, timed (for `explain`).
+    pub stages: Vec<super::explain::Stage>,
 }
 
 /// What a preparation runs instead of the interpreted function.

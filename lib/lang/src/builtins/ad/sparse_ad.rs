@@ -470,8 +470,24 @@ pub fn plan(
     y_shape: Option<&[usize]>,
     x: &Tensor,
     hessian: bool,
+    stages: &mut Vec<super::explain::Stage>,
 ) -> Result<Rc<SparsePlan>, Flow> {
-    let pattern = pattern_for(func, x, &sparse.detector, hessian)?;
+    let pattern = super::explain::timed(stages, "detection", || {
+        pattern_for(func, x, &sparse.detector, hessian)
+    })?;
+    super::explain::timed(stages, "coloring", || {
+        coloring_plan(sparse, pattern, y_shape, x, hessian)
+    })
+}
+
+/// The coloring and seeds of `pattern` for the backend of `sparse`.
+fn coloring_plan(
+    sparse: &AutoSparse,
+    pattern: SparsityPattern,
+    y_shape: Option<&[usize]>,
+    x: &Tensor,
+    hessian: bool,
+) -> Result<Rc<SparsePlan>, Flow> {
     let plan = if hessian {
         sparse::plan_hessian(pattern, &sparse.algorithm, x.shape())?
     } else {
