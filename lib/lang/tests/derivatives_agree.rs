@@ -14,8 +14,12 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::rc::Rc;
 
-/// Builtins that return floats from floats but draw random numbers or read the clock.
-const NOT_FUNCTIONS: &[&str] = &["rand", "randn", "time", "sleep", "rand!", "randn!"];
+/// Builtins that return floats from floats but draw random numbers or read the clock, or
+/// return a limit of their argument's type (`typemax(0.5)` is `Inf`, so differences of it are
+/// NaN; its derivative, zero, is checked by tests/conformance/sct_*.dl).
+const NOT_FUNCTIONS: &[&str] = &[
+    "rand", "randn", "time", "sleep", "rand!", "randn!", "typemax", "typemin",
+];
 
 /// Numeric builtins without derivatives, and why.
 const NOT_DIFFERENTIABLE: &[(&str, &str)] = &[(

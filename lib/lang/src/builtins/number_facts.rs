@@ -19,6 +19,11 @@ fn number_type(args: &Args, name: &str) -> Result<bool, Flow> {
         None => Ok(false),
         Some(Value::Builtin(b)) if matches!(b.name, "Float64") => Ok(false),
         Some(Value::Builtin(b)) if matches!(b.name, "Int" | "Int64") => Ok(true),
+        // A number stands for its type, as in Julia (`typemax(1)` is `typemax(Int)`); numbers
+        // carrying derivatives are `Real`s over Float64 or Int, and the limit is a constant.
+        Some(Value::Int(_)) => Ok(true),
+        Some(Value::Float(_)) => Ok(false),
+        Some(Value::Real(_)) => Ok(false),
         Some(other) => Err(fail(
             ErrorKind::MethodError,
             format!(
@@ -167,6 +172,82 @@ fn sincos_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Tuple(Rc::new(vec![sine, cosine])))
 }
 
+/// `sincosd(x)`: `(sind(x), cosd(x))`, the angle in degrees.
+fn sincosd_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sincosd", 1, 1)?;
+    scaled_sincos(interp, &args.pos[0], std::f64::consts::PI / 180.0)
+}
+
+/// `sincospi(x)`: `(sin(πx), cos(πx))`.
+fn sincospi_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sincospi", 1, 1)?;
+    scaled_sincos(interp, &args.pos[0], std::f64::consts::PI)
+}
+
+/// `(sin(scale·x), cos(scale·x))`, differentiated as that expression.
+fn scaled_sincos(interp: &mut Interp, x: &Value, scale: f64) -> EvalResult {
+    let radians = interp.binary(BinOp::Mul, false, x, &Value::Float(scale))?;
+    sine_and_cosine(interp, radians)
+}
+
+fn sine_and_cosine(interp: &mut Interp, x: Value) -> EvalResult {
+    let sine = call_named(interp, "sin", vec![x.clone()])?;
+    let cosine = call_named(interp, "cos", vec![x])?;
+    Ok(Value::Tuple(Rc::new(vec![sine, cosine])))
+}
+
+/// `oneunit(x)`: `one(x)` (difflab's numbers carry no units).
+fn oneunit_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("oneunit", 1, 1)?;
+    call_named(interp, "one", vec![args.pos[0].clone()])
+}
+
+/// `logdet(A)`: `log(det(A))`, differentiated as that expression (a `DomainError` when the
+/// determinant is negative, as Julia's).
+fn logdet_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("logdet", 1, 1)?;
+    let d = call_named(interp, "det", vec![args.pos[0].clone()])?;
+    call_named(interp, "log", vec![d])
+}
+
+/// `convert(T, x)` for the number types: a plain number goes through `T`'s constructor
+/// (`convert(Int, 1.5)` is an `InexactError`); a number carrying derivatives or a tracer
+/// converts to itself, as ForwardDiff's and SparseConnectivityTracer's numbers do, so the
+/// conversion keeps its dependency.
+fn convert_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("convert", 2, 2)?;
+    let target = match &args.pos[0] {
+        Value::Builtin(b) if matches!(b.name, "Float64" | "Int" | "Int64" | "Bool") => b.name,
+        Value::Builtin(b) if matches!(b.name, "Real" | "Number" | "Any") => {
+            return Ok(args.pos[1].clone())
+        }
+        other => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching convert(::{}, ::{})",
+                    crate::display::repr(other),
+                    args.pos[1].type_name()
+                ),
+            ))
+        }
+    };
+    match &args.pos[1] {
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+            let constructor = if target == "Int64" { "Int" } else { target };
+            call_named(interp, constructor, vec![args.pos[1].clone()])
+        }
+        v @ Value::Real(_) => Ok(v.clone()),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching convert(::{target}, ::{})",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
 fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
     let builtin = super::lookup(Name::new(name)).expect("the elementwise functions are builtins");
     interp.call(&Value::Builtin(builtin), args)
@@ -185,5 +266,10 @@ crate::builtins! {
     "isless" => isless_, false, "    isless(a, b)\n\nJulia's total order of numbers, used by `sort`: like `<`, but `-0.0` comes before `0.0` and `NaN` after every number.\n\n```\njulia> isless(1.0, NaN), isless(-0.0, 0.0)\n(true, true)\n```";
     "fma" => fma_, false, "    fma(x, y, z)\n\n`x * y + z` (differentiable in all three).\n\n```\njulia> fma(2.0, 3.0, 1.0)\n7.0\n```";
     "copysign" => copysign_, false, "    copysign(x, y)\n\n`|x|` with the sign of `y`.\n\n```\njulia> copysign(2.0, -1.0)\n-2.0\n```";
+    "sincosd" => sincosd_, false, "    sincosd(x)\n\n`(sind(x), cosd(x))`: sine and cosine of an angle in degrees.\n\n```\njulia> sincosd(90.0)[1]\n1.0\n```";
+    "sincospi" => sincospi_, false, "    sincospi(x)\n\n`(sin(πx), cos(πx))`.\n\n```\njulia> sincospi(0.5)[1]\n1.0\n```";
+    "oneunit" => oneunit_, false, "    oneunit(x)\n\nThe one of `x`'s type (`one(x)`: difflab's numbers have no units).\n\n```\njulia> oneunit(2.5)\n1.0\n```";
+    "logdet" => logdet_, false, "    logdet(A)\n\nThe logarithm of the determinant, differentiable; a `DomainError` when `det(A) < 0`.\n\n```\njulia> logdet([2.0 0.0; 0.0 3.0]) ≈ log(6)\ntrue\n```";
+    "convert" => convert_, false, "    convert(T, x)\n\nConverts the number `x` to `Float64`, `Int` or `Bool` (an `InexactError` when it does not fit); a number carrying derivatives or a tracer stays itself, so the conversion keeps its derivative.\n\n```\njulia> convert(Int, 3.0)\n3\n```";
     "sincos" => sincos_, false, "    sincos(x)\n\n`(sin(x), cos(x))`.\n\n```\njulia> sincos(0.0)\n(0.0, 1.0)\n```";
 }
