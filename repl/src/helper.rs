@@ -1,7 +1,9 @@
-//! The line editor's view of the session: completion through `Session::complete`, multi-line
-//! input through `Session::is_complete` (the rustyline `Validator`), and syntax highlighting with
-//! bracket matching and the `help?>` prompt ([`crate::highlight`]).
+//! The line editor's view of the session: completion through `Session::complete` (and the
+//! key handlers' edits, [`crate::edit`]), multi-line input through `Session::is_complete` (the
+//! rustyline `Validator`), and syntax highlighting with bracket matching and the `help?>` prompt
+//! ([`crate::highlight`]).
 
+use crate::edit::PendingEdit;
 use crate::highlight;
 use difflab_session::{Completeness, Session};
 use rustyline::completion::{Completer, Pair};
@@ -42,6 +44,8 @@ impl SharedSession {
 #[derive(Helper, Hinter)]
 pub struct ReplHelper {
     session: SharedSession,
+    /// An edit a key handler asked for, applied through completion.
+    edits: PendingEdit,
     /// The line starts with `?`: show the help prompt.
     help_query: Cell<bool>,
     /// The bracket matching the one at the cursor, if any.
@@ -49,10 +53,11 @@ pub struct ReplHelper {
 }
 
 impl ReplHelper {
-    /// A helper asking `session`.
-    pub fn new(session: SharedSession) -> ReplHelper {
+    /// A helper asking `session` and applying the key handlers' `edits`.
+    pub fn new(session: SharedSession, edits: PendingEdit) -> ReplHelper {
         ReplHelper {
             session,
+            edits,
             help_query: Cell::new(false),
             matching_bracket: Cell::new(None),
         }
@@ -68,6 +73,13 @@ impl Completer for ReplHelper {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        if let Some((start, text)) = self.edits.take(line, pos) {
+            let edit = Pair {
+                display: text.clone(),
+                replacement: text,
+            };
+            return Ok((start, vec![edit]));
+        }
         let completions = self.session.lock().complete(line, pos);
         let candidates = completions
             .matches

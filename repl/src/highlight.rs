@@ -1,11 +1,14 @@
-//! A small lexical scanner for the prompt: token classes for syntax highlighting, bracket
+//! The prompt's lexical view of its line: token classes for syntax highlighting, bracket
 //! matching, and the nesting depth that drives indentation ([`crate::indent`]).
 //!
-//! It is deliberately forgiving: the line being edited is usually unfinished, so an unterminated
-//! string or comment simply runs to the end. Whether an input is complete is decided by the
-//! session (`Session::is_complete`), never here.
+//! Tokens come from the language's own lexer (`difflab_syntax::lexer::lex_tolerant`), so the
+//! prompt reads identifiers, numbers, strings and comments exactly as the parser does. The line
+//! being edited is usually unfinished; tolerant lexing runs an unterminated string or comment
+//! to the end. Whether an input is complete is decided by the session
+//! (`Session::is_complete`), never here.
 
-use difflab_session::complete::{is_ident_char, KEYWORDS};
+use difflab_syntax::lexer::{lex_tolerant, Inside, Keyword, Token as Lexeme, TokenKind};
+use difflab_syntax::ParseErrorKind;
 use std::ops::Range;
 
 /// What a token is, for colouring.
@@ -36,142 +39,83 @@ pub struct Token {
     pub class: Class,
 }
 
-/// The tokens of `code` worth colouring or matching, in order, and whether the code ends inside
-/// a string or a comment.
-pub fn scan(code: &str) -> (Vec<Token>, bool) {
-    let mut tokens = Vec::new();
-    let mut i = 0;
-    let mut unterminated = false;
-    while let Some(c) = code[i..].chars().next() {
-        let rest = &code[i..];
-        let mut open_literal = false;
-        let (len, class) = if c == '#' {
-            let (len, closed) = comment_len(rest);
-            open_literal = !closed;
-            (len, Some(Class::Comment))
-        } else if c == '"' {
-            let (len, closed) = string_len(rest);
-            open_literal = !closed;
-            (len, Some(Class::String))
-        } else if c.is_ascii_digit() {
-            (number_len(rest), Some(Class::Number))
-        } else if is_ident_char(c) {
-            let len = rest.find(|c| !is_ident_char(c)).unwrap_or(rest.len());
-            let word = &rest[..len];
-            let after_dot = code[..i].ends_with('.');
-            let keyword = KEYWORDS.contains(&word) && !after_dot;
-            (len, keyword.then_some(Class::Keyword))
-        } else if c == ':' && starts_symbol(code, i) {
-            let name = &rest[1..];
-            let len = 1 + name.find(|c| !is_ident_char(c)).unwrap_or(name.len());
-            (len, Some(Class::Symbol))
-        } else {
-            let class = match c {
-                '(' | '[' | '{' => Some(Class::Open),
-                ')' | ']' | '}' => Some(Class::Close),
-                _ => None,
-            };
-            (c.len_utf8(), class)
-        };
-        if let Some(class) = class {
-            tokens.push(Token {
-                range: i..i + len,
-                class,
-            });
-        }
-        unterminated = open_literal;
-        i += len;
-    }
-    (tokens, unterminated)
+/// The byte range of a lexer token.
+fn range(token: &Lexeme) -> Range<usize> {
+    token.span.start as usize..token.span.end as usize
 }
 
-/// The length of the comment at the start of `rest` and whether it is closed (a line comment
-/// always is; `#= … =#` nests, as in Julia).
-fn comment_len(rest: &str) -> (usize, bool) {
-    if !rest.starts_with("#=") {
-        return (rest.find('\n').unwrap_or(rest.len()), true);
-    }
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < rest.len() {
-        if rest[i..].starts_with("#=") {
-            depth += 1;
-            i += 2;
-        } else if rest[i..].starts_with("=#") {
-            depth -= 1;
-            i += 2;
-            if depth == 0 {
-                return (i, true);
+/// True when the keyword `tokens[i]` is a field name (`x.end`).
+fn is_field(tokens: &[Lexeme], i: usize) -> bool {
+    i > 0 && tokens[i - 1].kind == TokenKind::Dot && tokens[i - 1].span.end == tokens[i].span.start
+}
+
+/// The class of `tokens[i]` and the range it colours, if it is coloured or matched.
+fn classify(tokens: &[Lexeme], i: usize) -> Option<(Range<usize>, Class)> {
+    let token = &tokens[i];
+    let before = i.checked_sub(1).map(|b| &tokens[b]);
+    let class = match &token.kind {
+        TokenKind::Keyword(_) if is_field(tokens, i) => return None,
+        TokenKind::Keyword(_) => Class::Keyword,
+        TokenKind::Str(_) => Class::String,
+        TokenKind::Int(_) | TokenKind::Float(_) => Class::Number,
+        TokenKind::Invalid(error)
+            if matches!(
+                **error,
+                ParseErrorKind::IntegerTooLarge { .. } | ParseErrorKind::FloatTooLarge { .. }
+            ) =>
+        {
+            Class::Number
+        }
+        TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => Class::Open,
+        TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => Class::Close,
+        // `:name` right after a non-value (`f(:central)`, `x = :a`, `c ? :a : :b`).
+        TokenKind::Colon => {
+            let name = tokens.get(i + 1)?;
+            let named = matches!(name.kind, TokenKind::Ident(_) | TokenKind::Keyword(_));
+            if !named
+                || name.span.start != token.span.end
+                || before.is_some_and(|b| b.kind.ends_value())
+            {
+                return None;
             }
-        } else {
-            i += rest[i..].chars().next().map_or(1, char::len_utf8);
+            return Some((
+                token.span.start as usize..name.span.end as usize,
+                Class::Symbol,
+            ));
         }
-    }
-    (rest.len(), false)
-}
-
-/// The length of the string literal at the start of `rest` and whether it is closed.
-fn string_len(rest: &str) -> (usize, bool) {
-    let triple = rest.starts_with("\"\"\"");
-    let quote = if triple { "\"\"\"" } else { "\"" };
-    let mut i = quote.len();
-    while let Some(c) = rest[i..].chars().next() {
-        if c == '\\' {
-            i += 1 + rest[i + 1..].chars().next().map_or(0, char::len_utf8);
-        } else if rest[i..].starts_with(quote) {
-            return (i + quote.len(), true);
-        } else {
-            i += c.len_utf8();
-        }
-    }
-    (rest.len(), false)
-}
-
-/// The length of the number at the start of `rest`: digits with `_` and one `.`, an exponent,
-/// or a hexadecimal or binary literal. A juxtaposed name (`2x`) is not part of it.
-fn number_len(rest: &str) -> usize {
-    let bytes = rest.as_bytes();
-    if rest.starts_with("0x") || rest.starts_with("0b") {
-        return 2 + rest[2..]
-            .find(|c: char| !(c.is_ascii_hexdigit() || c == '_'))
-            .unwrap_or(rest.len() - 2);
-    }
-    let digits = |from: usize| {
-        from + rest[from..]
-            .find(|c: char| !(c.is_ascii_digit() || c == '_'))
-            .unwrap_or(rest.len() - from)
+        _ => return None,
     };
-    let mut i = digits(0);
-    // A `.` followed by a digit continues the number; `1.+x` and `1:n` end it.
-    if bytes.get(i) == Some(&b'.') && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
-        i = digits(i + 1);
-    } else if bytes.get(i) == Some(&b'.')
-        && !bytes
-            .get(i + 1)
-            .is_some_and(|b| b.is_ascii_punctuation() || b.is_ascii_alphabetic())
-    {
+    Some((range(token), class))
+}
+
+/// The pieces of `code` worth colouring or matching, in order and disjoint.
+pub fn scan(code: &str) -> Vec<Token> {
+    let lexed = lex_tolerant(code);
+    let mut pieces: Vec<Token> = Vec::new();
+    let mut i = 0;
+    while i < lexed.tokens.len() {
+        if let Some((range, class)) = classify(&lexed.tokens, i) {
+            // A symbol takes its name along.
+            if class == Class::Symbol {
+                i += 1;
+            }
+            pieces.push(Token { range, class });
+        }
         i += 1;
     }
-    if matches!(bytes.get(i), Some(b'e' | b'E' | b'f')) {
-        let sign = usize::from(matches!(bytes.get(i + 1), Some(b'+' | b'-')));
-        if bytes.get(i + 1 + sign).is_some_and(u8::is_ascii_digit) {
-            i = digits(i + 1 + sign);
-        }
-    }
-    i
-}
-
-/// True when the `:` at byte `i` starts a symbol (`f(:central)`, `x = :a`) rather than a range
-/// (`1:n`) or the else-branch of `a ? b : c`.
-fn starts_symbol(code: &str, i: usize) -> bool {
-    let next = code[i + 1..].chars().next();
-    if !next.is_some_and(|c| is_ident_char(c) && !c.is_ascii_digit()) {
-        return false;
-    }
-    // A value before the colon makes it a range (`a:b`, `x[1]:n`); the `:` of `a ? b : c` has
-    // a space after it, so it never gets here.
-    let before = code[..i].trim_end().chars().next_back();
-    !before.is_some_and(|p| is_ident_char(p) || matches!(p, ')' | ']' | '}' | '\''))
+    pieces.extend(lexed.comments.iter().map(|c| Token {
+        range: c.start as usize..c.end as usize,
+        class: Class::Comment,
+    }));
+    pieces.sort_by_key(|p| p.range.start);
+    // Comments inside a string's interpolation are coloured as the string.
+    let mut end = 0;
+    pieces.retain(|p| {
+        let keep = p.range.start >= end;
+        end = end.max(p.range.end);
+        keep
+    });
+    pieces
 }
 
 /// The SGR colour of a class, if it is coloured.
@@ -194,7 +138,7 @@ const RESET: &str = "\x1b[0m";
 /// at byte `matching` (if any) emphasized. Only escape sequences are added, so the display width
 /// is unchanged, as the line editor requires.
 pub fn paint(code: &str, matching: Option<usize>) -> String {
-    let (tokens, _) = scan(code);
+    let tokens = scan(code);
     let mut out = String::with_capacity(code.len() * 2);
     let mut at = 0;
     for token in tokens {
@@ -217,7 +161,7 @@ pub fn paint(code: &str, matching: Option<usize>) -> String {
 /// The byte offset of the bracket matching the one under the cursor (or just before it, as
 /// after typing a closing bracket), ignoring brackets in strings and comments.
 pub fn matching_bracket(code: &str, cursor: usize) -> Option<usize> {
-    let (tokens, _) = scan(code);
+    let tokens = scan(code);
     let brackets: Vec<&Token> = tokens
         .iter()
         .filter(|t| matches!(t.class, Class::Open | Class::Close))
@@ -249,27 +193,39 @@ pub fn matching_bracket(code: &str, cursor: usize) -> Option<usize> {
     None
 }
 
-/// Keywords that open a block closed by `end`.
-const BLOCK_OPENERS: &[&str] = &[
-    "function", "if", "for", "while", "begin", "let", "try", "macro", "quote", "struct", "module",
-    "do",
-];
+/// True for keywords that open a block closed by `end`.
+fn opens_block(keyword: Keyword) -> bool {
+    matches!(
+        keyword,
+        Keyword::Function
+            | Keyword::If
+            | Keyword::For
+            | Keyword::While
+            | Keyword::Begin
+            | Keyword::Let
+            | Keyword::Try
+            | Keyword::Struct
+            | Keyword::Do
+            | Keyword::Reserved("macro" | "quote" | "module" | "baremodule")
+    )
+}
 
 /// How many blocks and brackets are open at the end of `code`. Keywords inside brackets do not
 /// count (`[x for x in v]` is a comprehension, `v[end]` an index).
 pub fn depth(code: &str) -> usize {
-    let (tokens, _) = scan(code);
+    let tokens = lex_tolerant(code).tokens;
     let mut brackets = 0usize;
     let mut blocks = 0usize;
-    for t in tokens {
-        match t.class {
-            Class::Open => brackets += 1,
-            Class::Close => brackets = brackets.saturating_sub(1),
-            Class::Keyword if brackets == 0 => {
-                let word = &code[t.range];
-                if BLOCK_OPENERS.contains(&word) {
+    for (i, token) in tokens.iter().enumerate() {
+        match token.kind {
+            TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => brackets += 1,
+            TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => {
+                brackets = brackets.saturating_sub(1)
+            }
+            TokenKind::Keyword(keyword) if brackets == 0 && !is_field(&tokens, i) => {
+                if opens_block(keyword) {
                     blocks += 1;
-                } else if word == "end" {
+                } else if keyword == Keyword::End {
                     blocks = blocks.saturating_sub(1);
                 }
             }
@@ -279,9 +235,13 @@ pub fn depth(code: &str) -> usize {
     blocks + brackets
 }
 
-/// True when `code` ends inside a string or a block comment (where indentation is content).
+/// True when `code` ends inside a string (its text or an interpolation) or a block comment,
+/// where indentation is content.
 pub fn ends_in_literal(code: &str) -> bool {
-    scan(code).1
+    !matches!(
+        lex_tolerant(code).inside,
+        Inside::Code | Inside::Comment { block: false, .. }
+    )
 }
 
 #[cfg(test)]
@@ -290,7 +250,6 @@ mod tests {
 
     fn classes(code: &str) -> Vec<(&str, Class)> {
         scan(code)
-            .0
             .into_iter()
             .map(|t| (&code[t.range], t.class))
             .collect()
@@ -326,6 +285,15 @@ mod tests {
         assert_eq!(
             classes("2x + x1 + 0xff"),
             vec![("2", Class::Number), ("0xff", Class::Number)]
+        );
+        // Every keyword of the language, numbers too large for Int, text the lexer rejects.
+        assert_eq!(
+            classes("mutable struct P end; 99999999999999999999 ~ 'a'"),
+            vec![
+                ("struct", Class::Keyword),
+                ("end", Class::Keyword),
+                ("99999999999999999999", Class::Number),
+            ]
         );
     }
 
@@ -364,6 +332,75 @@ mod tests {
         assert_eq!(matching_bracket(code, 4), Some(5));
         assert_eq!(matching_bracket(code, 9), None, "inside the string");
         assert_eq!(matching_bracket("f(", 1), None, "unmatched");
+    }
+
+    /// The highlighter, completion and the parser's lexer read the same identifiers: every
+    /// identifier, keyword and macro name the lexer finds is the word completion sees at each
+    /// cursor inside it, no coloured piece cuts one, and keywords and symbols are coloured
+    /// exactly where the lexer has them.
+    #[test]
+    fn identifier_rules_agree_with_the_lexer_and_completion() {
+        use difflab_session::complete::word_around;
+        let inputs = [
+            "push!(x₁, ∇f) .+ a!b != c′",
+            "x≈y; end≈x; ∂y∂x = 2x",
+            "d = :∇f₁ => α′ ? :end : x.end",
+            "println(\"$n! $(g(x))\") # x₁ end",
+            "#= ∇f =# @time f!(x) do y end",
+            "s = \"unterminated $(h(y₂",
+        ];
+        for code in inputs {
+            let lexed = lex_tolerant(code);
+            let pieces = scan(code);
+            for (i, token) in lexed.tokens.iter().enumerate() {
+                let word = range(token);
+                let is_word = matches!(
+                    token.kind,
+                    TokenKind::Ident(_) | TokenKind::Keyword(_) | TokenKind::Macro(_)
+                );
+                if !is_word {
+                    continue;
+                }
+                for cursor in (word.start + 1..=word.end).filter(|&c| code.is_char_boundary(c)) {
+                    assert_eq!(
+                        word_around(code, cursor),
+                        (word.start, word.end),
+                        "{code:?} at {cursor}"
+                    );
+                }
+                for piece in &pieces {
+                    let cuts = |at: usize| word.start < at && at < word.end;
+                    assert!(
+                        !cuts(piece.range.start) && !cuts(piece.range.end),
+                        "{code:?}: {piece:?} cuts {:?}",
+                        &code[word.clone()]
+                    );
+                }
+                // A symbol's name comes right after its `:`.
+                let symbol = pieces
+                    .iter()
+                    .find(|p| p.class == Class::Symbol && p.range.end == word.end);
+                assert!(symbol.is_none_or(|p| p.range.start + 1 == word.start));
+                let keyword = matches!(token.kind, TokenKind::Keyword(_))
+                    && !is_field(&lexed.tokens, i)
+                    && symbol.is_none();
+                let coloured = pieces.contains(&Token {
+                    range: word.clone(),
+                    class: Class::Keyword,
+                });
+                assert_eq!(coloured, keyword, "{code:?}: {:?}", &code[word]);
+            }
+            let symbols: Vec<&str> = pieces
+                .iter()
+                .filter(|p| p.class == Class::Symbol)
+                .map(|p| &code[p.range.clone()])
+                .collect();
+            let expected: &[&str] = match code {
+                c if c.starts_with("d = ") => &[":∇f₁", ":end"],
+                _ => &[],
+            };
+            assert_eq!(symbols, expected, "{code:?}");
+        }
     }
 
     #[test]

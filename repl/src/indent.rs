@@ -7,16 +7,20 @@
 //! live in [`crate::interactive`].
 
 use crate::highlight::{depth, ends_in_literal};
-use difflab_session::complete::is_ident_char;
+use difflab_syntax::lexer::{lex_tolerant, Keyword, TokenKind};
 
-/// Words that close or continue the enclosing block, so their line sits one level out.
-const CLOSERS: &[&str] = &["end", "else", "elseif", "catch", "finally"];
-
-/// True when `line` starts with a block closer or a closing bracket.
+/// True when `line` starts with a block closer (`end`, `else`, `elseif`, `catch`, `finally`),
+/// which sits one level out, or a closing bracket.
 fn dedents(line: &str) -> bool {
-    let text = line.trim_start();
-    let word = &text[..text.find(|c| !is_ident_char(c)).unwrap_or(text.len())];
-    CLOSERS.contains(&word) || text.starts_with([')', ']', '}'])
+    let tokens = lex_tolerant(line).tokens;
+    matches!(
+        tokens[0].kind,
+        TokenKind::Keyword(
+            Keyword::End | Keyword::Else | Keyword::Elseif | Keyword::Catch | Keyword::Finally
+        ) | TokenKind::RParen
+            | TokenKind::RBracket
+            | TokenKind::RBrace
+    )
 }
 
 /// The indentation `line` should have after the code `before` (which ends with a newline).

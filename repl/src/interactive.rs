@@ -11,6 +11,7 @@
 //! keeping to entries that start with the text typed before the cursor ([`history_step`]); Tab
 //! at the start of a line indents; Alt-Enter inserts a newline.
 
+use crate::edit::PendingEdit;
 use crate::helper::{ReplHelper, SharedSession, PROMPT};
 use crate::indent;
 use crate::render::{Style, Terminal};
@@ -99,10 +100,12 @@ fn editor(session: &SharedSession, recallable: &Recallable) -> rustyline::Result
         .bracketed_paste(true)
         .build();
     let mut editor = ReplEditor::with_config(config)?;
-    editor.set_helper(Some(ReplHelper::new(session.clone())));
+    let edits = PendingEdit::default();
+    editor.set_helper(Some(ReplHelper::new(session.clone(), edits.clone())));
     let enter = || {
         EventHandler::Conditional(Box::new(EnterIndents {
             session: session.clone(),
+            edits: edits.clone(),
         }))
     };
     editor.bind_sequence(KeyEvent(KeyCode::Enter, Modifiers::NONE), enter());
@@ -116,6 +119,7 @@ fn editor(session: &SharedSession, recallable: &Recallable) -> rustyline::Result
             KeyEvent(KeyCode::Char(last_letter), Modifiers::NONE),
             EventHandler::Conditional(Box::new(CloserDedents {
                 session: session.clone(),
+                edits: edits.clone(),
             })),
         );
     }
@@ -216,10 +220,11 @@ impl HistoryFile {
 }
 
 /// Enter at the end of an unfinished input: a newline with the next line's indentation, after
-/// re-indenting the current line. Anywhere else, rustyline's own Enter (which asks the
-/// validator) applies.
+/// re-indenting the current line, with the cursor after them. Anywhere else, rustyline's own
+/// Enter (which asks the validator) applies.
 struct EnterIndents {
     session: SharedSession,
+    edits: PendingEdit,
 }
 
 impl ConditionalEventHandler for EnterIndents {
@@ -233,16 +238,21 @@ impl ConditionalEventHandler for EnterIndents {
         };
         let enter = indent::on_enter(buffer, &unit);
         Some(match enter.reindented_line {
-            Some(line) => Cmd::Replace(Movement::BeginningOfLine, Some(line + &enter.insert)),
+            Some(line) => {
+                let line_start = buffer.rfind('\n').map_or(0, |i| i + 1);
+                self.edits
+                    .replace(buffer, buffer.len(), line_start, line + &enter.insert)
+            }
             None => Cmd::Insert(1, enter.insert),
         })
     }
 }
 
 /// Typing the last letter of `end`, `else`, `catch` or `finally` alone on a continuation line
-/// moves the line one level out.
+/// moves the line one level out, with the cursor after the word.
 struct CloserDedents {
     session: SharedSession,
+    edits: PendingEdit,
 }
 
 impl ConditionalEventHandler for CloserDedents {
@@ -261,7 +271,7 @@ impl ConditionalEventHandler for CloserDedents {
             return None;
         };
         let line = indent::on_closer_typed(buffer, pos, *typed, &unit)?;
-        Some(Cmd::Replace(Movement::BeginningOfLine, Some(line)))
+        Some(self.edits.replace(buffer, pos, line_start, line))
     }
 }
 

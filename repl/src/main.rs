@@ -4,9 +4,11 @@
 //! Everything runs through `difflab_session::Session`; this binary reads input and renders
 //! events. Modules: [`interactive`] (the rustyline prompt) with [`helper`] (completion,
 //! validation, highlighting through the session), [`indent`] and [`highlight`] (the prompt's
-//! lexical view), [`history`] (where the history file lives); [`piped`] (standard input that is
-//! not a terminal); [`render`] (events as terminal text).
+//! lexical view), [`edit`] (the key handlers' edits of the line), [`history`] (where the
+//! history file lives); [`piped`] (standard input that is not a terminal); [`render`] (events as
+//! terminal text).
 
+mod edit;
 mod helper;
 mod highlight;
 mod history;

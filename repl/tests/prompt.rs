@@ -82,6 +82,73 @@ fn typed_blocks_continue_with_indentation_until_complete() {
     run(&mut repl, "h(41)", "42\n");
 }
 
+/// How a multi-line input reaches the prompt.
+#[derive(Debug, Clone, Copy)]
+enum Arrival {
+    /// All of it in one write: a terminal without bracketed paste, or a program (an editor, a
+    /// terminal multiplexer) writing code to the terminal.
+    OneChunk,
+    /// One write per line, Enter included: a fast typist, or code sent line by line.
+    LineChunks,
+    /// One key at a time, each after the prompt answered the one before.
+    KeyByKey,
+}
+
+/// Enters `lines` (each followed by Enter) as `arrival` says.
+fn enter_lines(repl: &mut Repl, lines: &[&str], arrival: Arrival) {
+    let with_enter = |line: &&str| format!("{line}{ENTER}");
+    match arrival {
+        Arrival::OneChunk => repl.send(&lines.iter().map(with_enter).collect::<String>()),
+        Arrival::LineChunks => lines.iter().for_each(|line| repl.send(&with_enter(line))),
+        Arrival::KeyByKey => repl.type_keys(&lines.iter().map(with_enter).collect::<String>()),
+    }
+}
+
+#[test]
+fn blocks_arriving_in_chunks_or_key_by_key_end_up_the_same() {
+    // The block as the prompt shows it once entered: indented one level per open block, closers
+    // one level out.
+    let shown = "function clamp01(v)\n    if v < 0\n        return 0.0\n    else\n        \
+                 return min(v, 1.0)\n    end\nend\nclamp01 (generic function with 1 method)";
+    // Typed relying on auto-indentation, and pasted (or sent by an editor) with its own.
+    let typed = [
+        "function clamp01(v)",
+        "if v < 0",
+        "return 0.0",
+        "else",
+        "return min(v, 1.0)",
+        "end",
+        "end",
+    ];
+    let pasted = [
+        "function clamp01(v)",
+        "    if v < 0",
+        "        return 0.0",
+        "    else",
+        "        return min(v, 1.0)",
+        "    end",
+        "end",
+    ];
+    for arrival in [Arrival::OneChunk, Arrival::LineChunks, Arrival::KeyByKey] {
+        for lines in [&typed, &pasted] {
+            let (mut repl, _) = start(&format!("chunks-{arrival:?}"));
+            enter_lines(&mut repl, lines, arrival);
+            let before = repl.expect(shown);
+            assert!(
+                !before.contains("ERROR"),
+                "{arrival:?}, {lines:?}:\n{before}"
+            );
+            repl.expect(PROMPT);
+            // The next input goes on normally, after a block that arrived whole as well.
+            enter_lines(&mut repl, &["clamp01.([-2, 0.5, 3])"], arrival);
+            repl.expect("3-element Vector{Float64}:\n 0.0\n 0.5\n 1.0\n");
+            repl.expect(PROMPT);
+            repl.send(CTRL_D);
+            assert_eq!(repl.exit_status(), 0, "{arrival:?}, {lines:?}");
+        }
+    }
+}
+
 #[test]
 fn tab_completes_names_and_latex_symbols() {
     let (mut repl, _) = start("complete");

@@ -8,6 +8,7 @@
 
 use crate::events::MimeBundle;
 use difflab_lang::Interp;
+use difflab_syntax::lexer::{single_token, TokenKind};
 use difflab_syntax::Name;
 
 /// The topic of a `?name` (or `name?`) query, if `code` is one.
@@ -17,7 +18,11 @@ pub fn help_query(code: &str) -> Option<&str> {
         return Some(topic.trim());
     }
     let topic = trimmed.strip_suffix('?')?;
-    (!topic.is_empty() && topic.chars().all(crate::complete::is_ident_char)).then_some(topic)
+    matches!(
+        single_token(topic),
+        Some(TokenKind::Ident(_) | TokenKind::Keyword(_))
+    )
+    .then_some(topic)
 }
 
 /// The topic of a `help()` or `help(name)` call (`help("name")` too), if `code` is one and the
@@ -28,9 +33,11 @@ pub fn help_call<'a>(interp: &Interp, code: &'a str) -> Option<&'a str> {
         .strip_prefix('"')
         .and_then(|t| t.strip_suffix('"'))
         .unwrap_or(inner);
-    let is_topic = topic
-        .chars()
-        .all(|c| crate::complete::is_ident_char(c) || c == '!' || c == '@')
+    let is_topic = topic.is_empty()
+        || matches!(
+            single_token(topic),
+            Some(TokenKind::Ident(_) | TokenKind::Keyword(_) | TokenKind::Macro(_))
+        )
         || difflab_lang::builtins::lookup(Name::new(topic)).is_some();
     (is_topic && interp.global(Name::new("help")).is_none()).then_some(topic)
 }

@@ -163,10 +163,38 @@ impl Repl {
             .expect("the pty can be resized");
     }
 
-    /// Types `keys` (`\r` is Enter, `\t` Tab, `\x03` Ctrl-C, `\x04` Ctrl-D, `\x1b[A` Up).
+    /// Writes `keys` in one write, as a fast typist, a terminal without bracketed paste or a
+    /// program sending code to the terminal does (`\r` is Enter, `\t` Tab, `\x03` Ctrl-C,
+    /// `\x04` Ctrl-D, `\x1b[A` Up).
     pub fn send(&mut self, keys: &str) {
         self.input.write_all(keys.as_bytes()).unwrap();
         self.input.flush().unwrap();
+    }
+
+    /// Types `keys` one character at a time, as a person does: each character is written
+    /// alone and the next one only after the program has answered it (every key the prompt
+    /// reads redraws the line), so no two keys arrive in one read. No escape sequences.
+    pub fn type_keys(&mut self, keys: &str) {
+        let mut buffer = [0u8; 4];
+        for c in keys.chars() {
+            let before = self.transcript.0.lock().unwrap().raw.len();
+            self.input
+                .write_all(c.encode_utf8(&mut buffer).as_bytes())
+                .unwrap();
+            self.input.flush().unwrap();
+            let deadline = Instant::now() + TIMEOUT;
+            let (lock, changed) = &*self.transcript;
+            let mut t = lock.lock().unwrap();
+            while t.raw.len() == before {
+                let now = Instant::now();
+                assert!(
+                    now < deadline && !t.closed,
+                    "no answer to the key {c:?}; the terminal shows:\n{}",
+                    &t.text[self.consumed..]
+                );
+                t = changed.wait_timeout(t, deadline - now).unwrap().0;
+            }
+        }
     }
 
     /// Waits until `needle` appears after what was already expected, and returns the text

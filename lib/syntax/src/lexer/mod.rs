@@ -5,9 +5,11 @@
 //! elements, `[1 - 2]` one). Newlines are tokens ([`TokenKind::Newline`]): they end statements
 //! and separate matrix rows. A string literal is lexed whole, its `$(…)` interpolations already
 //! turned into tokens ([`StrPiece`]), so the parser never reads source text again. The entry
-//! point is [`lex`]; the parser that consumes the tokens is [`crate::parser`]. Submodules:
-//! `number` (numeric literals), `string` (string literals, escapes, interpolation) and
-//! `operator` (operator tokens).
+//! point is [`lex`]; the parser that consumes the tokens is [`crate::parser`]. Editors (the
+//! REPL's highlighter and indentation, completion) lex unfinished input with the same rules
+//! through [`lex_tolerant`]. Submodules: `number` (numeric literals), `string` (string literals,
+//! escapes, interpolation), `operator` (operator tokens) and `tolerant` (lexing that never
+//! stops, for editors).
 
 use crate::ast::BinOp;
 use crate::names::Name;
@@ -19,8 +21,11 @@ mod operator;
 mod string;
 #[cfg(test)]
 mod tests;
+mod tolerant;
 
 use operator::{dotted, operator_at};
+use tolerant::Tolerance;
+pub use tolerant::{lex_tolerant, Inside, Lexed};
 
 /// A token with the byte range of its source.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,8 +105,30 @@ pub enum TokenKind {
     LBrace,
     /// `}`
     RBrace,
+    /// Text that is not a token (an invalid character, `'a'`, a number too large): only
+    /// [`lex_tolerant`] makes these, with the error [`lex`] would have stopped at.
+    Invalid(Box<ParseErrorKind>),
     /// The end of input (or the place where lexing stopped at an error).
     Eof,
+}
+
+impl TokenKind {
+    /// True for tokens that end a value (a name, a number, a closing bracket, `'`, `end` in an
+    /// index): a `'` right after one is an adjoint, a `.` before a digit is field access, and
+    /// a `:` after one makes a range rather than a symbol.
+    pub fn ends_value(&self) -> bool {
+        matches!(
+            self,
+            TokenKind::Ident(_)
+                | TokenKind::Int(_)
+                | TokenKind::Float(_)
+                | TokenKind::RParen
+                | TokenKind::RBracket
+                | TokenKind::RBrace
+                | TokenKind::Quote
+                | TokenKind::Keyword(Keyword::End)
+        )
+    }
 }
 
 /// A piece of a string literal token.
@@ -208,6 +235,35 @@ pub enum Keyword {
 }
 
 impl Keyword {
+    /// The keywords the language supports (not the [`Keyword::Reserved`] ones), for completion.
+    pub const SUPPORTED: [Keyword; 25] = [
+        Keyword::Function,
+        Keyword::End,
+        Keyword::If,
+        Keyword::Elseif,
+        Keyword::Else,
+        Keyword::For,
+        Keyword::While,
+        Keyword::Break,
+        Keyword::Continue,
+        Keyword::Return,
+        Keyword::Try,
+        Keyword::Catch,
+        Keyword::Finally,
+        Keyword::Begin,
+        Keyword::Let,
+        Keyword::Global,
+        Keyword::Local,
+        Keyword::Using,
+        Keyword::Import,
+        Keyword::True,
+        Keyword::False,
+        Keyword::In,
+        Keyword::Const,
+        Keyword::Struct,
+        Keyword::Do,
+    ];
+
     /// Whether an element of an array row may begin with this keyword (`[true false]`,
     /// `[1 if c 2 else 3 end]`); the others end or continue a construct.
     pub fn starts_element(self) -> bool {
@@ -297,13 +353,7 @@ impl Keyword {
 /// closed by an [`TokenKind::Eof`] at the error, together with the error, so that the parser
 /// can report an earlier syntax error first.
 pub fn lex(source: &str) -> (Vec<Token>, Option<ParseError>) {
-    let mut lexer = Lexer {
-        src: source,
-        pos: 0,
-        nesting: 0,
-        value_end: None,
-        stack_top: stack_position(),
-    };
+    let mut lexer = Lexer::new(source, None);
     let mut tokens = Vec::with_capacity(source.len() / 3 + 1);
     loop {
         match lexer.next_token() {
@@ -324,6 +374,16 @@ pub fn lex(source: &str) -> (Vec<Token>, Option<ParseError>) {
                 return (tokens, Some(error));
             }
         }
+    }
+}
+
+/// The one token `text` is made of, if it is exactly one (`push!`, `∇f`, `@time`, `end`, `+`).
+pub fn single_token(text: &str) -> Option<TokenKind> {
+    match lex(text) {
+        (tokens, None) if tokens.len() == 2 && tokens[0].span == Span::new(0, text.len()) => {
+            tokens.into_iter().next().map(|token| token.kind)
+        }
+        _ => None,
     }
 }
 
@@ -352,6 +412,8 @@ struct Lexer<'s> {
     value_end: Option<usize>,
     /// [`stack_position`] where lexing started, for the [`STACK_BUDGET`].
     stack_top: usize,
+    /// What tolerant lexing ([`lex_tolerant`]) keeps; `None` for [`lex`].
+    tolerance: Option<Tolerance>,
 }
 
 type LexResult<T> = Result<T, ParseError>;
@@ -372,6 +434,17 @@ fn error(kind: ParseErrorKind, start: usize, end: usize) -> ParseError {
 }
 
 impl<'s> Lexer<'s> {
+    fn new(src: &'s str, tolerance: Option<Tolerance>) -> Lexer<'s> {
+        Lexer {
+            src,
+            pos: 0,
+            nesting: 0,
+            value_end: None,
+            stack_top: stack_position(),
+            tolerance,
+        }
+    }
+
     fn rest(&self) -> &'s str {
         &self.src[self.pos..]
     }
@@ -385,25 +458,17 @@ impl<'s> Lexer<'s> {
         let start = self.pos;
         let kind = match self.char_at(start) {
             None => TokenKind::Eof,
-            Some(c) => self.lex_token(c)?,
+            Some(c) => match self.lex_token(c) {
+                Err(error) if self.tolerance.is_some() => self.invalid(start, c, error),
+                lexed => lexed?,
+            },
         };
         let token = Token {
             kind,
             span: Span::new(start, self.pos),
             space_before: space_before || start == 0,
         };
-        let is_value = matches!(
-            token.kind,
-            TokenKind::Ident(_)
-                | TokenKind::Int(_)
-                | TokenKind::Float(_)
-                | TokenKind::RParen
-                | TokenKind::RBracket
-                | TokenKind::RBrace
-                | TokenKind::Quote
-                | TokenKind::Keyword(Keyword::End)
-        );
-        self.value_end = is_value.then_some(self.pos);
+        self.value_end = token.kind.ends_value().then_some(self.pos);
         Ok(token)
     }
 
@@ -423,7 +488,17 @@ impl<'s> Lexer<'s> {
     fn skip_comment(&mut self) -> LexResult<()> {
         let start = self.pos;
         if !self.rest().starts_with("#=") {
-            self.pos += self.rest().find('\n').unwrap_or(self.rest().len());
+            match self.rest().find('\n') {
+                Some(end) => self.pos += end,
+                None => {
+                    self.pos = self.src.len();
+                    self.reached_end(Inside::Comment {
+                        start,
+                        block: false,
+                    });
+                }
+            }
+            self.note_comment(start);
             return Ok(());
         }
         // `#= … =#` nests, as in Julia.
@@ -437,11 +512,16 @@ impl<'s> Lexer<'s> {
                 depth -= 1;
                 self.pos += 2;
                 if depth == 0 {
+                    self.note_comment(start);
                     return Ok(());
                 }
             } else {
                 self.pos += rest.chars().next().map_or(1, char::len_utf8);
             }
+        }
+        if self.reached_end(Inside::Comment { start, block: true }) {
+            self.note_comment(start);
+            return Ok(());
         }
         Err(error(ParseErrorKind::UnterminatedComment, start, start + 2))
     }

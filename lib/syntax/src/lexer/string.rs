@@ -1,8 +1,9 @@
 //! String literals: `"…"` and triple-quoted `"""…"""` (dedented as Julia does), with escapes
 //! decoded and interpolations `$name` and `$( … )` turned into [`StrPiece`]s; the tokens of a
-//! `$( … )` are lexed here, so nested strings work.
+//! `$( … )` are lexed here, so nested strings work. Lexing tolerantly, an unterminated string
+//! runs to the end of the input, and an invalid escape or `$` is text of the string.
 
-use super::{error, is_ident_start, LexResult, Lexer, StrPiece, TokenKind};
+use super::{error, is_ident_start, Inside, LexResult, Lexer, StrPiece, TokenKind};
 use crate::names::Name;
 use crate::parser::{stack_position, ParseErrorKind, STACK_BUDGET};
 use crate::span::Span;
@@ -12,18 +13,32 @@ const MAX_STRING_NESTING: usize = 50;
 
 impl<'s> Lexer<'s> {
     pub(super) fn lex_string(&mut self, start: usize) -> LexResult<TokenKind> {
-        self.nesting += 1;
         let stack_used = self.stack_top.abs_diff(stack_position());
-        if self.nesting > MAX_STRING_NESTING || stack_used > STACK_BUDGET {
+        if self.nesting >= MAX_STRING_NESTING || stack_used > STACK_BUDGET {
             return Err(error(ParseErrorKind::TooDeep, start, start + 1));
         }
+        self.nesting += 1;
+        let lexed = self.lex_string_nested(start);
+        self.nesting -= 1;
+        lexed
+    }
+
+    /// [`Lexer::lex_string`] once the nesting is counted.
+    fn lex_string_nested(&mut self, start: usize) -> LexResult<TokenKind> {
         let triple = self.src[start..].starts_with("\"\"\"");
-        let mut pos = start + if triple { 3 } else { 1 };
+        let content_start = start + if triple { 3 } else { 1 };
+        let mut pos = content_start;
         let mut pieces = Vec::new();
         let mut text = String::new();
         let unterminated = || error(ParseErrorKind::UnterminatedString, start, start + 1);
         loop {
             let Some(c) = self.char_at(pos) else {
+                if self.reached_end(Inside::String {
+                    start,
+                    content_start,
+                }) {
+                    break;
+                }
                 return Err(unterminated());
             };
             match c {
@@ -35,12 +50,31 @@ impl<'s> Lexer<'s> {
                     pos += 3;
                     break;
                 }
-                '\\' => pos = self.lex_escape(pos, &mut text)?,
-                '$' => {
-                    if !text.is_empty() {
-                        pieces.push(StrPiece::Text(std::mem::take(&mut text)));
+                '\\' => match self.lex_escape(pos, &mut text) {
+                    Ok(after) => pos = after,
+                    Err(invalid) if self.tolerance.is_some() => {
+                        let end = invalid.span.end as usize;
+                        text.push_str(&self.src[pos..end]);
+                        pos = end;
                     }
-                    pos = self.lex_interpolation(start, pos, &mut pieces)?;
+                    Err(invalid) => return Err(invalid),
+                },
+                '$' => {
+                    let mut interpolated = Vec::new();
+                    match self.lex_interpolation(start, pos, &mut interpolated) {
+                        Ok(after) => {
+                            if !text.is_empty() {
+                                pieces.push(StrPiece::Text(std::mem::take(&mut text)));
+                            }
+                            pieces.append(&mut interpolated);
+                            pos = after;
+                        }
+                        Err(_) if self.tolerance.is_some() => {
+                            text.push('$');
+                            pos += 1;
+                        }
+                        Err(invalid) => return Err(invalid),
+                    }
                 }
                 _ => {
                     text.push(c);
@@ -55,7 +89,6 @@ impl<'s> Lexer<'s> {
             dedent(&mut pieces);
         }
         self.pos = pos;
-        self.nesting -= 1;
         Ok(TokenKind::Str(pieces))
     }
 
@@ -173,6 +206,11 @@ impl<'s> Lexer<'s> {
                     match token.kind {
                         TokenKind::LParen => depth += 1,
                         TokenKind::RParen => depth -= 1,
+                        TokenKind::Eof
+                            if self.reached_end(Inside::Interpolation { string_start }) =>
+                        {
+                            break;
+                        }
                         TokenKind::Eof => {
                             return Err(error(
                                 ParseErrorKind::UnterminatedString,

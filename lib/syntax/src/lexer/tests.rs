@@ -180,3 +180,141 @@ fn spaces_are_recorded() {
     let (tokens, _) = lex("[1 -2]");
     assert!(tokens[2].space_before && !tokens[3].space_before);
 }
+
+/// The text of each token of `src` lexed tolerantly, with what the end is inside.
+fn tolerant(src: &str) -> (Vec<&str>, Inside) {
+    let lexed = lex_tolerant(src);
+    let texts = lexed
+        .tokens
+        .iter()
+        .filter(|t| t.kind != TokenKind::Eof)
+        .map(|t| &src[t.span.start as usize..t.span.end as usize])
+        .collect();
+    (texts, lexed.inside)
+}
+
+#[test]
+fn tolerant_lexing_runs_unterminated_literals_to_the_end() {
+    assert_eq!(
+        tolerant("s = \"abc"),
+        (
+            vec!["s", "=", "\"abc"],
+            Inside::String {
+                start: 4,
+                content_start: 5
+            }
+        )
+    );
+    assert_eq!(
+        tolerant("s = \"\"\"\nab\"\n").1,
+        Inside::String {
+            start: 4,
+            content_start: 7
+        }
+    );
+    assert_eq!(
+        tolerant("x #= a #= b =# c"),
+        (
+            vec!["x"],
+            Inside::Comment {
+                start: 2,
+                block: true
+            }
+        )
+    );
+    assert_eq!(
+        tolerant("x # note"),
+        (
+            vec!["x"],
+            Inside::Comment {
+                start: 2,
+                block: false
+            }
+        )
+    );
+    assert_eq!(tolerant("x # note\ny").1, Inside::Code);
+    // The end inside an interpolation is code; a string inside it is the innermost literal.
+    let lexed = lex_tolerant("\"a $(f(x, ");
+    assert_eq!(lexed.inside, Inside::Interpolation { string_start: 0 });
+    let TokenKind::Str(pieces) = &lexed.tokens[0].kind else {
+        panic!("{:?}", lexed.tokens)
+    };
+    let StrPiece::Expr(inner) = &pieces[1] else {
+        panic!("{pieces:?}")
+    };
+    assert_eq!(inner.len(), 5, "( f ( x , : {inner:?}");
+    assert_eq!(
+        tolerant("\"a $(g(\"b").1,
+        Inside::String {
+            start: 7,
+            content_start: 8
+        }
+    );
+}
+
+#[test]
+fn tolerant_lexing_goes_on_after_errors() {
+    let lexed = lex_tolerant("x = 'a' + 99999999999999999999 ~ y // 2 \"\\q $ ok\" end");
+    let kinds: Vec<&TokenKind> = lexed.tokens.iter().map(|t| &t.kind).collect();
+    assert!(matches!(
+        kinds[2],
+        TokenKind::Invalid(e) if matches!(**e, ParseErrorKind::Unsupported { .. })
+    ));
+    assert!(kinds.iter().any(|k| matches!(
+        k,
+        TokenKind::Invalid(e) if matches!(**e, ParseErrorKind::IntegerTooLarge { .. })
+    )));
+    assert!(kinds
+        .iter()
+        .any(|k| matches!(k, TokenKind::Invalid(e) if **e == ParseErrorKind::InvalidChar('~'))));
+    // An invalid escape and a bare `$` are text of their string, which ends where it should.
+    assert!(kinds.contains(&&TokenKind::Str(vec![StrPiece::Text("\\q $ ok".into())])));
+    assert_eq!(kinds[kinds.len() - 2], &TokenKind::Keyword(Keyword::End));
+    assert_eq!(lexed.inside, Inside::Code);
+    // Comments are reported, those inside interpolations too.
+    let src = "a # one\n\"$(b #= two =# )\"";
+    let comments: Vec<&str> = lex_tolerant(src)
+        .comments
+        .iter()
+        .map(|s| &src[s.start as usize..s.end as usize])
+        .collect();
+    assert_eq!(comments, ["# one", "#= two =#"]);
+}
+
+#[test]
+fn tolerant_and_strict_lexing_agree_on_valid_input() {
+    for src in [
+        "function f!(x₁, ∇f) push!(x₁, ∇f.(x₁) .^ 2) end",
+        "@time a!b != c′ # note\n\"$n! $(x[end]) \\$\" #= c =# :sym",
+    ] {
+        let (strict, error) = lex(src);
+        assert!(error.is_none(), "{error:?}");
+        assert_eq!(lex_tolerant(src).tokens, strict, "{src}");
+    }
+}
+
+#[test]
+fn single_tokens() {
+    assert!(matches!(single_token("push!"), Some(TokenKind::Ident(_))));
+    assert!(matches!(single_token("∇f₁"), Some(TokenKind::Ident(_))));
+    assert!(matches!(single_token("@time"), Some(TokenKind::Macro(_))));
+    assert_eq!(single_token("end"), Some(TokenKind::Keyword(Keyword::End)));
+    assert_eq!(single_token("a b"), None);
+    assert_eq!(single_token("x≈y"), None);
+    assert_eq!(single_token(""), None);
+}
+
+#[test]
+fn tolerant_lexing_reads_every_prefix() {
+    let src = "f(x; k=\"a\\u{3b1} $(g(\"∇\")) #=c=#\") = x₁' .+ 0x1f #= =# # ü\n@. [1 -2]'";
+    for (cut, _) in src.char_indices() {
+        let prefix = &src[..cut];
+        let lexed = lex_tolerant(prefix);
+        assert_eq!(lexed.tokens.last().map(|t| &t.kind), Some(&TokenKind::Eof));
+        for t in &lexed.tokens {
+            let (start, end) = (t.span.start as usize, t.span.end as usize);
+            assert!(start <= end && end <= cut, "{prefix:?}: {t:?}");
+            assert!(prefix.is_char_boundary(start) && prefix.is_char_boundary(end));
+        }
+    }
+}

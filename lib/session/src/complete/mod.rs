@@ -2,11 +2,16 @@
 //! call (`AutoReverseDiff(comp` → `compile=`), fields of library objects and named tuples, file
 //! paths inside strings, and LaTeX-style Unicode input (`\alpha` → `α`, in [`crate::latex`]).
 //!
-//! [`complete`] first finds where the cursor is with a small lexical scan of the code before it
-//! (`Lexical`: code, string or comment, and the innermost open call), then asks the matching
-//! source of candidates. Offsets are bytes, as everywhere in the session.
+//! [`complete`] first finds where the cursor is with the language's lexer ([`context`]: code,
+//! string or comment, the innermost open call, the identifier at the cursor), then asks the
+//! matching source of candidates. Offsets are bytes, as everywhere in the session.
 
+mod context;
+
+pub use context::word_around;
+use context::{context, Call, Lexical};
 use difflab_lang::{Interp, Value};
+use difflab_syntax::lexer::{single_token, Keyword, TokenKind};
 use difflab_syntax::{Name, Pattern};
 use std::path::Path;
 
@@ -32,45 +37,13 @@ impl Completions {
     }
 }
 
-/// The language's keywords (completed like names; frontends also use them for highlighting).
-pub const KEYWORDS: &[&str] = &[
-    "begin", "break", "catch", "const", "continue", "else", "elseif", "end", "false", "finally",
-    "for", "function", "global", "if", "import", "in", "let", "local", "return", "true", "try",
-    "using", "while",
-];
-
-/// True for characters that may appear in an identifier.
-pub fn is_ident_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '!' || (!c.is_ascii() && !c.is_whitespace())
-}
-
-/// The byte range of the identifier touching `cursor`.
-pub fn word_around(code: &str, cursor: usize) -> (usize, usize) {
-    let cursor = cursor.min(code.len());
-    let mut start = cursor;
-    while let Some(c) = code[..start].chars().next_back() {
-        if !is_ident_char(c) {
-            break;
-        }
-        start -= c.len_utf8();
-    }
-    let mut end = cursor;
-    while let Some(c) = code[end..].chars().next() {
-        if !is_ident_char(c) || c == '!' && end > start {
-            break;
-        }
-        end += c.len_utf8();
-    }
-    (start, end)
-}
-
 fn all_names(interp: &Interp) -> Vec<String> {
     let mut names: Vec<String> = interp
         .global_names()
         .into_iter()
         .map(|n| n.to_string())
         .chain(difflab_lang::builtins::all().map(|b| b.name.to_string()))
-        .chain(KEYWORDS.iter().map(|k| k.to_string()))
+        .chain(Keyword::SUPPORTED.iter().map(|k| k.as_str().to_string()))
         .collect();
     names.sort();
     names.dedup();
@@ -86,7 +59,7 @@ pub fn complete(interp: &Interp, code: &str, cursor: usize) -> Completions {
     if let Some(c) = crate::latex::complete(code, cursor) {
         return c;
     }
-    match scan(&code[..cursor]) {
+    match context(&code[..cursor]) {
         Lexical::Comment => Completions::empty(cursor),
         Lexical::String { content_start } => complete_path(code, content_start, cursor),
         Lexical::Code { call } => complete_code(interp, code, cursor, call),
@@ -97,6 +70,18 @@ pub fn complete(interp: &Interp, code: &str, cursor: usize) -> Completions {
 fn complete_code(interp: &Interp, code: &str, cursor: usize, call: Option<Call>) -> Completions {
     let (start, _) = word_around(code, cursor);
     let prefix = &code[start..cursor];
+    if prefix.starts_with('@') {
+        let matches = difflab_lang::eval::macros::MACROS
+            .iter()
+            .map(|m| format!("@{m}"))
+            .filter(|m| m.starts_with(prefix))
+            .collect();
+        return Completions {
+            matches,
+            start,
+            end: cursor,
+        };
+    }
     // `object.fi|`: fields of a library object or named tuple held in a global.
     if code[..start].ends_with('.') {
         let (owner_start, _) = word_around(code, start - 1);
@@ -201,7 +186,7 @@ pub fn signature_keywords(name: &str, doc: &str) -> Vec<String> {
                     if after_semicolon {
                         let item = args[item_start..i].split('=').next().unwrap_or("");
                         let item = item.trim().trim_end_matches("...");
-                        if !item.is_empty() && item.chars().all(is_ident_char) {
+                        if matches!(single_token(item), Some(TokenKind::Ident(_))) {
                             names.push(item.to_string());
                         }
                     }
@@ -256,165 +241,6 @@ fn complete_path(code: &str, content_start: usize, cursor: usize) -> Completions
     }
 }
 
-/// Where the end of some code is, lexically.
-#[derive(Debug, PartialEq)]
-enum Lexical {
-    /// In code, possibly inside the argument list of a call.
-    Code {
-        /// The innermost open call, if the innermost open bracket is a call's `(`.
-        call: Option<Call>,
-    },
-    /// Inside a string literal whose text starts at `content_start`.
-    String {
-        /// First byte of the string's text (after the opening quote).
-        content_start: usize,
-    },
-    /// Inside a comment.
-    Comment,
-}
-
-/// An open call `callee(arg, …` around the end of the code.
-#[derive(Debug, PartialEq, Clone, Copy)]
-struct Call {
-    /// The byte range of the called name.
-    callee: (usize, usize),
-    /// The byte after the last `(`, `,` or `;` of the argument list.
-    argument_start: usize,
-}
-
-/// The state of [`scan`] at one point.
-#[derive(Clone, Copy, PartialEq)]
-enum Mode {
-    Code,
-    Str { triple: bool, content_start: usize },
-    LineComment,
-    BlockComment(usize),
-}
-
-/// An open bracket met by [`scan`].
-struct Open {
-    bracket: char,
-    position: usize,
-    argument_start: usize,
-    /// For `$(` inside a string, the string to return to at the closing `)`.
-    resumes: Option<Mode>,
-}
-
-/// Scans `text` (the code before the cursor) as the lexer would, far enough to know whether its
-/// end is in code, a string or a comment, and which brackets are open.
-fn scan(text: &str) -> Lexical {
-    let mut mode = Mode::Code;
-    let mut open: Vec<Open> = Vec::new();
-    let mut i = 0;
-    while let Some(c) = text[i..].chars().next() {
-        let rest = &text[i..];
-        let mut step = c.len_utf8();
-        match mode {
-            Mode::Code => match c {
-                '#' if rest.starts_with("#=") => {
-                    mode = Mode::BlockComment(1);
-                    step = 2;
-                }
-                '#' => mode = Mode::LineComment,
-                '"' if rest.starts_with("\"\"\"") => {
-                    mode = Mode::Str {
-                        triple: true,
-                        content_start: i + 3,
-                    };
-                    step = 3;
-                }
-                '"' => {
-                    mode = Mode::Str {
-                        triple: false,
-                        content_start: i + 1,
-                    }
-                }
-                '(' | '[' | '{' => open.push(Open {
-                    bracket: c,
-                    position: i,
-                    argument_start: i + 1,
-                    resumes: None,
-                }),
-                ')' | ']' | '}' => {
-                    if let Some(Open {
-                        resumes: Some(string),
-                        ..
-                    }) = open.pop()
-                    {
-                        mode = string;
-                    }
-                }
-                ',' | ';' => {
-                    if let Some(top) = open.last_mut() {
-                        top.argument_start = i + 1;
-                    }
-                }
-                _ => {}
-            },
-            Mode::LineComment => {
-                if c == '\n' {
-                    mode = Mode::Code;
-                }
-            }
-            Mode::BlockComment(depth) => {
-                if rest.starts_with("#=") {
-                    mode = Mode::BlockComment(depth + 1);
-                    step = 2;
-                } else if rest.starts_with("=#") {
-                    mode = if depth == 1 {
-                        Mode::Code
-                    } else {
-                        Mode::BlockComment(depth - 1)
-                    };
-                    step = 2;
-                }
-            }
-            Mode::Str { triple, .. } => match c {
-                '\\' => step += rest[1..].chars().next().map_or(0, char::len_utf8),
-                '"' if !triple => mode = Mode::Code,
-                '"' if rest.starts_with("\"\"\"") => {
-                    mode = Mode::Code;
-                    step = 3;
-                }
-                '$' if rest.starts_with("$(") => {
-                    open.push(Open {
-                        bracket: '(',
-                        position: i + 1,
-                        argument_start: i + 2,
-                        resumes: Some(mode),
-                    });
-                    mode = Mode::Code;
-                    step = 2;
-                }
-                _ => {}
-            },
-        }
-        i += step;
-    }
-    match mode {
-        Mode::LineComment | Mode::BlockComment(_) => Lexical::Comment,
-        Mode::Str { content_start, .. } => Lexical::String { content_start },
-        Mode::Code => {
-            let call = open.last().filter(|o| o.bracket == '(').and_then(|o| {
-                // `f(` or the broadcast call `f.(`; a bare `(` groups or makes a tuple.
-                let end = if text[..o.position].ends_with('.') {
-                    o.position - 1
-                } else {
-                    o.position
-                };
-                let (start, _) = word_around(&text[..end], end);
-                let callee = &text[start..end];
-                let is_name = callee.chars().next().is_some_and(|c| !c.is_numeric());
-                is_name.then_some(Call {
-                    callee: (start, end),
-                    argument_start: o.argument_start,
-                })
-            });
-            Lexical::Code { call }
-        }
-    }
-}
-
 /// Known names close to `word` (for "did you mean" hints).
 pub fn similar_names(interp: &Interp, word: &str) -> Vec<String> {
     let lower = word.to_lowercase();
@@ -431,7 +257,7 @@ pub fn similar_names(interp: &Interp, word: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{complete, scan, signature_keywords, Call, Lexical};
+    use super::{complete, signature_keywords};
     use difflab_lang::{Capture, Config, Interp, Source};
     use std::rc::Rc;
 
@@ -558,33 +384,6 @@ mod tests {
         let (matches, _) = at_end(&interp, "\"value: $(prin");
         assert!(matches.contains(&"println".to_string()), "{matches:?}");
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn the_scan_knows_strings_comments_and_calls() {
-        assert_eq!(scan("x = 1 # prin"), Lexical::Comment);
-        assert_eq!(scan("#= a #= b =# c"), Lexical::Comment);
-        assert_eq!(
-            scan("#= a =# f(1, "),
-            Lexical::Code {
-                call: Some(Call {
-                    callee: (8, 9),
-                    argument_start: 12
-                })
-            }
-        );
-        assert_eq!(scan(r#"s = "a \" b"#), Lexical::String { content_start: 5 });
-        assert_eq!(scan("s = \"\"\"\nab"), Lexical::String { content_start: 7 });
-        assert_eq!(
-            scan("f.(x"),
-            Lexical::Code {
-                call: Some(Call {
-                    callee: (0, 1),
-                    argument_start: 3
-                })
-            }
-        );
-        assert_eq!(scan("x[1, (2"), Lexical::Code { call: None });
     }
 
     #[test]
