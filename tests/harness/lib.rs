@@ -3,9 +3,10 @@
 //! A transcript (`tests/data/*.dl`) is what a REPL user would see: inputs after `difflab> `
 //! (continuation lines indented by nine spaces), each followed by the expected output up to
 //! the next prompt. [`run_transcript`] replays the inputs in one fresh session and returns the
-//! transcript it actually produced, so a test compares the two texts.
+//! transcript it actually produced, so a test compares the two texts. A progress bar appears
+//! as the finished line a terminal is left with, its elapsed time written `… s`.
 
-use difflab_session::{Event, ExecuteOptions, Session};
+use difflab_session::{Event, ExecuteOptions, Frontend, Progress, Session, StreamName};
 use std::path::PathBuf;
 
 /// The `tests/` directory of the repository under test: the package directory cargo names when
@@ -63,6 +64,33 @@ pub fn render(events: &[Event]) -> String {
     out
 }
 
+/// Collects events as a terminal ends up showing them: a progress bar as its finished line
+/// (its redraws overwrite each other), with the elapsed time, which varies, written `… s`.
+#[derive(Default)]
+struct Terminal {
+    events: Vec<Event>,
+}
+
+impl Frontend for Terminal {
+    fn event(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    fn progress(&mut self, progress: Progress) {
+        if !progress.finished {
+            return;
+        }
+        let line = match progress.line.rsplit_once(" in ") {
+            Some((bar, time)) if time.ends_with(" s") => format!("{bar} in … s"),
+            _ => progress.line,
+        };
+        self.events.push(Event::Stream {
+            name: StreamName::Stderr,
+            text: line + "\n",
+        });
+    }
+}
+
 /// Replays the inputs of `transcript` in a fresh session and returns the resulting transcript.
 pub fn run_transcript(transcript: &str) -> String {
     let mut session = Session::new();
@@ -72,7 +100,9 @@ pub fn run_transcript(transcript: &str) -> String {
             source_name: Some(format!("REPL[{}]", k + 1)),
             ..ExecuteOptions::default()
         };
-        let (_, events) = session.execute_collect(code, &options);
+        let mut terminal = Terminal::default();
+        session.execute(code, &options, &mut terminal);
+        let events = terminal.events;
         for (i, line) in code.lines().enumerate() {
             out.push_str(if i == 0 { PROMPT } else { CONTINUATION });
             out.push_str(line);
