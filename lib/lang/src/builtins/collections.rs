@@ -81,6 +81,61 @@ fn tuple_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Tuple(std::rc::Rc::new(args.pos)))
 }
 
+/// `unique(x)`: the distinct elements in order of first appearance (numbers compared as
+/// `isequal` does: `NaN` equals `NaN`, `-0.0` differs from `0.0`).
+fn unique_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("unique", 1, 1)?;
+    if let Value::Array(a) = &args.pos[0] {
+        let a = a.borrow();
+        if a.data.is_plain() && a.data.shape().len() <= 1 {
+            let mut seen = std::collections::HashSet::new();
+            let kept: Vec<f64> = a
+                .data
+                .to_col_major()
+                .into_iter()
+                .filter(|x| {
+                    seen.insert(if x.is_nan() {
+                        f64::NAN.to_bits()
+                    } else {
+                        x.to_bits()
+                    })
+                })
+                .collect();
+            return Ok(super::array(a.eltype, &[kept.len()], kept));
+        }
+    }
+    let mut kept: Vec<Value> = Vec::new();
+    for item in elements(&args.pos[0])? {
+        if !kept.iter().any(|k| values_equal(k, &item)) {
+            kept.push(item);
+        }
+    }
+    Ok(Value::List(std::rc::Rc::new(std::cell::RefCell::new(kept))))
+}
+
+/// `isequal(a, b)`: `==`, except that `NaN` equals `NaN` and `-0.0` differs from `0.0`.
+fn isequal_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isequal", 2, 2)?;
+    let numbers = |v: &Value| {
+        crate::eval::operators::operand(v)
+            .filter(|o| o.tensor().is_plain())
+            .map(|o| (o.tensor().shape().to_vec(), o.tensor().to_col_major()))
+    };
+    Ok(Value::Bool(
+        match (numbers(&args.pos[0]), numbers(&args.pos[1])) {
+            (Some((sa, a)), Some((sb, b))) => {
+                let same = |x: &f64, y: &f64| {
+                    (x.is_nan() && y.is_nan())
+                        || x.to_bits() == y.to_bits()
+                        || (x == y && x != &0.0)
+                };
+                sa == sb && a.iter().zip(&b).all(|(x, y)| same(x, y))
+            }
+            _ => values_equal(&args.pos[0], &args.pos[1]),
+        },
+    ))
+}
+
 /// `only(x)`: the one element of a collection.
 fn only_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("only", 1, 1)?;
@@ -116,6 +171,8 @@ fn issorted_(_: &mut Interp, args: Args) -> EvalResult {
 
 crate::builtins! {
     "issorted" => issorted_, false, "    issorted(x; rev=false)\n\nWhether the numbers of `x` are in increasing order (decreasing with `rev=true`).\n\n```\njulia> issorted([1, 2, 2, 5]), issorted([3, 1]; rev=true)\n(true, true)\n```";
+    "unique" => unique_, false, "    unique(x)\n\nThe distinct elements of `x` in order of first appearance.\n\n```\njulia> unique([3, 1, 3, 2, 1])\n3-element Vector{Int64}:\n 3\n 1\n 2\n```";
+    "isequal" => isequal_, false, "    isequal(a, b)\n\nEquality as `Dict` keys and `unique` use it: like `==`, but `NaN` is equal to `NaN` and `-0.0` is not equal to `0.0`.\n\n```\njulia> isequal(NaN, NaN), NaN == NaN, isequal(-0.0, 0.0)\n(true, false, false)\n\njulia> isequal([1.0, NaN], [1, NaN])\ntrue\n```";
     "only" => only_, false, "    only(x)\n\nThe one element of the collection `x`; an `ArgumentError` when it has none or several.\n\n```\njulia> only([7])\n7\n\njulia> only(filter(iseven, 1:3))\n2\n```";
     "in" => in_, false, "    in(x, collection)\n    x ∈ collection\n\nWhether `x` is an element of the collection.\n\n```\njulia> 2 in [1, 2, 3]\ntrue\n```";
     "haskey" => haskey_, false, "    haskey(d, key)\n    haskey(nt, :key)\n\nWhether a `Dict` has an entry for `key`, or a named tuple a field.\n\n```\njulia> haskey((a = 1,), :a)\ntrue\n```";

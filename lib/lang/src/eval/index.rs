@@ -481,6 +481,33 @@ impl Interp {
                 }
                 Ok(())
             }
+            Value::Sparse(cell) => {
+                let Some(x) = crate::eval::operators::operand(v)
+                    .filter(|o| o.scalar && o.tensor().is_plain())
+                    .map(|o| o.tensor().primal().iter().copied().next().unwrap_or(0.0))
+                else {
+                    return Err(fail(
+                        ErrorKind::MethodError,
+                        format!(
+                            "no method matching broadcast assignment of a {} into a sparse matrix; assign a number",
+                            v.type_name()
+                        ),
+                    ));
+                };
+                let (m, n) = cell.borrow().matrix.shape();
+                if x == 0.0 {
+                    // As `fill!(A, 0)` in Julia: the stored entries stay, as zeros.
+                    cell.borrow_mut().matrix.data_mut().fill(0.0);
+                    return Ok(());
+                }
+                // Any other number fills every entry: the matrix stores all of them.
+                self.check_alloc(m.saturating_mul(n))?;
+                let indptr: Vec<usize> = (0..=n).map(|j| j * m).collect();
+                let indices: Vec<usize> = (0..n).flat_map(|_| 0..m).collect();
+                cell.borrow_mut().matrix =
+                    sprs::CsMat::new_csc((m, n), indptr, indices, vec![x; m * n]);
+                Ok(())
+            }
             other => Err(fail(
                 ErrorKind::MethodError,
                 format!(
