@@ -387,7 +387,20 @@ impl Type {
         match v {
             Value::Type(t) => Some((**t).clone()),
             Value::Builtin(b) => Some(Type::named(b.name)),
-            Value::Object(o) if o.type_name() == "DataType" => Some(Type::named(&o.show())),
+            Value::Object(o) if o.type_name() == "DataType" => {
+                let name = o.show();
+                // `typeof` of a number carrying derivatives names its technique's number type
+                // (`Dual{Float64}`, `Tracer{Int}`, ...): a `Real`, as in those packages.
+                let derivative_number = ["Dual{", "Tracer{", "TrackedReal{"]
+                    .iter()
+                    .any(|p| name.starts_with(p))
+                    || name == "FastDifferentiation.Node";
+                Some(if derivative_number {
+                    Type::Prim(Prim::Dual)
+                } else {
+                    Type::named(&name)
+                })
+            }
             _ => None,
         }
     }

@@ -145,10 +145,16 @@ fn sample(
     gaussian: bool,
 ) -> EvalResult {
     let mut pos = args.pos.as_slice();
-    if let Some(Value::Builtin(b)) = pos.first() {
-        if b.name == "Float64" {
-            pos = &pos[1..];
-        }
+    // `rand(Float64)`, and `rand(typeof(x))` for a number carrying derivatives (or a tracer):
+    // a plain number, which depends on nothing, as ForwardDiff and SparseConnectivityTracer
+    // give.
+    let real = crate::types::Type::named("Real");
+    let is_real_type = |v: &Value| {
+        !matches!(v, Value::Builtin(b) if b.name != "Float64")
+            && crate::types::Type::from_value(v).is_some_and(|t| t.is_subtype(&real))
+    };
+    if pos.first().is_some_and(is_real_type) {
+        pos = &pos[1..];
     }
     // `rand(1:6)` or `rand(collection)`: one element of it.
     if let [v @ (Value::Range(_) | Value::List(_) | Value::Tuple(_))] = pos {
