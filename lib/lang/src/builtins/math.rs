@@ -554,7 +554,17 @@ fn isinf_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn int_predicate(args: &Args, name: &str, test: fn(i64) -> bool) -> EvalResult {
     args.arity(name, 1, 1)?;
+    needs_value(&args.pos[0], name)?;
     Ok(Value::Bool(test(super::to_int(&args.pos[0], name)?)))
+}
+
+/// The error of a predicate on a number traced without a value (as SparseConnectivityTracer
+/// raises for its global tracers).
+pub(crate) fn needs_value(v: &Value, name: &str) -> Result<(), Flow> {
+    match operand(v) {
+        Some(o) => crate::eval::operators::require_values(o.tensor(), name),
+        None => Ok(()),
+    }
 }
 
 fn iseven_(_: &mut Interp, args: Args) -> EvalResult {

@@ -85,6 +85,7 @@ fn isone_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn isreal_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("isreal", 1, 1)?;
+    super::math::needs_value(&args.pos[0], "isreal")?;
     Ok(Value::Bool(args.pos[0].is_number()))
 }
 
