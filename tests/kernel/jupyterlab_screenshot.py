@@ -27,7 +27,6 @@ import pathlib
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,7 +34,7 @@ import time
 import unittest
 import urllib.request
 
-from kernel_support import ROOT, install_kernelspec
+from kernel_support import ROOT, free_port, install_kernelspec
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 REQUIREMENTS = pathlib.Path(__file__).with_name("requirements-lab.txt")
@@ -62,12 +61,6 @@ def ensure_tools() -> None:
         subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True, env=env)
         subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "chromium"], check=True, env=env,
                        stdout=subprocess.DEVNULL)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(url: str, seconds: float) -> None:

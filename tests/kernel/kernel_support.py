@@ -12,6 +12,7 @@ import atexit
 import os
 import pathlib
 import shutil
+import socket
 import subprocess
 import tempfile
 from typing import Any
@@ -26,6 +27,13 @@ _installed: str | None = None
 def kernel_binary() -> str:
     """The kernel binary under test."""
     return os.environ.get("DIFFLAB_KERNEL") or str(ROOT / "target" / "debug" / "difflab-kernel")
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback interface now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def install_kernelspec() -> str:
