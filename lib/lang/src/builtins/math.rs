@@ -182,8 +182,21 @@ unary_builtins!(
 fn rounding(f: UnaryFn, interp: &mut Interp, mut args: Args) -> EvalResult {
     let to_int =
         matches!(args.pos.first(), Some(Value::Builtin(b)) if matches!(b.name, "Int" | "Int64"));
-    if to_int || matches!(args.pos.first(), Some(Value::Builtin(b)) if b.name == "Float64") {
+    let to_bool = matches!(args.pos.first(), Some(Value::Builtin(b)) if b.name == "Bool");
+    if to_int
+        || to_bool
+        || matches!(args.pos.first(), Some(Value::Builtin(b)) if b.name == "Float64")
+    {
         args.pos.remove(0);
+    }
+    // `round(x, RoundUp)`: the rounding mode names the function.
+    let mut f = f;
+    let mut ties = None;
+    if f == UnaryFn::Round && args.pos.len() == 2 {
+        if let Some((function, tie)) = rounding_mode(&args.pos[1]).map(RoundingMode::function) {
+            args.pos.pop();
+            (f, ties) = (function, tie);
+        }
     }
     args.arity(f.name(), 1, 1)?;
     let digits = args
@@ -207,8 +220,22 @@ fn rounding(f: UnaryFn, interp: &mut Interp, mut args: Args) -> EvalResult {
         round_digits(f, &args.pos[0], digits, sigdigits)?
     } else {
         let _ = interp;
-        unary(f, &args)?
+        match (ties, &args.pos[0]) {
+            // Ties rounded otherwise than to even, on a plain number.
+            (Some(tie), Value::Float(x)) => Value::Float(tie(*x)),
+            _ => unary(f, &args)?,
+        }
     };
+    if to_bool {
+        return match v {
+            Value::Float(x) if x == 0.0 || x == 1.0 => Ok(Value::Bool(x == 1.0)),
+            Value::Float(x) => Err(fail(
+                ErrorKind::InexactError,
+                format!("Bool({})", crate::show::float(x)),
+            )),
+            other => Ok(other),
+        };
+    }
     if !to_int {
         return Ok(v);
     }
@@ -232,6 +259,64 @@ fn rounding(f: UnaryFn, interp: &mut Interp, mut args: Args) -> EvalResult {
             Ok(from_tensor(t, ElType::Int64, false))
         }
         other => Ok(other),
+    }
+}
+
+/// Julia's rounding modes (`RoundNearest`, `RoundUp`, …), as values.
+pub struct RoundingMode(pub &'static str);
+
+/// The rounding modes by name.
+pub const ROUNDING_MODES: &[(&str, &str)] = &[
+    ("RoundNearest", "Nearest"),
+    ("RoundNearestTiesAway", "NearestTiesAway"),
+    ("RoundNearestTiesUp", "NearestTiesUp"),
+    ("RoundToZero", "ToZero"),
+    ("RoundFromZero", "FromZero"),
+    ("RoundUp", "Up"),
+    ("RoundDown", "Down"),
+];
+
+/// The exact rounding of a plain number, for modes whose ties differ from `round`'s.
+type PlainRounding = fn(f64) -> f64;
+
+impl RoundingMode {
+    /// The rounding function of this mode, and for modes whose ties differ from `round`'s
+    /// (to even), the exact rule for a plain number (numbers carrying derivatives take the
+    /// function: its derivative is zero either way).
+    fn function(&self) -> (UnaryFn, Option<PlainRounding>) {
+        match self.0 {
+            "ToZero" => (UnaryFn::Trunc, None),
+            "Up" => (UnaryFn::Ceil, None),
+            "Down" => (UnaryFn::Floor, None),
+            "NearestTiesAway" => (UnaryFn::Round, Some(f64::round)),
+            "NearestTiesUp" => (UnaryFn::Round, Some(|x: f64| (x + 0.5).floor())),
+            "FromZero" => (
+                UnaryFn::Round,
+                Some(|x: f64| if x < 0.0 { x.floor() } else { x.ceil() }),
+            ),
+            _ => (UnaryFn::Round, None),
+        }
+    }
+}
+
+impl crate::object::Object for RoundingMode {
+    fn type_name(&self) -> String {
+        "RoundingMode".into()
+    }
+
+    fn show(&self) -> String {
+        format!("RoundingMode{{:{}}}()", self.0)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+fn rounding_mode(v: &Value) -> Option<&RoundingMode> {
+    match v {
+        Value::Object(o) => o.as_any().downcast_ref::<RoundingMode>(),
+        _ => None,
     }
 }
 
@@ -697,7 +782,7 @@ crate::builtins! {
     "softplus" => softplus_, true, "    softplus(x)\n\n`log(1 + exp(x))`, computed without overflow.\n\n```\njulia> softplus(0.0)\n0.6931471805599453\n```";
     "floor" => floor_, true, "    floor(x)\n    floor(Int, x)\n\nThe largest integer not above `x` (as a Float64, or an Int with `Int`).\n\n```\njulia> floor(Int, 2.7)\n2\n```";
     "ceil" => ceil_, true, "    ceil(x)\n    ceil(Int, x)\n\nThe smallest integer not below `x`.\n\n```\njulia> ceil(2.1)\n3.0\n```";
-    "round" => round_, true, "    round(x)\n    round(Int, x)\n    round(x; digits=k)\n    round(x; sigdigits=k)\n\nRounds to the nearest integer (ties to even), to `k` decimals (negative `k` rounds to tens, hundreds, …), or to `k` significant digits.\n\n```\njulia> round(3.14159; digits=2)\n3.14\n\njulia> round(123456.0; sigdigits=2)\n120000.0\n```";
+    "round" => round_, true, "    round(x)\n    round(x, mode)\n    round(Int, x)\n    round(Bool, x)\n    round(x; digits=k)\n    round(x; sigdigits=k)\n\nRounds to the nearest integer (ties to even; a rounding mode `RoundNearestTiesAway`, `RoundNearestTiesUp`, `RoundToZero`, `RoundFromZero`, `RoundUp` or `RoundDown` chooses otherwise), to `k` decimals (negative `k` rounds to tens, hundreds, …), or to `k` significant digits.\n\n```\njulia> round(2.5), round(2.5, RoundNearestTiesAway), round(2.1, RoundUp), round(Bool, 0.7)\n(2.0, 3.0, 3.0, true)\n```\n\n```\njulia> round(3.14159; digits=2)\n3.14\n\njulia> round(123456.0; sigdigits=2)\n120000.0\n```";
     "trunc" => trunc_, true, "    trunc(x)\n    trunc(Int, x)\n\nRounds toward zero.\n\n```\njulia> trunc(-2.7)\n-2.0\n```";
     "inv" => inv_, true, "    inv(x)\n\n`1/x` for a number; the inverse of a square matrix.\n\n```\njulia> inv(4.0)\n0.25\n```";
     "max" => max_, true, "    max(x, y, ...)\n\nThe largest argument (NaN if any is NaN).\n\n```\njulia> max(1, 3, 2)\n3\n```";

@@ -258,6 +258,10 @@ pub fn constant(name: &str) -> Option<Value> {
         "UInt" | "UInt64" | "UInt32" | "Int32" | "Float32" => {
             Value::Type(std::rc::Rc::new(crate::types::Type::named(name)))
         }
+        mode if mode.starts_with("Round") => {
+            let (_, name) = math::ROUNDING_MODES.iter().find(|(n, _)| *n == mode)?;
+            Value::object(math::RoundingMode(name))
+        }
         "AbstractLinearSolver" => {
             Value::Type(std::rc::Rc::new(ad::implicit::abstract_linear_solver()))
         }

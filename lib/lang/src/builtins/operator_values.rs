@@ -76,6 +76,12 @@ fn apply(interp: &mut Interp, args: Args, op: BinOp, unary: Option<UnaryOp>) -> 
     Ok(result)
 }
 
+/// `!` as a function value (`map(!, x)`): logical negation of one argument.
+fn not(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("!", 1, 1)?;
+    crate::eval::operators::unary(UnaryOp::Not, false, &args.pos[0])
+}
+
 macro_rules! operator_values {
     ($($fname:ident => $op:ident $(, $unary:ident)?;)*) => {
         $(fn $fname(interp: &mut Interp, args: Args) -> EvalResult {
@@ -102,6 +108,7 @@ operator_values! {
 }
 
 crate::builtins! {
+    "!" => not, false, "    !(x)\n\nLogical negation as a function value.\n\n```\njulia> map(!, [true, false]) == [false, true]\ntrue\n\njulia> filter(!iszero, [0, 1, 2]) == [1, 2]\ntrue\n```";
     "+" => plus, false, "    +(x, y...)\n\nAddition as a function value, as in `reduce(+, x)`; `+(a, b, c)` adds left to right.\n\n```\njulia> reduce(+, [1, 2, 3])\n6\n```";
     "-" => minus, false, "    -(x, [y])\n\nSubtraction (or negation with one argument) as a function value.\n\n```\njulia> map(-, [1, 2])\n2-element Vector{Int64}:\n -1\n -2\n```";
     "*" => times, false, "    *(x, y...)\n\nMultiplication (matrix product for matrices) as a function value.\n\n```\njulia> mapreduce(x -> x + 1, *, [1, 2, 3])\n24\n```";

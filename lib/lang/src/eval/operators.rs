@@ -704,6 +704,26 @@ pub fn unary(op: UnaryOp, _dotted: bool, v: &Value) -> EvalResult {
             let t = ops::unary(f, x.tensor())?;
             Ok(from_tensor(t, eltype, x.scalar))
         }
+        // A traced Bool (SparseConnectivityTracer overloads `!`): the negation has no derivative,
+        // so it is `1 - sign(x)` on the values 0 and 1 (a global tracer has no value to check).
+        (UnaryOp::Not, Value::Real(t))
+            if t.primal()
+                .iter()
+                .all(|&x| x == 0.0 || x == 1.0 || x.is_nan()) =>
+        {
+            let zero_derivative = ops::unary(UnaryFn::Sign, t)?;
+            Ok(Value::Real(ops::binary(
+                BinaryFn::Sub,
+                &Tensor::scalar(1.0),
+                &zero_derivative,
+            )?))
+        }
+        // `!f` is the function `x -> !f(x)` (`filter(!iszero, x)`), as Julia composes it.
+        (UnaryOp::Not, f @ (Value::Function(_) | Value::Builtin(_))) => {
+            let not =
+                crate::builtins::lookup(difflab_syntax::Name::new("!")).expect("`!` is a builtin");
+            crate::builtins::functional::compose(&Value::Builtin(not), f)
+        }
         (UnaryOp::Not, other) => Err(fail(
             ErrorKind::MethodError,
             format!("no method matching !(::{})", other.type_name()),
