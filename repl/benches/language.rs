@@ -1,5 +1,7 @@
 //! Language speed, side by side with a baseline measured in the same run:
-//! - a scalar loop against CPython 3 running the same loop;
+//! - a scalar loop at top level, and scalar code in functions (recursive `fib`, a loop, a loop
+//!   calling a small function) that the compile tier runs, against CPython 3 running the same
+//!   code;
 //! - a fused broadcast `sum(x .^ 2 .+ 2 .* x)` against a native Rust loop;
 //! - `difflab -e '1+1'` wall time (start-up) against `python3 -c 1+1`.
 //!
@@ -33,9 +35,11 @@ fn run(session: &mut Session, code: &str) {
     assert!(!outcome.failed, "{code}: {events:?}");
 }
 
-fn python_seconds(code: &str) -> Option<f64> {
-    let program =
-        format!("import time\nt = time.perf_counter()\n{code}\nprint(time.perf_counter() - t)");
+/// CPython's time for `code`, after running `setup` untimed.
+fn python_seconds(setup: &str, code: &str) -> Option<f64> {
+    let program = format!(
+        "{setup}\nimport time\nt = time.perf_counter()\n{code}\nprint(time.perf_counter() - t)"
+    );
     let out = Command::new("python3")
         .args(["-c", &program])
         .output()
@@ -52,24 +56,68 @@ fn report(name: &str, ours: Duration, theirs: Duration, peer: &str) {
     );
 }
 
+/// Times `(setup, code)` in difflab and in CPython (medians of five runs) and reports them.
+fn against_python(session: &mut Session, name: &str, ours: (&str, &str), python: (&str, &str)) {
+    run(session, ours.0);
+    run(session, ours.1);
+    let time = median(5, || run(session, ours.1));
+    let mut theirs: Vec<f64> = (0..5)
+        .filter_map(|_| python_seconds(python.0, python.1))
+        .collect();
+    theirs.sort_by(f64::total_cmp);
+    if let Some(&p) = theirs.get(theirs.len() / 2) {
+        report(name, time, Duration::from_secs_f64(p), "CPython");
+    }
+}
+
 fn main() {
     println!("| benchmark | difflab | baseline | difflab / baseline |");
     println!("|---|---|---|---|");
     let mut session = Session::new();
 
     let scalar_loop = "s = 0.0; for i in 1:10^7; s += i * 0.5; end";
-    let ours = median(5, || run(&mut session, scalar_loop));
-    let python: Vec<f64> = (0..5)
-        .filter_map(|_| python_seconds("s = 0.0\nfor i in range(1, 10**7 + 1):\n    s += i * 0.5"))
-        .collect();
-    if let Some(&p) = python.get(python.len() / 2) {
-        report(
-            "scalar loop, 10⁷ iterations (top level)",
-            ours,
-            Duration::from_secs_f64(p),
-            "CPython",
-        );
-    }
+    against_python(
+        &mut session,
+        "scalar loop, 10⁷ iterations (top level)",
+        ("", scalar_loop),
+        (
+            "",
+            "s = 0.0\nfor i in range(1, 10**7 + 1):\n    s += i * 0.5",
+        ),
+    );
+    against_python(
+        &mut session,
+        "`fib(27)`, recursive",
+        ("fib(n) = n < 2 ? n : fib(n - 1) + fib(n - 2)", "fib(27)"),
+        (
+            "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)",
+            "fib(27)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "scalar loop, 10⁷ iterations (in a function)",
+        (
+            "function total(n)\n s = 0.0\n for i in 1:n\n  s += i * 0.5\n end\n s\nend",
+            "total(10^7)",
+        ),
+        (
+            "def total(n):\n    s = 0.0\n    for i in range(1, n + 1):\n        s += i * 0.5\n    return s",
+            "total(10**7)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "loop of 10⁶ calls of `sq(x) = x * x + 1.0`",
+        (
+            "sq(x) = x * x + 1.0\nfunction calls(n)\n s = 0.0\n for i in 1:n\n  s += sq(i * 0.5)\n end\n s\nend",
+            "calls(10^6)",
+        ),
+        (
+            "def sq(x):\n    return x * x + 1.0\ndef calls(n):\n    s = 0.0\n    for i in range(1, n + 1):\n        s += sq(i * 0.5)\n    return s",
+            "calls(10**6)",
+        ),
+    );
 
     run(&mut session, "x = rand(10^6);");
     let ours = median(21, || run(&mut session, "sum(x .^ 2 .+ 2 .* x)"));

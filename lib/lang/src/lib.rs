@@ -10,6 +10,7 @@
 
 pub mod allocator;
 pub mod builtins;
+pub mod compile;
 pub mod display;
 pub mod error;
 pub mod eval;

@@ -48,35 +48,41 @@ pub fn unary_fn_of(name: &str) -> Option<UnaryFn> {
 fn unary(f: UnaryFn, args: &Args) -> EvalResult {
     args.arity(f.name(), 1, 1)?;
     let v = &args.pos[0];
-    match v {
+    if let Some(result) = number_unary(f, v) {
+        return result;
+    }
+    let Some(x) = operand(v) else {
+        return Err(no_method(f.name(), v));
+    };
+    if !x.scalar && !args.dotted {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {}(::{}); to apply it elementwise, broadcast: {}.(x)",
+                f.name(),
+                v.type_name(),
+                f.name()
+            ),
+        ));
+    }
+    let eltype = if x.eltype != ElType::Float64 && keeps_int(f) {
+        ElType::Int64
+    } else {
+        ElType::Float64
+    };
+    let t = ops::unary(f, x.tensor())?;
+    Ok(from_tensor(t, eltype, x.scalar))
+}
+
+/// `f(x)` on a plain number (`Float64`, `Int`, `Bool`), or `None` for any other value.
+pub(crate) fn number_unary(f: UnaryFn, v: &Value) -> Option<EvalResult> {
+    Some(match v {
         Value::Float(x) => scalar_unary(f, *x).map(Value::Float),
         Value::Int(i) if keeps_int(f) => Ok(Value::Int(int_unary(f, *i))),
         Value::Int(i) => scalar_unary(f, *i as f64).map(Value::Float),
         Value::Bool(b) => scalar_unary(f, f64::from(u8::from(*b))).map(Value::Float),
-        _ => {
-            let Some(x) = operand(v) else {
-                return Err(no_method(f.name(), v));
-            };
-            if !x.scalar && !args.dotted {
-                return Err(fail(
-                    ErrorKind::MethodError,
-                    format!(
-                        "no method matching {}(::{}); to apply it elementwise, broadcast: {}.(x)",
-                        f.name(),
-                        v.type_name(),
-                        f.name()
-                    ),
-                ));
-            }
-            let eltype = if x.eltype != ElType::Float64 && keeps_int(f) {
-                ElType::Int64
-            } else {
-                ElType::Float64
-            };
-            let t = ops::unary(f, x.tensor())?;
-            Ok(from_tensor(t, eltype, x.scalar))
-        }
-    }
+        _ => return None,
+    })
 }
 
 /// `f(x)` on a number: outside the domain (the same check as on arrays, so `sqrt(-1.0)` and
@@ -435,17 +441,21 @@ fn fold_binary(f: BinaryFn, name: &str, args: Args) -> EvalResult {
     args.arity(name, 2, usize::MAX)?;
     let mut acc = args.pos[0].clone();
     for v in &args.pos[1..] {
-        acc = if let (Value::Int(p), Value::Int(q)) = (&acc, v) {
-            Value::Int(if f == BinaryFn::Max {
-                *p.max(q)
-            } else {
-                *p.min(q)
-            })
-        } else {
-            binary(f, name, &acc, v, args.dotted)?
-        };
+        acc = extremum(f, name, &acc, v, args.dotted)?;
     }
     Ok(acc)
+}
+
+/// `max(a, b)` or `min(a, b)` (`f` is `Max` or `Min`).
+pub(crate) fn extremum(f: BinaryFn, name: &str, a: &Value, b: &Value, dotted: bool) -> EvalResult {
+    if let (Value::Int(p), Value::Int(q)) = (a, b) {
+        return Ok(Value::Int(if f == BinaryFn::Max {
+            *p.max(q)
+        } else {
+            *p.min(q)
+        }));
+    }
+    binary(f, name, a, b, dotted)
 }
 
 fn hypot_(_: &mut Interp, args: Args) -> EvalResult {

@@ -69,7 +69,7 @@ pub(super) fn at_least_as_specific(a: &Closure, b: &Closure, n: usize) -> bool {
 }
 
 /// Why no single method was chosen.
-pub(super) enum Selection {
+pub(crate) enum Selection {
     /// No method applies.
     NoMatch,
     /// Several applicable methods, none more specific than the others.
@@ -77,7 +77,7 @@ pub(super) enum Selection {
 }
 
 /// The most specific method of `methods` applicable to `args`.
-pub(super) fn select<'a>(
+pub(crate) fn select<'a>(
     methods: impl Iterator<Item = &'a Rc<Closure>>,
     args: &[Value],
 ) -> Result<&'a Rc<Closure>, Selection> {

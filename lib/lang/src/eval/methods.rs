@@ -336,6 +336,7 @@ impl Interp {
         });
         match home {
             Home::Extension => {
+                self.compiled.forget();
                 let table = self.extensions.entry(name).or_default();
                 table.retain(|m| !same_signature(m, &method));
                 table.push(method);
@@ -490,7 +491,14 @@ impl Interp {
             select(all_methods(closure), &args)
         };
         match selected {
-            Ok(method) => self.run_method(method, args, kw),
+            Ok(method) => {
+                if kw.is_empty() {
+                    if let Some(result) = self.run_compiled(method, &args) {
+                        return result;
+                    }
+                }
+                self.run_method(method, args, kw)
+            }
             Err(why) => {
                 let name = closure
                     .def

@@ -150,6 +150,8 @@ pub struct Interp {
     end_stack: Vec<usize>,
     /// While a function is being recorded: what it reads and does ([`reads`]).
     reads: Option<Box<std::cell::RefCell<reads::ReadLog>>>,
+    /// Methods compiled for the plain-number types they were called with.
+    pub compiled: crate::compile::Compiled,
 }
 
 impl Interp {
@@ -173,6 +175,7 @@ impl Interp {
             }),
             end_stack: Vec::new(),
             reads: None,
+            compiled: crate::compile::Compiled::new(),
         }
     }
 
@@ -263,7 +266,22 @@ impl Interp {
         if i >= self.globals.len() {
             self.globals.resize(i + 1, None);
         }
+        let callable = |v: &Value| !matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_));
+        if callable(&value) || self.globals[i].as_ref().is_some_and(callable) {
+            // A compiled call may have been resolved to what this name held.
+            self.compiled.forget();
+        }
         self.globals[i] = Some(value);
+    }
+
+    /// How many user function calls are running.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Whether a function is being recorded (its reads are logged, so it runs as written).
+    pub fn recording(&self) -> bool {
+        self.reads.is_some()
     }
 
     /// Every defined global name.

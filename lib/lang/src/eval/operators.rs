@@ -172,7 +172,7 @@ fn is_comparison(op: BinOp) -> bool {
     )
 }
 
-fn compare(op: BinOp, x: f64, y: f64) -> bool {
+pub(crate) fn compare(op: BinOp, x: f64, y: f64) -> bool {
     match op {
         BinOp::Eq => x == y,
         BinOp::Ne => x != y,
@@ -395,7 +395,7 @@ fn elementwise(op: BinOp, x: &Operand, y: &Operand) -> EvalResult {
 /// Scalar arithmetic with Julia's promotion, or `None` when an operand is not a plain scalar.
 // Inlined into `binary`: scalar code is the interpreter's hottest path.
 #[inline(always)]
-fn scalar_binary(op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>, Flow> {
+pub(crate) fn scalar_binary(op: BinOp, a: &Value, b: &Value) -> Result<Option<Value>, Flow> {
     use Value::{Bool, Float, Int};
     let as_int = |v: &Value| match v {
         Int(i) => Some(*i),

@@ -1,0 +1,879 @@
+//! Lowering a method to machine code for given argument types: scopes resolved to registers,
+//! every expression typed, calls resolved, control flow turned into jumps.
+//!
+//! The scope rules are the evaluator's, decided statically: a loop has one frame for all its
+//! iterations (its variable and the names its body creates live there), `if` has none, and an
+//! assignment writes to the nearest frame holding the name or creates it in the innermost one.
+//! A name created on some paths of a branch only, a read of a name no frame holds yet (a
+//! global), or a variable assigned values of two types is outside the tier: the method stays
+//! interpreted. A recursive call needs the method's own result type before it is known; the
+//! lowering guesses it and keeps the guess only when the method turns out to return it.
+
+use super::machine::{Counter, Fn1, Fn2, Func, Op, Reg};
+use super::{key, Compiled, Key, Ty};
+use crate::eval::dispatch::{all_methods, select};
+use crate::eval::Interp;
+use crate::value::{Closure, Value};
+use difflab_ad::ops::BinaryFn;
+use difflab_syntax::{Arg, BinOp, Block, Expr, ExprKind, Generator, Name, Pattern, UnaryOp};
+use std::rc::Rc;
+
+/// The method (or something it calls) is outside what the tier compiles.
+struct Outside;
+
+type Lowered<T> = Result<T, Outside>;
+
+/// A local name, its register and its type.
+type Local = (Name, Reg, Ty);
+
+/// The most instructions one compilation may emit (a runaway guard, far above real methods).
+const BUDGET: usize = 1 << 16;
+
+/// A typed expression result: a register and its type, or `None` for an expression after
+/// which control never continues (`return`, `break`, `continue`).
+#[derive(Clone, Copy)]
+struct Val {
+    reg: Reg,
+    ty: Option<Ty>,
+}
+
+impl Val {
+    /// The register and type of a value that is used.
+    fn get(self) -> Lowered<(Reg, Ty)> {
+        self.ty.map(|t| (self.reg, t)).ok_or(Outside)
+    }
+}
+
+/// A method being compiled, with the result type guessed for its recursive calls.
+struct Pending {
+    key: Key,
+    func: usize,
+    guess: Ty,
+    guess_used: bool,
+}
+
+/// One compilation: the methods in progress and what was added, to take back on failure.
+struct Compilation<'a> {
+    interp: &'a Interp,
+    compiled: &'a mut Compiled,
+    pending: Vec<Pending>,
+    added: Vec<Key>,
+    emitted: usize,
+}
+
+/// Compiles `method` for arguments of `types`; the function's index, or `None` when it is
+/// outside the tier (remembered, so the next call does not try again).
+pub(super) fn compile(interp: &mut Interp, method: &Rc<Closure>, types: &[Ty]) -> Option<usize> {
+    let mut compiled = std::mem::take(&mut interp.compiled);
+    let mut compilation = Compilation {
+        interp: &*interp,
+        compiled: &mut compiled,
+        pending: Vec::new(),
+        added: Vec::new(),
+        emitted: 0,
+    };
+    let result = compilation.specialize(method, types).ok().map(|(f, _)| f);
+    let added = std::mem::take(&mut compilation.added);
+    compiled.compilations += added
+        .iter()
+        .filter(|k| compiled.index.get(*k).is_some_and(Option::is_some))
+        .count();
+    interp.compiled = compiled;
+    result
+}
+
+impl Compilation<'_> {
+    /// The function of `method` for `types`, compiling it if needed, and its result type.
+    fn specialize(&mut self, method: &Rc<Closure>, types: &[Ty]) -> Lowered<(usize, Ty)> {
+        let key = key(method, types);
+        if let Some(p) = self.pending.iter_mut().find(|p| p.key == key) {
+            p.guess_used = true;
+            return Ok((p.func, p.guess));
+        }
+        if let Some(entry) = self.compiled.index.get(&key) {
+            let func = entry.ok_or(Outside)?;
+            return Ok((func, self.compiled.funcs[func].returns));
+        }
+        let result = self.try_guesses(method, types, &key);
+        if result.is_err() && method.scope.is_none() {
+            self.compiled.index.insert(key.clone(), None);
+            self.added.push(key);
+            self.compiled.methods.push(method.clone());
+        }
+        result
+    }
+
+    fn try_guesses(
+        &mut self,
+        method: &Rc<Closure>,
+        types: &[Ty],
+        key: &Key,
+    ) -> Lowered<(usize, Ty)> {
+        if !compilable(method, types.len()) {
+            return Err(Outside);
+        }
+        for guess in [Ty::Int, Ty::Float, Ty::Bool, Ty::Nothing] {
+            let (funcs, added) = (self.compiled.funcs.len(), self.added.len());
+            self.compiled.funcs.push(Func {
+                code: Vec::new(),
+                constants: Vec::new(),
+                registers: 0,
+                returns: guess,
+            });
+            self.compiled.index.insert(key.clone(), Some(funcs));
+            self.added.push(key.clone());
+            self.pending.push(Pending {
+                key: key.clone(),
+                func: funcs,
+                guess,
+                guess_used: false,
+            });
+            let lowered = Lowerer::new(self).method(method, types);
+            let pending = self.pending.pop().expect("pushed above");
+            match lowered {
+                Ok(func) if !pending.guess_used || func.returns == guess => {
+                    let returns = func.returns;
+                    self.compiled.funcs[funcs] = func;
+                    self.compiled.methods.push(method.clone());
+                    return Ok((funcs, returns));
+                }
+                _ => {
+                    self.compiled.funcs.truncate(funcs);
+                    for k in self.added.drain(added..) {
+                        self.compiled.index.remove(&k);
+                    }
+                    if !pending.guess_used {
+                        return Err(Outside);
+                    }
+                }
+            }
+        }
+        Err(Outside)
+    }
+}
+
+/// The type of `f(x)` for an `x` of type `x`, as the evaluator answers it.
+fn result_type1(f: Fn1, x: Ty) -> Lowered<Ty> {
+    f.apply(&x.sample())
+        .ok()
+        .as_ref()
+        .and_then(Ty::of)
+        .ok_or(Outside)
+}
+
+/// The type of `f(x, y)` for arguments of types `x` and `y`, as the evaluator answers it.
+fn result_type2(f: Fn2, x: Ty, y: Ty) -> Lowered<Ty> {
+    f.apply(&x.sample(), &y.sample())
+        .ok()
+        .as_ref()
+        .and_then(Ty::of)
+        .ok_or(Outside)
+}
+
+/// Whether a method's shape is one the tier compiles: defined at top level, positional
+/// parameters that are plain names, no defaults, varargs or keywords.
+fn compilable(method: &Closure, arity: usize) -> bool {
+    let def = &method.def;
+    method.scope.is_none()
+        && def.callable.is_none()
+        && def.kwparams.is_empty()
+        && def.params.len() == arity
+        && def
+            .params
+            .iter()
+            .all(|p| !p.vararg && p.default.is_none() && matches!(p.pattern, Pattern::Name(_)))
+}
+
+/// The jumps out of a loop being lowered, patched when its end is known.
+#[derive(Default)]
+struct LoopExits {
+    breaks: Vec<usize>,
+    continues: Vec<usize>,
+}
+
+/// The lowering of one method body.
+struct Lowerer<'c, 'a> {
+    compilation: &'c mut Compilation<'a>,
+    code: Vec<Op>,
+    registers: u32,
+    /// Frames of local names, innermost last.
+    scopes: Vec<Vec<Local>>,
+    /// Names created on some paths only: using them again is outside the tier.
+    unsure: Vec<Name>,
+    /// Registers to reuse for names a branch creates that an earlier branch created too.
+    branch_names: Vec<Local>,
+    loops: Vec<LoopExits>,
+    returns: Option<Ty>,
+    constants: Vec<(Reg, u64)>,
+    /// The register the last instruction wrote when it is a fresh temporary, which an
+    /// assignment can take over instead of copying it.
+    temporary: Option<Reg>,
+}
+
+impl<'c, 'a> Lowerer<'c, 'a> {
+    fn new(compilation: &'c mut Compilation<'a>) -> Self {
+        Lowerer {
+            compilation,
+            code: Vec::new(),
+            registers: 0,
+            scopes: vec![Vec::new()],
+            unsure: Vec::new(),
+            branch_names: Vec::new(),
+            loops: Vec::new(),
+            returns: None,
+            constants: Vec::new(),
+            temporary: None,
+        }
+    }
+
+    fn method(mut self, method: &Closure, types: &[Ty]) -> Lowered<Func> {
+        for (param, &ty) in method.def.params.iter().zip(types) {
+            let Pattern::Name(name) = param.pattern else {
+                return Err(Outside);
+            };
+            let reg = self.register();
+            self.scopes[0].push((name, reg, ty));
+        }
+        let value = self.block(&method.def.body, true)?;
+        if let Some(ty) = value.ty {
+            self.unify_return(ty)?;
+            self.emit(Op::Return { src: value.reg })?;
+        }
+        Ok(Func {
+            code: self.code,
+            constants: self.constants,
+            registers: self.registers,
+            returns: self.returns.ok_or(Outside)?,
+        })
+    }
+
+    fn register(&mut self) -> Reg {
+        self.registers += 1;
+        self.registers - 1
+    }
+
+    fn emit(&mut self, op: Op) -> Lowered<usize> {
+        self.compilation.emitted += 1;
+        if self.compilation.emitted > BUDGET {
+            return Err(Outside);
+        }
+        self.temporary = None;
+        self.code.push(op);
+        Ok(self.code.len() - 1)
+    }
+
+    /// Points the jump at `at` to the next instruction.
+    fn patch(&mut self, at: usize) {
+        let here = self.code.len();
+        match &mut self.code[at] {
+            Op::Jump { to }
+            | Op::JumpUnless { to, .. }
+            | Op::Loop { to }
+            | Op::ForEnter { exit: to, .. } => *to = here,
+            _ => unreachable!("only jumps are patched"),
+        }
+    }
+
+    fn unify_return(&mut self, ty: Ty) -> Lowered<()> {
+        match self.returns {
+            Some(t) if t != ty => Err(Outside),
+            _ => {
+                self.returns = Some(ty);
+                Ok(())
+            }
+        }
+    }
+
+    /// A constant: a register every call's frame starts with it in, never written.
+    fn constant(&mut self, v: &Value) -> Lowered<Val> {
+        let (bits, ty) = super::machine::unboxed(v).ok_or(Outside)?;
+        let reg = match self.constants.iter().find(|(_, b)| *b == bits) {
+            Some(&(reg, _)) => reg,
+            None => {
+                let reg = self.register();
+                self.constants.push((reg, bits));
+                reg
+            }
+        };
+        Ok(Val { reg, ty: Some(ty) })
+    }
+
+    fn local(&self, name: Name) -> Lowered<Option<(Reg, Ty)>> {
+        if self.unsure.contains(&name) {
+            return Err(Outside);
+        }
+        Ok(self
+            .scopes
+            .iter()
+            .rev()
+            .find_map(|frame| frame.iter().rev().find(|(n, ..)| *n == name))
+            .map(|&(_, reg, ty)| (reg, ty)))
+    }
+
+    fn block(&mut self, block: &[Expr], want: bool) -> Lowered<Val> {
+        let Some((last, rest)) = block.split_last() else {
+            return self.constant(&Value::Nothing);
+        };
+        for e in rest {
+            if self.expr(e, false)?.ty.is_none() {
+                // Nothing after this runs; the rest is dead code.
+                return Ok(Val { reg: 0, ty: None });
+            }
+        }
+        self.expr(last, want)
+    }
+
+    fn expr(&mut self, expr: &Expr, want: bool) -> Lowered<Val> {
+        match &expr.kind {
+            ExprKind::Int(i) => self.constant(&Value::Int(*i)),
+            ExprKind::Float(x) => self.constant(&Value::Float(*x)),
+            ExprKind::Bool(b) => self.constant(&Value::Bool(*b)),
+            ExprKind::Nothing => self.constant(&Value::Nothing),
+            ExprKind::Ident(name) => self.ident(*name),
+            ExprKind::Block(b) => self.block(b, want),
+            ExprKind::Binary {
+                op,
+                dotted: false,
+                lhs,
+                rhs,
+            } => {
+                let a = self.expr(lhs, true)?.get()?;
+                let b = self.expr(rhs, true)?.get()?;
+                self.binary(*op, a, b)
+            }
+            ExprKind::Unary {
+                op,
+                dotted: false,
+                operand,
+            } => {
+                let a = self.expr(operand, true)?.get()?;
+                self.unary(*op, a)
+            }
+            ExprKind::And(a, b) => self.short_circuit(a, b, true),
+            ExprKind::Or(a, b) => self.short_circuit(a, b, false),
+            ExprKind::Ternary {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let branches = [(cond.as_ref(), std::slice::from_ref(then.as_ref()))];
+                self.branches(
+                    &branches,
+                    Some(std::slice::from_ref(otherwise.as_ref())),
+                    want,
+                )
+            }
+            ExprKind::If {
+                branches,
+                otherwise,
+            } => {
+                let branches: Vec<(&Expr, &[Expr])> =
+                    branches.iter().map(|(c, b)| (c, b.as_slice())).collect();
+                self.branches(&branches, otherwise.as_deref(), want)
+            }
+            ExprKind::Call {
+                callee,
+                args,
+                kwargs,
+                dotted: false,
+            } if kwargs.is_empty() => match callee.kind {
+                ExprKind::Ident(name) => self.call(name, args),
+                _ => Err(Outside),
+            },
+            ExprKind::Assign {
+                target,
+                op,
+                dotted: false,
+                value,
+            } => {
+                let ExprKind::Ident(name) = target.kind else {
+                    return Err(Outside);
+                };
+                let v = self.expr(value, true)?.get()?;
+                let v = match op {
+                    Some(op) => {
+                        let old = self.local(name)?.ok_or(Outside)?;
+                        self.binary(*op, old, v)?.get()?
+                    }
+                    None => v,
+                };
+                self.assign(name, v)
+            }
+            ExprKind::Return(value) => {
+                let v = match value {
+                    Some(e) => self.expr(e, true)?,
+                    None => self.constant(&Value::Nothing)?,
+                };
+                if let Some(ty) = v.ty {
+                    self.unify_return(ty)?;
+                    self.emit(Op::Return { src: v.reg })?;
+                }
+                Ok(Val { reg: 0, ty: None })
+            }
+            ExprKind::For { generators, body } => self.for_loop(generators, body),
+            ExprKind::While { cond, body } => self.while_loop(cond, body),
+            ExprKind::Break | ExprKind::Continue => {
+                let jump = self.emit(Op::Jump { to: 0 })?;
+                let exits = self.loops.last_mut().ok_or(Outside)?;
+                if matches!(expr.kind, ExprKind::Break) {
+                    exits.breaks.push(jump);
+                } else {
+                    exits.continues.push(jump);
+                }
+                Ok(Val { reg: 0, ty: None })
+            }
+            _ => Err(Outside),
+        }
+    }
+
+    /// A name read: a local, or a numeric constant of the library (`π`, `Inf`).
+    fn ident(&mut self, name: Name) -> Lowered<Val> {
+        if let Some((reg, ty)) = self.local(name)? {
+            return Ok(Val { reg, ty: Some(ty) });
+        }
+        let interp = self.compilation.interp;
+        if interp.global(name).is_some() || crate::builtins::lookup(name).is_some() {
+            return Err(Outside);
+        }
+        match crate::builtins::constant(name.as_str()) {
+            Some(v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => self.constant(&v),
+            _ => Err(Outside),
+        }
+    }
+
+    fn assign(&mut self, name: Name, (src, ty): (Reg, Ty)) -> Lowered<Val> {
+        let dst = match self.local(name)? {
+            Some((reg, t)) if t == ty => reg,
+            Some(_) => return Err(Outside),
+            None => self.create(name, ty),
+        };
+        if self.temporary == Some(src) {
+            self.code
+                .last_mut()
+                .expect("it wrote the temporary")
+                .retarget(dst);
+            self.temporary = None;
+        } else {
+            self.emit(Op::Move { dst, src })?;
+        }
+        Ok(Val {
+            reg: dst,
+            ty: Some(ty),
+        })
+    }
+
+    /// A new local in the innermost frame (in the register an earlier branch gave it).
+    fn create(&mut self, name: Name, ty: Ty) -> Reg {
+        let reg = match self
+            .branch_names
+            .iter()
+            .find(|(n, _, t)| *n == name && *t == ty)
+        {
+            Some(&(_, reg, _)) => reg,
+            None => self.register(),
+        };
+        self.scopes
+            .last_mut()
+            .expect("a method has a frame")
+            .push((name, reg, ty));
+        reg
+    }
+
+    /// Converts an `Int` or `Bool` to `Float64`.
+    fn float(&mut self, (reg, ty): (Reg, Ty)) -> Lowered<Reg> {
+        match ty {
+            Ty::Float => Ok(reg),
+            Ty::Int | Ty::Bool => {
+                let dst = self.register();
+                self.emit(Op::IntToFloat { dst, src: reg })?;
+                Ok(dst)
+            }
+            Ty::Nothing => Err(Outside),
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: (Reg, Ty), b: (Reg, Ty)) -> Lowered<Val> {
+        // The result type is the evaluator's own answer for values of these types.
+        let out = result_type2(Fn2::Operator(op), a.1, b.1)?;
+        let dst = self.register();
+        let integral = |t: Ty| matches!(t, Ty::Int | Ty::Bool);
+        let ints = integral(a.1) && integral(b.1);
+        let op = match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul if ints => {
+                let (a, b) = (a.0, b.0);
+                match op {
+                    BinOp::Add => Op::AddI { dst, a, b },
+                    BinOp::Sub => Op::SubI { dst, a, b },
+                    _ => Op::MulI { dst, a, b },
+                }
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+                let (a, b) = (self.float(a)?, self.float(b)?);
+                match op {
+                    BinOp::Add => Op::AddF { dst, a, b },
+                    BinOp::Sub => Op::SubF { dst, a, b },
+                    BinOp::Mul => Op::MulF { dst, a, b },
+                    _ => Op::DivF { dst, a, b },
+                }
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge if ints => {
+                Op::CmpI {
+                    op,
+                    dst,
+                    a: a.0,
+                    b: b.0,
+                }
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let (a, b) = (self.float(a)?, self.float(b)?);
+                Op::CmpF { op, dst, a, b }
+            }
+            _ => Op::Apply2 {
+                f: Fn2::Operator(op),
+                dst,
+                a,
+                b,
+                out,
+            },
+        };
+        self.emit(op)?;
+        self.temporary = Some(dst);
+        Ok(Val {
+            reg: dst,
+            ty: Some(out),
+        })
+    }
+
+    fn unary(&mut self, op: UnaryOp, a: (Reg, Ty)) -> Lowered<Val> {
+        let out = result_type1(Fn1::Operator(op), a.1)?;
+        let dst = self.register();
+        if op == UnaryOp::Not {
+            self.emit(Op::Not { dst, src: a.0 })?;
+        } else {
+            self.emit(Op::Apply1 {
+                f: Fn1::Operator(op),
+                dst,
+                src: a,
+                out,
+            })?;
+        }
+        self.temporary = Some(dst);
+        Ok(Val {
+            reg: dst,
+            ty: Some(out),
+        })
+    }
+
+    /// A condition, which must be a `Bool` (anything else is the evaluator's `TypeError`).
+    fn condition(&mut self, cond: &Expr) -> Lowered<Reg> {
+        let frame = self.scopes.last().map_or(0, Vec::len);
+        match self.expr(cond, true)?.get()? {
+            (reg, Ty::Bool) if self.scopes.last().map_or(0, Vec::len) == frame => Ok(reg),
+            _ => Err(Outside),
+        }
+    }
+
+    /// `a && b` (`and`) or `a || b`: `b` runs only when `a` does not decide.
+    fn short_circuit(&mut self, a: &Expr, b: &Expr, and: bool) -> Lowered<Val> {
+        let cond = self.condition(a)?;
+        let dst = self.register();
+        self.emit(Op::Move { dst, src: cond })?;
+        let test = if and {
+            cond
+        } else {
+            let negated = self.register();
+            self.emit(Op::Not {
+                dst: negated,
+                src: cond,
+            })?;
+            negated
+        };
+        let skip = self.emit(Op::JumpUnless { cond: test, to: 0 })?;
+        let (rhs, created) = self.branch(|l| l.condition(b))?;
+        self.emit(Op::Move { dst, src: rhs })?;
+        self.patch(skip);
+        self.unsure.extend(created.iter().map(|(n, ..)| *n));
+        Ok(Val {
+            reg: dst,
+            ty: Some(Ty::Bool),
+        })
+    }
+
+    /// Lowers code that runs on some paths only, giving back the names it created in the
+    /// innermost frame (taken out of it).
+    fn branch<T>(
+        &mut self,
+        lower: impl FnOnce(&mut Self) -> Lowered<T>,
+    ) -> Lowered<(T, Vec<Local>)> {
+        let frame = self.scopes.last().map_or(0, Vec::len);
+        let value = lower(self)?;
+        let created = self
+            .scopes
+            .last_mut()
+            .expect("a method has a frame")
+            .split_off(frame);
+        Ok((value, created))
+    }
+
+    /// `if`/`elseif`/`else` and `c ? a : b`.
+    fn branches(
+        &mut self,
+        branches: &[(&Expr, &[Expr])],
+        otherwise: Option<&[Expr]>,
+        want: bool,
+    ) -> Lowered<Val> {
+        let dst = self.register();
+        let mut out: Option<Ty> = None;
+        let mut ends = Vec::new();
+        let mut created_per_branch = Vec::new();
+        let saved_names = std::mem::take(&mut self.branch_names);
+        let mut lower_body = |l: &mut Self, body: &[Expr], out: &mut Option<Ty>| -> Lowered<()> {
+            let (value, created) = l.branch(|l| l.block(body, want))?;
+            if let (true, Some(ty)) = (want, value.ty) {
+                if out.is_some_and(|t| t != ty) {
+                    return Err(Outside);
+                }
+                *out = Some(ty);
+                l.emit(Op::Move {
+                    dst,
+                    src: value.reg,
+                })?;
+            }
+            l.branch_names.extend(created.iter().copied());
+            created_per_branch.push(created);
+            Ok(())
+        };
+        for (cond, body) in branches {
+            let c = self.condition(cond)?;
+            let skip = self.emit(Op::JumpUnless { cond: c, to: 0 })?;
+            lower_body(self, body, &mut out)?;
+            ends.push(self.emit(Op::Jump { to: 0 })?);
+            self.patch(skip);
+        }
+        match otherwise {
+            Some(body) => lower_body(self, body, &mut out)?,
+            None => {
+                if want {
+                    if out.is_some_and(|t| t != Ty::Nothing) {
+                        return Err(Outside);
+                    }
+                    out = Some(Ty::Nothing);
+                    self.emit(Op::Const { dst, bits: 0 })?;
+                }
+                created_per_branch.push(Vec::new());
+            }
+        }
+        for end in ends {
+            self.patch(end);
+        }
+        self.branch_names = saved_names;
+        // A name every branch created (in the same register) exists after the branch;
+        // others may or may not.
+        let (first, rest) = created_per_branch
+            .split_first()
+            .expect("one branch at least");
+        let mut all: Vec<Name> = first.iter().map(|(n, ..)| *n).collect();
+        all.extend(rest.iter().flatten().map(|(n, ..)| *n));
+        for name in all {
+            let everywhere = created_per_branch
+                .iter()
+                .map(|c| c.iter().find(|(n, ..)| *n == name));
+            let same: Option<Vec<_>> = everywhere.collect();
+            match same {
+                Some(found)
+                    if found
+                        .windows(2)
+                        .all(|w| w[0].1 == w[1].1 && w[0].2 == w[1].2) =>
+                {
+                    let scope = self.scopes.last_mut().expect("a method has a frame");
+                    if !scope.iter().any(|(n, ..)| *n == name) {
+                        scope.push(*found[0]);
+                    }
+                }
+                _ => self.unsure.push(name),
+            }
+        }
+        Ok(Val {
+            reg: dst,
+            ty: if want { out } else { Some(Ty::Nothing) },
+        })
+    }
+
+    fn call(&mut self, name: Name, args: &[Arg]) -> Lowered<Val> {
+        if args.iter().any(|a| a.splat) || self.local(name)?.is_some() {
+            return Err(Outside);
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            values.push(self.expr(&a.value, true)?.get()?);
+        }
+        let interp = self.compilation.interp;
+        let callee = match interp.global(name) {
+            Some(Value::Function(f)) => f.clone(),
+            Some(_) => return Err(Outside),
+            None => return self.call_builtin(name, &values),
+        };
+        let samples: Vec<Value> = values.iter().map(|(_, t)| t.sample()).collect();
+        let method = select(all_methods(&callee), &samples)
+            .map_err(|_| Outside)?
+            .clone();
+        let types: Vec<Ty> = values.iter().map(|(_, t)| *t).collect();
+        let (func, returns) = self.compilation.specialize(&method, &types)?;
+        let dst = self.register();
+        self.emit(Op::Call {
+            func,
+            args: values.iter().map(|(r, _)| *r).collect(),
+            dst,
+        })?;
+        self.temporary = Some(dst);
+        Ok(Val {
+            reg: dst,
+            ty: Some(returns),
+        })
+    }
+
+    /// A call of a library function the tier knows: the math functions of one number,
+    /// `max`/`min` and `float`. User methods of them (`import Base: sin`) keep it interpreted.
+    fn call_builtin(&mut self, name: Name, args: &[(Reg, Ty)]) -> Lowered<Val> {
+        let interp = self.compilation.interp;
+        if crate::builtins::lookup(name).is_none() || interp.extensions.contains_key(&name) {
+            return Err(Outside);
+        }
+        let dst = self.register();
+        let (op, out) = match (name.as_str(), args) {
+            ("max" | "min", &[a, b]) => {
+                let f = Fn2::Extremum(if name.as_str() == "max" {
+                    BinaryFn::Max
+                } else {
+                    BinaryFn::Min
+                });
+                let out = result_type2(f, a.1, b.1)?;
+                (Op::Apply2 { f, dst, a, b, out }, out)
+            }
+            ("float" | "Float64", &[a]) if a.1 != Ty::Nothing => {
+                let src = self.float(a)?;
+                (Op::Move { dst, src }, Ty::Float)
+            }
+            (other, &[a]) => {
+                let f = Fn1::Math(crate::builtins::math::unary_fn_of(other).ok_or(Outside)?);
+                let out = result_type1(f, a.1)?;
+                (
+                    Op::Apply1 {
+                        f,
+                        dst,
+                        src: a,
+                        out,
+                    },
+                    out,
+                )
+            }
+            _ => return Err(Outside),
+        };
+        self.emit(op)?;
+        self.temporary = Some(dst);
+        Ok(Val {
+            reg: dst,
+            ty: Some(out),
+        })
+    }
+
+    /// The `Int` value of an expression (range bounds).
+    fn int(&mut self, e: &Expr) -> Lowered<Reg> {
+        match self.expr(e, true)?.get()? {
+            (reg, Ty::Int) => Ok(reg),
+            _ => Err(Outside),
+        }
+    }
+
+    /// `for i in a:b, j in c:s:d … end` over ranges of `Int`s.
+    fn for_loop(&mut self, generators: &[Generator], body: &Block) -> Lowered<Val> {
+        self.scopes.push(Vec::new());
+        self.loops.push(LoopExits::default());
+        self.generator(generators, body)?;
+        let exits = self.loops.pop().expect("pushed above");
+        for b in exits.breaks {
+            self.patch(b);
+        }
+        self.scopes.pop();
+        self.constant(&Value::Nothing)
+    }
+
+    fn generator(&mut self, generators: &[Generator], body: &Block) -> Lowered<()> {
+        let Some((first, rest)) = generators.split_first() else {
+            self.block(body, false)?;
+            return Ok(());
+        };
+        let (Pattern::Name(name), ExprKind::Range { start, step, stop }) =
+            (&first.pattern, &first.iter.kind)
+        else {
+            return Err(Outside);
+        };
+        let start = self.int(start)?;
+        let step = match step {
+            Some(s) => self.int(s)?,
+            None => self.constant(&Value::Int(1))?.reg,
+        };
+        let stop = self.int(stop)?;
+        let (length, k) = (self.register(), self.register());
+        self.emit(Op::RangeLength {
+            dst: length,
+            start,
+            step,
+            stop,
+        })?;
+        self.emit(Op::Const { dst: k, bits: 0 })?;
+        let var = match self
+            .scopes
+            .last()
+            .and_then(|f| f.iter().find(|(n, ..)| n == name))
+        {
+            Some(&(_, reg, Ty::Int)) => reg,
+            Some(_) => return Err(Outside),
+            None => self.create(*name, Ty::Int),
+        };
+        let counter = Counter {
+            k,
+            length,
+            var,
+            start,
+            step,
+        };
+        let enter = self.emit(Op::ForEnter { counter, exit: 0 })?;
+        let body_top = self.code.len();
+        if rest.is_empty() {
+            self.block(body, false)?;
+            let exits = self.loops.last_mut().expect("inside a loop");
+            for c in std::mem::take(&mut exits.continues) {
+                self.patch(c);
+            }
+        } else {
+            self.generator(rest, body)?;
+        }
+        self.emit(Op::ForNext {
+            counter,
+            body: body_top,
+        })?;
+        self.patch(enter);
+        Ok(())
+    }
+
+    fn while_loop(&mut self, cond: &Expr, body: &Block) -> Lowered<Val> {
+        self.scopes.push(Vec::new());
+        self.loops.push(LoopExits::default());
+        let top = self.code.len();
+        let c = self.condition(cond)?;
+        let exit = self.emit(Op::JumpUnless { cond: c, to: 0 })?;
+        self.block(body, false)?;
+        let exits = self.loops.pop().expect("pushed above");
+        for c in exits.continues {
+            self.patch(c);
+        }
+        self.emit(Op::Loop { to: top })?;
+        self.patch(exit);
+        for b in exits.breaks {
+            self.patch(b);
+        }
+        self.scopes.pop();
+        self.constant(&Value::Nothing)
+    }
+}

@@ -1,0 +1,160 @@
+//! The compile tier: methods that compute on plain numbers run as typed register code.
+//!
+//! When a user function is called with `Int`, `Float64` and `Bool` arguments only, the method
+//! dispatch chose is compiled for exactly those argument types (Julia's specialization), once:
+//! [`lower`] resolves its locals to registers, infers the type of every expression, resolves
+//! the functions it calls (user methods by dispatch on the inferred types, math builtins) and
+//! emits [`machine`] instructions; calls of it then run on the machine. A method outside what
+//! the compiler handles (arrays, strings, closures, printing, globals other than functions,
+//! a variable whose type changes) is remembered as such and keeps running in the evaluator.
+//!
+//! The compiled code is pure, so it keeps the evaluator's guarantees by running again: an
+//! error, or the depth limit, makes the call run once more in the evaluator, which raises the
+//! error with its spans and call trace (or `StackOverflowError`). Loops and calls look at the
+//! interrupt flag. Defining a function or a method, or extending a builtin, forgets every
+//! compiled method, since any of them may have resolved a call to the old definition.
+
+mod lower;
+mod machine;
+
+use crate::eval::{fail, EvalResult, Interp};
+use crate::value::{Closure, Value};
+use machine::{Func, Machine, Trap};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The type of a register: the plain values compiled code computes with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// `Int64`.
+    Int,
+    /// `Float64`.
+    Float,
+    /// `Bool`.
+    Bool,
+    /// `nothing`.
+    Nothing,
+}
+
+impl Ty {
+    /// A value of this type, for asking a function what type its result has.
+    fn sample(self) -> Value {
+        match self {
+            Ty::Int => Value::Int(1),
+            Ty::Float => Value::Float(1.0),
+            Ty::Bool => Value::Bool(true),
+            Ty::Nothing => Value::Nothing,
+        }
+    }
+
+    /// The type of a value, if compiled code can hold it.
+    fn of(v: &Value) -> Option<Ty> {
+        machine::unboxed(v).map(|(_, t)| t)
+    }
+}
+
+/// A method and the types of its arguments: what one compiled function is for.
+type Key = (usize, Box<[Ty]>);
+
+/// The compiled methods of a session.
+#[derive(Default)]
+pub struct Compiled {
+    funcs: Vec<Func>,
+    /// The function of each key, or `None` for a method that does not compile for its types.
+    index: HashMap<Key, Option<usize>>,
+    /// The methods compiled or refused, kept alive so their addresses stay theirs.
+    methods: Vec<Rc<Closure>>,
+    /// Above zero while a call runs again in the evaluator after a trap.
+    pub(crate) suspended: u32,
+    /// False turns the tier off (to compare it with the evaluator).
+    pub enabled: bool,
+    /// How many methods were compiled, ever ([`Compiled::count`]).
+    compilations: usize,
+}
+
+impl Compiled {
+    /// A compile tier that is on.
+    pub fn new() -> Compiled {
+        Compiled {
+            enabled: true,
+            ..Compiled::default()
+        }
+    }
+
+    /// How many methods were compiled (for each argument types they were called with) in
+    /// this session, counting again those compiled after a definition made them forgotten.
+    pub fn count(&self) -> usize {
+        self.compilations
+    }
+
+    /// Forgets every compiled method (a definition changed what a call may resolve to).
+    pub fn forget(&mut self) {
+        if !self.index.is_empty() {
+            self.funcs.clear();
+            self.index.clear();
+            self.methods.clear();
+        }
+    }
+}
+
+/// The key of `method` called with arguments of `types`.
+fn key(method: &Rc<Closure>, types: &[Ty]) -> Key {
+    (Rc::as_ptr(method) as usize, types.into())
+}
+
+impl Interp {
+    /// Runs `method` on `args` as compiled code, or `None` when it does not compile for the
+    /// arguments' types (or the tier is off, or a function is being recorded).
+    pub(crate) fn run_compiled(
+        &mut self,
+        method: &Rc<Closure>,
+        args: &[Value],
+    ) -> Option<EvalResult> {
+        // A method defined inside a function captures its frame; keeping it would keep that
+        // frame alive, and the tier compiles top-level methods only anyway.
+        if !self.compiled.enabled
+            || self.compiled.suspended > 0
+            || self.recording()
+            || method.scope.is_some()
+        {
+            return None;
+        }
+        let mut registers = Vec::with_capacity(args.len());
+        let mut types = Vec::with_capacity(args.len());
+        for a in args {
+            let (bits, ty) = machine::unboxed(a)?;
+            registers.push(bits);
+            types.push(ty);
+        }
+        let func = match self.compiled.index.get(&key(method, &types)) {
+            Some(entry) => (*entry)?,
+            None => lower::compile(self, method, &types)?,
+        };
+        let f = &self.compiled.funcs[func];
+        let returns = f.returns;
+        registers.resize(f.registers as usize, 0);
+        for &(reg, bits) in &f.constants {
+            registers[reg as usize] = bits;
+        }
+        let mut machine = Machine {
+            funcs: &self.compiled.funcs,
+            stack: registers,
+            interrupt: &self.interrupt,
+        };
+        let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
+        match machine.run(func, 0, depth) {
+            Ok(bits) => Some(Ok(machine::boxed(bits, returns))),
+            Err(Trap::Interrupt) => {
+                self.interrupt
+                    .store(false, std::sync::atomic::Ordering::Relaxed);
+                Some(Err(fail(crate::ErrorKind::InterruptException, "")))
+            }
+            Err(Trap::Fallback) => {
+                self.compiled.suspended += 1;
+                let result = self.run_method(method, args.to_vec(), Vec::new());
+                self.compiled.suspended -= 1;
+                Some(result)
+            }
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! The compile tier against the evaluator: the same programs, run with the tier on and off,
+//! give the same values and the same errors (kind, message, span and call trace).
+//!
+//! Programs come from two places: hand-written cases for each construct and guarantee the tier
+//! has (recursion, loops, branches, errors raised inside compiled code, the depth limit,
+//! redefinitions, interrupts), and scalar functions generated from a grammar of the language,
+//! which also checks that the tier compiles a good share of them rather than refusing all.
+
+use difflab_lang::{Capture, Config, Interp, Source, Value};
+use difflab_syntax::Name;
+use std::rc::Rc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+fn interp(compiled: bool) -> Interp {
+    let mut interp = Interp::new(Config::default(), Box::new(Capture::default()));
+    interp.compiled.enabled = compiled;
+    interp
+}
+
+/// Runs `program` in `interp`; its value or its error, as text that tells every bit apart.
+fn run(interp: &mut Interp, program: &str) -> String {
+    let parsed = difflab_syntax::parse(program).expect("the program parses");
+    let source = Rc::new(Source {
+        name: "test".into(),
+        text: program.into(),
+    });
+    match interp.run(&parsed, source) {
+        Ok(v) => exact(&v),
+        Err(e) => format!("error: {}", e.render()),
+    }
+}
+
+fn exact(v: &Value) -> String {
+    match v {
+        Value::Int(i) => format!("Int {i}"),
+        Value::Float(x) => format!("Float {x} ({:x})", x.to_bits()),
+        Value::Bool(b) => format!("Bool {b}"),
+        Value::Nothing => "nothing".into(),
+        Value::Tuple(items) => items.iter().map(exact).collect::<Vec<_>>().join(", "),
+        other => format!("other {}", other.type_name()),
+    }
+}
+
+/// Runs the steps in one session with the tier on and in one with it off; each step must
+/// give the same in both. Gives the number of methods the tier compiled.
+fn agree(steps: &[&str]) -> usize {
+    let steps: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
+    // The evaluator's recursion limit assumes the engine thread's stack.
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || {
+            let (mut on, mut off) = (interp(true), interp(false));
+            for step in &steps {
+                let (a, b) = (run(&mut on, step), run(&mut off, step));
+                assert_eq!(a, b, "the tiers disagree on\n{step}");
+            }
+            assert_eq!(off.compiled.count(), 0);
+            on.compiled.count()
+        })
+        .expect("a thread starts")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+#[test]
+fn recursion_and_loops_compile_and_agree() {
+    let compiled = agree(&[
+        "fib(n) = n < 2 ? n : fib(n - 1) + fib(n - 2)",
+        "fib(20)",
+        "function total(n)
+            s = 0.0
+            for i in 1:n
+                s += i * 0.5
+            end
+            s
+        end",
+        "total(1000)",
+        "function collatz(n)
+            steps = 0
+            while n != 1
+                n = iseven_(n) ? n ÷ 2 : 3n + 1
+                steps += 1
+            end
+            return steps
+        end
+        iseven_(n) = n % 2 == 0",
+        "collatz(27)",
+        "function nested(n)
+            c = 0
+            for i in 1:n, j in i:2:n
+                j == 7 && continue
+                c += i * j
+                c > 500 && break
+            end
+            c
+        end",
+        "nested(10), nested(3), nested(0)",
+        "f(x) = sin(x)^2 + cos(x)^2 + max(x, 2) - min(1, x) + abs(-x) + float(3) + sqrt(abs(x))",
+        "f(0.3), f(2), f(true)",
+        "g(x) = x > 0 && x < 10 || x == -1",
+        "g(5), g(-1), g(11)",
+    ]);
+    assert!(compiled >= 8, "only {compiled} methods compiled");
+}
+
+#[test]
+fn errors_inside_compiled_code_are_the_evaluators() {
+    agree(&[
+        "h(x) = sqrt(x - 1.0)",
+        "k(n) = n == 0 ? h(0.0) : k(n - 1) + 1.0",
+        "k(3)",
+        "d(a, b) = a ÷ b",
+        "d(7, 0)",
+        "d(typemin(Int), -1)",
+        "p(a, b) = a^b",
+        "p(2, -1), p(-8.0, 1 / 3)",
+        "p(-8.0, 1 / 3)",
+        "r(x) = -2 ^ x",
+        "r(62), r(63), r(64)",
+        "deep(n) = n == 0 ? 0 : 1 + deep(n - 1)",
+        "deep(100)",
+        "deep(10^6)",
+        "deep(200)",
+        "bad(n) = n ? 1 : 2",
+        "bad(1)",
+        "function after(n)
+            for i in 1:n
+                t = i
+            end
+            return t
+        end",
+        "after(3)",
+        "t = 5.0",
+        "after(3)",
+        "function unsure(c)
+            if c
+                y = 1
+            end
+            y
+        end",
+        "unsure(true)",
+        "unsure(false)",
+        "step(n) = sum_(1:0:n)",
+        "function zerostep(n)
+            s = 0
+            for i in 1:0:n
+                s += i
+            end
+            s
+        end",
+        "zerostep(3)",
+    ]);
+}
+
+#[test]
+fn types_that_change_and_redefinitions_stay_right() {
+    agree(&[
+        "function widen(n)
+            s = 0
+            for i in 1:n
+                s += i / 2
+            end
+            s
+        end",
+        "widen(5)",
+        "twice(x) = 2x",
+        "use(x) = twice(x) + 1",
+        "use(3), use(1.5)",
+        "twice(x) = 3x",
+        "use(3), use(1.5)",
+        "twice(x::Int) = 10x",
+        "use(3), use(1.5)",
+        "import Base: sin",
+        "struct Wrap; v::Float64; end",
+        "Base.sin(w::Wrap) = w.v",
+        "s1(x) = sin(x)",
+        "s1(0.5), s1(Wrap(2.0))",
+        "sign_of(x) = x > 0 ? 1 : x < 0 ? -1 : 0",
+        "sign_of(3), sign_of(-2.5), sign_of(0)",
+        "loop_only(n) = for i in 1:n end",
+        "loop_only(4)",
+        "early(x) = (x > 1 && return 1.0; 2.0)",
+        "early(2), early(0)",
+    ]);
+}
+
+#[test]
+fn a_compiled_loop_answers_an_interrupt_quickly() {
+    let mut interp = interp(true);
+    run(&mut interp, "spin(n) = (s = 0; while true; s += n; end; s)");
+    let flag = interp.interrupt.clone();
+    let raised = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        flag.store(true, Ordering::Relaxed);
+        Instant::now()
+    });
+    let answer = run(&mut interp, "spin(1)");
+    let latency = raised.join().expect("the thread ran").elapsed();
+    assert!(answer.contains("InterruptException"), "{answer}");
+    assert!(latency < Duration::from_millis(100), "{latency:?}");
+    assert_eq!(interp.compiled.count(), 1, "the loop ran compiled");
+    assert!(!interp.interrupt.load(Ordering::Relaxed));
+    assert_eq!(run(&mut interp, "1 + 1"), "Int 2", "the session goes on");
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// Scalar functions from a grammar of the language: literals of every kind (overflowing ones
+/// too), the operators, math calls, calls of earlier functions, branches, loops, `return`,
+/// `break` and `continue`, and variables that may change type or exist on some paths only.
+struct Generator {
+    rng: Rng,
+    functions: Vec<String>,
+    /// Only `Float64` literals and arithmetic, as numeric code is usually written: these
+    /// functions mostly compile, so the compiled code itself is what is compared.
+    floats: bool,
+    /// `while` counters made so far.
+    counters: usize,
+}
+
+impl Generator {
+    fn expr(&mut self, depth: usize) -> String {
+        if self.floats && (depth == 0 || self.rng.below(4) == 0) {
+            return match self.rng.below(3) {
+                0 => self.rng.pick(&["0.0", "0.5", "1.5", "-2.25", "3.0"]).into(),
+                _ => self.rng.pick(&["a", "b", "x", "y", "z"]).into(),
+            };
+        }
+        if self.floats {
+            let d = depth - 1;
+            return match self.rng.below(6) {
+                0..=3 => {
+                    let op = self.rng.pick(&["+", "-", "*", "/"]);
+                    format!("({} {op} {})", self.expr(d), self.expr(d))
+                }
+                4 => format!(
+                    "{}({})",
+                    self.rng.pick(&["sin", "exp", "abs", "tanh"]),
+                    self.expr(d)
+                ),
+                _ => format!(
+                    "{}({}, {})",
+                    self.rng.pick(&["max", "min"]),
+                    self.expr(d),
+                    self.expr(d)
+                ),
+            };
+        }
+        if depth == 0 || self.rng.below(4) == 0 {
+            return match self.rng.below(6) {
+                0 => self
+                    .rng
+                    .pick(&[
+                        "0",
+                        "1",
+                        "2",
+                        "-3",
+                        "7",
+                        "4611686018427387904",
+                        "true",
+                        "false",
+                    ])
+                    .into(),
+                1 => self
+                    .rng
+                    .pick(&[
+                        "0.0", "-0.0", "0.5", "1.5", "-2.25", "1e308", "NaN", "Inf", "π",
+                    ])
+                    .into(),
+                _ => self.rng.pick(&["a", "b", "x", "y", "z"]).into(),
+            };
+        }
+        let d = depth - 1;
+        match self.rng.below(9) {
+            0..=3 => {
+                let op = self.rng.pick(&[
+                    "+", "-", "*", "/", "^", "÷", "%", "==", "<", "<=", "!=", ">", "&", "|",
+                ]);
+                format!("({} {op} {})", self.expr(d), self.expr(d))
+            }
+            4 => format!("({}{})", self.rng.pick(&["-", "!"]), self.expr(d)),
+            5 => {
+                let f = self
+                    .rng
+                    .pick(&["sin", "sqrt", "abs", "exp", "log", "float", "abs2", "tanh"]);
+                format!("{f}({})", self.expr(d))
+            }
+            6 => {
+                let f = self.rng.pick(&["max", "min"]);
+                format!("{f}({}, {})", self.expr(d), self.expr(d))
+            }
+            7 if !self.functions.is_empty() => {
+                let g = self.functions[self.rng.below(self.functions.len())].clone();
+                format!("{g}({}, {})", self.expr(d), self.expr(d))
+            }
+            _ => format!(
+                "({} {} {})",
+                self.expr(d),
+                self.rng.pick(&["&&", "||"]),
+                self.expr(d)
+            ),
+        }
+    }
+
+    fn condition(&mut self, depth: usize) -> String {
+        format!(
+            "({} {} {})",
+            self.expr(depth),
+            self.rng.pick(&["<", ">=", "=="]),
+            self.expr(depth)
+        )
+    }
+
+    fn statements(&mut self, depth: usize, in_loop: bool, out: &mut String) {
+        for _ in 0..1 + self.rng.below(3) {
+            let var = self.rng.pick(&["x", "y", "z"]);
+            match self.rng.below(if depth == 0 { 3 } else { 8 }) {
+                0 | 1 => out.push_str(&format!("{var} = {}\n", self.expr(2))),
+                2 => out.push_str(&format!(
+                    "{var} {} {}\n",
+                    self.rng.pick(&["+=", "-=", "*="]),
+                    self.expr(2)
+                )),
+                3 => {
+                    out.push_str(&format!("if {}\n", self.condition(1)));
+                    self.statements(depth - 1, in_loop, out);
+                    if self.rng.below(2) == 0 {
+                        out.push_str(&format!("elseif {}\n", self.condition(1)));
+                        self.statements(depth - 1, in_loop, out);
+                    }
+                    if self.rng.below(2) == 0 {
+                        out.push_str("else\n");
+                        self.statements(depth - 1, in_loop, out);
+                    }
+                    out.push_str("end\n");
+                }
+                4 => {
+                    let (lo, hi) = (self.rng.below(3), self.rng.below(6));
+                    let step = self.rng.pick(&["", ":1", ":2", ":-1"]);
+                    out.push_str(&format!("for i in {lo}{step}:{hi}\n"));
+                    self.statements(depth - 1, true, out);
+                    out.push_str("end\n");
+                }
+                5 => {
+                    // A counter of its own, so nested loops cannot reset each other's.
+                    self.counters += 1;
+                    let w = format!("w{}", self.counters);
+                    out.push_str(&format!(
+                        "{w} = 0\nwhile {w} < {}\n{w} += 1\n",
+                        self.rng.below(5)
+                    ));
+                    self.statements(depth - 1, true, out);
+                    out.push_str("end\n");
+                }
+                6 if in_loop => out.push_str(&format!(
+                    "{} && {}\n",
+                    self.condition(1),
+                    self.rng.pick(&["break", "continue"])
+                )),
+                _ => out.push_str(&format!(
+                    "{} && return {}\n",
+                    self.condition(1),
+                    self.expr(2)
+                )),
+            }
+        }
+    }
+
+    fn function(&mut self) -> String {
+        let name = format!("f{}", self.functions.len());
+        let mut body = String::new();
+        self.floats = self.rng.below(2) == 0;
+        if self.floats || self.rng.below(2) == 0 {
+            body.push_str("x = a\ny = b\nz = 0.0\n");
+        } else {
+            body.push_str("x = 1\ny = 2\nz = 3\n");
+        }
+        self.statements(3, false, &mut body);
+        let text = format!("function {name}(a, b)\n{body}return {}\nend", self.expr(2));
+        self.functions.push(name);
+        text
+    }
+}
+
+#[test]
+fn generated_scalar_functions_agree() {
+    let mut generator = Generator {
+        rng: Rng(0x9e37_79b9_7f4a_7c15),
+        functions: Vec::new(),
+        floats: false,
+        counters: 0,
+    };
+    let arguments = [
+        "1.0, 2.5",
+        "0.0, -1.0",
+        "3, 0.0",
+        "-7, 1e10",
+        "true, 2",
+        "2.5, 4",
+    ];
+    let mut compiled = 0;
+    let total = 3000;
+    for _ in 0..total / 10 {
+        generator.functions.clear();
+        let mut steps = Vec::new();
+        for _ in 0..10 {
+            let f = generator.function();
+            steps.push(f);
+            let name = generator.functions.last().expect("just made").clone();
+            for args in arguments {
+                steps.push(format!("{name}({args})"));
+            }
+        }
+        let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
+        compiled += agree(&steps);
+    }
+    // Each function is called with several argument types; the float-only half of them
+    // mostly compiles. Fewer than a quarter compiling means the tier refuses what it is
+    // meant to run.
+    assert!(
+        compiled * 4 >= total,
+        "only {compiled} of {total} functions compiled"
+    );
+}
+
+#[test]
+fn the_tier_is_on_by_default_and_counts_what_it_compiled() {
+    let mut interp = Interp::new(Config::default(), Box::new(Capture::default()));
+    assert!(interp.compiled.enabled);
+    run(&mut interp, "sq(x) = x * x");
+    let f = interp.global(Name::new("sq")).expect("defined").clone();
+    let v = interp
+        .call(&f, vec![Value::Float(3.0)])
+        .ok()
+        .expect("it runs");
+    assert_eq!(exact(&v), "Float 9 (4022000000000000)");
+    assert_eq!(interp.compiled.count(), 1);
+}
