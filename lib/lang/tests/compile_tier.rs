@@ -12,9 +12,21 @@ use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-fn interp(compiled: bool) -> Interp {
+/// How a session runs compiled methods.
+#[derive(Clone, Copy)]
+enum Tier {
+    /// As machine code.
+    Native,
+    /// On the register machine.
+    Machine,
+    /// Not at all: the evaluator runs everything.
+    Off,
+}
+
+fn interp(tier: Tier) -> Interp {
     let mut interp = Interp::new(Config::default(), Box::new(Capture::default()));
-    interp.compiled.enabled = compiled;
+    interp.compiled.enabled = !matches!(tier, Tier::Off);
+    interp.compiled.native = matches!(tier, Tier::Native);
     interp
 }
 
@@ -42,21 +54,35 @@ fn exact(v: &Value) -> String {
     }
 }
 
-/// Runs the steps in one session with the tier on and in one with it off; each step must
-/// give the same in both. Gives the number of methods the tier compiled.
+/// Runs the steps in a session running compiled methods as machine code, one running them on
+/// the register machine and one with the tier off; each step must give the same in all
+/// three. Gives the number of methods the tier compiled.
 fn agree(steps: &[&str]) -> usize {
     let steps: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
     // The evaluator's recursion limit assumes the engine thread's stack.
     std::thread::Builder::new()
         .stack_size(1 << 30)
         .spawn(move || {
-            let (mut on, mut off) = (interp(true), interp(false));
+            let mut native = interp(Tier::Native);
+            let mut machine = interp(Tier::Machine);
+            let mut off = interp(Tier::Off);
             for step in &steps {
-                let (a, b) = (run(&mut on, step), run(&mut off, step));
-                assert_eq!(a, b, "the tiers disagree on\n{step}");
+                let expected = run(&mut off, step);
+                assert_eq!(
+                    run(&mut native, step),
+                    expected,
+                    "machine code disagrees on\n{step}"
+                );
+                assert_eq!(
+                    run(&mut machine, step),
+                    expected,
+                    "the register machine disagrees on\n{step}"
+                );
             }
             assert_eq!(off.compiled.count(), 0);
-            on.compiled.count()
+            assert!(native.compiled.native, "machine code was generated");
+            assert_eq!(native.compiled.count(), machine.compiled.count());
+            native.compiled.count()
         })
         .expect("a thread starts")
         .join()
@@ -187,7 +213,13 @@ fn types_that_change_and_redefinitions_stay_right() {
 
 #[test]
 fn a_compiled_loop_answers_an_interrupt_quickly() {
-    let mut interp = interp(true);
+    for tier in [Tier::Native, Tier::Machine] {
+        interrupted_loop(tier);
+    }
+}
+
+fn interrupted_loop(tier: Tier) {
+    let mut interp = interp(tier);
     run(&mut interp, "spin(n) = (s = 0; while true; s += n; end; s)");
     let flag = interp.interrupt.clone();
     let raised = std::thread::spawn(move || {

@@ -115,6 +115,7 @@ impl Compilation<'_> {
         for guess in [Ty::Int, Ty::Float, Ty::Bool, Ty::Nothing] {
             let (funcs, added) = (self.compiled.funcs.len(), self.added.len());
             self.compiled.funcs.push(Func {
+                parameters: types.len() as u32,
                 code: Vec::new(),
                 constants: Vec::new(),
                 registers: 0,
@@ -240,6 +241,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             self.emit(Op::Return { src: value.reg })?;
         }
         Ok(Func {
+            parameters: types.len() as u32,
             code: self.code,
             constants: self.constants,
             registers: self.registers,

@@ -241,6 +241,8 @@ impl Fn2 {
 #[derive(Debug)]
 pub struct Func {
     pub code: Vec<Op>,
+    /// How many parameters it takes (in its first registers).
+    pub parameters: u32,
     /// Registers holding constants, set when a frame is made.
     pub constants: Vec<(Reg, u64)>,
     pub registers: u32,
@@ -279,11 +281,21 @@ pub fn unboxed(v: &Value) -> Option<(u64, Ty)> {
 
 /// The bits of a result the compiler typed as `ty`; another type is a fallback (it cannot
 /// happen for the functions the compiler calls, whose result types it asked them for).
-fn expect(result: EvalResult, ty: Ty) -> Result<u64, Trap> {
+pub fn expect(result: EvalResult, ty: Ty) -> Result<u64, Trap> {
     match result.ok().as_ref().and_then(unboxed) {
         Some((bits, t)) if t == ty => Ok(bits),
         _ => Err(Trap::Fallback),
     }
+}
+
+/// The number of elements of the range `start:step:stop` of `Int`s (a zero step is the
+/// evaluator's error).
+pub fn range_length(start: u64, step: u64, stop: u64) -> Result<u64, Trap> {
+    if step == 0 {
+        return Err(Trap::Fallback);
+    }
+    let n = crate::value::Range::int_len(start as i64, step as i64, stop as i64);
+    Ok(i64::try_from(n).map_err(|_| Trap::Fallback)? as u64)
 }
 
 /// The registers of every running compiled call, and what a run may use.
@@ -348,12 +360,8 @@ impl Machine<'_> {
                     step,
                     stop,
                 } => {
-                    let (a, s, b) = (r(self, *start), r(self, *step), r(self, *stop));
-                    if s == 0 {
-                        return Err(Trap::Fallback);
-                    }
-                    let n = crate::value::Range::int_len(a as i64, s as i64, b as i64);
-                    (*dst, i64::try_from(n).map_err(|_| Trap::Fallback)? as u64)
+                    let length = range_length(r(self, *start), r(self, *step), r(self, *stop));
+                    (*dst, length?)
                 }
                 Op::ForEnter { counter: c, exit } => {
                     if r(self, c.length) == 0 {

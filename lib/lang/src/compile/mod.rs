@@ -16,6 +16,7 @@
 
 mod lower;
 mod machine;
+mod native;
 
 use crate::eval::{fail, EvalResult, Interp};
 use crate::value::{Closure, Value};
@@ -70,6 +71,11 @@ pub struct Compiled {
     pub enabled: bool,
     /// How many methods were compiled, ever ([`Compiled::count`]).
     compilations: usize,
+    /// False runs compiled methods on the register machine instead of as machine code.
+    pub native: bool,
+    /// The machine code of the compiled methods (made when first needed; `None` also when
+    /// the host has no code generator, and the register machine runs them).
+    code: Option<native::Native>,
 }
 
 impl Compiled {
@@ -77,6 +83,7 @@ impl Compiled {
     pub fn new() -> Compiled {
         Compiled {
             enabled: true,
+            native: true,
             ..Compiled::default()
         }
     }
@@ -93,6 +100,9 @@ impl Compiled {
             self.funcs.clear();
             self.index.clear();
             self.methods.clear();
+            if let Some(code) = self.code.take() {
+                code.free();
+            }
         }
     }
 }
@@ -128,21 +138,21 @@ impl Interp {
         }
         let func = match self.compiled.index.get(&key(method, &types)) {
             Some(entry) => (*entry)?,
-            None => lower::compile(self, method, &types)?,
-        };
-        let f = &self.compiled.funcs[func];
-        let returns = f.returns;
-        registers.resize(f.registers as usize, 0);
-        for &(reg, bits) in &f.constants {
-            registers[reg as usize] = bits;
-        }
-        let mut machine = Machine {
-            funcs: &self.compiled.funcs,
-            stack: registers,
-            interrupt: &self.interrupt,
+            None => {
+                let func = lower::compile(self, method, &types)?;
+                self.compiled.generate_code();
+                func
+            }
         };
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
-        match machine.run(func, 0, depth) {
+        let outcome = match &self.compiled.code {
+            Some(code) if self.compiled.native && func < code.len() => {
+                code.run(func, &registers, depth, &self.interrupt)
+            }
+            _ => self.run_on_machine(func, registers, depth),
+        };
+        let returns = self.compiled.funcs[func].returns;
+        match outcome {
             Ok(bits) => Some(Ok(machine::boxed(bits, returns))),
             Err(Trap::Interrupt) => {
                 self.interrupt
@@ -154,6 +164,44 @@ impl Interp {
                 let result = self.run_method(method, args.to_vec(), Vec::new());
                 self.compiled.suspended -= 1;
                 Some(result)
+            }
+        }
+    }
+
+    /// Runs compiled method `func` on the register machine, its parameters in `registers`.
+    fn run_on_machine(
+        &self,
+        func: usize,
+        mut registers: Vec<u64>,
+        depth: usize,
+    ) -> Result<u64, Trap> {
+        let f = &self.compiled.funcs[func];
+        registers.resize(f.registers as usize, 0);
+        for &(reg, bits) in &f.constants {
+            registers[reg as usize] = bits;
+        }
+        let mut machine = Machine {
+            funcs: &self.compiled.funcs,
+            stack: registers,
+            interrupt: &self.interrupt,
+        };
+        machine.run(func, 0, depth)
+    }
+}
+
+impl Compiled {
+    /// Machine code for the methods compiled since the last time, when the host has a code
+    /// generator; the register machine runs them otherwise.
+    fn generate_code(&mut self) {
+        if !self.native {
+            return;
+        }
+        if self.code.is_none() {
+            self.code = native::Native::new();
+        }
+        if let Some(code) = &mut self.code {
+            if !code.add(&self.funcs) {
+                self.native = false;
             }
         }
     }
