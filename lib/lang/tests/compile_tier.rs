@@ -212,6 +212,31 @@ fn types_that_change_and_redefinitions_stay_right() {
 }
 
 #[test]
+fn top_level_loops_agree() {
+    let compiled = agree(&[
+        "s = 0.0; c = 0; b = true",
+        "for i in 1:1000; s += i * 0.5; c += i; b = !b; end",
+        "s, c, b",
+        "while c > 10; global c ÷= 3; end",
+        "c",
+        "for i in 1:3; t = i * 2; end",
+        "t",
+        "k = 1; for i in 1:3; k = k * 2.5; end; k",
+        "sq(x) = x * x",
+        "for i in 1:10; s += sq(i); end; s",
+        "x = 0.0",
+        "for i in 1:3; x += sqrt(1.0 - i); end",
+        "x",
+        "for i in 1:3, j in i:3; c += i * j; j > 2 && break; end; c",
+        "i = 100; for i in 1:3; c += i; end; i, c",
+        "for i in 1:3; return i; end",
+        "for i in 1:0:3; c += 1; end",
+        "c",
+    ]);
+    assert!(compiled >= 6, "only {compiled} loops and methods compiled");
+}
+
+#[test]
 fn a_compiled_loop_answers_an_interrupt_quickly() {
     for tier in [Tier::Native, Tier::Machine] {
         interrupted_loop(tier);
@@ -234,6 +259,23 @@ fn interrupted_loop(tier: Tier) {
     assert_eq!(interp.compiled.count(), 1, "the loop ran compiled");
     assert!(!interp.interrupt.load(Ordering::Relaxed));
     assert_eq!(run(&mut interp, "1 + 1"), "Int 2", "the session goes on");
+
+    // A top-level loop is compiled too, and keeps what it did until the interrupt.
+    run(&mut interp, "total = 0");
+    let before = interp.compiled.count();
+    let flag = interp.interrupt.clone();
+    let raised = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        flag.store(true, Ordering::Relaxed);
+        Instant::now()
+    });
+    let answer = run(&mut interp, "while true; total += 1; end");
+    let latency = raised.join().expect("the thread ran").elapsed();
+    assert!(answer.contains("InterruptException"), "{answer}");
+    assert!(latency < Duration::from_millis(100), "{latency:?}");
+    assert_eq!(interp.compiled.count(), before + 1, "the loop ran compiled");
+    let total = run(&mut interp, "total");
+    assert!(total != "Int 0" && total.starts_with("Int "), "{total}");
 }
 
 /// A small deterministic generator (xorshift).

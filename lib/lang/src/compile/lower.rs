@@ -61,9 +61,9 @@ struct Compilation<'a> {
     emitted: usize,
 }
 
-/// Compiles `method` for arguments of `types`; the function's index, or `None` when it is
-/// outside the tier (remembered, so the next call does not try again).
-pub(super) fn compile(interp: &mut Interp, method: &Rc<Closure>, types: &[Ty]) -> Option<usize> {
+/// Runs `lower` with a compilation of `interp`'s compiled methods, counting the methods it
+/// compiled.
+fn compiling<T>(interp: &mut Interp, lower: impl FnOnce(&mut Compilation) -> T) -> T {
     let mut compiled = std::mem::take(&mut interp.compiled);
     let mut compilation = Compilation {
         interp: &*interp,
@@ -72,7 +72,7 @@ pub(super) fn compile(interp: &mut Interp, method: &Rc<Closure>, types: &[Ty]) -
         added: Vec::new(),
         emitted: 0,
     };
-    let result = compilation.specialize(method, types).ok().map(|(f, _)| f);
+    let result = lower(&mut compilation);
     let added = std::mem::take(&mut compilation.added);
     compiled.compilations += added
         .iter()
@@ -80,6 +80,12 @@ pub(super) fn compile(interp: &mut Interp, method: &Rc<Closure>, types: &[Ty]) -
         .count();
     interp.compiled = compiled;
     result
+}
+
+/// Compiles `method` for arguments of `types`; the function's index, or `None` when it is
+/// outside the tier (remembered, so the next call does not try again).
+pub(super) fn compile(interp: &mut Interp, method: &Rc<Closure>, types: &[Ty]) -> Option<usize> {
+    compiling(interp, |c| c.specialize(method, types).ok().map(|(f, _)| f))
 }
 
 impl Compilation<'_> {
@@ -171,6 +177,22 @@ fn result_type2(f: Fn2, x: Ty, y: Ty) -> Lowered<Ty> {
         .ok_or(Outside)
 }
 
+/// A top-level loop compiled as a method of no parameters, and the globals it uses.
+pub(super) struct TopLevelLoop {
+    pub func: Func,
+    pub globals: Vec<Local>,
+}
+
+/// Compiles a top-level `for` or `while` loop (`expr`), or `None` when it is outside the tier.
+/// The methods it calls are compiled (and kept) on the way.
+pub(super) fn compile_loop(interp: &mut Interp, expr: &Expr) -> Option<TopLevelLoop> {
+    compiling(interp, |c| {
+        let mut lowerer = Lowerer::new(c);
+        lowerer.top_level = true;
+        lowerer.top_level_loop(expr).ok()
+    })
+}
+
 /// Whether a method's shape is one the tier compiles: defined at top level, positional
 /// parameters that are plain names, no defaults, varargs or keywords.
 fn compilable(method: &Closure, arity: usize) -> bool {
@@ -209,6 +231,10 @@ struct Lowerer<'c, 'a> {
     /// The register the last instruction wrote when it is a fresh temporary, which an
     /// assignment can take over instead of copying it.
     temporary: Option<Reg>,
+    /// Lowering top-level code, whose outermost frame is the globals.
+    top_level: bool,
+    /// The globals top-level code uses, in the registers that hold them.
+    globals: Vec<Local>,
 }
 
 impl<'c, 'a> Lowerer<'c, 'a> {
@@ -224,6 +250,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             returns: None,
             constants: Vec::new(),
             temporary: None,
+            top_level: false,
+            globals: Vec::new(),
         }
     }
 
@@ -246,6 +274,24 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             constants: self.constants,
             registers: self.registers,
             returns: self.returns.ok_or(Outside)?,
+        })
+    }
+
+    fn top_level_loop(mut self, expr: &Expr) -> Lowered<TopLevelLoop> {
+        if !matches!(expr.kind, ExprKind::For { .. } | ExprKind::While { .. }) {
+            return Err(Outside);
+        }
+        let value = self.expr(expr, false)?;
+        self.emit(Op::Return { src: value.reg })?;
+        Ok(TopLevelLoop {
+            func: Func {
+                parameters: 0,
+                code: self.code,
+                constants: self.constants,
+                registers: self.registers,
+                returns: Ty::Nothing,
+            },
+            globals: self.globals,
         })
     }
 
@@ -300,16 +346,31 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         Ok(Val { reg, ty: Some(ty) })
     }
 
-    fn local(&self, name: Name) -> Lowered<Option<(Reg, Ty)>> {
+    fn local(&mut self, name: Name) -> Lowered<Option<(Reg, Ty)>> {
         if self.unsure.contains(&name) {
             return Err(Outside);
         }
-        Ok(self
+        let found = self
             .scopes
             .iter()
             .rev()
             .find_map(|frame| frame.iter().rev().find(|(n, ..)| *n == name))
-            .map(|&(_, reg, ty)| (reg, ty)))
+            .map(|&(_, reg, ty)| (reg, ty));
+        if found.is_some() || !self.top_level {
+            return Ok(found);
+        }
+        // Top-level code: a global number becomes a register of the outermost frame, loaded
+        // before the run and stored after it.
+        let Some(ty) = self.compilation.interp.global(name).and_then(Ty::of) else {
+            return Ok(None);
+        };
+        if ty == Ty::Nothing {
+            return Ok(None);
+        }
+        let reg = self.register();
+        self.scopes[0].push((name, reg, ty));
+        self.globals.push((name, reg, ty));
+        Ok(Some((reg, ty)))
     }
 
     fn block(&mut self, block: &[Expr], want: bool) -> Lowered<Val> {
@@ -401,6 +462,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 };
                 self.assign(name, v)
             }
+            // `return` at top level ends the input: the evaluator's business.
+            ExprKind::Return(_) if self.top_level => Err(Outside),
             ExprKind::Return(value) => {
                 let v = match value {
                     Some(e) => self.expr(e, true)?,

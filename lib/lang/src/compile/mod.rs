@@ -88,8 +88,9 @@ impl Compiled {
         }
     }
 
-    /// How many methods were compiled (for each argument types they were called with) in
-    /// this session, counting again those compiled after a definition made them forgotten.
+    /// How many methods (for each argument types they were called with) and top-level loops
+    /// were compiled in this session, counting again those compiled after a definition made
+    /// them forgotten.
     pub fn count(&self) -> usize {
         self.compilations
     }
@@ -165,6 +166,56 @@ impl Interp {
                 self.compiled.suspended -= 1;
                 Some(result)
             }
+        }
+    }
+
+    /// Runs a top-level `for` or `while` loop compiled, on the register machine (it runs once,
+    /// so it is not worth machine code; the methods it calls have theirs), or `None` when it
+    /// is outside the tier or has to run as written. The globals it uses are loaded into
+    /// registers and stored back when it ends (or is interrupted); an error or the depth
+    /// limit runs it again, as written, from the start: until it ends it changed nothing.
+    pub(crate) fn run_compiled_loop(&mut self, expr: &difflab_syntax::Expr) -> Option<EvalResult> {
+        if !self.compiled.enabled || self.compiled.suspended > 0 || self.recording() {
+            return None;
+        }
+        let compiled = lower::compile_loop(self, expr)?;
+        self.compiled.compilations += 1;
+        self.compiled.generate_code();
+        let mut registers = vec![0; compiled.func.registers as usize];
+        for &(reg, bits) in &compiled.func.constants {
+            registers[reg as usize] = bits;
+        }
+        for &(name, reg, _) in &compiled.globals {
+            registers[reg as usize] = self.global(name).and_then(machine::unboxed)?.0;
+        }
+        self.compiled.funcs.push(compiled.func);
+        let func = self.compiled.funcs.len() - 1;
+        let mut machine = Machine {
+            funcs: &self.compiled.funcs,
+            stack: registers,
+            interrupt: &self.interrupt,
+        };
+        let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
+        let outcome = machine.run(func, 0, depth);
+        let registers = machine.stack;
+        self.compiled.funcs.pop();
+        let store = |me: &mut Interp| {
+            for &(name, reg, ty) in &compiled.globals {
+                me.set_global(name, machine::boxed(registers[reg as usize], ty));
+            }
+        };
+        match outcome {
+            Ok(_) => {
+                store(self);
+                Some(Ok(Value::Nothing))
+            }
+            Err(Trap::Interrupt) => {
+                store(self);
+                self.interrupt
+                    .store(false, std::sync::atomic::Ordering::Relaxed);
+                Some(Err(fail(crate::ErrorKind::InterruptException, "")))
+            }
+            Err(Trap::Fallback) => None,
         }
     }
 

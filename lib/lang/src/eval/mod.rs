@@ -517,8 +517,13 @@ impl Interp {
                 branches,
                 otherwise,
             } => self.eval_if(branches, otherwise.as_ref()),
-            ExprKind::For { generators, body } => self.eval_for(generators, body),
-            ExprKind::While { cond, body } => self.eval_while(cond, body),
+            ExprKind::For { .. } | ExprKind::While { .. } if self.scope.is_none() => {
+                match self.run_compiled_loop(expr) {
+                    Some(result) => result,
+                    None => self.eval_loop(expr),
+                }
+            }
+            ExprKind::For { .. } | ExprKind::While { .. } => self.eval_loop(expr),
             ExprKind::Break => Err(Flow::Break),
             ExprKind::Continue => Err(Flow::Continue),
             ExprKind::Return(value) => {
@@ -586,6 +591,15 @@ impl Interp {
             ErrorKind::UndefVarError,
             format!("`{name}` not defined"),
         ))
+    }
+
+    /// Runs a `for` or `while` loop as written.
+    fn eval_loop(&mut self, expr: &Expr) -> EvalResult {
+        match &expr.kind {
+            ExprKind::For { generators, body } => self.eval_for(generators, body),
+            ExprKind::While { cond, body } => self.eval_while(cond, body),
+            _ => unreachable!("called for loops only"),
+        }
     }
 
     /// Evaluates a condition, which must be a `Bool`.
