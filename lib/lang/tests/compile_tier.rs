@@ -243,25 +243,9 @@ fn a_compiled_loop_answers_an_interrupt_quickly() {
     }
 }
 
-fn interrupted_loop(tier: Tier) {
-    let mut interp = interp(tier);
-    run(&mut interp, "spin(n) = (s = 0; while true; s += n; end; s)");
-    let flag = interp.interrupt.clone();
-    let raised = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(200));
-        flag.store(true, Ordering::Relaxed);
-        Instant::now()
-    });
-    let answer = run(&mut interp, "spin(1)");
-    let latency = raised.join().expect("the thread ran").elapsed();
-    assert!(answer.contains("InterruptException"), "{answer}");
-    assert!(latency < Duration::from_millis(100), "{latency:?}");
-    assert_eq!(interp.compiled.count(), 1, "the loop ran compiled");
-    assert!(!interp.interrupt.load(Ordering::Relaxed));
-    assert_eq!(run(&mut interp, "1 + 1"), "Int 2", "the session goes on");
-
-    // A top-level loop is compiled too, and keeps what it did until the interrupt.
-    run(&mut interp, "total = 0");
+/// Runs `program` (which loops forever), interrupts it after 200 ms, and checks that it
+/// stopped with `InterruptException` within 100 ms, compiled.
+fn interrupt(interp: &mut Interp, program: &str) {
     let before = interp.compiled.count();
     let flag = interp.interrupt.clone();
     let raised = std::thread::spawn(move || {
@@ -269,11 +253,27 @@ fn interrupted_loop(tier: Tier) {
         flag.store(true, Ordering::Relaxed);
         Instant::now()
     });
-    let answer = run(&mut interp, "while true; total += 1; end");
+    let answer = run(interp, program);
     let latency = raised.join().expect("the thread ran").elapsed();
     assert!(answer.contains("InterruptException"), "{answer}");
     assert!(latency < Duration::from_millis(100), "{latency:?}");
-    assert_eq!(interp.compiled.count(), before + 1, "the loop ran compiled");
+    assert_eq!(
+        interp.compiled.count(),
+        before + 1,
+        "{program} ran compiled"
+    );
+    assert!(!interp.interrupt.load(Ordering::Relaxed));
+}
+
+fn interrupted_loop(tier: Tier) {
+    let mut interp = interp(tier);
+    run(&mut interp, "spin(n) = (s = 0; while true; s += n; end; s)");
+    interrupt(&mut interp, "spin(1)");
+    assert_eq!(run(&mut interp, "1 + 1"), "Int 2", "the session goes on");
+
+    // A top-level loop is compiled too, and keeps what it did until the interrupt.
+    run(&mut interp, "total = 0");
+    interrupt(&mut interp, "while true; total += 1; end");
     let total = run(&mut interp, "total");
     assert!(total != "Int 0" && total.starts_with("Int "), "{total}");
 }
