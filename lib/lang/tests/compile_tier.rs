@@ -218,6 +218,8 @@ fn top_level_loops_agree() {
         "for i in 1:1000; s += i * 0.5; c += i; b = !b; end",
         "s, c, b",
         "while c > 10; global c ÷= 3; end",
+        "while c < 100; global c += 7; global s; s -= 1.0; end; c, s",
+        "for i in 1:2; global fresh = i; end",
         "c",
         "for i in 1:3; t = i * 2; end",
         "t",

@@ -475,6 +475,15 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 }
                 Ok(Val { reg: 0, ty: None })
             }
+            ExprKind::Declare {
+                global: true,
+                bindings,
+            } if self.top_level => {
+                for (name, value) in bindings {
+                    self.declare_global(*name, value.as_ref())?;
+                }
+                self.constant(&Value::Nothing)
+            }
             ExprKind::For { generators, body } => self.for_loop(generators, body),
             ExprKind::While { cond, body } => self.while_loop(cond, body),
             ExprKind::Break | ExprKind::Continue => {
@@ -504,6 +513,24 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             Some(v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => self.constant(&v),
             _ => Err(Outside),
         }
+    }
+
+    /// `global x` or `global x = v` in a top-level loop: `x` must be a global number already
+    /// (and no local of the loop).
+    fn declare_global(&mut self, name: Name, value: Option<&Expr>) -> Lowered<()> {
+        if self.scopes[1..].iter().flatten().any(|(n, ..)| *n == name) {
+            return Err(Outside);
+        }
+        let (reg, ty) = self.local(name)?.ok_or(Outside)?;
+        if let Some(e) = value {
+            match self.expr(e, true)?.get()? {
+                (src, t) if t == ty => {
+                    self.emit(Op::Move { dst: reg, src })?;
+                }
+                _ => return Err(Outside),
+            }
+        }
+        Ok(())
     }
 
     fn assign(&mut self, name: Name, (src, ty): (Reg, Ty)) -> Lowered<Val> {
