@@ -16,6 +16,9 @@
 //!   ([`compress`], [`decompress`], [`decompress_into`]), `check.rs` (validity checkers);
 //! - `error.rs` ([`ColoringError`]).
 //!
+//! To look at a pattern or a coloring, `difflab_plot::Spy` draws it as a spy plot (inline in
+//! evcxr notebooks); this crate stays free of plotting, since the AD core depends on it.
+//!
 //! ```
 //! use difflab_coloring::{
 //!     coloring, compress, decompress, ColoringProblem, Decompression, GreedyColoringAlgorithm,

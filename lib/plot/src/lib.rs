@@ -24,12 +24,35 @@
 //! # Ok::<(), difflab_plot::PlotError>(())
 //! ```
 //!
+//! In an evcxr notebook (the Rust Jupyter kernel) a [`Plot`] shows inline as SVG: it has evcxr's
+//! `evcxr_display` method. So does [`Spy`], the spy plot of a difflab-coloring
+//! [`SparsityPattern`](difflab_coloring::SparsityPattern), sparse matrix or
+//! [`ColoringResult`](difflab_coloring::ColoringResult):
+//!
+//! ```
+//! use difflab_coloring::{coloring, ColoringProblem, GreedyColoringAlgorithm, SparsityPattern};
+//! use difflab_plot::Spy;
+//!
+//! // The bidiagonal Jacobian of y[i] = x[i] * x[i + 1]: two colors of columns.
+//! let entries: Vec<(usize, usize)> = (0..4).flat_map(|i| [(i, i), (i, i + 1)]).collect();
+//! let pattern = SparsityPattern::from_entries(4, 5, &entries)?;
+//! let result = coloring(&pattern, ColoringProblem::COLUMN, &GreedyColoringAlgorithm::default())?;
+//! let spy = Spy::coloring(&result);
+//! assert_eq!(spy.to_string(), "spy plot: 4×5, nnz = 8, 2 colors");
+//! let svg = spy.to_svg()?;
+//! assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+//! spy.evcxr_display(); // prints EVCXR_BEGIN_CONTENT image/svg+xml, the SVG, EVCXR_END_CONTENT
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! This crate knows nothing of the difflab language or of automatic differentiation: its inputs
-//! are plain numbers and strings, so the language layer adapts its values to it.
+//! are plain numbers and strings (and difflab-coloring's patterns and colorings, for [`Spy`]),
+//! so the language layer adapts its values to it.
 
 mod bench;
 mod braille;
 mod error;
+mod evcxr;
 mod font;
 mod model;
 mod overlap;
@@ -40,6 +63,7 @@ mod terminal;
 
 pub use bench::{BenchmarkOptions, BenchmarkRow};
 pub use error::PlotError;
+pub use evcxr::Spy;
 pub use model::{Groups, LineOptions, Plot, Series, SpyOptions, MAX_PIXELS};
 pub use scale::Scale;
 pub use terminal::{MAX_TERMINAL_WIDTH, MIN_TERMINAL_WIDTH};
