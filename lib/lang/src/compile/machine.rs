@@ -249,6 +249,18 @@ pub struct Func {
     pub returns: Ty,
 }
 
+impl Func {
+    /// The registers of a call: the parameters, then zeros, with the constants in place.
+    pub fn frame(&self, parameters: &[u64]) -> Vec<u64> {
+        let mut registers = parameters.to_vec();
+        registers.resize(self.registers as usize, 0);
+        for &(reg, bits) in &self.constants {
+            registers[reg as usize] = bits;
+        }
+        registers
+    }
+}
+
 /// Why a compiled call stopped without a value.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Trap {

@@ -18,7 +18,7 @@ mod lower;
 mod machine;
 mod native;
 
-use crate::eval::{fail, EvalResult, Interp};
+use crate::eval::{EvalResult, Interp};
 use crate::value::{Closure, Value};
 use machine::{Func, Machine, Trap};
 use std::collections::HashMap;
@@ -130,11 +130,11 @@ impl Interp {
         {
             return None;
         }
-        let mut registers = Vec::with_capacity(args.len());
+        let mut parameters = Vec::with_capacity(args.len());
         let mut types = Vec::with_capacity(args.len());
         for a in args {
             let (bits, ty) = machine::unboxed(a)?;
-            registers.push(bits);
+            parameters.push(bits);
             types.push(ty);
         }
         let func = match self.compiled.index.get(&key(method, &types)) {
@@ -148,18 +148,14 @@ impl Interp {
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
         let outcome = match &self.compiled.code {
             Some(code) if self.compiled.native && func < code.len() => {
-                code.run(func, &registers, depth, &self.interrupt)
+                code.run(func, &parameters, depth, &self.interrupt)
             }
-            _ => self.run_on_machine(func, registers, depth),
+            _ => self.run_on_machine(func, &parameters, depth),
         };
         let returns = self.compiled.funcs[func].returns;
         match outcome {
             Ok(bits) => Some(Ok(machine::boxed(bits, returns))),
-            Err(Trap::Interrupt) => {
-                self.interrupt
-                    .store(false, std::sync::atomic::Ordering::Relaxed);
-                Some(Err(fail(crate::ErrorKind::InterruptException, "")))
-            }
+            Err(Trap::Interrupt) => Some(Err(self.interrupted())),
             Err(Trap::Fallback) => {
                 self.compiled.suspended += 1;
                 let result = self.run_method(method, args.to_vec(), Vec::new());
@@ -181,10 +177,7 @@ impl Interp {
         let compiled = lower::compile_loop(self, expr)?;
         self.compiled.compilations += 1;
         self.compiled.generate_code();
-        let mut registers = vec![0; compiled.func.registers as usize];
-        for &(reg, bits) in &compiled.func.constants {
-            registers[reg as usize] = bits;
-        }
+        let mut registers = compiled.func.frame(&[]);
         for &(name, reg, _) in &compiled.globals {
             registers[reg as usize] = self.global(name).and_then(machine::unboxed)?.0;
         }
@@ -211,29 +204,17 @@ impl Interp {
             }
             Err(Trap::Interrupt) => {
                 store(self);
-                self.interrupt
-                    .store(false, std::sync::atomic::Ordering::Relaxed);
-                Some(Err(fail(crate::ErrorKind::InterruptException, "")))
+                Some(Err(self.interrupted()))
             }
             Err(Trap::Fallback) => None,
         }
     }
 
-    /// Runs compiled method `func` on the register machine, its parameters in `registers`.
-    fn run_on_machine(
-        &self,
-        func: usize,
-        mut registers: Vec<u64>,
-        depth: usize,
-    ) -> Result<u64, Trap> {
-        let f = &self.compiled.funcs[func];
-        registers.resize(f.registers as usize, 0);
-        for &(reg, bits) in &f.constants {
-            registers[reg as usize] = bits;
-        }
+    /// Runs compiled method `func` on the register machine.
+    fn run_on_machine(&self, func: usize, parameters: &[u64], depth: usize) -> Result<u64, Trap> {
         let mut machine = Machine {
             funcs: &self.compiled.funcs,
-            stack: registers,
+            stack: self.compiled.funcs[func].frame(parameters),
             interrupt: &self.interrupt,
         };
         machine.run(func, 0, depth)

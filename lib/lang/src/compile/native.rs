@@ -156,11 +156,10 @@ impl Native {
         let mut ids = Vec::new();
         for (i, f) in funcs.iter().enumerate().skip(first) {
             let signature = self.signature(f);
-            match self.module.declare_function(
-                &format!("m{i}_{}", self.module_serial()),
-                Linkage::Local,
-                &signature,
-            ) {
+            match self
+                .module
+                .declare_function(&format!("m{i}"), Linkage::Local, &signature)
+            {
                 Ok(id) => ids.push(id),
                 Err(_) => return false,
             }
@@ -173,7 +172,7 @@ impl Native {
             .collect();
         let mut entries = Vec::new();
         for (i, f) in funcs.iter().enumerate().skip(first) {
-            if self.define(f, all[i], &all, funcs).is_none() {
+            if self.define(f, all[i], &all).is_none() {
                 return false;
             }
             match self.define_entry(f, all[i], ptr, i) {
@@ -191,11 +190,6 @@ impl Native {
             self.functions.push((ids[k], entry));
         }
         true
-    }
-
-    /// A number that keeps names unique across `add`s.
-    fn module_serial(&self) -> usize {
-        self.functions.len() + self.applied.one.len() + self.applied.two.len()
     }
 
     /// `(context, depth, parameters…) -> result`.
@@ -224,7 +218,7 @@ impl Native {
         s.params.push(AbiParam::new(types::I64));
         s.params.push(AbiParam::new(ptr));
         s.returns.push(AbiParam::new(types::I64));
-        let name = format!("entry{i}_{}", self.module_serial());
+        let name = format!("entry{i}");
         let id = self
             .module
             .declare_function(&name, Linkage::Local, &s)
@@ -259,7 +253,7 @@ impl Native {
     }
 
     /// Translates one register program.
-    fn define(&mut self, f: &Func, id: FuncId, all: &[FuncId], funcs: &[Func]) -> Option<()> {
+    fn define(&mut self, f: &Func, id: FuncId, all: &[FuncId]) -> Option<()> {
         let mut ctx = self.module.make_context();
         ctx.func.signature = self.signature(f);
         ctx.func.name = UserFuncName::user(0, id.as_u32());
@@ -324,7 +318,7 @@ impl Native {
                 }
                 match f.code.get(pc) {
                     Some(op) => {
-                        open = t.op(op, pc, all, funcs, &mut applied, &mut self.module)?;
+                        open = t.op(op, pc, all, &mut applied, &mut self.module)?;
                     }
                     None => {
                         // Past the last instruction (every program ends in a return).
@@ -494,13 +488,11 @@ impl Translator<'_> {
     }
 
     /// Translates one instruction; `false` when it ends its block.
-    #[allow(clippy::too_many_arguments)]
     fn op(
         &mut self,
         op: &Op,
         pc: usize,
         all: &[FuncId],
-        funcs: &[Func],
         applied: &mut Applied,
         module: &mut JITModule,
     ) -> Option<bool> {
@@ -650,7 +642,6 @@ impl Translator<'_> {
                 for a in args.iter() {
                     values.push(self.get(*a));
                 }
-                debug_assert_eq!(funcs[*func].parameters as usize, args.len());
                 let callee = module.declare_func_in_func(all[*func], self.b.func);
                 let call = self.b.ins().call(callee, &values);
                 let v = self.b.inst_results(call)[0];

@@ -295,10 +295,15 @@ impl Interp {
     /// Raises `InterruptException` if an interrupt was requested (and clears the request).
     pub fn check_interrupt(&self) -> Result<(), Flow> {
         if self.interrupt.load(Ordering::Relaxed) {
-            self.interrupt.store(false, Ordering::Relaxed);
-            return Err(fail(ErrorKind::InterruptException, ""));
+            return Err(self.interrupted());
         }
         Ok(())
+    }
+
+    /// The `InterruptException` of a requested interrupt, which it clears.
+    pub fn interrupted(&self) -> Flow {
+        self.interrupt.store(false, Ordering::Relaxed);
+        fail(ErrorKind::InterruptException, "")
     }
 
     /// A poller of the interrupt flag for a long loop inside a builtin (a sort, a scan of
