@@ -266,9 +266,17 @@ impl Interp {
         if i >= self.globals.len() {
             self.globals.resize(i + 1, None);
         }
-        let callable = |v: &Value| !matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_));
-        if callable(&value) || self.globals[i].as_ref().is_some_and(callable) {
-            // A compiled call may have been resolved to what this name held.
+        // Compiled code resolved names to the functions they held, or (unbound) to builtins
+        // and constants: a binding that changes either makes it stale.
+        let function = |v: &Value| matches!(v, Value::Function(_));
+        let resolved = match &self.globals[i] {
+            Some(old) => function(old),
+            None => {
+                crate::builtins::lookup(name).is_some()
+                    || crate::builtins::constant(name.as_str()).is_some()
+            }
+        };
+        if resolved || function(&value) {
             self.compiled.forget();
         }
         self.globals[i] = Some(value);
