@@ -98,12 +98,7 @@ impl Spy {
     pub fn coloring(result: &ColoringResult) -> Spy {
         let columns = result.column_colors().map(<[usize]>::to_vec);
         let rows = result.row_colors().map(<[usize]>::to_vec);
-        let groups = match (rows, columns) {
-            (Some(rows), Some(columns)) => Some(Groups::Bidirectional { rows, columns }),
-            (Some(rows), None) => Some(Groups::Rows(rows)),
-            (None, Some(columns)) => Some(Groups::Columns(columns)),
-            (None, None) => None,
-        };
+        let groups = Groups::of_coloring(rows, columns);
         let mut spy = Spy::pattern(result.pattern());
         spy.options.groups = groups;
         spy

@@ -51,6 +51,17 @@ pub enum Groups {
 }
 
 impl Groups {
+    /// The groups of a coloring that colored the rows, the columns, or both (a bicoloring);
+    /// `None` when it colored neither.
+    pub fn of_coloring(rows: Option<Vec<usize>>, columns: Option<Vec<usize>>) -> Option<Groups> {
+        match (rows, columns) {
+            (Some(rows), Some(columns)) => Some(Groups::Bidirectional { rows, columns }),
+            (Some(rows), None) => Some(Groups::Rows(rows)),
+            (None, Some(columns)) => Some(Groups::Columns(columns)),
+            (None, None) => None,
+        }
+    }
+
     /// The palette group of entry (`row`, `col`), 0 for neutral.
     fn of_entry(&self, row: usize, col: usize) -> usize {
         match self {

@@ -139,11 +139,8 @@ fn groups_of(v: &Value) -> Result<Groups, Flow> {
             Some(c @ Value::Array(_)) => color_vector(&c).map(Some),
             _ => Ok(None),
         };
-        match (colors("row_colors")?, colors("column_colors")?) {
-            (Some(rows), Some(columns)) => return Ok(Groups::Bidirectional { rows, columns }),
-            (Some(rows), None) => return Ok(Groups::Rows(rows)),
-            (None, Some(columns)) => return Ok(Groups::Columns(columns)),
-            (None, None) => {}
+        if let Some(groups) = Groups::of_coloring(colors("row_colors")?, colors("column_colors")?) {
+            return Ok(groups);
         }
     }
     Ok(Groups::Columns(color_vector(v)?))
