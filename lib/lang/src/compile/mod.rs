@@ -11,8 +11,9 @@
 //! The compiled code is pure, so it keeps the evaluator's guarantees by running again: an
 //! error, or the depth limit, makes the call run once more in the evaluator, which raises the
 //! error with its spans and call trace (or `StackOverflowError`). Loops and calls look at the
-//! interrupt flag. Defining a function or a method, or extending a builtin, forgets every
-//! compiled method, since any of them may have resolved a call to the old definition.
+//! interrupt flag. Defining a function or a method, extending a builtin, or binding a global
+//! that shadows a builtin or a constant forgets every compiled method, since any of them may
+//! have resolved a name to what it meant before.
 
 mod lower;
 mod machine;
