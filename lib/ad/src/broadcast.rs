@@ -7,10 +7,11 @@
 use crate::error::{AdError, Result};
 use ndarray::{ArrayD, IxDyn, ShapeBuilder, Zip};
 
-/// The broadcast shape of two shapes, or `DimensionMismatch`.
+/// The broadcast shape of two shapes, or `DimensionMismatch`; `OutOfMemoryError` when an
+/// array of that shape would not fit in the memory limit (`x .* x'` of two long vectors).
 pub fn shape(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     let rank = a.len().max(b.len());
-    (0..rank)
+    let result: Vec<usize> = (0..rank)
         .map(|k| {
             let (x, y) = (dim(a, k), dim(b, k));
             match (x, y) {
@@ -22,7 +23,15 @@ pub fn shape(a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
                 ))),
             }
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    if result.len() > 1 {
+        let elements = result
+            .iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(d))
+            .unwrap_or(usize::MAX);
+        crate::limits::reserve_numbers(elements)?;
+    }
+    Ok(result)
 }
 
 fn dim(shape: &[usize], k: usize) -> usize {

@@ -27,14 +27,20 @@ pub enum AdError {
     Argument(String),
     /// An index outside the bounds of an array.
     Bounds(String),
+    /// A request beyond the session's memory limit ([`crate::limits`]).
+    OutOfMemory(String),
+    /// The session's interrupt was requested ([`crate::limits::check`]).
+    Interrupted,
 }
 
 impl fmt::Display for AdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AdError::DimensionMismatch(msg) | AdError::Argument(msg) | AdError::Bounds(msg) => {
-                f.write_str(msg)
-            }
+            AdError::DimensionMismatch(msg)
+            | AdError::Argument(msg)
+            | AdError::Bounds(msg)
+            | AdError::OutOfMemory(msg) => f.write_str(msg),
+            AdError::Interrupted => f.write_str("interrupted"),
             // As Julia shows a `DomainError`: the value first (`DomainError with -1.0:`).
             AdError::Domain { function, value } => write!(
                 f,

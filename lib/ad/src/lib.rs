@@ -76,6 +76,7 @@ pub mod broadcast;
 pub mod compiled;
 pub mod di;
 pub mod error;
+pub mod limits;
 pub mod ops;
 pub mod reverse;
 pub mod solve;

@@ -4,15 +4,17 @@
 //! returns such blocks to the kernel and faults them back in on the next allocation, which cost
 //! two thirds of a prepared gradient at n = 10⁴. mimalloc keeps them. The counting layer lets
 //! `@b`, `@btime`, `@time` and `benchmark_differentiation` report allocations and bytes as
-//! Julia's tools do. The counters are per thread (the evaluator's allocations are what those
+//! Julia's tools do, and tells `difflab_ad::limits` how many bytes are live, so the memory limit
+//! counts what the session holds. The counters are per thread (the evaluator's allocations are what those
 //! tools report): a thread-local add costs a fraction of an atomic one, and scalar code
 //! allocates for every number.
 
 // Unsafe because `GlobalAlloc` is an unsafe trait. Each method forwards to
 // mimalloc unchanged and only adds to two thread-local counters (constant-initialized, without
-// a destructor, so they never allocate).
+// a destructor, so they never allocate) and to the live count (one atomic).
 #![allow(unsafe_code)]
 
+use difflab_ad::limits;
 use mimalloc::MiMalloc;
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
@@ -37,21 +39,35 @@ impl Counting {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         self.note(layout.size());
-        MiMalloc.alloc(layout)
+        let ptr = MiMalloc.alloc(layout);
+        if !ptr.is_null() {
+            limits::note_alloc(layout.size());
+        }
+        ptr
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         self.note(layout.size());
-        MiMalloc.alloc_zeroed(layout)
+        let ptr = MiMalloc.alloc_zeroed(layout);
+        if !ptr.is_null() {
+            limits::note_alloc(layout.size());
+        }
+        ptr
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        limits::note_free(layout.size());
         MiMalloc.dealloc(ptr, layout)
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         self.note(new_size.saturating_sub(layout.size()));
-        MiMalloc.realloc(ptr, layout, new_size)
+        let moved = MiMalloc.realloc(ptr, layout, new_size);
+        if !moved.is_null() {
+            limits::note_free(layout.size());
+            limits::note_alloc(new_size);
+        }
+        moved
     }
 }
 

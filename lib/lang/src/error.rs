@@ -240,6 +240,8 @@ impl From<difflab_ad::AdError> for LangError {
             NoRule { .. } => ErrorKind::MethodError,
             Argument(_) => ErrorKind::ArgumentError,
             Bounds(_) => ErrorKind::BoundsError,
+            OutOfMemory(_) => ErrorKind::OutOfMemoryError,
+            Interrupted => ErrorKind::InterruptException,
         };
         let message = match &e {
             // The value as the language prints numbers (`-1.0`, `Inf`).
@@ -247,6 +249,7 @@ impl From<difflab_ad::AdError> for LangError {
                 "with {}:\n{function} was called outside its domain of real arguments",
                 crate::show::float(*value)
             ),
+            Interrupted => String::new(),
             _ => e.to_string(),
         };
         LangError::new(kind, message)

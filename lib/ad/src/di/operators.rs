@@ -7,6 +7,7 @@
 use super::backend::{default_chunk, even_chunk, Backend, Mode, SYMBOLIC_LANES};
 use super::primitives::{basis, pullback, pushforward, stack, BasisChunks};
 use crate::error::AdError;
+use crate::limits;
 use crate::ops;
 use crate::tensor::Tensor;
 
@@ -114,8 +115,13 @@ where
     let mut out = Vec::with_capacity(n);
     basis.fit(x.shape());
     for start in (0..n).step_by(chunk) {
+        limits::check()?;
         let seeds = basis.seeds(start..(start + chunk).min(n));
         let (y, partials) = pushforward(f, backend, x, seeds)?;
+        if value.is_none() {
+            // The columns and the matrix made of them: refused before they fill the memory.
+            limits::reserve_numbers(y.len().saturating_mul(n).saturating_mul(2))?;
+        }
         value.get_or_insert(y);
         out.extend(partials);
     }
@@ -152,7 +158,13 @@ where
         Mode::Reverse => {
             let y = f(x)?;
             let m = y.len();
-            let seeds: Vec<Tensor> = (0..m).map(|i| basis(y.shape(), i)).collect();
+            limits::reserve_numbers(m.saturating_mul(n).saturating_mul(2))?;
+            let seeds: Vec<Tensor> = (0..m)
+                .map(|i| {
+                    limits::check()?;
+                    Ok(basis(y.shape(), i))
+                })
+                .collect::<Result<_, AdError>>()?;
             let (_, rows) = pullback(f, backend, x, &seeds)?;
             Ok((y, matrix_of(&rows, m, n, false)?))
         }
@@ -182,6 +194,7 @@ fn matrix_of(parts: &[Tensor], m: usize, n: usize, by_columns: bool) -> Result<T
         // Column after column: the parts, in order, are the matrix's memory.
         let mut data = Vec::with_capacity(m * n);
         for part in parts.iter().take(count) {
+            limits::check()?;
             let values = crate::tensor::col_major_slice(part.primal());
             let end = data.len() + m;
             data.extend_from_slice(&values[..m.min(values.len())]);
@@ -193,6 +206,7 @@ fn matrix_of(parts: &[Tensor], m: usize, n: usize, by_columns: bool) -> Result<T
         // Row k holds positions k, k + m, k + 2m, …
         let mut data = vec![0.0; m * n];
         for (k, part) in parts.iter().enumerate().take(count) {
+            limits::check()?;
             let values = crate::tensor::col_major_slice(part.primal());
             for (slot, &v) in data[k..].iter_mut().step_by(m).zip(values.iter()) {
                 *slot = v;
@@ -278,10 +292,12 @@ where
 {
     let n = x.len();
     let chunk = batch_size(backend.second_order().0, n);
+    limits::reserve_numbers(n.saturating_mul(n).saturating_mul(2))?;
     let mut columns = Vec::with_capacity(n);
     let mut value_and_gradient = None;
     seeds.fit(x.shape());
     for start in (0..n.max(1)).step_by(chunk) {
+        limits::check()?;
         let chunk_seeds = seeds.seeds(start..(start + chunk).min(n));
         let (y, g, hvps) = gradient_and_hvp(f, backend, x, chunk_seeds)?;
         value_and_gradient.get_or_insert((y, g));

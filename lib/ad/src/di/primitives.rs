@@ -147,6 +147,7 @@ where
             let (y, columns) = pushforward(f, other, x, &seeds)?;
             let mut out = Vec::with_capacity(cotangents.len());
             for c in cotangents {
+                crate::limits::check()?;
                 let mut values = Vec::with_capacity(n);
                 for column in &columns {
                     values.push(ops::sum_all(&ops::binary(BinaryFn::Mul, column, c)?)?);

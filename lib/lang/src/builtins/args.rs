@@ -74,6 +74,11 @@ impl Args {
         }
     }
 
+    /// Whether any keyword argument was given.
+    pub fn has_keywords(&self) -> bool {
+        !self.keywords.is_empty()
+    }
+
     /// The keyword argument `name`, if given (and recorded as read).
     pub fn kw(&self, name: &str) -> Option<&Value> {
         let i = self.keywords.iter().position(|(k, _)| k.as_str() == name)?;

@@ -115,7 +115,7 @@ fn similar_(interp: &mut Interp, mut args: Args) -> EvalResult {
         };
         return similar_sparse(interp, &similar, &args.pos[1..]);
     }
-    let Some(x) = operand(&args.pos[0]) else {
+    let Some(x) = operand(&args.pos[0])? else {
         return Err(fail(ErrorKind::MethodError, "similar expects an array"));
     };
     let shape = if args.pos.len() > 1 {
@@ -245,7 +245,7 @@ fn eltype_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn reshape_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("reshape", 2, usize::MAX)?;
-    let Some(x) = operand(&args.pos[0]) else {
+    let Some(x) = operand(&args.pos[0])? else {
         return Err(fail(ErrorKind::MethodError, "reshape expects an array"));
     };
     let len = x.tensor().len();
@@ -294,7 +294,7 @@ fn collect_(interp: &mut Interp, args: Args) -> EvalResult {
         Value::Range(r) => {
             interp.check_alloc(r.len)?;
             Ok(from_tensor(
-                range_tensor(r),
+                range_tensor(r)?,
                 if r.is_int {
                     ElType::Int64
                 } else {
@@ -566,7 +566,7 @@ pub(super) fn regather(v: &Value, positions: &[usize], name: &str) -> EvalResult
             ))))
         }
         _ => {
-            let x = operand(v).ok_or_else(|| {
+            let x = operand(v)?.ok_or_else(|| {
                 fail(
                     ErrorKind::MethodError,
                     format!("no method matching {name}(::{})", v.type_name()),
@@ -617,7 +617,7 @@ fn reverse_(_: &mut Interp, args: Args) -> EvalResult {
         };
         return regather(&args.pos[0], &positions, "reverse");
     }
-    let x = operand(&args.pos[0]).ok_or_else(|| {
+    let x = operand(&args.pos[0])?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             format!("no method matching reverse(::{})", args.pos[0].type_name()),
@@ -661,7 +661,7 @@ fn positions_by_dimension(shape: &[usize], source: impl Fn(usize, usize) -> usiz
 /// `dropdims(A; dims)`: the same elements without the listed dimensions, each of length 1.
 fn dropdims_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("dropdims", 1, 1)?;
-    let x = operand(&args.pos[0]).ok_or_else(|| {
+    let x = operand(&args.pos[0])?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             format!("no method matching dropdims(::{})", args.pos[0].type_name()),
@@ -702,7 +702,7 @@ fn dropdims_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn circshift_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("circshift", 2, 2)?;
-    let x = operand(&args.pos[0]).ok_or_else(|| {
+    let x = operand(&args.pos[0])?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             format!(
@@ -730,7 +730,7 @@ fn circshift_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn diff_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("diff", 1, 1)?;
-    let x = operand(&args.pos[0])
+    let x = operand(&args.pos[0])?
         .ok_or_else(|| fail(ErrorKind::MethodError, "diff expects a vector"))?;
     let dims = args
         .kw("dims")
@@ -753,7 +753,7 @@ fn diff_(_: &mut Interp, args: Args) -> EvalResult {
 /// `cumsum` and `cumprod`, of a vector or along `dims` of any array.
 fn cumulative(args: &Args, name: &str, product: bool) -> EvalResult {
     args.arity(name, 1, 1)?;
-    let x = operand(&args.pos[0])
+    let x = operand(&args.pos[0])?
         .ok_or_else(|| fail(ErrorKind::MethodError, format!("{name} expects a vector")))?;
     let rank = x.tensor().shape().len();
     let dim = match args.kw("dims") {
@@ -821,7 +821,7 @@ fn repeat_(interp: &mut Interp, args: Args) -> EvalResult {
         interp.check_bytes((s.len() as u64).saturating_mul(times as u64), "a string")?;
         return Ok(Value::str(s.repeat(times)));
     }
-    let x = operand(&args.pos[0])
+    let x = operand(&args.pos[0])?
         .ok_or_else(|| fail(ErrorKind::MethodError, "repeat expects an array"))?;
     let times: Vec<usize> = args.pos[1..]
         .iter()

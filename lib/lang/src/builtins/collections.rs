@@ -118,6 +118,7 @@ fn isequal_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("isequal", 2, 2)?;
     let numbers = |v: &Value| {
         crate::eval::operators::operand(v)
+            .ok()?
             .filter(|o| o.tensor().is_plain())
             .map(|o| (o.tensor().shape().to_vec(), o.tensor().to_col_major()))
     };

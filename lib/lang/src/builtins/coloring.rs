@@ -354,7 +354,7 @@ pub(super) fn pattern_and_matrix(v: &Value) -> Result<(SparsityPattern, sprs::Cs
     let matrix = match v {
         Value::Sparse(s) => s.borrow().matrix.clone(),
         other => {
-            let o = operand(other).ok_or_else(|| {
+            let o = operand(other)?.ok_or_else(|| {
                 fail(
                     ErrorKind::MethodError,
                     format!("coloring needs a matrix, got a {}", other.type_name()),
@@ -448,7 +448,7 @@ fn compress_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn matrix2(v: &Value) -> Result<Array2<f64>, Flow> {
-    let o = operand(v).ok_or_else(|| {
+    let o = operand(v)?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             "decompress needs a compressed matrix",

@@ -17,13 +17,13 @@ pub fn cat(values: &[Value], dim: usize) -> EvalResult {
     if values.iter().all(|v| matches!(v, Value::Sparse(_))) && !values.is_empty() {
         return super::sparse::cat(values, dim);
     }
-    if dim == 0 && values.iter().any(|v| operand(v).is_none()) {
+    if dim == 0 && values.iter().any(|v| operand(v).ok().flatten().is_none()) {
         return vcat_any(values);
     }
     let mut parts = Vec::with_capacity(values.len());
     let mut eltype: Option<ElType> = None;
     for v in values {
-        let x = operand(v).ok_or_else(|| {
+        let x = operand(v)?.ok_or_else(|| {
             fail(
                 ErrorKind::ArgumentError,
                 format!("cannot concatenate a {}", v.type_name()),
@@ -53,7 +53,7 @@ fn vcat_any(values: &[Value]) -> EvalResult {
     for v in values {
         match v {
             Value::List(_) => items.extend(elements(v)?),
-            _ => match operand(v) {
+            _ => match operand(v)? {
                 Some(x) if x.tensor().shape().len() > 1 => {
                     return Err(fail(
                         ErrorKind::DimensionMismatch,
@@ -99,6 +99,10 @@ fn hcat_(_: &mut Interp, args: Args) -> EvalResult {
     cat(&args.pos, 1)
 }
 
+/// The most dimensions `cat` creates: each costs the result a dimension of length 1, and a
+/// request for millions is a slip, not an array.
+const MAX_RANK: usize = 64;
+
 fn cat_(_: &mut Interp, args: Args) -> EvalResult {
     let dims = args
         .kw("dims")
@@ -106,6 +110,12 @@ fn cat_(_: &mut Interp, args: Args) -> EvalResult {
     let d = to_size(dims, "cat")?;
     if d == 0 {
         return Err(fail(ErrorKind::ArgumentError, "dims must be at least 1"));
+    }
+    if d > MAX_RANK {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!("cat: dims={d} is beyond the {MAX_RANK} dimensions an array may have"),
+        ));
     }
     cat(&args.pos, d - 1)
 }

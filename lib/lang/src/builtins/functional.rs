@@ -3,7 +3,7 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
+use crate::eval::iterate::{elements, iterate};
 use crate::eval::{collections::collect_values, fail, EvalResult, Interp};
 use crate::object::Object;
 use crate::value::Value;
@@ -66,17 +66,17 @@ fn broadcast_(interp: &mut Interp, args: Args) -> EvalResult {
 fn map_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("map", 2, usize::MAX)?;
     let f = args.pos[0].clone();
-    let columns: Vec<Vec<Value>> = args.pos[1..]
+    // Walked in step and lazily: a range is never built, and the shortest collection ends it.
+    let mut columns = args.pos[1..]
         .iter()
-        .map(elements)
-        .collect::<Result<_, _>>()?;
-    let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-    let mut out = Vec::with_capacity(n);
-    for k in 0..n {
+        .map(iterate)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = Vec::new();
+    while let Some(call_args) = columns.iter_mut().map(Iterator::next).collect() {
         interp.check_interrupt()?;
-        let call_args = columns.iter().map(|c| c[k].clone()).collect();
         out.push(interp.call(&f, call_args)?);
     }
+    let n = out.len();
     let shape = match &args.pos[1] {
         Value::Array(a) if args.pos.len() == 2 => a.borrow().data.shape().to_vec(),
         _ => vec![n],
@@ -86,7 +86,7 @@ fn map_(interp: &mut Interp, args: Args) -> EvalResult {
 
 fn foreach_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("foreach", 2, 2)?;
-    for item in elements(&args.pos[1])? {
+    for item in iterate(&args.pos[1])? {
         interp.call(&args.pos[0], vec![item])?;
     }
     Ok(Value::Nothing)
@@ -95,7 +95,7 @@ fn foreach_(interp: &mut Interp, args: Args) -> EvalResult {
 fn filter_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("filter", 2, 2)?;
     let mut kept = Vec::new();
-    for item in elements(&args.pos[1])? {
+    for item in iterate(&args.pos[1])? {
         match interp.call(&args.pos[0], vec![item.clone()])? {
             Value::Bool(true) => kept.push(item),
             Value::Bool(false) => {}
@@ -119,7 +119,12 @@ fn empty_reduction() -> crate::eval::Flow {
 }
 
 /// Folds `op` over `items` from the left, starting from `init` or the first item.
-pub fn fold(interp: &mut Interp, op: &Value, items: Vec<Value>, init: Option<Value>) -> EvalResult {
+pub fn fold(
+    interp: &mut Interp,
+    op: &Value,
+    items: impl IntoIterator<Item = Value>,
+    init: Option<Value>,
+) -> EvalResult {
     let mut iter = items.into_iter();
     let Some(mut acc) = init.or_else(|| iter.next()) else {
         return Err(empty_reduction());
@@ -134,7 +139,7 @@ pub fn fold(interp: &mut Interp, op: &Value, items: Vec<Value>, init: Option<Val
 fn reduce_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("reduce", 2, 2)?;
     let init = args.kw("init").cloned();
-    let items = elements(&args.pos[1])?;
+    let items = iterate(&args.pos[1])?;
     fold(interp, &args.pos[0], items, init)
 }
 
@@ -173,11 +178,16 @@ fn accumulate_(interp: &mut Interp, args: Args) -> EvalResult {
 fn mapreduce_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("mapreduce", 3, 3)?;
     let init = args.kw("init").cloned();
-    let mut mapped = Vec::new();
-    for item in elements(&args.pos[2])? {
-        mapped.push(interp.call(&args.pos[0], vec![item])?);
+    let (f, op) = (&args.pos[0], &args.pos[1]);
+    let mut acc = init;
+    for item in iterate(&args.pos[2])? {
+        let mapped = interp.call(f, vec![item])?;
+        acc = Some(match acc {
+            Some(acc) => interp.call(op, vec![acc, mapped])?,
+            None => mapped,
+        });
     }
-    fold(interp, &args.pos[1], mapped, init)
+    acc.ok_or_else(empty_reduction)
 }
 
 crate::builtins! {

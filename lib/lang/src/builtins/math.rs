@@ -51,7 +51,7 @@ fn unary(f: UnaryFn, args: &Args) -> EvalResult {
     if let Some(result) = number_unary(f, v) {
         return result;
     }
-    let Some(x) = operand(v) else {
+    let Some(x) = operand(v)? else {
         return Err(no_method(f.name(), v));
     };
     if !x.scalar && !args.dotted {
@@ -138,7 +138,7 @@ pub(crate) fn no_binary_method(name: &str, a: &Value, b: &Value) -> Flow {
 
 /// Applies a binary primitive with broadcasting (scalars, or arrays when dotted).
 fn binary(f: BinaryFn, name: &str, a: &Value, b: &Value, dotted: bool) -> EvalResult {
-    let (Some(x), Some(y)) = (operand(a), operand(b)) else {
+    let (Some(x), Some(y)) = (operand(a)?, operand(b)?) else {
         return Err(no_binary_method(name, a, b));
     };
     let elementwise = dotted || (x.scalar && y.scalar);
@@ -583,7 +583,7 @@ pub fn isapprox(
     rtol: Option<f64>,
     atol: Option<f64>,
 ) -> EvalResult {
-    let (Some(x), Some(y)) = (operand(a), operand(b)) else {
+    let (Some(x), Some(y)) = (operand(a)?, operand(b)?) else {
         return Err(fail(
             ErrorKind::MethodError,
             format!(
@@ -629,7 +629,7 @@ fn isapprox_(interp: &mut Interp, args: Args) -> EvalResult {
 /// `isnan`, `isfinite`, `isinf` on numbers or (broadcast) arrays.
 fn predicate(args: &Args, name: &str, test: fn(f64) -> bool) -> EvalResult {
     args.arity(name, 1, 1)?;
-    let Some(x) = operand(&args.pos[0]) else {
+    let Some(x) = operand(&args.pos[0])? else {
         return Err(no_method(name, &args.pos[0]));
     };
     crate::eval::operators::require_values(x.tensor(), name)?;
@@ -656,7 +656,7 @@ fn int_predicate(args: &Args, name: &str, test: fn(i64) -> bool) -> EvalResult {
 /// The error of a predicate on a number traced without a value (as SparseConnectivityTracer
 /// raises for its global tracers).
 pub(crate) fn needs_value(v: &Value, name: &str) -> Result<(), Flow> {
-    match operand(v) {
+    match operand(v)? {
         Some(o) => crate::eval::operators::require_values(o.tensor(), name),
         None => Ok(()),
     }
@@ -678,7 +678,7 @@ fn float_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("Float64", 1, 1)?;
     match &args.pos[0] {
         v @ (Value::Array(_) | Value::Range(_)) => {
-            let t = operand(v)
+            let t = operand(v)?
                 .expect("arrays and ranges are numeric")
                 .tensor()
                 .clone();
@@ -710,7 +710,7 @@ fn int_(_: &mut Interp, args: Args) -> EvalResult {
         }),
         v @ (Value::Array(_) | Value::Range(_)) if args.dotted => {
             // `Int.(x)`: one conversion of the whole array, each element checked as `Int(xᵢ)`.
-            let t = operand(v)
+            let t = operand(v)?
                 .expect("arrays and ranges are numeric")
                 .tensor()
                 .clone();
@@ -751,7 +751,7 @@ fn eps_(_: &mut Interp, args: Args) -> EvalResult {
         Some(v) if crate::eval::operators::is_global_traced(v) => {
             // Piecewise constant: under a tracing without values, a number without value
             // or dependencies (as a comparison gives there).
-            let t = operand(v).expect("traced").tensor().clone();
+            let t = operand(v)?.expect("traced").tensor().clone();
             Ok(Value::from_scalar(ops::unary(UnaryFn::Sign, &t)?))
         }
         Some(v) => {

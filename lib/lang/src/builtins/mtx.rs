@@ -276,7 +276,7 @@ pub fn format_mtx(v: &Value) -> Result<String, Flow> {
             Ok(out)
         }
         other => {
-            let o = operand(other).ok_or_else(|| {
+            let o = operand(other)?.ok_or_else(|| {
                 fail(
                     ErrorKind::MethodError,
                     format!("writemtx needs a matrix, got a {}", other.type_name()),

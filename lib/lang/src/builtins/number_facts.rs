@@ -143,8 +143,8 @@ fn rounded_quotient(args: &Args, name: &str, up: bool) -> EvalResult {
         }
         (a, b) => {
             let (Some(x), Some(y)) = (
-                operand(a).filter(|o| o.scalar),
-                operand(b).filter(|o| o.scalar),
+                operand(a)?.filter(|o| o.scalar),
+                operand(b)?.filter(|o| o.scalar),
             ) else {
                 return Err(super::math::no_binary_method(name, a, b));
             };

@@ -99,7 +99,7 @@ pub fn pattern_of(v: &Value) -> Result<Pattern, Flow> {
         }
         return Ok((m.rows(), m.cols(), entries));
     }
-    let o = operand(v).ok_or_else(|| {
+    let o = operand(v)?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             format!("spy needs a matrix, got a {}", v.type_name()),
@@ -154,7 +154,7 @@ fn color_vector(v: &Value) -> Result<Vec<usize>, Flow> {
 }
 
 fn floats(v: &Value) -> Result<Vec<f64>, Flow> {
-    operand(v)
+    operand(v)?
         .map(|o| o.tensor().to_col_major())
         .ok_or_else(|| {
             fail(
@@ -228,7 +228,7 @@ fn plot_(_: &mut Interp, args: Args) -> EvalResult {
         _ => unreachable!("arity checked"),
     };
     // A matrix of ys gives one series per column, as Julia's Plots does.
-    let (columns, n) = match operand(ys_value).map(|o| o.tensor().shape().to_vec()) {
+    let (columns, n) = match operand(ys_value)?.map(|o| o.tensor().shape().to_vec()) {
         Some(shape) if shape.len() == 2 => (shape[1], shape[0]),
         Some(shape) => (1, shape.first().copied().unwrap_or(1)),
         None => return Err(fail(ErrorKind::MethodError, "plot needs numbers")),

@@ -14,7 +14,7 @@ use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_ad::Tensor;
 
 fn numeric<'a>(v: &'a Value, name: &str) -> Result<Operand<'a>, Flow> {
-    operand(v).ok_or_else(|| {
+    operand(v)?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             format!("no method matching {name}(::{})", v.type_name()),
@@ -51,9 +51,15 @@ fn reduction(
     args: Args,
     name: &str,
     combine: &str,
-    reduce: impl FnOnce(&mut Interp, Args) -> EvalResult,
+    reduce: impl Fn(&mut Interp, Args) -> EvalResult,
 ) -> EvalResult {
     args.arity(name, 1, 2)?;
+    if let [f, Value::Range(r)] = args.pos.as_slice() {
+        if r.len > RANGE_BLOCK && !args.has_keywords() && exact_as_array(r) {
+            let (f, r) = (f.clone(), r.clone());
+            return reduce_range_in_blocks(interp, &f, &r, combine, reduce);
+        }
+    }
     let args = if args.pos.len() == 2 {
         let mapped = interp.broadcast_call(&args.pos[0], vec![args.pos[1].clone()], vec![])?;
         args.with_positional(vec![mapped])
@@ -72,6 +78,54 @@ fn reduction(
         .map(Value::Builtin)
         .expect("combining functions are builtins");
     interp.broadcast_call(&combine, vec![init, reduced], vec![])
+}
+
+/// How many elements of a range `sum(f, r)` and its kin map at once: the range is never
+/// built, as in Julia, whatever its length.
+const RANGE_BLOCK: usize = 1 << 16;
+
+/// Whether every element of `r` is exact in an array (integers up to 2^53).
+fn exact_as_array(r: &Range) -> bool {
+    let last = r.start + r.step * (r.len as f64 - 1.0);
+    !r.is_int || r.start.abs().max(last.abs()) <= 2f64.powi(53)
+}
+
+/// `f(g, r)` for a long range `r`: `g` is broadcast over one block of elements at a time,
+/// each block reduced, and the partial results combined with `combine`.
+fn reduce_range_in_blocks(
+    interp: &mut Interp,
+    g: &Value,
+    r: &Range,
+    combine: &str,
+    reduce: impl Fn(&mut Interp, Args) -> EvalResult,
+) -> EvalResult {
+    let combine = super::lookup(difflab_syntax::Name::new(combine))
+        .map(Value::Builtin)
+        .expect("combining functions are builtins");
+    let eltype = if r.is_int {
+        ElType::Int64
+    } else {
+        ElType::Float64
+    };
+    let mut total: Option<Value> = None;
+    for start in (0..r.len).step_by(RANGE_BLOCK) {
+        interp.check_interrupt()?;
+        let block: Vec<f64> = (start..(start + RANGE_BLOCK).min(r.len))
+            .map(|k| match range_element(r, k) {
+                Value::Int(i) => i as f64,
+                Value::Float(x) => x,
+                _ => unreachable!("range elements are numbers"),
+            })
+            .collect();
+        let elements = super::array(eltype, &[block.len()], block);
+        let mapped = interp.broadcast_call(g, vec![elements], vec![])?;
+        let partial = reduce(interp, Args::positional(vec![mapped]))?;
+        total = Some(match total {
+            Some(acc) => interp.call(&combine, vec![acc, partial])?,
+            None => partial,
+        });
+    }
+    Ok(total.expect("a long range has a block"))
 }
 
 /// `sum(x)`, `sum(f, x)`, `sum(x; dims, init)`.
@@ -347,7 +401,7 @@ fn mean_(interp: &mut Interp, args: Args) -> EvalResult {
         None => 0,
     };
     let dims = dims_kw(&args, "mean")?;
-    let count = match (&dims, args.pos.last().and_then(operand)) {
+    let count = match (&dims, args.pos.last().map(operand).transpose()?.flatten()) {
         (Some(d), Some(x)) => d
             .iter()
             .map(|&k| x.tensor().shape().get(k).copied().unwrap_or(1))

@@ -9,7 +9,7 @@
 use super::arrays::regather;
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
+use crate::eval::iterate::{elements, iterate};
 use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp, Poll};
 use crate::show::ElType;
@@ -47,26 +47,43 @@ fn bool_values(v: &Value, name: &str, poll: &mut Poll) -> Result<Vec<bool>, Flow
         .collect()
 }
 
-fn predicate_values(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<bool>, Flow> {
+/// Calls `visit` with the truth values of `args` in order (a Bool collection, or a predicate
+/// and a collection walked lazily, so `count(iseven, 1:10^10)` builds nothing) until it
+/// returns `false`: `any` and `all` stop at their answer, as Julia's do.
+fn visit_truths(
+    interp: &mut Interp,
+    args: &Args,
+    name: &str,
+    mut visit: impl FnMut(bool) -> bool,
+) -> Result<(), Flow> {
     let mut poll = interp.poll();
     match args.pos.as_slice() {
-        [v] => bool_values(v, name, &mut poll),
+        [v] => {
+            for b in bool_values(v, name, &mut poll)? {
+                if !visit(b) {
+                    break;
+                }
+            }
+            Ok(())
+        }
         [f, v] => {
-            let mut out = Vec::new();
-            for x in elements(v)? {
+            for x in iterate(v)? {
                 // A builtin predicate does not poll the flag itself.
                 poll.tick()?;
-                match interp.call(f, vec![x])? {
-                    Value::Bool(b) => out.push(b),
+                let b = match interp.call(f, vec![x])? {
+                    Value::Bool(b) => b,
                     other => {
                         return Err(fail(
                             ErrorKind::TypeError,
                             format!("{name}: predicate returned a {}", other.type_name()),
                         ))
                     }
+                };
+                if !visit(b) {
+                    break;
                 }
             }
-            Ok(out)
+            Ok(())
         }
         _ => Err(fail(
             ErrorKind::MethodError,
@@ -79,23 +96,32 @@ fn predicate_values(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<
 }
 
 fn findall_(interp: &mut Interp, args: Args) -> EvalResult {
-    let flags = predicate_values(interp, &args, "findall")?;
-    let idx: Vec<f64> = flags
-        .iter()
-        .enumerate()
-        .filter(|(_, &b)| b)
-        .map(|(k, _)| (k + 1) as f64)
-        .collect();
+    let mut idx = Vec::new();
+    let mut position = 0.0;
+    visit_truths(interp, &args, "findall", |b| {
+        position += 1.0;
+        if b {
+            idx.push(position);
+        }
+        true
+    })?;
     let n = idx.len();
     Ok(super::array(ElType::Int64, &[n], idx))
 }
 
 fn findfirst_(interp: &mut Interp, args: Args) -> EvalResult {
-    let flags = predicate_values(interp, &args, "findfirst")?;
-    Ok(flags
-        .iter()
-        .position(|&b| b)
-        .map_or(Value::Nothing, |k| Value::Int(k as i64 + 1)))
+    let mut position = 0;
+    let mut found = false;
+    visit_truths(interp, &args, "findfirst", |b| {
+        position += 1;
+        found = b;
+        !b
+    })?;
+    Ok(if found {
+        Value::Int(position)
+    } else {
+        Value::Nothing
+    })
 }
 
 /// For `any`, `all` and `count` of a sparse Bool matrix: its stored `true`s and its size,
@@ -119,11 +145,12 @@ fn any_(interp: &mut Interp, args: Args) -> EvalResult {
     if let Some(counts) = sparse_trues(&args, "any") {
         return Ok(Value::Bool(counts?.0 > 0));
     }
-    Ok(Value::Bool(
-        predicate_values(interp, &args, "any")?
-            .into_iter()
-            .any(|b| b),
-    ))
+    let mut any = false;
+    visit_truths(interp, &args, "any", |b| {
+        any = b;
+        !b
+    })?;
+    Ok(Value::Bool(any))
 }
 
 fn all_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -131,23 +158,24 @@ fn all_(interp: &mut Interp, args: Args) -> EvalResult {
         let (trues, total) = counts?;
         return Ok(Value::Bool(trues == total));
     }
-    Ok(Value::Bool(
-        predicate_values(interp, &args, "all")?
-            .into_iter()
-            .all(|b| b),
-    ))
+    let mut all = true;
+    visit_truths(interp, &args, "all", |b| {
+        all = b;
+        b
+    })?;
+    Ok(Value::Bool(all))
 }
 
 fn count_(interp: &mut Interp, args: Args) -> EvalResult {
     if let Some(counts) = sparse_trues(&args, "count") {
         return Ok(Value::Int(counts?.0 as i64));
     }
-    Ok(Value::Int(
-        predicate_values(interp, &args, "count")?
-            .into_iter()
-            .filter(|&b| b)
-            .count() as i64,
-    ))
+    let mut count = 0;
+    visit_truths(interp, &args, "count", |b| {
+        count += i64::from(b);
+        true
+    })?;
+    Ok(Value::Int(count))
 }
 
 /// How a collection sorts.
@@ -205,7 +233,7 @@ fn sort_permutation(
     };
     for key in &keys {
         poll.tick()?;
-        if let Some(k) = operand(key) {
+        if let Some(k) = operand(key)? {
             crate::eval::operators::require_values(k.tensor(), name)?;
         }
     }

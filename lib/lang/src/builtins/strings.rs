@@ -98,6 +98,10 @@ fn pad(args: &Args, left: bool) -> EvalResult {
         .map(print_string)
         .unwrap_or_else(|| " ".into());
     let missing = width.saturating_sub(s.chars().count());
+    difflab_ad::limits::reserve(
+        (missing as u64).saturating_mul(fill.len() as u64),
+        &format!("a padding of {missing} characters"),
+    )?;
     let padding: String = fill.chars().cycle().take(missing).collect();
     Ok(Value::str(if left { padding + &s } else { s + &padding }))
 }

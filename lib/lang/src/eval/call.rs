@@ -123,6 +123,8 @@ impl Interp {
         kw: Vec<(Name, Value)>,
     ) -> EvalResult {
         self.check_stack()?;
+        // Builtins that call back (`reduce(+, 1:10^9)`, `filter(p, xs)`) answer an interrupt here.
+        self.check_interrupt()?;
         match f {
             Value::Builtin(b) => {
                 // User methods of builtins take user values; other calls pay one scan.

@@ -90,9 +90,13 @@ impl Interp {
     ) -> EvalResult {
         let frame = Scope::new(self.current_scope(), false);
         self.with_frame(frame, |me| {
-            let mut results = Vec::new();
-            let mut shape = Vec::new();
-            me.comprehend(body, generators, filter, &mut results, &mut shape, 0)?;
+            let mut out = Comprehended::default();
+            // An array comprehension's size is the product of its iterators' lengths, known
+            // before any element is computed: `[i * j for i in 1:10^6, j in 1:10^6]` is
+            // refused at once instead of after filling the memory.
+            let planned = (!flat && filter.is_none()).then_some(1);
+            me.comprehend(body, generators, filter, &mut out, 0, planned)?;
+            let Comprehended { results, shape } = out;
             if flat || filter.is_some() || shape.is_empty() {
                 let n = results.len();
                 return collect_values(me, results, &[n]);
@@ -109,9 +113,9 @@ impl Interp {
         body: &Expr,
         generators: &[Generator],
         filter: Option<&Expr>,
-        results: &mut Vec<Value>,
-        shape: &mut Vec<usize>,
+        out: &mut Comprehended,
         level: usize,
+        planned: Option<usize>,
     ) -> Result<(), Flow> {
         let Some((first, rest)) = generators.split_first() else {
             if let Some(cond) = filter {
@@ -120,23 +124,40 @@ impl Interp {
                 }
             }
             self.check_interrupt()?;
-            results.push(self.eval(body)?);
+            out.results.push(self.eval(body)?);
             return Ok(());
         };
         let iterable = self.eval(&first.iter)?;
+        let planned = planned
+            .zip(crate::builtins::arrays::length_of(&iterable))
+            .map(|(outer, n)| outer.saturating_mul(n));
+        if let (Some(total), true) = (planned, out.shape.len() <= level) {
+            difflab_ad::limits::reserve(
+                (total as u64).saturating_mul(std::mem::size_of::<Value>() as u64),
+                &format!("a comprehension of {total} elements"),
+            )?;
+        }
         let mut count = 0;
         let mut items = self.iterate_value(&iterable)?;
         while let Some(item) = self.next_item(&mut items)? {
             self.bind_pattern(&first.pattern, item)?;
-            self.comprehend(body, rest, filter, results, shape, level + 1)?;
+            self.comprehend(body, rest, filter, out, level + 1, planned)?;
             count += 1;
         }
-        if shape.len() <= level {
-            shape.resize(level + 1, 0);
+        if out.shape.len() <= level {
+            out.shape.resize(level + 1, 0);
         }
-        shape[level] = count;
+        out.shape[level] = count;
         Ok(())
     }
+}
+
+/// What a comprehension has computed: its elements, last generator innermost, and how many
+/// items each generator yielded.
+#[derive(Default)]
+struct Comprehended {
+    results: Vec<Value>,
+    shape: Vec<usize>,
 }
 
 /// Reorders values produced with the first dimension outermost into column-major order.

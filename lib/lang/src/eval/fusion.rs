@@ -246,7 +246,9 @@ fn gather_leaves<'a>(
                 true
             }
             Value::Array(_) | Value::Range(_) => {
-                let Some(op) = operand(v) else { return false };
+                let Some(op) = operand(v).ok().flatten() else {
+                    return false;
+                };
                 let t = op.tensor();
                 if !t.is_plain() {
                     return false;
@@ -274,9 +276,10 @@ fn result_eltype(tree: &Tree) -> ElType {
     fn integral(tree: &Tree) -> bool {
         match tree {
             Tree::Leaf(Value::Int(_)) => true,
-            Tree::Leaf(v @ (Value::Array(_) | Value::Range(_))) => {
-                operand(v).is_some_and(|o| o.eltype != ElType::Float64)
-            }
+            Tree::Leaf(v @ (Value::Array(_) | Value::Range(_))) => operand(v)
+                .ok()
+                .flatten()
+                .is_some_and(|o| o.eltype != ElType::Float64),
             Tree::Leaf(_) => false,
             Tree::Binary(op, l, r) => {
                 matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) && integral(l) && integral(r)

@@ -482,7 +482,7 @@ impl Interp {
                 Ok(())
             }
             Value::Sparse(cell) => {
-                let Some(x) = crate::eval::operators::operand(v)
+                let Some(x) = crate::eval::operators::operand(v)?
                     .filter(|o| o.scalar && o.tensor().is_plain())
                     .map(|o| o.tensor().primal().iter().copied().next().unwrap_or(0.0))
                 else {

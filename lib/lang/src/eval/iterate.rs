@@ -76,8 +76,15 @@ pub fn number(eltype: ElType, x: f64) -> Value {
     }
 }
 
-/// The elements of `v` as values, in iteration order.
+/// The elements of `v` as values, in iteration order; a range's are refused with
+/// `OutOfMemoryError` when they would not fit in the memory limit.
 pub fn elements(v: &Value) -> Result<Vec<Value>, Flow> {
+    if let Value::Range(r) = v {
+        difflab_ad::limits::reserve(
+            (r.len as u64).saturating_mul(std::mem::size_of::<Value>() as u64),
+            &format!("the {} elements of a range", r.len),
+        )?;
+    }
     Ok(iterate(v)?.collect())
 }
 

@@ -24,6 +24,7 @@ pub mod scope;
 use crate::error::{ErrorKind, LangError, Source};
 use crate::output::Output;
 use crate::value::Value;
+use difflab_ad::limits;
 use difflab_syntax::{Block, Expr, ExprKind, Name, Span, StrPart};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -89,13 +90,14 @@ impl Poll {
         Ok(())
     }
 
-    /// Raises `InterruptException` now if an interrupt was requested (and clears it).
+    /// Raises `InterruptException` now if an interrupt was requested (and clears it), or
+    /// `OutOfMemoryError` if the session's memory grew beyond the limit.
     pub fn check(&self) -> Result<(), Flow> {
         if self.flag.load(Ordering::Relaxed) {
             self.flag.store(false, Ordering::Relaxed);
             return Err(fail(ErrorKind::InterruptException, ""));
         }
-        Ok(())
+        Ok(limits::check_memory()?)
     }
 }
 
@@ -177,6 +179,14 @@ impl Interp {
             reads: None,
             compiled: crate::compile::Compiled::new(),
         }
+        .with_limits_installed()
+    }
+
+    /// Makes this interpreter's memory limit and interrupt flag the thread's, for builtins
+    /// called before the first [`Interp::run`].
+    fn with_limits_installed(self) -> Interp {
+        limits::install(self.config.memory_limit, self.interrupt.clone());
+        self
     }
 
     /// Evaluates a parsed program from `source` at top level; the value of the last expression.
@@ -190,6 +200,7 @@ impl Interp {
         // An interrupt raised while nothing ran (a late Ctrl-C after the previous input ended)
         // must not stop this input; frontends retry an interrupt that races with a start.
         self.interrupt.store(false, Ordering::Relaxed);
+        limits::install(self.config.memory_limit, self.interrupt.clone());
         let result = self.eval_block(program).and_then(|v| {
             self.prepare_display(&v)?;
             Ok(v)
@@ -300,12 +311,14 @@ impl Interp {
             .collect()
     }
 
-    /// Raises `InterruptException` if an interrupt was requested (and clears the request).
+    /// Raises `InterruptException` if an interrupt was requested (and clears the request), or
+    /// `OutOfMemoryError` if the session's memory grew beyond the limit during this input
+    /// ([`limits::check_memory`]): what every loop and call looks at.
     pub fn check_interrupt(&self) -> Result<(), Flow> {
         if self.interrupt.load(Ordering::Relaxed) {
             return Err(self.interrupted());
         }
-        Ok(())
+        Ok(limits::check_memory()?)
     }
 
     /// The `InterruptException` of a requested interrupt, which it clears.
@@ -336,36 +349,16 @@ impl Interp {
         Ok(())
     }
 
-    /// Raises `OutOfMemoryError` when `elements` numbers exceed the configured limit.
+    /// Raises `OutOfMemoryError` when an array of `elements` numbers would exceed the memory
+    /// limit, alone or with what the session holds, before it is allocated.
     pub fn check_alloc(&self, elements: usize) -> Result<(), Flow> {
-        let bytes = elements.saturating_mul(8);
-        if bytes > self.config.memory_limit {
-            return Err(fail(
-                ErrorKind::OutOfMemoryError,
-                format!(
-                    "an array of {elements} elements ({} MiB) exceeds the memory limit of {} MiB",
-                    bytes >> 20,
-                    self.config.memory_limit >> 20
-                ),
-            ));
-        }
-        Ok(())
+        Ok(limits::reserve_numbers(elements)?)
     }
 
     /// Raises `OutOfMemoryError` when `what` (`"a string"`) of `bytes` bytes would exceed the
-    /// configured limit, before it is allocated.
+    /// memory limit, alone or with what the session holds, before it is allocated.
     pub fn check_bytes(&self, bytes: u64, what: &str) -> Result<(), Flow> {
-        if bytes > self.config.memory_limit as u64 {
-            return Err(fail(
-                ErrorKind::OutOfMemoryError,
-                format!(
-                    "{what} of {bytes} bytes ({} MiB) exceeds the memory limit of {} MiB",
-                    bytes >> 20,
-                    self.config.memory_limit >> 20
-                ),
-            ));
-        }
-        Ok(())
+        Ok(limits::reserve(bytes, &format!("{what} of {bytes} bytes"))?)
     }
 
     /// The current source (for locating errors in code defined now).

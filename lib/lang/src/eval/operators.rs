@@ -40,15 +40,16 @@ impl Operand<'_> {
     }
 }
 
-/// The numeric operand of `v`, or `None` for non-numeric values.
-pub fn operand(v: &Value) -> Option<Operand<'_>> {
+/// The numeric operand of `v`, or `None` for non-numeric values; `OutOfMemoryError` for a
+/// range whose elements would not fit in the memory limit.
+pub fn operand(v: &Value) -> Result<Option<Operand<'_>>, Flow> {
     let scalar = |t: Tensor, eltype| {
-        Some(Operand {
+        Ok(Some(Operand {
             guard: None,
             owned: Some(t),
             eltype,
             scalar: true,
-        })
+        }))
     };
     match v {
         Value::Float(x) => scalar(Tensor::scalar(*x), ElType::Float64),
@@ -58,35 +59,40 @@ pub fn operand(v: &Value) -> Option<Operand<'_>> {
         Value::Array(a) => {
             let g = a.borrow();
             let eltype = g.eltype;
-            Some(Operand {
+            Ok(Some(Operand {
                 guard: Some(g),
                 owned: None,
                 eltype,
                 scalar: false,
-            })
+            }))
         }
-        Value::Range(r) => Some(Operand {
+        Value::Range(r) => Ok(Some(Operand {
             guard: None,
-            owned: Some(range_tensor(r)),
+            owned: Some(range_tensor(r)?),
             eltype: if r.is_int {
                 ElType::Int64
             } else {
                 ElType::Float64
             },
             scalar: false,
-        }),
-        _ => None,
+        })),
+        _ => Ok(None),
     }
 }
 
-/// The elements of a range as a vector.
-pub fn range_tensor(r: &Range) -> Tensor {
-    Tensor::from_col_major(&[r.len], (0..r.len).map(|k| r.get(k)).collect())
+/// The elements of a range as a vector, refused with `OutOfMemoryError` when they would not
+/// fit in the memory limit.
+pub fn range_tensor(r: &Range) -> Result<Tensor, Flow> {
+    difflab_ad::limits::reserve_numbers(r.len)?;
+    Ok(Tensor::from_col_major(
+        &[r.len],
+        (0..r.len).map(|k| r.get(k)).collect(),
+    ))
 }
 
 /// The numbers of a numeric value as a tensor (copied).
 pub fn to_tensor(v: &Value) -> Result<Tensor, Flow> {
-    operand(v).map(|o| o.tensor().clone()).ok_or_else(|| {
+    operand(v)?.map(|o| o.tensor().clone()).ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             format!("expected numbers, got a value of type {}", v.type_name()),
@@ -150,7 +156,10 @@ pub fn global_condition_error() -> Flow {
 
 /// True for a number or array traced by `TracerSparsityDetector()` (no values to branch on).
 pub fn is_global_traced(v: &Value) -> bool {
-    operand(v).is_some_and(|o| o.tensor().is_global_tracer())
+    operand(v)
+        .ok()
+        .flatten()
+        .is_some_and(|o| o.tensor().is_global_tracer())
 }
 
 fn arith_fn(op: BinOp) -> Option<BinaryFn> {
@@ -239,7 +248,7 @@ impl Interp {
             }
             _ => {}
         }
-        let (Some(x), Some(y)) = (operand(a), operand(b)) else {
+        let (Some(x), Some(y)) = (operand(a)?, operand(b)?) else {
             if let (BinOp::Pow, Value::Str(x), &Value::Int(n @ 0..)) = (op, a, b) {
                 self.check_bytes((x.len() as u64).saturating_mul(n as u64), "a string")?;
             }
@@ -533,7 +542,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             (Value::Nothing, Value::Nothing) => true,
             (Value::Str(x), Value::Str(y)) => x == y,
             (Value::Symbol(x), Value::Symbol(y)) => x == y,
-            _ => match (operand(a), operand(b)) {
+            _ => match (operand(a).ok().flatten(), operand(b).ok().flatten()) {
                 (Some(x), Some(y)) => {
                     x.tensor().shape() == y.tensor().shape()
                         && x.tensor()
@@ -685,7 +694,7 @@ pub fn unary(op: UnaryOp, _dotted: bool, v: &Value) -> EvalResult {
             Ok(from_tensor(t, ElType::Bool, false))
         }
         (UnaryOp::Neg | UnaryOp::Sqrt, _) => {
-            let Some(x) = operand(v) else {
+            let Some(x) = operand(v)? else {
                 return Err(fail(
                     ErrorKind::MethodError,
                     format!("no method matching -(::{})", v.type_name()),
@@ -793,7 +802,7 @@ pub fn adjoint(v: &Value) -> EvalResult {
             Ok(Value::Array(Rc::new(RefCell::new(out))))
         }
         Value::Range(r) => adjoint(&from_tensor(
-            range_tensor(r),
+            range_tensor(r)?,
             if r.is_int {
                 ElType::Int64
             } else {

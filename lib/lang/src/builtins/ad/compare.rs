@@ -140,6 +140,8 @@ fn scenario_(_: &mut Interp, mut args: Args) -> EvalResult {
         .map(|v| crate::display::print_string(&v))
         .unwrap_or_else(|| {
             let shape = operand(&x)
+                .ok()
+                .flatten()
                 .map(|o| o.tensor().shape().to_vec())
                 .unwrap_or_default();
             let input = if shape.is_empty() {
@@ -324,7 +326,7 @@ fn buffers(s: &Scenario) -> Result<Vec<Value>, Flow> {
 }
 
 fn zero_like(v: &Value) -> Value {
-    match operand(v) {
+    match operand(v).ok().flatten() {
         Some(o) if !o.scalar => crate::builtins::array(
             crate::show::ElType::Float64,
             o.tensor().shape(),
@@ -350,7 +352,7 @@ fn max_error(got: &Value, want: &Value) -> Option<(f64, f64)> {
                 .fold((0.0, 0.0), larger)
         });
     }
-    let (a, b) = (operand(got)?, operand(want)?);
+    let (a, b) = (operand(got).ok()??, operand(want).ok()??);
     let (p, q) = (a.tensor().to_col_major(), b.tensor().to_col_major());
     if p.len() != q.len() {
         return None;
@@ -573,7 +575,7 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             // One call to count evaluations of f per operator call.
             call_op(interp, s, variant, &counted, b, Some(&prep))?;
             let calls = calls_of(&counted);
-            let length = operand(&s.x).map_or(1, |o| o.tensor().len());
+            let length = operand(&s.x)?.map_or(1, |o| o.tensor().len());
             let mut record = |prepared: bool, calls: usize, timing: Timing| {
                 rows.push(vec![
                     backend_name(b),

@@ -89,7 +89,7 @@ impl DifferentiateWith {
 }
 
 fn numbers(v: &Value) -> Result<Tensor, Flow> {
-    operand(v).map(|o| o.tensor().clone()).ok_or_else(|| {
+    operand(v)?.map(|o| o.tensor().clone()).ok_or_else(|| {
         fail(
             ErrorKind::ArgumentError,
             format!(
@@ -138,7 +138,7 @@ impl Object for DifferentiateWith {
                     "a DifferentiateWith function takes exactly one argument",
                 ));
             }
-            let x = operand(&args[0]).ok_or_else(|| {
+            let x = operand(&args[0])?.ok_or_else(|| {
                 fail(
                     ErrorKind::MethodError,
                     format!(

@@ -156,7 +156,7 @@ fn argument_error(message: impl Into<String>) -> Flow {
 fn formula_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("formula", 2, 2)?;
     let f = args.pos[0].clone();
-    let Some(x) = operand(&args.pos[1]) else {
+    let Some(x) = operand(&args.pos[1])? else {
         return Err(argument_error(format!(
             "formula: the input x must be a number or an array of numbers, got a {}",
             args.pos[1].type_name()

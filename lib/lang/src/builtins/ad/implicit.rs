@@ -235,7 +235,7 @@ pub struct ImplicitFunction {
 }
 
 fn numbers(v: &Value, what: &str) -> Result<Tensor, Flow> {
-    operand(v).map(|o| o.tensor().clone()).ok_or_else(|| {
+    operand(v)?.map(|o| o.tensor().clone()).ok_or_else(|| {
         fail(
             ErrorKind::ArgumentError,
             format!(

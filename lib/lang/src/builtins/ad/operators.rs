@@ -219,13 +219,13 @@ fn parse(op: Op, variant: Variant, mut pos: Vec<Value>) -> Result<Parsed, Flow> 
 
 /// The plain numbers of a value (for same-point checks).
 pub fn plain_values(v: &Value) -> Result<Vec<f64>, Flow> {
-    let o = operand(v)
+    let o = operand(v)?
         .ok_or_else(|| argument_error(format!("expected numbers, got a {}", v.type_name())))?;
     Ok(o.tensor().to_col_major())
 }
 
 fn numeric(v: &Value, what: &str) -> Result<(Tensor, bool), Flow> {
-    let o = operand(v).ok_or_else(|| {
+    let o = operand(v)?.ok_or_else(|| {
         argument_error(format!(
             "the {what} must be a number or an array of numbers, got a {}",
             v.type_name()
@@ -407,7 +407,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             None => {
                 let y_shape =
                     p.y.as_ref()
-                        .and_then(operand)
+                        .and_then(|y| operand(y).ok().flatten())
                         .map(|o| o.tensor().shape().to_vec());
                 super::sparse_ad::plan(
                     config,

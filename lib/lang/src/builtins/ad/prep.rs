@@ -216,7 +216,7 @@ impl Prep {
         x: &Value,
         two_arg: bool,
     ) -> Result<(), Flow> {
-        let (shape, scalar) = match crate::eval::operators::operand(x) {
+        let (shape, scalar) = match crate::eval::operators::operand(x)? {
             Some(o) => (o.tensor().shape().to_vec(), o.scalar),
             None => {
                 return Err(mismatch(format!(

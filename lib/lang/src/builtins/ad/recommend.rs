@@ -115,7 +115,7 @@ fn numbers(v: &Value) -> Option<Vec<f64>> {
             }
             Some(dense)
         }
-        other => operand(other).map(|o| o.tensor().to_col_major()),
+        other => operand(other).ok()?.map(|o| o.tensor().to_col_major()),
     }
 }
 
@@ -227,7 +227,7 @@ fn short_name(backend: &Value) -> String {
 
 /// `x` moved a little, deterministically (every element by a different amount).
 fn perturbed(x: &Value) -> Result<Value, Flow> {
-    let o = operand(x).ok_or_else(|| {
+    let o = operand(x)?.ok_or_else(|| {
         fail(
             ErrorKind::ArgumentError,
             format!(

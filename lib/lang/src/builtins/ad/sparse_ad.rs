@@ -200,7 +200,7 @@ pub fn tensor_function<'a>(
             ))))
         };
         let numbers = |v: &Value| {
-            operand(v).map(|o| o.tensor().clone()).ok_or_else(|| {
+            operand(v)?.map(|o| o.tensor().clone()).ok_or_else(|| {
                 fail(
                     ErrorKind::ArgumentError,
                     format!("the function must return numbers, got a {}", v.type_name()),
@@ -209,7 +209,7 @@ pub fn tensor_function<'a>(
         };
         match y {
             Some(y) => {
-                let shape = operand(y)
+                let shape = operand(y)?
                     .map(|o| o.tensor().shape().to_vec())
                     .unwrap_or_default();
                 let buffer = Value::Array(Rc::new(RefCell::new(Array::new(
@@ -245,7 +245,7 @@ fn detect(interp: &mut Interp, args: &Args, hessian: bool) -> EvalResult {
     };
     let detector = as_detector(det).ok_or_else(|| fail(ErrorKind::ArgumentError, format!("{name}: the last argument must be a sparsity detector such as TracerSparsityDetector()")))?;
     let o =
-        operand(x).ok_or_else(|| fail(ErrorKind::ArgumentError, "the input must be numbers"))?;
+        operand(x)?.ok_or_else(|| fail(ErrorKind::ArgumentError, "the input must be numbers"))?;
     let (t, scalar) = (o.tensor().clone(), o.scalar);
     drop(o);
     let mut func = tensor_function(interp, f, y, scalar);

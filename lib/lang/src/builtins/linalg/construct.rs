@@ -80,7 +80,7 @@ fn diagm_(interp: &mut Interp, args: Args) -> EvalResult {
     let mut diagonals = Vec::with_capacity(pairs.len());
     let mut eltype = ElType::Bool;
     for (k, v) in pairs {
-        let o = operand(&v).ok_or_else(|| {
+        let o = operand(&v)?.ok_or_else(|| {
             fail(
                 ErrorKind::MethodError,
                 format!("no method matching diagm(::{})", v.type_name()),

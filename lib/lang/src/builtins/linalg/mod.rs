@@ -214,7 +214,7 @@ fn matrix_tensor(interp: &Interp, v: &Value, name: &str) -> Result<(Tensor, ElTy
         interp.check_alloc(s.matrix.rows().saturating_mul(s.matrix.cols()))?;
         return Ok((dense_tensor(&s), ElType::Float64));
     }
-    let o = operand(v).ok_or_else(|| {
+    let o = operand(v)?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             format!("no method matching {name}(::{})", v.type_name()),

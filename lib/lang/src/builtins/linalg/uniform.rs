@@ -139,7 +139,7 @@ fn plus_scaled_identity(interp: &mut Interp, m: &Value, scale: &Value) -> EvalRe
             let s = s.borrow();
             vec![s.matrix.rows(), s.matrix.cols()]
         }
-        _ => operand(m)
+        _ => operand(m)?
             .map(|x| x.tensor().shape().to_vec())
             .ok_or_else(|| {
                 fail(

@@ -7,7 +7,7 @@ use super::*;
 use crate::builtins::linalg::{apply_linear, singular, LinearMap};
 use crate::error::ErrorKind;
 use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::eval::{fail, EvalResult, Flow, Interp, Poll};
 use crate::show::ElType;
 use crate::value::{Array, SparseMatrix, Value};
 use difflab_ad::error::Result as AdResult;
@@ -17,6 +17,47 @@ use faer::linalg::solvers::Solve;
 use sprs::CsMat;
 use std::cell::RefCell;
 use std::rc::Rc;
+
+/// `a * b` for two CSC matrices of matching sizes, column by column (Gustavson's algorithm:
+/// column j of the product gathers the columns of `a` that `b[:, j]` selects), looking at the
+/// interrupt flag and the memory limit as it goes, since products can take seconds and fill
+/// the memory.
+fn sparse_product(a: &CsMat<f64>, b: &CsMat<f64>, poll: &mut Poll) -> Result<CsMat<f64>, Flow> {
+    let (m, n) = (a.rows(), b.cols());
+    let mut indptr = Vec::with_capacity(n + 1);
+    let mut indices = Vec::new();
+    let mut data = Vec::new();
+    // `sums[i]` accumulates row i of the current column; `seen[i]` is the column that last
+    // touched it, so neither is cleared between columns.
+    let mut sums = vec![0.0; m];
+    let mut seen = vec![usize::MAX; m];
+    let mut rows = Vec::new();
+    indptr.push(0);
+    for (j, column) in b.outer_iterator().enumerate() {
+        for (k, &bkj) in column.iter() {
+            let Some(a_column) = a.outer_view(k) else {
+                continue;
+            };
+            for (i, &aik) in a_column.iter() {
+                poll.tick()?;
+                if seen[i] != j {
+                    seen[i] = j;
+                    sums[i] = 0.0;
+                    rows.push(i);
+                }
+                sums[i] += aik * bkj;
+            }
+        }
+        rows.sort_unstable();
+        for &i in &rows {
+            indices.push(i);
+            data.push(sums[i]);
+        }
+        rows.clear();
+        indptr.push(indices.len());
+    }
+    Ok(CsMat::new_csc((m, n), indptr, indices, data))
+}
 
 /// `x ↦ A x` for a sparse `A`.
 struct SparseProduct {
@@ -309,7 +350,7 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
                     ),
                 ));
             }
-            let product: CsMat<f64> = &x.matrix * &y.matrix;
+            let product = sparse_product(&x.matrix, &y.matrix, &mut interp.poll())?;
             Ok(sparse_value(without_zeros(&product), ElType::Float64))
         }
         (BinOp::Mul, Sparse(x), s) | (BinOp::Mul, s, Sparse(x)) if plain_scalar(s).is_some() => {
@@ -327,12 +368,12 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
             interp.binary(op, false, &da, &db)
         }
         (BinOp::Mul, Sparse(x), other) => {
-            let o = operand(other).ok_or_else(|| no_method(op, a, b, ""))?;
+            let o = operand(other)?.ok_or_else(|| no_method(op, a, b, ""))?;
             let y = sparse_times(&x.borrow().matrix, o.tensor())?;
             Ok(from_tensor(y, ElType::Float64, false))
         }
         (BinOp::Mul, other, Sparse(x)) => {
-            let o = operand(other).ok_or_else(|| no_method(op, a, b, ""))?;
+            let o = operand(other)?.ok_or_else(|| no_method(op, a, b, ""))?;
             let row = o.row_adjoint() || o.tensor().shape().len() == 1;
             let y = times_sparse(o.tensor(), &x.borrow().matrix)?;
             let mut out = Array::new(ElType::Float64, y);
@@ -370,14 +411,14 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
             let mut out: CsMat<f64> = CsMat::eye_csc(n);
             let mut base = x.matrix.clone();
             let mut e = k;
+            let mut poll = interp.poll();
             while e > 0 {
-                interp.check_interrupt()?;
                 if e & 1 == 1 {
-                    out = &out * &base;
+                    out = sparse_product(&out, &base, &mut poll)?;
                 }
                 e >>= 1;
                 if e > 0 {
-                    base = &base * &base;
+                    base = sparse_product(&base, &base, &mut poll)?;
                 }
             }
             Ok(sparse_value(without_zeros(&out), ElType::Float64))

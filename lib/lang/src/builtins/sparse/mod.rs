@@ -83,7 +83,7 @@ fn ints(v: &Value, name: &str) -> Result<Vec<i64>, Flow> {
 }
 
 fn numbers(v: &Value, name: &str) -> Result<(Vec<f64>, ElType), Flow> {
-    let o = operand(v).ok_or_else(|| {
+    let o = operand(v)?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             format!("{name}: expected numbers, got a {}", v.type_name()),
@@ -286,7 +286,7 @@ pub fn transpose_value(v: &Value) -> EvalResult {
 
 /// The plain numbers of a dense matrix or vector (a column) as a sparse matrix.
 fn sparse_of_dense(v: &Value, name: &str) -> Result<(CsMat<f64>, ElType), Flow> {
-    let o = operand(v).ok_or_else(|| {
+    let o = operand(v)?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
             format!("no method matching {name}(::{})", v.type_name()),

@@ -1,0 +1,165 @@
+//! What stops a computation before it takes the process down: the memory limit and the
+//! interrupt flag of the session running on this thread.
+//!
+//! A session's interpreter runs on one thread and installs its limits there ([`install`]);
+//! every long loop of this crate (chunks, sweeps, colors) calls [`check`], and every allocation
+//! whose size comes from the input (a broadcast's result, a dense Jacobian) calls [`reserve`]
+//! first, because Rust cannot recover from a failed allocation: the process aborts.
+//!
+//! The live count is the process's heap in use, reported by the process allocator
+//! (difflab-lang's counting allocator calls [`note_alloc`] and [`note_free`]); a REPL or kernel
+//! process holds one session, so that is the session's memory. Without that allocator the count
+//! stays 0 and only each request's own size is checked.
+
+use crate::error::{AdError, Result};
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+use std::sync::Arc;
+
+/// Heap bytes in use in the process.
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+/// Requests at least this large are checked against what is live as well as against the limit;
+/// smaller ones only against the limit, so a session whose variables fill the limit can still
+/// compute with small values.
+const LARGE_REQUEST: u64 = 1 << 20;
+
+thread_local! {
+    /// The memory limit of the session on this thread, in bytes.
+    static MEMORY_LIMIT: Cell<usize> = const { Cell::new(usize::MAX) };
+    /// The live count above which [`check`] raises `OutOfMemoryError`.
+    static GROWTH_THRESHOLD: Cell<usize> = const { Cell::new(usize::MAX) };
+    /// The interrupt flag of the session on this thread.
+    static INTERRUPT: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
+}
+
+/// Records `bytes` newly allocated (called by the process allocator; never allocates).
+#[inline]
+pub fn note_alloc(bytes: usize) {
+    LIVE.fetch_add(bytes as isize, Ordering::Relaxed);
+}
+
+/// Records `bytes` freed (called by the process allocator; never allocates).
+#[inline]
+pub fn note_free(bytes: usize) {
+    LIVE.fetch_sub(bytes as isize, Ordering::Relaxed);
+}
+
+/// Heap bytes in use in the process (0 when the process allocator does not report them).
+pub fn live_bytes() -> usize {
+    LIVE.load(Ordering::Relaxed).max(0) as usize
+}
+
+/// Makes `memory_limit` and `interrupt` this thread's limits, at the start of a top-level
+/// evaluation. Growth is measured from here: [`check`] raises once the heap has grown beyond
+/// the limit and by more than a sixteenth of it since, so variables that already fill the
+/// limit do not make every later input fail.
+pub fn install(memory_limit: usize, interrupt: Arc<AtomicBool>) {
+    MEMORY_LIMIT.with(|l| l.set(memory_limit));
+    GROWTH_THRESHOLD.with(|t| t.set(next_threshold(memory_limit)));
+    INTERRUPT.with(|i| *i.borrow_mut() = Some(interrupt));
+}
+
+fn next_threshold(limit: usize) -> usize {
+    limit.max(live_bytes().saturating_add(limit / 16))
+}
+
+/// The memory limit of the session on this thread.
+pub fn memory_limit() -> usize {
+    MEMORY_LIMIT.with(Cell::get)
+}
+
+fn mib(bytes: u64) -> u64 {
+    bytes >> 20
+}
+
+/// Refuses, before anything is allocated, a request of `bytes` bytes for `what` ("an array of
+/// 10 elements") that would exceed the memory limit, alone or together with what is live.
+pub fn reserve(bytes: u64, what: &str) -> Result<()> {
+    let limit = memory_limit() as u64;
+    if bytes > limit {
+        return Err(AdError::OutOfMemory(format!(
+            "{what} ({} MiB) exceeds the memory limit of {} MiB",
+            mib(bytes),
+            mib(limit)
+        )));
+    }
+    let live = live_bytes() as u64;
+    if bytes >= LARGE_REQUEST && live.saturating_add(bytes) > limit {
+        return Err(AdError::OutOfMemory(format!(
+            "{what} ({} MiB) does not fit: {} MiB are in use of the memory limit of {} MiB",
+            mib(bytes),
+            mib(live),
+            mib(limit)
+        )));
+    }
+    Ok(())
+}
+
+/// [`reserve`] for an array of `elements` numbers of 8 bytes.
+pub fn reserve_numbers(elements: usize) -> Result<()> {
+    reserve(
+        (elements as u64).saturating_mul(8),
+        &format!("an array of {elements} elements"),
+    )
+}
+
+/// Raises `InterruptException` when the session's interrupt was requested (clearing the
+/// request), or `OutOfMemoryError` when the heap has grown beyond the memory limit since the
+/// evaluation started. Cheap enough for every iteration of a loop that does real work.
+pub fn check() -> Result<()> {
+    let interrupted = INTERRUPT.with(|i| {
+        i.borrow()
+            .as_ref()
+            .is_some_and(|flag| flag.swap(false, Ordering::Relaxed))
+    });
+    if interrupted {
+        return Err(AdError::Interrupted);
+    }
+    check_memory()
+}
+
+/// The memory half of [`check`].
+#[inline]
+pub fn check_memory() -> Result<()> {
+    let threshold = GROWTH_THRESHOLD.with(Cell::get);
+    let live = live_bytes();
+    if live <= threshold {
+        return Ok(());
+    }
+    let limit = memory_limit();
+    // Raised once per step of growth: the values built so far are usually dropped as the
+    // error unwinds, and if the user keeps them, later inputs can still run.
+    GROWTH_THRESHOLD.with(|t| t.set(next_threshold(limit)));
+    Err(AdError::OutOfMemory(format!(
+        "the session's memory grew to {} MiB, beyond the memory limit of {} MiB",
+        mib(live as u64),
+        mib(limit as u64)
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_beyond_the_limit_is_refused_before_it_is_made() {
+        install(1 << 20, Arc::new(AtomicBool::new(false)));
+        assert!(reserve_numbers(1000).is_ok());
+        let err = reserve_numbers(1 << 20).unwrap_err();
+        assert!(matches!(err, AdError::OutOfMemory(_)), "{err}");
+        assert!(err
+            .to_string()
+            .contains("exceeds the memory limit of 1 MiB"));
+    }
+
+    #[test]
+    fn a_raised_flag_is_an_interrupt_once() {
+        let flag = Arc::new(AtomicBool::new(false));
+        install(usize::MAX, flag.clone());
+        assert!(check().is_ok());
+        flag.store(true, Ordering::Relaxed);
+        assert_eq!(check(), Err(AdError::Interrupted));
+        assert!(check().is_ok());
+    }
+}
