@@ -12,6 +12,47 @@ use difflab_session::{Config, Session};
 fn the_memory_limit_holds_and_keeps_the_session() {
     huge_and_growing_allocations_are_out_of_memory_errors();
     reductions_over_long_ranges_build_nothing();
+    closures_that_capture_their_frame_are_freed();
+}
+
+/// A closure defined in a call and stored in its frame makes a reference cycle (the frame holds
+/// the closure, the closure its defining frame); each shape here once kept every call's
+/// locals alive. 10⁵ calls, each with a vector of 100 numbers: 80 MB if the frames leak.
+fn closures_that_capture_their_frame_are_freed() {
+    let mut session = Session::new();
+    run(
+        &mut session,
+        "function escaped(a)
+             g = x -> sum(x .- a)
+             return g
+         end
+         function pair(a)
+             g(x) = x + a[1]
+             h(x) = g(x) * 2
+             return h
+         end
+         function in_tuple(a)
+             p = (x -> x + a[1], y -> y * a[1])
+             return p[1]
+         end
+         function recursive(a)
+             down(k) = k == 0 ? a[1] : down(k - 1)
+             return down(3)
+         end",
+    );
+    for shape in [
+        "for i in 1:10^5; escaped(rand(100)); end",
+        "for i in 1:10^5; pair(rand(100)); end",
+        "for i in 1:10^5; in_tuple(rand(100)); end",
+        "for i in 1:10^5; recursive(rand(100)); end",
+        "kept = [escaped(rand(100)) for i in 1:10^5]; kept = nothing",
+    ] {
+        let before = difflab_ad::limits::live_bytes();
+        let events = run(&mut session, shape);
+        assert_eq!(error_name(&events), None, "{shape}");
+        let grown = difflab_ad::limits::live_bytes().saturating_sub(before);
+        assert!(grown < 8 << 20, "{shape}: {} MiB still live", grown >> 20);
+    }
 }
 
 /// Allocations whose size comes from the input are refused before they are made, and memory

@@ -205,6 +205,7 @@ impl Interp {
             self.prepare_display(&v)?;
             Ok(v)
         });
+        Scope::collect_cycles();
         match result {
             Ok(v) => Ok(v),
             Err(Flow::Error(e)) => Err(*e),

@@ -8,12 +8,14 @@
 //!
 //! A function defined inside a frame and stored there (`lap(w) = …` in a function body)
 //! captures the frame that holds it: a reference cycle. [`Scope::release`] breaks it when the
-//! frame is exited and nothing else refers to either, so the locals of every call are freed.
+//! frame is exited and nothing else refers to either; when a closure escaped the call, the
+//! frame is kept as a suspect and [`Scope::collect_cycles`] breaks the cycle once the closure
+//! is dropped, so the locals of every call are freed.
 
 use crate::value::{Closure, Value};
 use difflab_syntax::Name;
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 /// A shared reference to a frame (closures keep their defining frame alive).
 pub type ScopeRef = Rc<Scope>;
@@ -178,41 +180,35 @@ impl Scope {
     }
 
     /// Frees the locals of an exited `frame` (the evaluator's last reference to it) when the
-    /// only other references to the frame come from closures it holds itself that nothing else
-    /// holds. Anything more tangled (a closure that escaped, in a container, or shared) keeps
-    /// the frame alive as before: freeing is only ever skipped, never wrong.
+    /// only other references to the frame come from closures it holds itself (directly, or in
+    /// tuples only it holds) that nothing else holds. A frame whose closure escaped
+    /// (`return x -> x + a`, after `g = x -> …`) is kept, and looked at again by
+    /// [`Scope::collect_cycles`] once the closure may have been dropped. Freeing is only ever
+    /// skipped, never wrong.
     pub fn release(frame: ScopeRef) {
         if Rc::strong_count(&frame) == 1 {
             return;
         }
-        let garbage = {
-            let vars = frame.vars.borrow();
-            let mut held: Vec<(&Rc<Closure>, usize)> = Vec::new();
-            for (_, value) in vars.iter() {
-                let Value::Function(c) = value else { continue };
-                match held.iter_mut().find(|(h, _)| Rc::ptr_eq(h, c)) {
-                    Some(entry) => entry.1 += 1,
-                    None => held.push((c, 1)),
+        match cycle_state(&frame) {
+            Cycle::Unreachable => free_locals(&frame),
+            Cycle::HeldFromOutside => SUSPECTS.with(|suspects| {
+                let mut suspects = suspects.borrow_mut();
+                suspects.frames.push(Rc::downgrade(&frame));
+                if suspects.frames.len() >= suspects.next_sweep {
+                    let pending = std::mem::take(&mut suspects.frames);
+                    drop(suspects);
+                    sweep(pending);
                 }
-            }
-            let mut captures = 0;
-            let mut only_held_here = true;
-            for (closure, times) in &held {
-                let refs = methods(closure)
-                    .filter(|m| captures_through_private_frames(&m.scope, &frame))
-                    .count();
-                if refs > 0 {
-                    captures += refs;
-                    only_held_here &= Rc::strong_count(closure) == *times
-                        && closure.methods.iter().all(|m| Rc::strong_count(m) == 1);
-                }
-            }
-            only_held_here && captures > 0 && Rc::strong_count(&frame) == 1 + captures
-        };
-        if garbage {
-            let locals = std::mem::take(&mut *frame.vars.borrow_mut());
-            drop(locals);
+            }),
+            Cycle::None => {}
         }
+    }
+
+    /// Frees the locals of every exited frame kept alive only by its own closures now that
+    /// whatever held them from outside let go: the cycles [`Scope::release`] had to keep.
+    pub fn collect_cycles() {
+        let pending = SUSPECTS.with(|s| std::mem::take(&mut s.borrow_mut().frames));
+        sweep(pending);
     }
 
     /// The names visible from this frame (for completion).
@@ -225,6 +221,105 @@ impl Scope {
         }
         names
     }
+}
+
+/// Exited frames that closures of their own still referred to from outside.
+struct Suspects {
+    frames: Vec<Weak<Scope>>,
+    /// How many suspects trigger a sweep: twice what survived the last one, so sweeping costs
+    /// O(1) per exited frame.
+    next_sweep: usize,
+}
+
+thread_local! {
+    static SUSPECTS: RefCell<Suspects> = const {
+        RefCell::new(Suspects {
+            frames: Vec::new(),
+            next_sweep: MIN_SWEEP,
+        })
+    };
+}
+
+/// The fewest suspects that trigger a sweep.
+const MIN_SWEEP: usize = 256;
+
+/// Frees the frames of `pending` that have become unreachable cycles; keeps the others.
+fn sweep(pending: Vec<Weak<Scope>>) {
+    let mut kept = Vec::new();
+    for weak in pending {
+        let Some(frame) = weak.upgrade() else {
+            continue;
+        };
+        match cycle_state(&frame) {
+            Cycle::Unreachable => free_locals(&frame),
+            Cycle::HeldFromOutside => kept.push(weak),
+            Cycle::None => {}
+        }
+    }
+    SUSPECTS.with(|suspects| {
+        let mut suspects = suspects.borrow_mut();
+        suspects.next_sweep = (2 * (kept.len() + suspects.frames.len())).max(MIN_SWEEP);
+        suspects.frames.extend(kept);
+    });
+}
+
+/// How an exited frame (held once by the caller) relates to the closures it holds.
+enum Cycle {
+    /// Only its own closures, held by nothing else, refer to it: a garbage cycle.
+    Unreachable,
+    /// Its own closures refer to it, but something else holds them or it.
+    HeldFromOutside,
+    /// No closure of its own refers to it.
+    None,
+}
+
+fn cycle_state(frame: &ScopeRef) -> Cycle {
+    let vars = frame.vars.borrow();
+    let mut held: Vec<(&Rc<Closure>, usize)> = Vec::new();
+    for (_, value) in vars.iter() {
+        closures_held_by(value, &mut held);
+    }
+    let mut captures = 0;
+    let mut only_held_here = true;
+    for (closure, times) in &held {
+        let refs = methods(closure)
+            .filter(|m| captures_through_private_frames(&m.scope, frame))
+            .count();
+        if refs > 0 {
+            captures += refs;
+            only_held_here &= Rc::strong_count(closure) == *times
+                && closure.methods.iter().all(|m| Rc::strong_count(m) == 1);
+        }
+    }
+    if captures == 0 {
+        Cycle::None
+    } else if only_held_here && Rc::strong_count(frame) == 1 + captures {
+        Cycle::Unreachable
+    } else {
+        Cycle::HeldFromOutside
+    }
+}
+
+/// Adds the closures `value` holds, directly or in tuples nothing else holds, to
+/// `held` with how many times each is held.
+fn closures_held_by<'a>(value: &'a Value, held: &mut Vec<(&'a Rc<Closure>, usize)>) {
+    match value {
+        Value::Function(c) => match held.iter_mut().find(|(h, _)| Rc::ptr_eq(h, c)) {
+            Some(entry) => entry.1 += 1,
+            None => held.push((c, 1)),
+        },
+        Value::Tuple(items) if Rc::strong_count(items) == 1 => {
+            for item in items.iter() {
+                closures_held_by(item, held);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn free_locals(frame: &ScopeRef) {
+    let locals = std::mem::take(&mut *frame.vars.borrow_mut());
+    drop(locals);
 }
 
 fn methods(closure: &Rc<Closure>) -> impl Iterator<Item = &Rc<Closure>> {
