@@ -212,6 +212,9 @@ pub enum Type {
     Named(Rc<str>),
     /// A type parameter (`T` in `struct Dual{T}; v::T; end`).
     Var(Name),
+    /// Any subtype of a bound: a method's type variable (`x::T` with `where {T <: Real}`), or
+    /// `<:Real` in `Vector{<:Real}`.
+    Within(Rc<Type>),
 }
 
 impl PartialEq for Type {
@@ -229,6 +232,7 @@ impl PartialEq for Type {
                 a.ends_with("Error") || a.ends_with("Exception")
             }
             (Type::Var(a), Type::Var(b)) => a == b,
+            (Type::Within(a), Type::Within(b)) => a == b,
             _ => false,
         }
     }
@@ -253,6 +257,7 @@ impl fmt::Display for Type {
             }
             Type::Named(name) => f.write_str(name),
             Type::Var(name) => write!(f, "{name}"),
+            Type::Within(bound) => write!(f, "<:{bound}"),
         }
     }
 }
@@ -427,6 +432,8 @@ impl Type {
         match (self, other) {
             (_, Type::Prim(Prim::Any)) | (_, Type::Var(_)) => true,
             (Type::Var(_), _) => false,
+            (_, Type::Within(bound)) => self.is_subtype(bound),
+            (Type::Within(bound), _) => bound.is_subtype(other),
             (Type::Prim(a), Type::Prim(b)) => a.is_subtype(*b),
             (Type::Applied(a, _), Type::Prim(b)) => a.is_subtype(*b),
             (Type::Applied(a, p), Type::Applied(b, q)) => a.is_subtype(*b) && params_fit(p, q),
@@ -460,13 +467,15 @@ fn library_supertype(name: &str) -> Option<Type> {
         .then(crate::builtins::ad::implicit::abstract_linear_solver)
 }
 
-/// Parameters are invariant, as in Julia, except that a type variable fits anything.
+/// Parameters are invariant, as in Julia, except that a type variable fits anything and a
+/// bounded one (`Vector{<:Real}`) any subtype of its bound.
 fn params_fit(given: &[Type], wanted: &[Type]) -> bool {
     given.len() == wanted.len()
-        && given
-            .iter()
-            .zip(wanted)
-            .all(|(g, w)| matches!(w, Type::Var(_)) || g == w)
+        && given.iter().zip(wanted).all(|(g, w)| match w {
+            Type::Var(_) => true,
+            Type::Within(bound) => g.is_subtype(bound),
+            _ => g == w,
+        })
 }
 
 #[cfg(test)]

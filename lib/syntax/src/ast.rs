@@ -355,6 +355,8 @@ pub struct FunctionDef {
     pub params: Vec<Param>,
     /// Keyword parameters (after `;`).
     pub kwparams: Vec<Param>,
+    /// The type variables of a `where` clause (`where {T <: Real}`), with their upper bounds.
+    pub type_vars: Vec<TypeVar>,
     /// The body.
     pub body: Block,
     /// A docstring written right before the definition.
@@ -373,6 +375,7 @@ impl FunctionDef {
                 callable: None,
                 params,
                 kwparams,
+                type_vars: Vec::new(),
                 body,
                 doc: None,
                 span,
@@ -393,6 +396,15 @@ pub struct Param {
     pub vararg: bool,
     /// The type annotation (`x::Float64`), if any.
     pub annotation: Option<Box<Expr>>,
+}
+
+/// A type variable of a method: `T` in `f(x::T) where {T <: Real}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeVar {
+    /// The variable's name.
+    pub name: Name,
+    /// Its upper bound (`Real`), if given.
+    pub bound: Option<Expr>,
 }
 
 /// Binary operators, in the spelling of the language.

@@ -12,7 +12,7 @@ pub mod span;
 
 pub use ast::{
     Arg, BinOp, Block, Expr, ExprKind, FunctionDef, Generator, Kwarg, Param, Pattern, StrPart,
-    StructDef, UnaryOp,
+    StructDef, TypeVar, UnaryOp,
 };
 pub use names::Name;
 pub use parser::{parse, ParseError, ParseErrorKind};

@@ -147,9 +147,14 @@ const MESSAGES: &[(&str, &str, &str)] = &[
     ("(1, 2]", "expected \",\" or \")\", found \"]\"", "]"),
     ("module M end", "\"module\" not supported", "module"),
     (
-        "function f(x) where T\n x\nend",
-        "\"where\" clauses not supported",
-        "where",
+        "function f(x) where 1\n x\nend",
+        "\"1\" as a type variable not supported",
+        "1",
+    ),
+    (
+        "function f(x)::Int\n x\nend",
+        "return type annotations (\"::\") not supported",
+        "::",
     ),
     ("'a'", "character literals not supported", "'"),
     ("1 // 2", "rational numbers (\"//\") not supported", "//"),

@@ -120,6 +120,7 @@ fn short_definition_with_keyword_shorthand_end_and_adjoint() {
                                     annotation: None,
                                 },
                             ],
+                            type_vars: [],
                             body: [
                                 Expr {
                                     kind: Adjoint(
@@ -224,6 +225,7 @@ fn docstring_and_function_with_defaults_and_varargs() {
                                     annotation: None,
                                 },
                             ],
+                            type_vars: [],
                             body: [
                                 Expr {
                                     kind: Binary {

@@ -194,12 +194,14 @@ pub(super) fn compile_loop(interp: &mut Interp, expr: &Expr) -> Option<TopLevelL
 }
 
 /// Whether a method's shape is one the tier compiles: defined at top level, positional
-/// parameters that are plain names, no defaults, varargs or keywords.
+/// parameters that are plain names, no defaults, varargs, keywords or type variables (their
+/// names are locals the evaluator binds at each call).
 fn compilable(method: &Closure, arity: usize) -> bool {
     let def = &method.def;
     method.scope.is_none()
         && def.callable.is_none()
         && def.kwparams.is_empty()
+        && def.type_vars.is_empty()
         && def.params.len() == arity
         && def
             .params

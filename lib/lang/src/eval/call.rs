@@ -202,6 +202,14 @@ impl Interp {
         args: Vec<Value>,
         mut kw: Vec<(Name, Value)>,
     ) -> Result<(), Flow> {
+        for var in &def.type_vars {
+            if let Some(ty) = type_var_value(def, var.name, &args) {
+                // `T` is then what the type's name is: `Float64` a builtin, a struct a type.
+                let named = crate::builtins::lookup(Name::new(&ty.to_string()));
+                let value = named.map_or_else(|| Value::Type(Rc::new(ty)), Value::Builtin);
+                frame.define(var.name, value);
+            }
+        }
         let mut args = args.into_iter();
         for param in &def.params {
             if param.vararg {
@@ -458,4 +466,27 @@ fn expand(v: &Value, shape: &[usize]) -> Result<Vec<Value>, Flow> {
         }
     }
     Ok(out)
+}
+
+/// The type a method's type variable `name` stands for in a call with `args`: the type of the
+/// first argument annotated `::T`, or the parameter of one annotated `::Vector{T}` (and the
+/// like). `None` when no annotation names it.
+fn type_var_value(def: &FunctionDef, name: Name, args: &[Value]) -> Option<crate::types::Type> {
+    use crate::types::Type;
+    def.params
+        .iter()
+        .zip(args)
+        .find_map(|(param, arg)| match &param.annotation.as_deref()?.kind {
+            ExprKind::Ident(n) if *n == name => Some(Type::of(arg)),
+            ExprKind::Curly { params, .. } => {
+                let k = params
+                    .iter()
+                    .position(|p| matches!(p.kind, ExprKind::Ident(n) if n == name))?;
+                match Type::of(arg) {
+                    Type::Applied(_, given) | Type::UserApplied(_, given) => given.get(k).cloned(),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
 }

@@ -6,7 +6,7 @@ use super::{fail, Flow};
 use crate::error::ErrorKind;
 use crate::types::{Prim, Type};
 use crate::value::{Closure, Value};
-use difflab_syntax::FunctionDef;
+use difflab_syntax::{ExprKind, FunctionDef};
 use std::rc::Rc;
 
 /// Every method of a user function.
@@ -51,6 +51,34 @@ pub(super) fn accepts(m: &Closure, args: &[Value]) -> bool {
                 .iter()
                 .enumerate()
                 .all(|(i, a)| arg_type(m, i).contains(a)))
+        && diagonal_holds(&m.def, args)
+}
+
+/// The positions of each type variable that is the whole annotation of two or more
+/// parameters (`f(x::T, y::T) where T`): the arguments there must have one type.
+fn diagonal_positions(def: &FunctionDef) -> impl Iterator<Item = Vec<usize>> + '_ {
+    def.type_vars.iter().filter_map(|var| {
+        let positions: Vec<usize> = def
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                p.annotation
+                    .as_deref()
+                    .is_some_and(|a| matches!(a.kind, ExprKind::Ident(n) if n == var.name))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        (positions.len() >= 2).then_some(positions)
+    })
+}
+
+fn diagonal_holds(def: &FunctionDef, args: &[Value]) -> bool {
+    diagonal_positions(def).all(|positions| {
+        let mut types = positions.iter().filter_map(|&i| args.get(i)).map(Type::of);
+        let first = types.next();
+        types.all(|t| Some(t) == first)
+    })
 }
 
 /// Whether `m` declares exactly the concrete types of `args` (no vararg, no defaults).
@@ -63,9 +91,16 @@ pub(super) fn exactly_for(m: &Closure, args: &[Value]) -> bool {
             .all(|(t, a)| *t != Type::Prim(Prim::Any) && *t == Type::of(a))
 }
 
-/// Whether `a` is at least as specific as `b` for a call with `n` arguments.
+/// Whether `a` is at least as specific as `b` for a call with `n` arguments. Of two methods
+/// with the same types, one that requires arguments of one type (`f(x::T, y::T) where T`) is
+/// the more specific, as in Julia.
 pub(super) fn at_least_as_specific(a: &Closure, b: &Closure, n: usize) -> bool {
-    (0..n).all(|i| arg_type(a, i).is_subtype(arg_type(b, i)))
+    let narrower =
+        |a: &Closure, b: &Closure| (0..n).all(|i| arg_type(a, i).is_subtype(arg_type(b, i)));
+    narrower(a, b)
+        && !(narrower(b, a)
+            && diagonal_positions(&b.def).next().is_some()
+            && diagonal_positions(&a.def).next().is_none())
 }
 
 /// Why no single method was chosen.

@@ -48,6 +48,11 @@ impl Interp {
     pub(crate) fn eval_type(&mut self, expr: &Expr, vars: &[Name]) -> Result<Type, Flow> {
         match &expr.kind {
             ExprKind::Ident(name) if vars.contains(name) => Ok(Type::Var(*name)),
+            ExprKind::Binary {
+                op: BinOp::Subtype,
+                rhs,
+                ..
+            } => Ok(Type::Within(Rc::new(self.eval_type(rhs, vars)?))),
             ExprKind::Ident(name) => self.type_named(*name),
             ExprKind::Field { field, .. } => self.type_named(*field),
             ExprKind::Curly { name, params } => {
@@ -242,23 +247,28 @@ impl Interp {
         construct(ty, args)
     }
 
-    /// Evaluates the signature of a definition: one type per positional parameter.
+    /// Evaluates the signature of a definition: one type per positional parameter. A type
+    /// variable of a `where` clause stands for any subtype of its bound.
     fn signature(&mut self, def: &FunctionDef) -> Result<Rc<[Type]>, Flow> {
-        let mut types = Vec::with_capacity(def.params.len() + 1);
-        if let Some(callable) = &def.callable {
-            types.push(self.annotation(callable.annotation.as_deref())?);
+        let names: Vec<Name> = def.type_vars.iter().map(|v| v.name).collect();
+        let mut bounds = Vec::with_capacity(def.type_vars.len());
+        for var in &def.type_vars {
+            let bound = match &var.bound {
+                Some(b) => self.eval_type(b, &names)?,
+                None => Type::Prim(Prim::Any),
+            };
+            bounds.push((var.name, Type::Within(Rc::new(bound))));
         }
-        for p in &def.params {
-            types.push(self.annotation(p.annotation.as_deref())?);
+        let mut types = Vec::with_capacity(def.params.len() + 1);
+        let params = def.callable.iter().map(|c| &**c).chain(&def.params);
+        for p in params {
+            let ty = match p.annotation.as_deref() {
+                Some(a) => substitute(self.eval_type(a, &names)?, &bounds),
+                None => Type::Prim(Prim::Any),
+            };
+            types.push(ty);
         }
         Ok(Rc::from(types))
-    }
-
-    fn annotation(&mut self, annotation: Option<&Expr>) -> Result<Type, Flow> {
-        match annotation {
-            Some(a) => self.eval_type(a, &[]),
-            None => Ok(Type::Prim(Prim::Any)),
-        }
     }
 
     /// A closure for a lambda (its parameters may be annotated too).
@@ -653,6 +663,27 @@ impl Interp {
     }
 }
 
+/// `ty` with each type variable of `bounds` replaced by its bound.
+fn substitute(ty: Type, bounds: &[(Name, Type)]) -> Type {
+    match ty {
+        Type::Var(name) => bounds
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(Type::Var(name), |(_, bound)| bound.clone()),
+        Type::Applied(p, params) => Type::Applied(p, substitute_all(&params, bounds)),
+        Type::UserApplied(def, params) => Type::UserApplied(def, substitute_all(&params, bounds)),
+        Type::Within(bound) => Type::Within(Rc::new(substitute((*bound).clone(), bounds))),
+        other => other,
+    }
+}
+
+fn substitute_all(params: &[Type], bounds: &[(Name, Type)]) -> Rc<[Type]> {
+    params
+        .iter()
+        .map(|p| substitute(p.clone(), bounds))
+        .collect()
+}
+
 /// The declared type of field `i` of `s`, with the instance's type parameters substituted.
 fn field_type(s: &StructValue, i: usize) -> Type {
     match &s.def.fields[i].1 {
@@ -849,15 +880,17 @@ pub fn subtype_test(a: &Value, b: &Value) -> EvalResult {
 }
 
 /// The keywords with help.
-pub const KEYWORD_TOPICS: &[&str] = &["struct", "abstract type", "do", "import"];
+pub const KEYWORD_TOPICS: &[&str] = &["struct", "abstract type", "do", "import", "where"];
 
-/// The help of the type and method keywords (`?struct`, `?abstract type`, `?do`, `?import`).
+/// The help of the type and method keywords (`?struct`, `?abstract type`, `?do`, `?import`,
+/// `?where`).
 pub fn keyword_doc(topic: &str) -> Option<&'static str> {
     Some(match topic {
         "struct" | "mutable struct" | "mutable" => "    struct Name{T} <: Super\n        field::Type\n        other\n    end\n    mutable struct Name … end\n\nDefines a composite type. Its default constructor takes one argument per field (converted to the field's type; type parameters are inferred from the arguments, or given as in `Name{Float64}(…)`); fields are read with `x.field`, and assigned only in a `mutable struct`. Constructors written inside the body call `new(…)`; methods written outside (`Name(x) = Name(x, 0)`) add constructors. A struct may be callable: `(l::Name)(x) = …`. Redefining a struct with other fields is an error.\n\n```\njulia> struct Point{T} <: Number; x::T; y::T; end\n\njulia> p = Point(1.0, 2.0); (p.x, typeof(p))\n(1.0, Point{Float64})\n```",
         "abstract type" | "abstract" => "    abstract type Name <: Super end\n\nDefines an abstract type: it has no instances, but structs declare it as their supertype (`struct S <: Name … end`) and methods annotated with it (`f(x::Name)`) apply to all of them.\n\n```\njulia> abstract type Shape end\n\njulia> struct Square <: Shape; side::Float64; end\n\njulia> Square(2.0) isa Shape\ntrue\n```",
         "do" => "    f(args) do x, y\n        body\n    end\n\nA `do` block passes an anonymous function as the first argument of the call: `map(v) do x … end` is `map(x -> …, v)`.\n\n```\njulia> map([1, 2, 3]) do x\n           x^2\n       end\n3-element Vector{Int64}:\n 1\n 4\n 9\n```",
         "import" | "using" => "    import Base: +, show\n    using LinearAlgebra\n\nEvery package name is already loaded, so `using` does nothing. `import M: f` lets you extend `f` with your own methods (`+(a::T, b::T) = …`); `Base.f(…) = …` does the same without importing. Defining a method with annotated arguments for a builtin without either is an error, as in Julia.\n\n```\njulia> import Base: +\n\njulia> struct V; x::Float64; end\n\njulia> +(a::V, b::V) = V(a.x + b.x); V(1.0) + V(2.0)\nV(3.0)\n```",
+        "where" => "    f(x::T) where {T <: Real} = …\n    f(v::Vector{<:Real}) = …\n\nA `where` clause gives a method type variables: an annotation `::T` accepts any subtype of `T`'s bound (`Any` when none is given), and `T` is the argument's type inside the body (`one(T)`, `zero(T)`); `Vector{T}` binds the element type. A variable annotating several parameters (`f(x::T, y::T) where T`) requires arguments of one type, and such a method is more specific than one without the requirement. `Vector{<:Real}` is short for `Vector{T} where T <: Real`.\n\n```\njulia> addone(x::T) where {T <: Real} = x + one(T); addone(2)\n3\n\njulia> same(x::T, y::T) where T = true; same(x, y) = false; (same(1, 2), same(1, 2.0))\n(true, false)\n```",
         _ => return None,
     })
 }

@@ -366,17 +366,15 @@ impl<'s> Parser<'s> {
             };
             let (params, kwparams) = p.parse_params()?;
             let after = p.peek_raw().clone();
-            let unsupported = match after.kind {
-                TokenKind::ColonColon => Some("return type annotations (\"::\")"),
-                TokenKind::Ident(word) if word.as_str() == "where" => Some("\"where\" clauses"),
-                _ => None,
-            };
-            if let Some(what) = unsupported {
+            if after.kind == TokenKind::ColonColon {
                 return Err(ParseError {
-                    kind: ParseErrorKind::Unsupported { what: what.into() },
+                    kind: ParseErrorKind::Unsupported {
+                        what: "return type annotations (\"::\")".into(),
+                    },
                     span: after.span,
                 });
             }
+            let type_vars = p.parse_where()?;
             let body = p.parse_block(&[Keyword::End])?;
             let end = p.bump();
             let span = keyword.to(end.span);
@@ -387,6 +385,7 @@ impl<'s> Parser<'s> {
                 callable: head.callable,
                 params,
                 kwparams,
+                type_vars,
                 body,
                 doc: None,
                 span,

@@ -11,7 +11,7 @@
 use std::rc::Rc;
 
 use super::{PResult, ParseError, ParseErrorKind, Parser};
-use crate::ast::{Arg, BinOp, Expr, ExprKind, FunctionDef, UnaryOp};
+use crate::ast::{Arg, BinOp, Expr, ExprKind, FunctionDef, TypeVar, UnaryOp};
 use crate::lexer::{Keyword, Op, Token, TokenKind};
 use crate::names::Name;
 use crate::span::Span;
@@ -164,13 +164,108 @@ impl<'s> Parser<'s> {
             return false;
         }
         let close = self.closing[open] as usize;
-        self.tokens.get(close + 1).is_some_and(|t| {
+        let assign = self.after_where(close + 1);
+        self.tokens.get(assign).is_some_and(|t| {
             t.kind
                 == TokenKind::Assign {
                     op: None,
                     dotted: false,
                 }
         })
+    }
+
+    /// The index of the token after a `where` clause starting at `i` (`i` itself when there is
+    /// none): `where {…}`, or `where T` with an optional `<: Bound` on one line.
+    fn after_where(&self, i: usize) -> usize {
+        let is_where = |t: &Token| matches!(t.kind, TokenKind::Ident(w) if w.as_str() == "where");
+        if !self.tokens.get(i).is_some_and(is_where) {
+            return i;
+        }
+        let mut j = i + 1;
+        if self
+            .tokens
+            .get(j)
+            .is_some_and(|t| t.kind == TokenKind::LBrace)
+        {
+            return self.closing[j] as usize + 1;
+        }
+        while let Some(t) = self.tokens.get(j) {
+            match t.kind {
+                TokenKind::Ident(_)
+                | TokenKind::Dot
+                | TokenKind::Op {
+                    op: Op::Subtype, ..
+                } => j += 1,
+                TokenKind::LBrace => j = self.closing[j] as usize + 1,
+                _ => break,
+            }
+        }
+        j
+    }
+
+    /// A `where` clause after a method's parameters, if any: `where T`, `where T <: Real`,
+    /// `where {T, S <: AbstractVector{T}}`.
+    pub(super) fn parse_where(&mut self) -> PResult<Vec<TypeVar>> {
+        let next = self.peek_raw().clone();
+        if !matches!(next.kind, TokenKind::Ident(w) if w.as_str() == "where") {
+            return Ok(Vec::new());
+        }
+        self.bump();
+        let braced = self.peek_raw().kind == TokenKind::LBrace;
+        let items = if braced {
+            let open = self.bump();
+            let saved = self.open(self.ctx.paren(), super::Opener::Bracket('{'), open.span);
+            let result = self.parse_where_list();
+            self.close(saved);
+            result?
+        } else {
+            vec![self.parse_binary(PREC_COMPARISON)?]
+        };
+        items.iter().map(|item| self.type_var(item)).collect()
+    }
+
+    fn parse_where_list(&mut self) -> PResult<Vec<Expr>> {
+        let mut items = Vec::new();
+        while self.eat(|k| *k == TokenKind::RBrace).is_none() {
+            items.push(self.parse_no_assign()?);
+            if self.eat(|k| *k == TokenKind::Comma).is_none() && !self.at(&TokenKind::RBrace) {
+                let found = self.peek().clone();
+                return Err(self.expected("\",\" or \"}\"", &found));
+            }
+        }
+        Ok(items)
+    }
+
+    /// `T` or `T <: Bound` as a type variable.
+    fn type_var(&self, item: &Expr) -> PResult<TypeVar> {
+        match &item.kind {
+            ExprKind::Ident(name) => Ok(TypeVar {
+                name: *name,
+                bound: None,
+            }),
+            ExprKind::Binary {
+                op: BinOp::Subtype,
+                lhs,
+                rhs,
+                ..
+            } => match lhs.kind {
+                ExprKind::Ident(name) => Ok(TypeVar {
+                    name,
+                    bound: Some((**rhs).clone()),
+                }),
+                _ => Err(self.not_a_type_var(item)),
+            },
+            _ => Err(self.not_a_type_var(item)),
+        }
+    }
+
+    fn not_a_type_var(&self, item: &Expr) -> ParseError {
+        ParseError {
+            kind: ParseErrorKind::Unsupported {
+                what: format!("\"{}\" as a type variable", self.text(item.span)),
+            },
+            span: item.span,
+        }
     }
 
     /// Fails unless `target` can be assigned to: a name, `x[i]`, `x.f`, or (for plain `=`) a
@@ -210,6 +305,7 @@ impl<'s> Parser<'s> {
         let start = self.peek_raw().span;
         let head = self.parse_function_head()?;
         let (params, kwparams) = self.parse_params()?;
+        let type_vars = self.parse_where()?;
         self.expect(
             &TokenKind::Assign {
                 op: None,
@@ -227,6 +323,7 @@ impl<'s> Parser<'s> {
                 callable: head.callable,
                 params,
                 kwparams,
+                type_vars,
                 body: vec![body],
                 doc: None,
                 span,
@@ -285,7 +382,14 @@ impl<'s> Parser<'s> {
     ) -> PResult<Expr> {
         let right_associative =
             matches!(binary, Binary::Or | Binary::And | Binary::Op(BinOp::Pair));
-        let rhs = self.parse_binary(if right_associative { prec } else { prec + 1 })?;
+        let mut rhs = self.parse_binary(if right_associative { prec } else { prec + 1 })?;
+        // As in Julia, `x |> v -> v + 1` pipes into the lambda: an arrow right after an
+        // operand makes that operand its parameters, whatever operator came before.
+        if self.peek_raw().kind == TokenKind::Arrow {
+            self.bump();
+            self.skip_newlines();
+            rhs = self.parse_lambda(rhs)?;
+        }
         let span = lhs.span.to(rhs.span);
         Ok(match binary {
             Binary::Or => Expr {

@@ -282,12 +282,41 @@ impl<'s> Parser<'s> {
             if let Some(close) = self.eat(|k| *k == TokenKind::RBrace) {
                 return Ok((params, close.span));
             }
-            params.push(self.parse_no_assign()?);
+            params.push(self.parse_curly_param()?);
             if self.eat(|k| *k == TokenKind::Comma).is_none() && !self.at(&TokenKind::RBrace) {
                 let found = self.peek().clone();
                 return Err(self.expected("\",\" or \"}\"", &found));
             }
         }
+    }
+
+    /// One parameter of `Name{…}`; `<:Real` (any subtype of `Real`, Julia's shorthand for
+    /// `Name{T} where T <: Real`) is a subtype test with `nothing` on the left.
+    fn parse_curly_param(&mut self) -> PResult<Expr> {
+        let next = self.peek_raw().clone();
+        if !matches!(
+            next.kind,
+            TokenKind::Op {
+                op: crate::lexer::Op::Subtype,
+                ..
+            }
+        ) {
+            return self.parse_no_assign();
+        }
+        self.bump();
+        let bound = self.parse_type()?;
+        Ok(Expr {
+            span: next.span.to(bound.span),
+            kind: ExprKind::Binary {
+                op: crate::ast::BinOp::Subtype,
+                dotted: false,
+                lhs: Box::new(Expr {
+                    kind: ExprKind::Nothing,
+                    span: next.span,
+                }),
+                rhs: Box::new(bound),
+            },
+        })
     }
 
     /// `.name` (field access) or `.( … )` (a dotted call) with the `.` next.
