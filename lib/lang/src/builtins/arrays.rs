@@ -870,7 +870,37 @@ fn array_from(interp: &mut Interp, mut args: Args) -> EvalResult {
 
 fn undef_vector(interp: &mut Interp, mut args: Args) -> EvalResult {
     // `Vector{Float64}(undef, n)` arrives as `Vector(Float64, undef, n)`.
+    if let [Value::Object(ty), x] = args.pos.as_slice() {
+        if ty.type_name() == "DataType" && ty.show() == "Any" {
+            // `Vector{Any}(xs)`: the elements in a vector of any values.
+            let items = interp.elements_of(x)?;
+            return Ok(Value::List(Rc::new(RefCell::new(items))));
+        }
+    }
+    let given = args.pos.len();
     let elt = take_eltype(&mut args, ElType::Float64);
+    let explicit = args.pos.len() < given;
+    if let [x] = args.pos.as_slice() {
+        if !matches!(x, Value::Int(_) | Value::Nothing) {
+            // `Vector(1:3)`, `Vector{Float64}([1, 2])`: the elements as a vector.
+            let collected = collect_(interp, Args::positional(vec![x.clone()]))?;
+            let v = vec_(interp, Args::positional(vec![collected]))?;
+            return match (&v, explicit) {
+                (Value::Array(a), true) if a.borrow().data.is_plain() => {
+                    let a = a.borrow();
+                    let data = a.data.to_col_major();
+                    if elt != ElType::Float64 && data.iter().any(|x| x.fract() != 0.0) {
+                        return Err(fail(
+                            ErrorKind::InexactError,
+                            format!("{elt:?}: the elements are not all integers"),
+                        ));
+                    }
+                    Ok(super::array(elt, a.data.shape(), data))
+                }
+                _ => Ok(v),
+            };
+        }
+    }
     args.pos.retain(|v| !matches!(v, Value::Nothing));
     let shape = dims_from(&args.pos, "Vector")?;
     filled(interp, elt, &shape, 0.0)
@@ -916,7 +946,7 @@ crate::builtins! {
     "adjoint" => transpose_, false, "    adjoint(A)\n\nThe adjoint `A'` (the transpose, for real numbers).\n\n```\njulia> adjoint([1 2])\n2×1 Matrix{Int64}:\n 1\n 2\n```";
     "Array" => array_from, false, "    Array(x)\n\nA dense array with the elements of `x` (a sparse matrix, range, ...).\n\n```\njulia> Array(1:2)\n2-element Vector{Int64}:\n 1\n 2\n```";
     "Matrix" => array_from, false, "    Matrix(A)\n    Matrix(λI, m, n)\n\nA dense matrix from a sparse one, or the m×n matrix with λ on its diagonal from a uniform scaling.\n\n```\njulia> Matrix(sparse([1], [1], [2.0], 2, 2))\n2×2 Matrix{Float64}:\n 2.0  0.0\n 0.0  0.0\n\njulia> Matrix(1.0I, 2, 2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n```";
-    "Vector" => undef_vector, false, "    Vector{T}(undef, n)\n\nA new vector of length `n` (zero-filled here).\n\n```\njulia> Vector{Float64}(undef, 2)\n2-element Vector{Float64}:\n 0.0\n 0.0\n```";
+    "Vector" => undef_vector, false, "    Vector{T}(undef, n)\n    Vector(xs)\n    Vector{T}(xs)\n\nA new vector of length `n` (zero-filled here), or the elements of the collection `xs` as a vector (converted to `T` when given: `Vector{Any}` holds any values).\n\n```\njulia> Vector{Float64}(undef, 2)\n2-element Vector{Float64}:\n 0.0\n 0.0\n\njulia> Vector{Float64}(1:3)\n3-element Vector{Float64}:\n 1.0\n 2.0\n 3.0\n```";
 }
 
 /// A numeric array value (for other families).

@@ -175,6 +175,17 @@ fn accumulate_(interp: &mut Interp, args: Args) -> EvalResult {
     collect_values(interp, partials, &[n])
 }
 
+/// `ntuple(f, n)`: the tuple `(f(1), …, f(n))`.
+fn ntuple_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("ntuple", 2, 2)?;
+    let n = super::to_size(&args.pos[1], "ntuple")?;
+    interp.check_alloc(n)?;
+    let items = (1..=n)
+        .map(|i| interp.call(&args.pos[0], vec![Value::Int(i as i64)]))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::Tuple(Rc::new(items)))
+}
+
 fn mapreduce_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("mapreduce", 3, 3)?;
     let init = args.kw("init").cloned();
@@ -199,5 +210,6 @@ crate::builtins! {
     "foldl" => reduce_, false, "    foldl(op, xs; init)\n\nCombines the elements with `op` from the left: `op(op(op(init, x₁), x₂), x₃)`.\n\n```\njulia> foldl(-, [1, 2, 3]; init=10)\n4\n```";
     "foldr" => foldr_, false, "    foldr(op, xs; init)\n\nCombines the elements with `op` from the right: `op(x₁, op(x₂, op(x₃, init)))`.\n\n```\njulia> foldr(-, [1, 2, 3]; init=10)\n-8\n```";
     "accumulate" => accumulate_, false, "    accumulate(op, xs; init)\n\nThe partial folds of `op` from the left (`cumsum` is `accumulate(+, xs)`).\n\n```\njulia> accumulate(*, [1, 2, 3, 4])\n4-element Vector{Int64}:\n  1\n  2\n  6\n 24\n```";
+    "ntuple" => ntuple_, false, "    ntuple(f, n)\n\nThe tuple `(f(1), f(2), …, f(n))`.\n\n```\njulia> ntuple(i -> i^2, 3)\n(1, 4, 9)\n```";
     "mapreduce" => mapreduce_, false, "    mapreduce(f, op, xs; init)\n\n`reduce(op, map(f, xs))` without the intermediate array.\n\n```\njulia> mapreduce(abs2, +, [1, 2])\n5\n```";
 }

@@ -241,6 +241,23 @@ impl crate::object::Object for TypeName {
         self.0.clone()
     }
 
+    /// `Tuple(xs)`: the elements of a collection as a tuple.
+    fn call(
+        &self,
+        interp: &mut Interp,
+        args: Vec<Value>,
+        kwargs: Vec<(difflab_syntax::Name, Value)>,
+    ) -> Option<EvalResult> {
+        match (self.0.as_str(), args.as_slice()) {
+            ("Tuple", [x]) if kwargs.is_empty() => Some(
+                interp
+                    .elements_of(x)
+                    .map(|items| Value::Tuple(Rc::new(items))),
+            ),
+            _ => None,
+        }
+    }
+
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }

@@ -14,6 +14,7 @@ pub mod collections;
 pub mod coloring;
 mod coloring_checks;
 pub mod concat;
+pub mod deepcopy;
 pub mod dict;
 pub mod errors;
 pub mod functional;
@@ -30,6 +31,7 @@ pub mod random;
 pub mod reductions;
 pub mod reflection;
 pub mod search;
+pub mod slices;
 pub mod sparse;
 pub mod strings;
 pub mod system;
@@ -173,7 +175,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 39] {
+fn families() -> [&'static [Builtin]; 41] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -214,6 +216,8 @@ fn families() -> [&'static [Builtin]; 39] {
         views::BUILTINS,
         system::BUILTINS,
         number_facts::BUILTINS,
+        deepcopy::BUILTINS,
+        slices::BUILTINS,
     ]
 }
 

@@ -1,0 +1,89 @@
+//! The columns and rows of a matrix one at a time (`eachcol`, `eachrow`), and `permutedims`.
+//!
+//! Slices are gathered with `ops::gather`, so they carry derivatives like any other indexing.
+
+use super::Args;
+use crate::error::ErrorKind;
+use crate::eval::iterate::no_method;
+use crate::eval::operators::{from_tensor, operand, Operand};
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::value::Value;
+use difflab_ad::ops;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Whether slices run down the columns (`eachcol`) or along the rows (`eachrow`).
+#[derive(Clone, Copy)]
+enum Along {
+    Columns,
+    Rows,
+}
+
+/// The numbers of the only argument of `name`.
+fn numbers<'a>(args: &'a Args, name: &str) -> Result<Operand<'a>, Flow> {
+    args.arity(name, 1, 1)?;
+    operand(&args.pos[0])?.ok_or_else(|| no_method(name, &args.pos))
+}
+
+/// The slices of the matrix (or vector, as one column) `args.pos[0]`, as a vector of vectors.
+fn slices(interp: &Interp, args: &Args, name: &str, along: Along) -> EvalResult {
+    let x = numbers(args, name)?;
+    let shape = x.tensor().shape().to_vec();
+    let (m, n) = match shape.as_slice() {
+        [m] => (*m, 1),
+        [m, n] => (*m, *n),
+        _ => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!("{name} takes a vector or a matrix"),
+            ))
+        }
+    };
+    interp.check_alloc(m.saturating_mul(n))?;
+    let (count, length) = match along {
+        Along::Columns => (n, m),
+        Along::Rows => (m, n),
+    };
+    let mut out = Vec::with_capacity(count);
+    for k in 0..count {
+        // Column-major positions of column k, or of row k.
+        let indices: Vec<usize> = match along {
+            Along::Columns => (k * m..(k + 1) * m).collect(),
+            Along::Rows => (0..n).map(|j| k + j * m).collect(),
+        };
+        let slice = ops::gather(x.tensor(), &indices, &[length])?;
+        out.push(from_tensor(slice, x.eltype, false));
+    }
+    Ok(Value::List(Rc::new(RefCell::new(out))))
+}
+
+fn eachcol_(interp: &mut Interp, args: Args) -> EvalResult {
+    slices(interp, &args, "eachcol", Along::Columns)
+}
+
+fn eachrow_(interp: &mut Interp, args: Args) -> EvalResult {
+    slices(interp, &args, "eachrow", Along::Rows)
+}
+
+/// `permutedims(A)`: a matrix's transpose, a vector as a one-row matrix.
+fn permutedims_(_: &mut Interp, args: Args) -> EvalResult {
+    let x = numbers(&args, "permutedims")?;
+    match *x.tensor().shape() {
+        [n] => Ok(from_tensor(
+            ops::reshape(x.tensor(), &[1, n])?,
+            x.eltype,
+            false,
+        )),
+        [_, _] => crate::eval::operators::adjoint(&args.pos[0]),
+        _ => Err(fail(
+            ErrorKind::ArgumentError,
+            "permutedims without a permutation takes a vector or a matrix",
+        )),
+    }
+}
+
+crate::builtins! {
+    "eachcol" => eachcol_, false, "    eachcol(A)\n\nThe columns of the matrix `A`, each as a vector (a vector of vectors here; Julia gives a lazy collection of views).\n\n```\njulia> [sum(c) for c in eachcol([1 2; 3 4])]\n2-element Vector{Int64}:\n 4\n 6\n```";
+    "eachrow" => eachrow_, false, "    eachrow(A)\n\nThe rows of the matrix `A`, each as a vector.\n\n```\njulia> collect(eachrow([1 2; 3 4]))[2]\n2-element Vector{Int64}:\n 3\n 4\n```";
+    "permutedims" => permutedims_, false, "    permutedims(A)\n\nThe transpose of a matrix (not recursive, unlike `A'` on matrices of matrices); a vector becomes a one-row matrix.\n\n```\njulia> permutedims([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  3\n 2  4\n\njulia> permutedims([1, 2])\n1×2 Matrix{Int64}:\n 1  2\n```";
+}
