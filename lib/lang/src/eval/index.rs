@@ -394,6 +394,10 @@ impl Interp {
         indices: &[Value],
         v: Value,
     ) -> Result<(), Flow> {
+        // `x[x] = …` and `x[1:2] = x` read the array being written: read a copy instead.
+        let indices: Vec<Value> = indices.iter().map(|i| unaliased(container, i)).collect();
+        let indices = indices.as_slice();
+        let v = unaliased(container, &v);
         match container {
             Value::Array(cell) => {
                 let mut a = cell.borrow_mut();
@@ -458,6 +462,7 @@ impl Interp {
 
     /// `y .= v`: every element of the array `y` from `v` broadcast to its shape.
     pub(crate) fn fill_all(&mut self, container: &Value, v: &Value) -> Result<(), Flow> {
+        let v = &unaliased(container, v);
         match container {
             Value::Array(cell) => {
                 let mut a = cell.borrow_mut();
@@ -698,5 +703,16 @@ fn check_eltype(eltype: ElType, x: f64) -> Result<(), Flow> {
             ErrorKind::InexactError,
             format!("{}({})", eltype.name(), crate::show::float(x)),
         ))
+    }
+}
+
+/// `value`, or a copy of it when it is the array `container` itself, so that writing the
+/// container never reads the container it is borrowing.
+fn unaliased(container: &Value, value: &Value) -> Value {
+    match (container, value) {
+        (Value::Array(a), Value::Array(b)) if Rc::ptr_eq(a, b) => {
+            crate::builtins::arrays::deep_copy(value)
+        }
+        _ => value.clone(),
     }
 }

@@ -210,6 +210,37 @@ fn result_eltype(op: BinOp, a: ElType, b: ElType) -> ElType {
 }
 
 impl Interp {
+    /// `a .|> f`: `f.(a)`; with a vector or tuple of functions, each applied to the element of
+    /// `a` in the same place (or to `a` itself when it is a scalar).
+    fn broadcast_pipe(&mut self, a: &Value, f: &Value) -> EvalResult {
+        let functions = match f {
+            Value::List(items) => items.borrow().clone(),
+            Value::Tuple(items) => items.as_ref().clone(),
+            _ => return self.broadcast_call(f, vec![a.clone()], vec![]),
+        };
+        let inputs = match a {
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) => vec![a.clone(); functions.len()],
+            _ => super::iterate::elements(a)?,
+        };
+        if inputs.len() != functions.len() {
+            return Err(fail(
+                ErrorKind::DimensionMismatch,
+                format!(
+                    "arrays could not be broadcast to a common size; got a dimension with lengths {} and {}",
+                    inputs.len(),
+                    functions.len()
+                ),
+            ));
+        }
+        let results = inputs
+            .into_iter()
+            .zip(&functions)
+            .map(|(x, g)| self.call(g, vec![x]))
+            .collect::<Result<Vec<_>, _>>()?;
+        let n = results.len();
+        super::collections::collect_values(self, results, &[n])
+    }
+
     /// `a op b` (or `a .op b` when `dotted`).
     pub fn binary(&mut self, op: BinOp, dotted: bool, a: &Value, b: &Value) -> EvalResult {
         if let Some(v) = scalar_binary(op, a, b)? {
@@ -236,6 +267,7 @@ impl Interp {
             return result;
         }
         match op {
+            BinOp::Pipe if dotted => return self.broadcast_pipe(a, b),
             BinOp::Pipe => return self.call(b, vec![a.clone()]),
             BinOp::Pair => return Ok(Value::Tuple(Rc::new(vec![a.clone(), b.clone()]))),
             BinOp::In => return crate::builtins::collections::contains(self, b, a),

@@ -8,8 +8,7 @@ use crate::ast::BinOp;
 pub(super) fn dotted(kind: TokenKind) -> Option<TokenKind> {
     match kind {
         TokenKind::Op { op, .. } => match op {
-            Op::Pipe
-            | Op::Pair
+            Op::Pair
             | Op::Compose
             | Op::CDot
             | Op::Subtype

@@ -1,0 +1,389 @@
+//! Fuzz target: programs generated from a grammar of the language never panic the evaluator.
+//! The input is structured (`arbitrary`): statements, expressions, and calls of builtins taken
+//! from the registry by position, with plausible arguments (numbers, vectors, matrices, ranges,
+//! strings, lambdas, backends) and the keywords builtins document, so the fuzzer spends its
+//! time inside builtins rather than in the parser. Runaway programs are stopped by the
+//! interrupt flag, deep recursion by a low depth limit, large allocations by the memory limit.
+#![no_main]
+
+use difflab_lang::{Capture, Config, Interp, Source};
+use libfuzzer_sys::arbitrary::{self, Arbitrary};
+use libfuzzer_sys::fuzz_target;
+use std::fmt::Write;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+#[derive(Arbitrary, Debug)]
+enum Stmt {
+    Assign(Var, Expr),
+    Eval(Expr),
+    For(Var, Expr, Vec<Stmt>),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    Function(Var, Vec<Var>, Vec<Stmt>),
+    Try(Vec<Stmt>),
+    IndexAssign(Var, Vec<Expr>, Expr),
+}
+
+#[derive(Arbitrary, Debug)]
+enum Expr {
+    Int(i8),
+    Float(Float),
+    Str(Word),
+    Var(Var),
+    Vector(Vec<Expr>),
+    Matrix(u8, u8, Vec<i8>),
+    Range(i8, i8),
+    Tuple(Vec<Expr>),
+    Binary(Op, Box<Expr>, Box<Expr>),
+    Dotted(Op, Box<Expr>, Box<Expr>),
+    Neg(Box<Expr>),
+    Call(u16, Vec<Expr>, Vec<(u8, Expr)>),
+    UserCall(u8, Vec<Expr>),
+    DotCall(u16, Box<Expr>),
+    Index(Box<Expr>, Vec<Expr>),
+    Lambda(Var, Box<Expr>),
+    Comprehension(Box<Expr>, Var, Box<Expr>),
+    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    Backend(u8),
+}
+
+#[derive(Arbitrary, Debug, Clone, Copy)]
+struct Var(u8);
+
+#[derive(Arbitrary, Debug)]
+enum Float {
+    Small(i16),
+    Huge,
+    Tiny,
+    Nan,
+    Inf,
+    NegInf,
+}
+
+#[derive(Arbitrary, Debug)]
+struct Word(u8);
+
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    LeftDiv,
+    Lt,
+    Eq,
+    And,
+    Pipe,
+}
+
+const WORDS: &[&str] = &["", "a", "αβ", "hello world", "1.5", ":x", "\\n", "é"];
+const KEYWORDS: &[&str] = &[
+    "dims",
+    "init",
+    "rev",
+    "by",
+    "digits",
+    "chunksize",
+    "compile",
+    "atol",
+    "rtol",
+    "length",
+    "step",
+    "kind",
+    "local",
+    "strict",
+    "linear_solver",
+    "order",
+];
+const BACKENDS: &[&str] = &[
+    "AutoForwardDiff()",
+    "AutoReverseDiff()",
+    "AutoReverseDiff(compile=true)",
+    "AutoFiniteDiff()",
+    "AutoFastDifferentiation()",
+    "AutoSparse(AutoForwardDiff())",
+    "SecondOrder(AutoForwardDiff(), AutoReverseDiff())",
+    "AutoSymbolics()",
+];
+
+/// The builtin names, in a fixed order (the registry's order is that of its tables).
+fn builtin_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let skipped = [
+            "readline",
+            "include",
+            "sleep",
+            "writemtx",
+            "benchmark_differentiation",
+        ];
+        difflab_lang::builtins::all()
+            .map(|b| b.name)
+            .filter(|n| !skipped.contains(n))
+            .collect()
+    })
+}
+
+struct Writer {
+    text: String,
+    budget: usize,
+}
+
+impl Writer {
+    fn var(&mut self, v: Var) {
+        let _ = write!(self.text, "v{}", v.0 % 6);
+    }
+
+    fn block(&mut self, stmts: &[Stmt], depth: usize) {
+        for s in stmts.iter().take(6) {
+            self.stmt(s, depth);
+            self.text.push('\n');
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, depth: usize) {
+        if depth > 4 || self.budget == 0 {
+            self.text.push_str("nothing");
+            return;
+        }
+        self.budget -= 1;
+        match s {
+            Stmt::Assign(v, e) => {
+                self.var(*v);
+                self.text.push_str(" = ");
+                self.expr(e, depth + 1);
+            }
+            Stmt::Eval(e) => self.expr(e, depth + 1),
+            Stmt::For(v, e, body) => {
+                self.text.push_str("for ");
+                self.var(*v);
+                self.text.push_str(" in ");
+                self.expr(e, depth + 1);
+                self.text.push('\n');
+                self.block(body, depth + 1);
+                self.text.push_str("end");
+            }
+            Stmt::If(c, a, b) => {
+                self.text.push_str("if ");
+                self.expr(c, depth + 1);
+                self.text.push('\n');
+                self.block(a, depth + 1);
+                self.text.push_str("else\n");
+                self.block(b, depth + 1);
+                self.text.push_str("end");
+            }
+            Stmt::Function(name, params, body) => {
+                let _ = write!(self.text, "function f{}(", name.0 % 3);
+                for (k, p) in params.iter().take(3).enumerate() {
+                    if k > 0 {
+                        self.text.push_str(", ");
+                    }
+                    self.var(*p);
+                }
+                self.text.push_str(")\n");
+                self.block(body, depth + 1);
+                self.text.push_str("end");
+            }
+            Stmt::Try(body) => {
+                self.text.push_str("try\n");
+                self.block(body, depth + 1);
+                self.text.push_str("catch err\nend");
+            }
+            Stmt::IndexAssign(v, index, e) => {
+                self.var(*v);
+                self.args('[', index, ']', depth);
+                self.text.push_str(" = ");
+                self.expr(e, depth + 1);
+            }
+        }
+    }
+
+    fn args(&mut self, open: char, items: &[Expr], close: char, depth: usize) {
+        self.text.push(open);
+        for (k, e) in items.iter().take(4).enumerate() {
+            if k > 0 {
+                self.text.push_str(", ");
+            }
+            self.expr(e, depth + 1);
+        }
+        self.text.push(close);
+    }
+
+    fn expr(&mut self, e: &Expr, depth: usize) {
+        if depth > 8 || self.budget == 0 {
+            self.text.push('1');
+            return;
+        }
+        self.budget -= 1;
+        match e {
+            Expr::Int(i) => {
+                let _ = write!(self.text, "({i})");
+            }
+            Expr::Float(f) => self.text.push_str(&match f {
+                Float::Small(x) => format!("({:?})", f64::from(*x) / 8.0),
+                Float::Huge => "1e300".into(),
+                Float::Tiny => "5e-324".into(),
+                Float::Nan => "NaN".into(),
+                Float::Inf => "Inf".into(),
+                Float::NegInf => "(-Inf)".into(),
+            }),
+            Expr::Str(w) => {
+                let _ = write!(self.text, "{:?}", WORDS[w.0 as usize % WORDS.len()]);
+            }
+            Expr::Var(v) => self.var(*v),
+            Expr::Vector(items) => self.args('[', items, ']', depth),
+            Expr::Matrix(m, n, values) => {
+                let (m, n) = (1 + *m as usize % 4, 1 + *n as usize % 4);
+                self.text.push('[');
+                for i in 0..m {
+                    if i > 0 {
+                        self.text.push_str("; ");
+                    }
+                    for j in 0..n {
+                        let x = values.get(i * n + j).copied().unwrap_or(1);
+                        let _ = write!(self.text, "{}{x}.0", if j > 0 { " " } else { "" });
+                    }
+                }
+                self.text.push(']');
+            }
+            Expr::Range(a, b) => {
+                let _ = write!(self.text, "({a}):({b})");
+            }
+            Expr::Tuple(items) if items.is_empty() => self.text.push_str("()"),
+            Expr::Tuple(items) => {
+                self.args('(', items, ',', depth);
+                self.text.push(')');
+            }
+            Expr::UserCall(k, args) => {
+                let _ = write!(self.text, "f{}", k % 3);
+                self.args('(', args, ')', depth);
+            }
+            Expr::Binary(op, a, b) | Expr::Dotted(op, a, b) => {
+                let dot = if matches!(e, Expr::Dotted(..)) {
+                    "."
+                } else {
+                    ""
+                };
+                let op = match op {
+                    Op::Add => "+",
+                    Op::Sub => "-",
+                    Op::Mul => "*",
+                    Op::Div => "/",
+                    Op::Pow => "^",
+                    Op::LeftDiv => "\\",
+                    Op::Lt => "<",
+                    Op::Eq => "==",
+                    Op::And => "&",
+                    Op::Pipe => "|>",
+                };
+                self.text.push('(');
+                self.expr(a, depth + 1);
+                let _ = write!(self.text, " {dot}{op} ");
+                self.expr(b, depth + 1);
+                self.text.push(')');
+            }
+            Expr::Neg(a) => {
+                self.text.push_str("(-");
+                self.expr(a, depth + 1);
+                self.text.push(')');
+            }
+            Expr::Call(k, args, kwargs) => {
+                let names = builtin_names();
+                self.text.push_str(names[*k as usize % names.len()]);
+                self.text.push('(');
+                for (i, a) in args.iter().take(4).enumerate() {
+                    if i > 0 {
+                        self.text.push_str(", ");
+                    }
+                    self.expr(a, depth + 1);
+                }
+                for (i, (kw, v)) in kwargs.iter().take(2).enumerate() {
+                    self.text.push_str(if i == 0 { "; " } else { ", " });
+                    let _ = write!(self.text, "{}=", KEYWORDS[*kw as usize % KEYWORDS.len()]);
+                    self.expr(v, depth + 1);
+                }
+                self.text.push(')');
+            }
+            Expr::DotCall(k, a) => {
+                let names = builtin_names();
+                let _ = write!(self.text, "{}.(", names[*k as usize % names.len()]);
+                self.expr(a, depth + 1);
+                self.text.push(')');
+            }
+            Expr::Index(a, index) => {
+                self.text.push('(');
+                self.expr(a, depth + 1);
+                self.text.push(')');
+                self.args('[', index, ']', depth);
+            }
+            Expr::Lambda(v, body) => {
+                self.text.push('(');
+                self.var(*v);
+                self.text.push_str(" -> ");
+                self.expr(body, depth + 1);
+                self.text.push(')');
+            }
+            Expr::Comprehension(body, v, over) => {
+                self.text.push('[');
+                self.expr(body, depth + 1);
+                self.text.push_str(" for ");
+                self.var(*v);
+                self.text.push_str(" in ");
+                self.expr(over, depth + 1);
+                self.text.push(']');
+            }
+            Expr::Ternary(c, a, b) => {
+                self.text.push('(');
+                self.expr(c, depth + 1);
+                self.text.push_str(" ? ");
+                self.expr(a, depth + 1);
+                self.text.push_str(" : ");
+                self.expr(b, depth + 1);
+                self.text.push(')');
+            }
+            Expr::Backend(k) => self.text.push_str(BACKENDS[*k as usize % BACKENDS.len()]),
+        }
+    }
+}
+
+fuzz_target!(|program: Vec<Stmt>| {
+    let mut writer = Writer {
+        text: "v0 = [1.0, 2.0, 3.0]; v1 = 2; v2 = [1.0 2.0; 3.0 4.0]; v3 = 1:4; v4 = \"ab\"; v5 = x -> x^2\n".into(),
+        budget: 200,
+    };
+    writer.block(&program, 0);
+    let Ok(parsed) = difflab_syntax::parse(&writer.text) else {
+        panic!(
+            "the generator wrote a program that does not parse:\n{}",
+            writer.text
+        );
+    };
+    let config = Config {
+        memory_limit: 1 << 26,
+        max_depth: 64,
+        stack_bytes: 1 << 20,
+    };
+    let mut interp = Interp::new(config, Box::new(Capture::default()));
+    let flag = interp.interrupt.clone();
+    let done = Arc::new(AtomicBool::new(false));
+    let finished = done.clone();
+    let watchdog = std::thread::spawn(move || {
+        for _ in 0..40 {
+            std::thread::sleep(Duration::from_millis(5));
+            if finished.load(Ordering::Relaxed) {
+                return;
+            }
+        }
+        flag.store(true, Ordering::Relaxed);
+    });
+    let source = Rc::new(Source {
+        name: "fuzz".into(),
+        text: writer.text.clone(),
+    });
+    let _ = interp.run(&parsed, source);
+    done.store(true, Ordering::Relaxed);
+    let _ = watchdog.join();
+});
