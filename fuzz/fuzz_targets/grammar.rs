@@ -6,14 +6,13 @@
 //! interrupt flag, deep recursion by a low depth limit, large allocations by the memory limit.
 #![no_main]
 
-use difflab_lang::{Capture, Config, Interp, Source};
+#[path = "limited.rs"]
+mod limited;
+
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use std::fmt::Write;
-use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::sync::OnceLock;
 
 #[derive(Arbitrary, Debug)]
 enum Stmt {
@@ -133,6 +132,17 @@ struct Writer {
 }
 
 impl Writer {
+    /// The builtin at position `k` of the registry, as a callee (`(>)` for an operator).
+    fn builtin(&mut self, k: u16) {
+        let names = builtin_names();
+        let name = names[k as usize % names.len()];
+        if name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+            self.text.push_str(name);
+        } else {
+            let _ = write!(self.text, "({name})");
+        }
+    }
+
     fn var(&mut self, v: Var) {
         let _ = write!(self.text, "v{}", v.0 % 6);
     }
@@ -291,8 +301,7 @@ impl Writer {
                 self.text.push(')');
             }
             Expr::Call(k, args, kwargs) => {
-                let names = builtin_names();
-                self.text.push_str(names[*k as usize % names.len()]);
+                self.builtin(*k);
                 self.text.push('(');
                 for (i, a) in args.iter().take(4).enumerate() {
                     if i > 0 {
@@ -308,8 +317,8 @@ impl Writer {
                 self.text.push(')');
             }
             Expr::DotCall(k, a) => {
-                let names = builtin_names();
-                let _ = write!(self.text, "{}.(", names[*k as usize % names.len()]);
+                self.builtin(*k);
+                self.text.push_str(".(");
                 self.expr(a, depth + 1);
                 self.text.push(')');
             }
@@ -361,29 +370,5 @@ fuzz_target!(|program: Vec<Stmt>| {
             writer.text
         );
     };
-    let config = Config {
-        memory_limit: 1 << 26,
-        max_depth: 64,
-        stack_bytes: 1 << 20,
-    };
-    let mut interp = Interp::new(config, Box::new(Capture::default()));
-    let flag = interp.interrupt.clone();
-    let done = Arc::new(AtomicBool::new(false));
-    let finished = done.clone();
-    let watchdog = std::thread::spawn(move || {
-        for _ in 0..40 {
-            std::thread::sleep(Duration::from_millis(5));
-            if finished.load(Ordering::Relaxed) {
-                return;
-            }
-        }
-        flag.store(true, Ordering::Relaxed);
-    });
-    let source = Rc::new(Source {
-        name: "fuzz".into(),
-        text: writer.text.clone(),
-    });
-    let _ = interp.run(&parsed, source);
-    done.store(true, Ordering::Relaxed);
-    let _ = watchdog.join();
+    limited::run(&parsed, &writer.text, 1 << 26, 200);
 });

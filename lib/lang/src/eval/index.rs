@@ -394,35 +394,38 @@ impl Interp {
         indices: &[Value],
         v: Value,
     ) -> Result<(), Flow> {
-        // `x[x] = …` and `x[1:2] = x` read the array being written: read a copy instead.
-        let indices: Vec<Value> = indices.iter().map(|i| unaliased(container, i)).collect();
-        let indices = indices.as_slice();
+        // `x[1:2] = x` reads the array being written: it reads a copy instead.
         let v = unaliased(container, &v);
         match container {
             Value::Array(cell) => {
-                let mut a = cell.borrow_mut();
-                if a.links.is_some() {
-                    let pos = match scalar_position(a.data.shape(), indices) {
+                if let Some(x) = plain_scalar(&v)? {
+                    // The common `x[i, j] = 1.0`: integer indices, nothing else to read.
+                    let mut a = cell.borrow_mut();
+                    let (eltype, linked) = (a.eltype, a.links.is_some());
+                    if let (false, Tensor::Plain(data)) = (linked, &mut a.data) {
+                        if let Some(ix) = cartesian_index(data.shape(), indices) {
+                            check_eltype(eltype, x)?;
+                            Rc::make_mut(data)[&ix[..]] = x;
+                            return Ok(());
+                        }
+                    }
+                }
+                // Positions first, under a shared borrow: an index may read this very array
+                // (`x[x] = …`, `x[[x]] = …`).
+                let pos = {
+                    let a = cell.borrow();
+                    match scalar_position(a.data.shape(), indices) {
                         Some(k) => vec![k],
                         None => view_positions(&a, indices)?.0,
-                    };
-                    write_positions(&mut a, &pos, &v)?;
+                    }
+                };
+                let mut a = cell.borrow_mut();
+                write_positions(&mut a, &pos, &v)?;
+                if a.links.is_some() {
                     drop(a);
                     return crate::builtins::views::after_write(cell, Some(&pos));
                 }
-                let eltype = a.eltype;
-                if let (Tensor::Plain(data), Some(x)) = (&mut a.data, plain_scalar(&v)?) {
-                    if let Some(ix) = cartesian_index(data.shape(), indices) {
-                        check_eltype(eltype, x)?;
-                        Rc::make_mut(data)[&ix[..]] = x;
-                        return Ok(());
-                    }
-                }
-                if let Some(k) = scalar_position(a.data.shape(), indices) {
-                    return write_positions(&mut a, &[k], &v);
-                }
-                let pos = view_positions(&a, indices)?.0;
-                write_positions(&mut a, &pos, &v)
+                Ok(())
             }
             Value::List(items) => {
                 let mut items = items.borrow_mut();

@@ -806,7 +806,21 @@ pub fn make_range(start: &Value, step: Option<&Value>, stop: &Value) -> EvalResu
     } else if span < 0.0 {
         0
     } else {
-        (span + span.abs() * 4.0 * f64::EPSILON).floor() as usize + 1
+        let steps = (span + span.abs() * 4.0 * f64::EPSILON).floor();
+        // Beyond 2^62 elements (or an infinite span) no length is representable: Julia's
+        // `0.0:1e-300:1.0` fails too.
+        if steps.is_nan() || steps >= 2f64.powi(62) {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "the range from {} to {} in steps of {} has no representable length",
+                    crate::show::float(a),
+                    crate::show::float(b),
+                    crate::show::float(s)
+                ),
+            ));
+        }
+        steps as usize + 1
     };
     Ok(Value::Range(Rc::new(Range {
         start: a,

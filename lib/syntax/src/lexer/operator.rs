@@ -8,12 +8,7 @@ use crate::ast::BinOp;
 pub(super) fn dotted(kind: TokenKind) -> Option<TokenKind> {
     match kind {
         TokenKind::Op { op, .. } => match op {
-            Op::Pair
-            | Op::Compose
-            | Op::CDot
-            | Op::Subtype
-            | Op::Union
-            | Op::Intersect => None,
+            Op::Pair | Op::Compose | Op::CDot | Op::Subtype | Op::Union | Op::Intersect => None,
             op => Some(TokenKind::Op { op, dotted: true }),
         },
         TokenKind::Assign { op, .. } => Some(TokenKind::Assign { op, dotted: true }),

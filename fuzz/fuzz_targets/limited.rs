@@ -1,0 +1,37 @@
+//! Running a parsed program under the limits users rely on: a watchdog raises the interrupt
+//! flag after `millis`, recursion stops at a low depth, allocations at `memory_limit`.
+
+use difflab_lang::{Capture, Config, Interp, Source};
+use difflab_syntax::Block;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub fn run(program: &Block, text: &str, memory_limit: usize, millis: u32) {
+    let config = Config {
+        memory_limit,
+        max_depth: 64,
+        stack_bytes: 1 << 20,
+    };
+    let mut interp = Interp::new(config, Box::new(Capture::default()));
+    let flag = interp.interrupt.clone();
+    let done = Arc::new(AtomicBool::new(false));
+    let finished = done.clone();
+    let watchdog = std::thread::spawn(move || {
+        for _ in 0..millis / 5 {
+            std::thread::sleep(Duration::from_millis(5));
+            if finished.load(Ordering::Relaxed) {
+                return;
+            }
+        }
+        flag.store(true, Ordering::Relaxed);
+    });
+    let source = Rc::new(Source {
+        name: "fuzz".into(),
+        text: text.to_string(),
+    });
+    let _ = interp.run(program, source);
+    done.store(true, Ordering::Relaxed);
+    let _ = watchdog.join();
+}
