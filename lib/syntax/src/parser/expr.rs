@@ -697,6 +697,12 @@ impl<'s> Parser<'s> {
         paren.kind == TokenKind::LParen && !paren.space_before
     }
 
+    /// Whether the keyword at the cursor is called as a function: `(` or `.(` right after it.
+    pub(super) fn keyword_called(&self) -> bool {
+        let next = self.peek_second();
+        matches!(next.kind, TokenKind::LParen | TokenKind::Dot) && !next.space_before
+    }
+
     /// `a ^ b`, right-associative, with a unary operator allowed in the exponent: `10^-3`.
     fn parse_power(&mut self) -> PResult<Expr> {
         let base = self.parse_juxtapose()?;

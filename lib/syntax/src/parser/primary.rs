@@ -22,6 +22,10 @@ impl<'s> Parser<'s> {
             TokenKind::Float(v) => ExprKind::Float(v),
             TokenKind::Ident(name) => ExprKind::Ident(name),
             TokenKind::Str(_) => return self.parse_string(),
+            // `in(x, s)` and `in.(x, Ref(s))`: the function `in`, as Julia reads it.
+            TokenKind::Keyword(Keyword::In) if self.keyword_called() => {
+                ExprKind::Ident(Name::new("in"))
+            }
             TokenKind::Keyword(keyword) => return self.parse_keyword(keyword),
             TokenKind::Macro(name) => return self.parse_macro(name),
             TokenKind::LParen => return self.parse_paren(),
