@@ -55,7 +55,7 @@ fn reduction(
 ) -> EvalResult {
     args.arity(name, 1, 2)?;
     if let [f, Value::Range(r)] = args.pos.as_slice() {
-        if r.len > RANGE_BLOCK && !args.has_keywords() && exact_as_array(r) {
+        if r.len > RANGE_BLOCK && !args.has_keywords() {
             let (f, r) = (f.clone(), r.clone());
             return reduce_range_in_blocks(interp, &f, &r, combine, reduce);
         }
@@ -84,12 +84,6 @@ fn reduction(
 /// built, as in Julia, whatever its length.
 const RANGE_BLOCK: usize = 1 << 16;
 
-/// Whether every element of `r` is exact in an array (integers up to 2^53).
-fn exact_as_array(r: &Range) -> bool {
-    let last = r.start + r.step * (r.len as f64 - 1.0);
-    !r.is_int || r.start.abs().max(last.abs()) <= 2f64.powi(53)
-}
-
 /// `f(g, r)` for a long range `r`: `g` is broadcast over one block of elements at a time,
 /// each block reduced, and the partial results combined with `combine`.
 fn reduce_range_in_blocks(
@@ -110,12 +104,9 @@ fn reduce_range_in_blocks(
     let mut total: Option<Value> = None;
     for start in (0..r.len).step_by(RANGE_BLOCK) {
         interp.check_interrupt()?;
+        // The elements as `range_tensor` makes them.
         let block: Vec<f64> = (start..(start + RANGE_BLOCK).min(r.len))
-            .map(|k| match range_element(r, k) {
-                Value::Int(i) => i as f64,
-                Value::Float(x) => x,
-                _ => unreachable!("range elements are numbers"),
-            })
+            .map(|k| r.get(k))
             .collect();
         let elements = super::array(eltype, &[block.len()], block);
         let mapped = interp.broadcast_call(g, vec![elements], vec![])?;

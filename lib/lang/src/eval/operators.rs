@@ -211,31 +211,23 @@ fn result_eltype(op: BinOp, a: ElType, b: ElType) -> ElType {
 
 impl Interp {
     /// `a .|> f`: `f.(a)`; with a vector or tuple of functions, each applied to the element of
-    /// `a` in the same place (or to `a` itself when it is a scalar).
+    /// `a` in the same place, broadcasting a length of 1 (a scalar `a`, or one function).
     fn broadcast_pipe(&mut self, a: &Value, f: &Value) -> EvalResult {
         let functions = match f {
             Value::List(items) => items.borrow().clone(),
             Value::Tuple(items) => items.as_ref().clone(),
             _ => return self.broadcast_call(f, vec![a.clone()], vec![]),
         };
-        let inputs = match a {
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) => vec![a.clone(); functions.len()],
-            _ => super::iterate::elements(a)?,
+        let inputs = super::iterate::elements(a)?;
+        // Julia's broadcasting of the two lengths (a length of 1 extends to the other).
+        let [n] = difflab_ad::broadcast::shape(&[inputs.len()], &[functions.len()])?[..] else {
+            unreachable!("one dimension in, one out")
         };
-        if inputs.len() != functions.len() {
-            return Err(fail(
-                ErrorKind::DimensionMismatch,
-                format!(
-                    "arrays could not be broadcast to a common size; got a dimension with lengths {} and {}",
-                    inputs.len(),
-                    functions.len()
-                ),
-            ));
-        }
-        let results = inputs
-            .into_iter()
-            .zip(&functions)
-            .map(|(x, g)| self.call(g, vec![x]))
+        let results = (0..n)
+            .map(|k| {
+                let x = inputs[k % inputs.len()].clone();
+                self.call(&functions[k % functions.len()], vec![x])
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let n = results.len();
         super::collections::collect_values(self, results, &[n])
