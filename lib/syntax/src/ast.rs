@@ -357,6 +357,8 @@ pub struct FunctionDef {
     pub kwparams: Vec<Param>,
     /// The type variables of a `where` clause (`where {T <: Real}`), with their upper bounds.
     pub type_vars: Vec<TypeVar>,
+    /// The declared return type (`function f(x)::Float64`): results are converted to it.
+    pub return_type: Option<Box<Expr>>,
     /// The body.
     pub body: Block,
     /// A docstring written right before the definition.
@@ -376,6 +378,7 @@ impl FunctionDef {
                 params,
                 kwparams,
                 type_vars: Vec::new(),
+                return_type: None,
                 body,
                 doc: None,
                 span,

@@ -152,9 +152,9 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "1",
     ),
     (
-        "function f(x)::Int\n x\nend",
-        "return type annotations (\"::\") not supported",
-        "::",
+        "function f(x)::1\n x\nend",
+        "expected a type name, found \"1\"",
+        "1",
     ),
     ("'a'", "character literals not supported", "'"),
     ("1 // 2", "rational numbers (\"//\") not supported", "//"),

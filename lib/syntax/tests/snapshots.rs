@@ -121,6 +121,7 @@ fn short_definition_with_keyword_shorthand_end_and_adjoint() {
                                 },
                             ],
                             type_vars: [],
+                            return_type: None,
                             body: [
                                 Expr {
                                     kind: Adjoint(
@@ -226,6 +227,7 @@ fn docstring_and_function_with_defaults_and_varargs() {
                                 },
                             ],
                             type_vars: [],
+                            return_type: None,
                             body: [
                                 Expr {
                                     kind: Binary {

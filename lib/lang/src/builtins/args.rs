@@ -108,7 +108,9 @@ pub fn call(
     dotted: bool,
 ) -> EvalResult {
     let mut pos = pos;
-    if pos.iter().any(|a| matches!(a, Value::Struct(_))) {
+    let walkable =
+        |a: &Value| matches!(a, Value::Struct(_)) || super::iterators::as_lazy(a).is_some();
+    if pos.iter().any(walkable) {
         interp.materialize_iterables(builtin.name, &mut pos)?;
     }
     if keywords.is_empty() {

@@ -466,6 +466,9 @@ fn axes_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn enumerate_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("enumerate", 1, 1)?;
+    if super::iterators::as_lazy(&args.pos[0]).is_some() {
+        return Ok(super::iterators::lazy_enumerate(args.pos[0].clone()));
+    }
     let items = elements(&args.pos[0])?;
     Ok(Value::List(Rc::new(RefCell::new(
         items
@@ -477,6 +480,13 @@ fn enumerate_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn zip_(_: &mut Interp, args: Args) -> EvalResult {
+    if args
+        .pos
+        .iter()
+        .any(|a| super::iterators::as_lazy(a).is_some())
+    {
+        return Ok(super::iterators::lazy_zip(args.pos));
+    }
     let columns: Vec<Vec<Value>> = args.pos.iter().map(elements).collect::<Result<_, _>>()?;
     let n = columns.iter().map(Vec::len).min().unwrap_or(0);
     Ok(Value::List(Rc::new(RefCell::new(

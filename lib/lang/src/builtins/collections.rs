@@ -170,7 +170,56 @@ fn issorted_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Bool(sorted))
 }
 
+/// `Base.front(t)` (`first` is `false`) or `Base.tail(t)`: a tuple without its last or its
+/// first element.
+fn tuple_without_end(args: &Args, name: &str, last: bool) -> EvalResult {
+    args.arity(name, 1, 1)?;
+    let Value::Tuple(items) = &args.pos[0] else {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", args.pos[0].type_name()),
+        ));
+    };
+    if items.is_empty() {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!("Cannot call {name} on an empty tuple."),
+        ));
+    }
+    let kept = if last {
+        &items[..items.len() - 1]
+    } else {
+        &items[1..]
+    };
+    Ok(Value::Tuple(std::rc::Rc::new(kept.to_vec())))
+}
+
+fn front_(_: &mut Interp, args: Args) -> EvalResult {
+    tuple_without_end(&args, "front", true)
+}
+
+fn tail_(_: &mut Interp, args: Args) -> EvalResult {
+    tuple_without_end(&args, "tail", false)
+}
+
+fn isnothing_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isnothing", 1, 1)?;
+    Ok(Value::Bool(matches!(args.pos[0], Value::Nothing)))
+}
+
+fn something_(_: &mut Interp, args: Args) -> EvalResult {
+    args.pos
+        .iter()
+        .find(|v| !matches!(v, Value::Nothing))
+        .cloned()
+        .ok_or_else(|| fail(ErrorKind::ArgumentError, "No value arguments present"))
+}
+
 crate::builtins! {
+    "Base.front" => front_, false, "    Base.front(t)\n\nThe tuple `t` without its last element.\n\n```\njulia> Base.front((1, 2, 3))\n(1, 2)\n```";
+    "Base.tail" => tail_, false, "    Base.tail(t)\n\nThe tuple `t` without its first element.\n\n```\njulia> Base.tail((1, 2, 3))\n(2, 3)\n```";
+    "isnothing" => isnothing_, false, "    isnothing(x)\n\nWhether `x` is `nothing`.\n\n```\njulia> isnothing(findfirst(==(5), [1, 2])), isnothing(0)\n(true, false)\n```";
+    "something" => something_, false, "    something(xs...)\n\nThe first argument that is not `nothing`; an `ArgumentError` when all are.\n\n```\njulia> something(findfirst(==(5), [1, 2]), 0)\n0\n```";
     "issorted" => issorted_, false, "    issorted(x; rev=false)\n\nWhether the numbers of `x` are in increasing order (decreasing with `rev=true`).\n\n```\njulia> issorted([1, 2, 2, 5]), issorted([3, 1]; rev=true)\n(true, true)\n```";
     "unique" => unique_, false, "    unique(x)\n\nThe distinct elements of `x` in order of first appearance.\n\n```\njulia> unique([3, 1, 3, 2, 1])\n3-element Vector{Int64}:\n 3\n 1\n 2\n```";
     "isequal" => isequal_, false, "    isequal(a, b)\n\nEquality as `Dict` keys and `unique` use it: like `==`, but `NaN` is equal to `NaN` and `-0.0` is not equal to `0.0`.\n\n```\njulia> isequal(NaN, NaN), NaN == NaN, isequal(-0.0, 0.0)\n(true, false, false)\n\njulia> isequal([1.0, NaN], [1, NaN])\ntrue\n```";

@@ -19,6 +19,7 @@ pub mod dict;
 pub mod errors;
 pub mod functional;
 pub mod io;
+pub mod iterators;
 pub mod linalg;
 pub mod math;
 pub mod matpower;
@@ -30,6 +31,7 @@ pub mod progress;
 pub mod random;
 pub mod reductions;
 pub mod reflection;
+pub mod refs;
 pub mod search;
 pub mod slices;
 pub mod sparse;
@@ -175,7 +177,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 41] {
+fn families() -> [&'static [Builtin]; 43] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -217,6 +219,8 @@ fn families() -> [&'static [Builtin]; 41] {
         system::BUILTINS,
         number_facts::BUILTINS,
         deepcopy::BUILTINS,
+        refs::BUILTINS,
+        iterators::BUILTINS,
         slices::BUILTINS,
     ]
 }

@@ -222,6 +222,11 @@ fn convert_(interp: &mut Interp, args: Args) -> EvalResult {
         Value::Builtin(b) if matches!(b.name, "Real" | "Number" | "Any") => {
             return Ok(args.pos[1].clone())
         }
+        // `Vector{Float64}`, `Matrix{Int}`: the array converted element by element, as the
+        // type's constructor does.
+        array @ Value::Type(ty) if matches!(**ty, crate::types::Type::Applied(..)) => {
+            return interp.call(array, vec![args.pos[1].clone()]);
+        }
         other => {
             return Err(fail(
                 ErrorKind::MethodError,

@@ -66,6 +66,12 @@ fn reduction(
     } else {
         args
     };
+    let combine = super::lookup(difflab_syntax::Name::new(combine))
+        .map(Value::Builtin)
+        .expect("combining functions are builtins");
+    if let (Value::List(_) | Value::Tuple(_), None) = (&args.pos[0], args.kw("dims")) {
+        return fold_elements(interp, &args.pos[0], &combine, args.kw("init"), name);
+    }
     let Some(init) = args.kw("init").cloned() else {
         return reduce(interp, args);
     };
@@ -74,10 +80,30 @@ fn reduction(
         return Ok(init);
     }
     let reduced = reduce(interp, args)?;
-    let combine = super::lookup(difflab_syntax::Name::new(combine))
-        .map(Value::Builtin)
-        .expect("combining functions are builtins");
     interp.broadcast_call(&combine, vec![init, reduced], vec![])
+}
+
+/// `f(x)` for a tuple or a vector of anything: its elements folded with `combine` from the
+/// first (or from `init`), as Julia's reductions do, so user number types need no method
+/// taking an integer zero. Empty, only `sum` (0) and `prod` (1) have a value.
+fn fold_elements(
+    interp: &mut Interp,
+    collection: &Value,
+    combine: &Value,
+    init: Option<&Value>,
+    name: &str,
+) -> EvalResult {
+    let items = elements(collection)?;
+    match (items.is_empty(), init, name) {
+        (true, Some(init), _) => Ok(init.clone()),
+        (true, None, "sum") => Ok(Value::Int(0)),
+        (true, None, "prod") => Ok(Value::Int(1)),
+        (true, None, _) => Err(fail(
+            ErrorKind::ArgumentError,
+            format!("reducing over an empty collection is not allowed ({name})"),
+        )),
+        (false, init, _) => super::functional::fold(interp, combine, items, init.cloned()),
+    }
 }
 
 /// How many elements of a range `sum(f, r)` and its kin map at once: the range is never
@@ -124,20 +150,9 @@ fn sum_(interp: &mut Interp, args: Args) -> EvalResult {
     reduction(interp, args, "sum", "+", sum_values)
 }
 
-fn sum_values(interp: &mut Interp, args: Args) -> EvalResult {
+fn sum_values(_: &mut Interp, args: Args) -> EvalResult {
     if let (Value::Range(r), None) = (&args.pos[0], args.kw("dims")) {
         return Ok(range_sum(r));
-    }
-    if let Value::List(_) | Value::Tuple(_) = &args.pos[0] {
-        let items = elements(&args.pos[0])?;
-        let plus = super::lookup(difflab_syntax::Name::new("+")).map(Value::Builtin);
-        return match plus {
-            // As Julia's `sum`, the first element starts the sum (user number types need
-            // no method for adding an integer zero); only an empty collection sums to 0.
-            Some(_) if items.is_empty() => Ok(Value::Int(0)),
-            Some(op) => super::functional::fold(interp, &op, items, None),
-            None => Err(fail(ErrorKind::MethodError, "`+` is not available")),
-        };
     }
     if let (Value::Sparse(m), None) = (&args.pos[0], args.kw("dims")) {
         // The stored entries only: a sparse Jacobian need not be densified to be summed.

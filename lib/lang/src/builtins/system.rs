@@ -1,4 +1,4 @@
-//! Waiting: `sleep(seconds)`, interruptible.
+//! Waiting and memory: `sleep(seconds)`, interruptible, and `GC.gc()`.
 
 use super::Args;
 use crate::error::ErrorKind;
@@ -33,6 +33,15 @@ fn sleep_(interp: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
+/// Frees what only reference cycles keep alive (a function's frame held by a closure it
+/// returned, once that closure is gone); the rest is freed as soon as it is unreachable.
+fn gc_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("GC.gc", 0, 1)?;
+    crate::eval::scope::Scope::collect_cycles();
+    Ok(Value::Nothing)
+}
+
 crate::builtins! {
+    "GC.gc" => gc_, false, "    GC.gc()\n\nFrees the memory that reference cycles keep (function frames held only by closures that are gone); everything else is freed as soon as nothing refers to it, so calling it is never needed for correctness.\n\n```\njulia> GC.gc()\n```";
     "sleep" => sleep_, false, "    sleep(seconds)\n\nWaits `seconds` (a non-negative number, fractions allowed); an interrupt (Ctrl-C, or a notebook's interrupt) ends the wait within a few milliseconds.\n\n```\njulia> sleep(0.01)\n```";
 }

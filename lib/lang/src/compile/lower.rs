@@ -202,6 +202,7 @@ fn compilable(method: &Closure, arity: usize) -> bool {
         && def.callable.is_none()
         && def.kwparams.is_empty()
         && def.type_vars.is_empty()
+        && def.return_type.is_none()
         && def.params.len() == arity
         && def
             .params

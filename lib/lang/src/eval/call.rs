@@ -28,6 +28,9 @@ const MODULES: &[&str] = &[
     "MatrixMarket",
     "Chairmarks",
     "BenchmarkTools",
+    "Iterators",
+    "Core",
+    "GC",
 ];
 
 impl Interp {
@@ -158,6 +161,38 @@ impl Interp {
         self.call_value(f, args, Vec::new())
     }
 
+    /// A method's result converted to its declared return type `ty` (evaluated in the
+    /// method's frame, where its type variables are bound), as Julia converts it.
+    fn convert_result(&mut self, ty: &Expr, v: Value) -> EvalResult {
+        let target = self.eval(ty)?;
+        let Some(expected) = crate::types::Type::from_value(&target) else {
+            return Err(fail(
+                ErrorKind::TypeError,
+                format!(
+                    "the return type {} is not a type",
+                    crate::display::repr(&target)
+                ),
+            ));
+        };
+        if expected.contains(&v) {
+            return Ok(v);
+        }
+        let convert = crate::builtins::lookup(Name::new("convert"))
+            .map(Value::Builtin)
+            .expect("convert is a builtin");
+        let converted = self.call(&convert, vec![target, v])?;
+        if expected.contains(&converted) {
+            return Ok(converted);
+        }
+        Err(fail(
+            ErrorKind::TypeError,
+            format!(
+                "in return, expected {expected}, got a value of type {}",
+                converted.type_name()
+            ),
+        ))
+    }
+
     /// Runs one method of a user function (chosen by dispatch) on its arguments.
     pub(crate) fn run_method(
         &mut self,
@@ -181,6 +216,10 @@ impl Interp {
             .map_or(Ok(()), |(param, v)| self.bind_pattern(&param.pattern, v))
             .and_then(|()| self.bind_params(&method.def, &frame, args, kw))
             .and_then(|()| self.eval_block(&method.def.body));
+        let result = match (&method.def.return_type, result) {
+            (Some(ty), Ok(v) | Err(Flow::Return(v))) => self.convert_result(ty, v),
+            (_, result) => result,
+        };
         self.depth -= 1;
         self.scope = saved_scope;
         self.source = saved_source;
@@ -270,13 +309,26 @@ impl Interp {
         kw: Vec<(Name, Value)>,
     ) -> EvalResult {
         if let Value::Builtin(b) = f {
-            if b.vectorized {
+            if b.vectorized && !args.iter().any(broadcasts_by_element) {
                 return crate::builtins::call(self, b, args, kw, true);
             }
         }
-        let shape = broadcast_shape(&args)?;
+        self.broadcast_each(&args, |interp, call_args| {
+            interp.call_value(f, call_args, kw.clone())
+        })
+    }
+
+    /// Julia's broadcast of `each` over `args`: arrays, ranges, vectors and tuples extend
+    /// to their common shape, anything else (and what a `Ref` holds) is passed whole to every
+    /// call. The results are a tuple when only tuples were broadcast, else an array.
+    pub(crate) fn broadcast_each(
+        &mut self,
+        args: &[Value],
+        mut each: impl FnMut(&mut Interp, Vec<Value>) -> EvalResult,
+    ) -> EvalResult {
+        let shape = broadcast_shape(args)?;
         let Some(shape) = shape else {
-            return self.call_value(f, args, kw);
+            return each(self, args.iter().map(unboxed).collect());
         };
         let len: usize = shape.iter().product();
         self.check_alloc(len)?;
@@ -288,7 +340,14 @@ impl Interp {
         for k in 0..len {
             self.check_interrupt()?;
             let call_args = columns.iter().map(|c| c[k].clone()).collect();
-            results.push(self.call_value(f, call_args, kw.clone())?);
+            results.push(each(self, call_args)?);
+        }
+        let only_tuples = args
+            .iter()
+            .filter(|a| broadcast_extent(a).is_some())
+            .all(|a| matches!(a, Value::Tuple(_)));
+        if only_tuples {
+            return Ok(Value::Tuple(Rc::new(results)));
         }
         super::collections::collect_values(self, results, &shape)
     }
@@ -369,15 +428,26 @@ impl Interp {
         }
     }
 
-    /// Resolves `Module.name` for the module names the documents use.
-    pub(crate) fn module_member(&self, target: &Expr, field: Name) -> Option<Value> {
+    /// Resolves `Module.name` for the module names the documents use: a builtin of that
+    /// module (`Iterators.take`, `Base.front`), else the global `name` (`Random.seed!`);
+    /// `None` when `Module` is not one of them or is shadowed by a variable.
+    pub(crate) fn module_member(&self, target: &Expr, field: Name) -> Option<EvalResult> {
         let ExprKind::Ident(module) = target.kind else {
             return None;
         };
         if !MODULES.contains(&module.as_str()) || self.lookup(module).is_ok() {
             return None;
         }
-        self.lookup(field).ok()
+        let qualified = Name::new(&format!("{module}.{field}"));
+        if let Some(builtin) = crate::builtins::lookup(qualified) {
+            return Some(Ok(Value::Builtin(builtin)));
+        }
+        Some(self.lookup(field).map_err(|_| {
+            fail(
+                ErrorKind::UndefVarError,
+                format!("`{field}` not defined in `{module}`"),
+            )
+        }))
     }
 }
 
@@ -415,9 +485,21 @@ fn broadcast_extent(v: &Value) -> Option<Vec<usize>> {
         Value::Array(arr) => Some(arr.borrow().data.shape().to_vec()),
         Value::Range(r) => Some(vec![r.len]),
         Value::List(items) => Some(vec![items.borrow().len()]),
+        Value::Tuple(items) => Some(vec![items.len()]),
         Value::Object(o) => o.elements().map(|e| vec![e.len()]),
         _ => None,
     }
+}
+
+/// Whether `v` takes part in a broadcast as a container, or is a `Ref` shielding one: the
+/// operands that dotted operators broadcast element by element rather than as numbers.
+pub(crate) fn broadcasts_by_element(v: &Value) -> bool {
+    matches!(v, Value::List(_) | Value::Tuple(_)) || crate::builtins::refs::as_ref(v).is_some()
+}
+
+/// What a scalar broadcast argument passes to each call: the value a `Ref` holds, or itself.
+fn unboxed(v: &Value) -> Value {
+    crate::builtins::refs::as_ref(v).map_or_else(|| v.clone(), |r| r.get())
 }
 
 fn broadcast_shape(args: &[Value]) -> Result<Option<Vec<usize>>, Flow> {
@@ -438,7 +520,7 @@ fn broadcast_shape(args: &[Value]) -> Result<Option<Vec<usize>>, Flow> {
 fn expand(v: &Value, shape: &[usize]) -> Result<Vec<Value>, Flow> {
     let len: usize = shape.iter().product();
     let Some(own_shape) = broadcast_extent(v) else {
-        return Ok(vec![v.clone(); len]);
+        return Ok(vec![unboxed(v); len]);
     };
     let items = super::iterate::elements(v)?;
     if own_shape == shape {

@@ -356,6 +356,10 @@ impl Interp {
                 let dict = crate::builtins::dict::as_dict(container).expect("checked above");
                 dict.index(&dict_key(indices))
             }
+            Value::Object(_) if crate::builtins::refs::as_ref(container).is_some() => {
+                let r = crate::builtins::refs::as_ref(container).expect("checked above");
+                crate::builtins::refs::index(r, indices)
+            }
             Value::Struct(_) => self.user_index("getindex", container, indices, None),
             Value::Object(o) if o.elements().is_some() => {
                 let items = o.elements().unwrap_or_default();
@@ -452,6 +456,10 @@ impl Interp {
             Value::Object(_) if crate::builtins::dict::as_dict(container).is_some() => {
                 let dict = crate::builtins::dict::as_dict(container).expect("checked above");
                 dict.set(dict_key(indices), v)
+            }
+            Value::Object(_) if crate::builtins::refs::as_ref(container).is_some() => {
+                let r = crate::builtins::refs::as_ref(container).expect("checked above");
+                crate::builtins::refs::set_index(r, indices, v)
             }
             Value::Struct(_) => self
                 .user_index("setindex!", container, indices, Some(v))

@@ -8,6 +8,7 @@
 //! ([`Interp::materialize_iterables`]).
 
 use super::{fail, Flow, Interp};
+use crate::builtins::iterators::{as_lazy, LazyWalk};
 use crate::error::ErrorKind;
 use crate::show::ElType;
 use crate::value::{Range, Value};
@@ -35,6 +36,8 @@ pub enum ValueIter {
         /// True once `iterate` returned `nothing`.
         done: bool,
     },
+    /// A walk over an `Iterators` value: only [`Interp::next_item`] advances it.
+    Lazy(Box<crate::builtins::iterators::LazyWalk>),
 }
 
 impl Iterator for ValueIter {
@@ -51,7 +54,7 @@ impl Iterator for ValueIter {
                 Some(x)
             }
             ValueIter::Items(items) => items.next(),
-            ValueIter::Protocol { .. } => None,
+            ValueIter::Protocol { .. } | ValueIter::Lazy(_) => None,
         }
     }
 }
@@ -239,6 +242,11 @@ impl Interp {
                 state: None,
                 done: false,
             }),
+            Value::Object(_) if as_lazy(v).is_some() => {
+                let lazy = as_lazy(v).expect("checked above");
+                let cursor = self.lazy_cursor(lazy)?;
+                Ok(ValueIter::Lazy(Box::new(LazyWalk(cursor))))
+            }
             other => iterate(other),
         }
     }
@@ -248,6 +256,7 @@ impl Interp {
     pub(crate) fn next_item(&mut self, it: &mut ValueIter) -> Result<Option<Value>, Flow> {
         match it {
             ValueIter::Protocol { .. } => self.next_by_protocol(it),
+            ValueIter::Lazy(walk) => self.next_lazy(&mut walk.0),
             _ => Ok(it.next()),
         }
     }
@@ -300,18 +309,35 @@ impl Interp {
     }
 
     /// Before the builtin `name` runs: user containers among `args` that have `iterate`
-    /// methods are replaced by their elements (a vector), when `name` walks collections.
+    /// methods, and lazy `Iterators` values, are replaced by their elements (a vector), when
+    /// `name` walks collections. `first(itr, n)` takes only the elements it returns; `zip` and
+    /// `enumerate` of a lazy iterator stay lazy.
     pub(crate) fn materialize_iterables(
         &mut self,
         name: &str,
         args: &mut [Value],
     ) -> Result<(), Flow> {
-        if !WALKING_BUILTINS.contains(&name) || !self.extensions.contains_key(&Name::new("iterate"))
-        {
+        if !WALKING_BUILTINS.contains(&name) {
             return Ok(());
         }
+        let first_count = match (name, args.get(1)) {
+            ("first", None) => Some(1),
+            ("first", Some(n)) => Some(crate::builtins::to_size(n, "first")?),
+            _ => None,
+        };
         for arg in args.iter_mut() {
-            if !matches!(arg, Value::Struct(_)) {
+            if let Some(lazy) = as_lazy(arg) {
+                if matches!(name, "zip" | "enumerate") {
+                    continue;
+                }
+                let items = self.collect_lazy(lazy, first_count)?;
+                let n = items.len();
+                *arg = super::collections::collect_values(self, items, &[n])?;
+                continue;
+            }
+            if !matches!(arg, Value::Struct(_))
+                || !self.extensions.contains_key(&Name::new("iterate"))
+            {
                 continue;
             }
             // A container the user's `iterate` does not take stays as it is, so the builtin

@@ -223,6 +223,16 @@ impl Interp {
     ) -> EvalResult {
         let def = match ty {
             Type::User(d) | Type::UserApplied(d, _) => d.clone(),
+            Type::Applied(prim, params)
+                if crate::builtins::lookup(Name::new(prim.name())).is_some() =>
+            {
+                // `Vector{Float64}` as a value, called: the same as `Vector{Float64}(x)` written
+                // out, the builtin constructor taking the parameters first.
+                let constructor = crate::builtins::lookup(Name::new(prim.name())).expect("checked");
+                let mut prefixed: Vec<Value> = params.iter().map(type_value).collect();
+                prefixed.extend(args);
+                return self.call_value(&Value::Builtin(constructor), prefixed, kw);
+            }
             other => {
                 return Err(fail(
                     ErrorKind::MethodError,
@@ -893,4 +903,14 @@ pub fn keyword_doc(topic: &str) -> Option<&'static str> {
         "where" => "    f(x::T) where {T <: Real} = …\n    f(v::Vector{<:Real}) = …\n\nA `where` clause gives a method type variables: an annotation `::T` accepts any subtype of `T`'s bound (`Any` when none is given), and `T` is the argument's type inside the body (`one(T)`, `zero(T)`); `Vector{T}` binds the element type. A variable annotating several parameters (`f(x::T, y::T) where T`) requires arguments of one type, and such a method is more specific than one without the requirement. `Vector{<:Real}` is short for `Vector{T} where T <: Real`.\n\n```\njulia> addone(x::T) where {T <: Real} = x + one(T); addone(2)\n3\n\njulia> same(x::T, y::T) where T = true; same(x, y) = false; (same(1, 2), same(1, 2.0))\n(true, false)\n```",
         _ => return None,
     })
+}
+
+/// A type as the value that names it: the builtin of a builtin type (`Float64` is also its
+/// conversion function), else the type itself.
+fn type_value(ty: &Type) -> Value {
+    match ty {
+        Type::Prim(p) => crate::builtins::lookup(Name::new(p.name()))
+            .map_or_else(|| Value::Type(Rc::new(ty.clone())), Value::Builtin),
+        other => Value::Type(Rc::new(other.clone())),
+    }
 }

@@ -481,7 +481,7 @@ impl Interp {
             ExprKind::Index { target, indices } => self.eval_index(target, indices),
             ExprKind::Field { target, field } => {
                 if let Some(member) = self.module_member(target, *field) {
-                    return Ok(member);
+                    return member;
                 }
                 let v = self.eval(target)?;
                 self.field(&v, *field)

@@ -273,6 +273,15 @@ impl Interp {
             _ => {}
         }
         let (Some(x), Some(y)) = (operand(a)?, operand(b)?) else {
+            if dotted
+                && (super::call::broadcasts_by_element(a) || super::call::broadcasts_by_element(b))
+            {
+                // Each element may itself be a container: one level of Rust stack per level.
+                self.check_stack()?;
+                return self.broadcast_each(&[a.clone(), b.clone()], |interp, xy| {
+                    interp.binary(op, false, &xy[0], &xy[1])
+                });
+            }
             if let (BinOp::Pow, Value::Str(x), &Value::Int(n @ 0..)) = (op, a, b) {
                 self.check_bytes((x.len() as u64).saturating_mul(n as u64), "a string")?;
             }

@@ -365,15 +365,7 @@ impl<'s> Parser<'s> {
                 head
             };
             let (params, kwparams) = p.parse_params()?;
-            let after = p.peek_raw().clone();
-            if after.kind == TokenKind::ColonColon {
-                return Err(ParseError {
-                    kind: ParseErrorKind::Unsupported {
-                        what: "return type annotations (\"::\")".into(),
-                    },
-                    span: after.span,
-                });
-            }
+            let return_type = p.parse_return_type()?;
             let type_vars = p.parse_where()?;
             let body = p.parse_block(&[Keyword::End])?;
             let end = p.bump();
@@ -386,6 +378,7 @@ impl<'s> Parser<'s> {
                 params,
                 kwparams,
                 type_vars,
+                return_type,
                 body,
                 doc: None,
                 span,

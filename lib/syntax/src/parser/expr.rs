@@ -164,7 +164,7 @@ impl<'s> Parser<'s> {
             return false;
         }
         let close = self.closing[open] as usize;
-        let assign = self.after_where(close + 1);
+        let assign = self.after_where(self.after_return_type(close + 1));
         self.tokens.get(assign).is_some_and(|t| {
             t.kind
                 == TokenKind::Assign {
@@ -172,6 +172,36 @@ impl<'s> Parser<'s> {
                     dotted: false,
                 }
         })
+    }
+
+    /// The index of the token after a return type annotation starting at `i` (`::T`,
+    /// `::Module.T`, `::T{…}`; `i` itself when there is none).
+    fn after_return_type(&self, i: usize) -> usize {
+        if self.tokens.get(i).map(|t| &t.kind) != Some(&TokenKind::ColonColon) {
+            return i;
+        }
+        let kind = |j: usize| self.tokens.get(j).map(|t| &t.kind);
+        let mut j = i + 1;
+        while matches!(kind(j), Some(TokenKind::Ident(_))) {
+            j += 1;
+            if kind(j) == Some(&TokenKind::LBrace) {
+                j = self.closing[j] as usize + 1;
+            }
+            if kind(j) != Some(&TokenKind::Dot) {
+                break;
+            }
+            j += 1;
+        }
+        j
+    }
+
+    /// `::T` after a function's parameters: its declared return type.
+    pub(super) fn parse_return_type(&mut self) -> PResult<Option<Box<Expr>>> {
+        if self.peek_raw().kind != TokenKind::ColonColon {
+            return Ok(None);
+        }
+        self.bump();
+        Ok(Some(Box::new(self.parse_type()?)))
     }
 
     /// The index of the token after a `where` clause starting at `i` (`i` itself when there is
@@ -305,6 +335,7 @@ impl<'s> Parser<'s> {
         let start = self.peek_raw().span;
         let head = self.parse_function_head()?;
         let (params, kwparams) = self.parse_params()?;
+        let return_type = self.parse_return_type()?;
         let type_vars = self.parse_where()?;
         self.expect(
             &TokenKind::Assign {
@@ -324,6 +355,7 @@ impl<'s> Parser<'s> {
                 params,
                 kwparams,
                 type_vars,
+                return_type,
                 body: vec![body],
                 doc: None,
                 span,
