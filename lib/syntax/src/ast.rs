@@ -331,6 +331,8 @@ pub struct StructDef {
     pub supertype: Option<Box<Expr>>,
     /// The fields with their annotations.
     pub fields: Vec<(Name, Option<Expr>)>,
+    /// Default values written after fields (`a::Int = 1`), which only `@kwdef` accepts.
+    pub defaults: Vec<(Name, Expr)>,
     /// True for `mutable struct`.
     pub mutable: bool,
     /// Constructors written inside the body (they may call `new(...)`).

@@ -374,6 +374,26 @@ fn range_(_: &mut Interp, args: Args) -> EvalResult {
     })))
 }
 
+/// `LinRange(start, stop, n)`: `n` evenly spaced `Float64`s from `start` to `stop`.
+fn linrange_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("LinRange", 3, 3)?;
+    let start = super::to_float(&args.pos[0], "LinRange")?;
+    let stop = super::to_float(&args.pos[1], "LinRange")?;
+    let len = to_size(&args.pos[2], "LinRange")?;
+    let step = if len > 1 {
+        (stop - start) / (len - 1) as f64
+    } else {
+        1.0
+    };
+    Ok(Value::Range(Rc::new(Range {
+        start,
+        step,
+        len,
+        is_int: false,
+        unit: false,
+    })))
+}
+
 fn step_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("step", 1, 1)?;
     match &args.pos[0] {
@@ -933,6 +953,7 @@ crate::builtins! {
     "reshape" => reshape_, false, "    reshape(x, dims...)\n\nThe same elements (column-major) in a new shape; one dimension may be `:`.\n\n```\njulia> reshape(1:6, 2, 3)\n2×3 Matrix{Int64}:\n 1  3  5\n 2  4  6\n```";
     "vec" => vec_, false, "    vec(x)\n\nThe elements of an array as a vector, column by column.\n\n```\njulia> vec([1 2; 3 4])\n4-element Vector{Int64}:\n 1\n 3\n 2\n 4\n```";
     "collect" => collect_, false, "    collect(x)\n\nThe elements of a range or collection as an array.\n\n```\njulia> collect(1:3)\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "LinRange" => linrange_, false, "    LinRange(start, stop, n)\n\n`n` evenly spaced `Float64`s from `start` to `stop`, as a lazy range (shown as a range, where Julia shows a `LinRange`).\n\n```\njulia> collect(LinRange(0, 1, 5))\n5-element Vector{Float64}:\n 0.0\n 0.25\n 0.5\n 0.75\n 1.0\n```";
     "range" => range_, false, "    range(start, stop; length)\n    range(start; stop, step, length)\n\nAn evenly spaced range.\n\n```\njulia> collect(range(0, 1; length=3))\n3-element Vector{Float64}:\n 0.0\n 0.5\n 1.0\n```";
     "step" => step_, false, "    step(r)\n\nThe step of a range.\n\n```\njulia> step(1:2:9)\n2\n```";
     "first" => first_, false, "    first(x, [n])\n\nThe first element (or the first `n`).\n\n```\njulia> first([3, 4, 5])\n3\n```";

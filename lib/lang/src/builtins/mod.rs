@@ -27,6 +27,7 @@ pub mod mtx;
 pub mod number_facts;
 pub mod operator_values;
 pub mod plots;
+pub mod printf;
 pub mod progress;
 pub mod random;
 pub mod reductions;

@@ -165,6 +165,16 @@ fn cld_(_: &mut Interp, args: Args) -> EvalResult {
     rounded_quotient(&args, "cld", true)
 }
 
+/// `mod1(x, y)`: the modulus in `(0, y]` rather than `[0, y)`, for 1-based cyclic indices.
+/// Computed as `y - mod(-x, y)`, without looking at the value, so tracers without values
+/// and derivatives go through it as through `mod`.
+fn mod1_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("mod1", 2, 2)?;
+    let negated = crate::eval::operators::unary(difflab_syntax::UnaryOp::Neg, false, &args.pos[0])?;
+    let m = call_named(interp, "mod", vec![negated, args.pos[1].clone()])?;
+    interp.binary(difflab_syntax::BinOp::Sub, false, &args.pos[1], &m)
+}
+
 /// `sincos(x)`: `(sin(x), cos(x))`.
 fn sincos_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("sincos", 1, 1)?;
@@ -260,6 +270,7 @@ fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
 }
 
 crate::builtins! {
+    "mod1" => mod1_, false, "    mod1(x, y)\n\nThe modulus after flooring division, in `(0, y]` instead of `[0, y)`: 1-based cyclic indexing, `v[mod1(i, n)]`.\n\n```\njulia> mod1(5, 3), mod1(6, 3), mod1(0, 3)\n(2, 3, 3)\n```";
     "fld" => fld_, false, "    fld(x, y)\n\nThe quotient `x / y` rounded down (an `Int` for integers).\n\n```\njulia> fld(7, 2), fld(-7, 2)\n(3, -4)\n```";
     "cld" => cld_, false, "    cld(x, y)\n\nThe quotient `x / y` rounded up (an `Int` for integers): the number of chunks of `y` covering `x`.\n\n```\njulia> cld(7, 2), cld(-7, 2), cld(8, 2)\n(4, -3, 4)\n```";
     "typemax" => typemax_, false, "    typemax(T)\n\nThe largest value of type `T`: `typemax(Int)` is 2⁶³ - 1 (integer arithmetic wraps around past it), `typemax(Float64)` is `Inf`.\n\n```\njulia> typemax(Int)\n9223372036854775807\n\njulia> typemax(Int) + 1 == typemin(Int)\ntrue\n```";

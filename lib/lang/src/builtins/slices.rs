@@ -1,4 +1,5 @@
-//! The columns and rows of a matrix one at a time (`eachcol`, `eachrow`), and `permutedims`.
+//! The columns and rows of a matrix one at a time (`eachcol`, `eachrow`, `mapslices`), and
+//! `permutedims`.
 //!
 //! Slices are gathered with `ops::gather`, so they carry derivatives like any other indexing.
 
@@ -65,6 +66,45 @@ fn eachrow_(interp: &mut Interp, args: Args) -> EvalResult {
     slices(interp, &args, "eachrow", Along::Rows)
 }
 
+/// `mapslices(f, A; dims)`: `f` of each column (`dims=1`) or row (`dims=2`) of the matrix
+/// `A`, each result (a number or a vector) becoming the column or row in its place.
+fn mapslices_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("mapslices", 2, 2)?;
+    let along = match args.kw("dims") {
+        Some(Value::Int(1)) => Along::Columns,
+        Some(Value::Int(2)) => Along::Rows,
+        _ => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                "mapslices takes dims=1 (columns) or dims=2 (rows) of a matrix",
+            ))
+        }
+    };
+    let f = args.pos[0].clone();
+    let slices = slices(
+        interp,
+        &Args::positional(vec![args.pos[1].clone()]),
+        "mapslices",
+        along,
+    )?;
+    let mut columns = Vec::new();
+    for slice in crate::eval::iterate::elements(&slices)? {
+        let result = interp.call(&f, vec![slice])?;
+        // A number becomes a one-element column, so every result stacks the same way.
+        columns.push(call_named(interp, "vcat", vec![result])?);
+    }
+    let stacked = call_named(interp, "hcat", columns)?;
+    match along {
+        Along::Columns => Ok(stacked),
+        Along::Rows => call_named(interp, "permutedims", vec![stacked]),
+    }
+}
+
+fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
+    let builtin = super::lookup(difflab_syntax::Name::new(name)).expect("a builtin");
+    interp.call(&Value::Builtin(builtin), args)
+}
+
 /// `permutedims(A)`: a matrix's transpose, a vector as a one-row matrix.
 fn permutedims_(_: &mut Interp, args: Args) -> EvalResult {
     let x = numbers(&args, "permutedims")?;
@@ -85,5 +125,6 @@ fn permutedims_(_: &mut Interp, args: Args) -> EvalResult {
 crate::builtins! {
     "eachcol" => eachcol_, false, "    eachcol(A)\n\nThe columns of the matrix `A`, each as a vector (a vector of vectors here; Julia gives a lazy collection of views).\n\n```\njulia> [sum(c) for c in eachcol([1 2; 3 4])]\n2-element Vector{Int64}:\n 4\n 6\n```";
     "eachrow" => eachrow_, false, "    eachrow(A)\n\nThe rows of the matrix `A`, each as a vector.\n\n```\njulia> collect(eachrow([1 2; 3 4]))[2]\n2-element Vector{Int64}:\n 3\n 4\n```";
+    "mapslices" => mapslices_, false, "    mapslices(f, A; dims)\n\n`f` applied to each column (`dims=1`) or each row (`dims=2`) of the matrix `A`; each result, a number or a vector, takes the slice's place.\n\n```\njulia> mapslices(sum, [1 2; 3 4]; dims=1)\n1×2 Matrix{Int64}:\n 4  6\n\njulia> mapslices(x -> x / sum(x), [1.0 3.0; 1.0 1.0]; dims=2)\n2×2 Matrix{Float64}:\n 0.25  0.75\n 0.5   0.5\n```";
     "permutedims" => permutedims_, false, "    permutedims(A)\n\nThe transpose of a matrix (not recursive, unlike `A'` on matrices of matrices); a vector becomes a one-row matrix.\n\n```\njulia> permutedims([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  3\n 2  4\n\njulia> permutedims([1, 2])\n1×2 Matrix{Int64}:\n 1  2\n```";
 }

@@ -65,6 +65,10 @@ impl Interp {
                 }
                 Ok(())
             }
+            ExprKind::TypeAssert { value: name, ty } => {
+                let v = self.convert_declared(ty, v)?;
+                self.assign_to(name, v)
+            }
             ExprKind::Field { target: t, field } => {
                 let container = self.eval(t)?;
                 if let Value::Struct(s) = &container {

@@ -161,15 +161,15 @@ impl Interp {
         self.call_value(f, args, Vec::new())
     }
 
-    /// A method's result converted to its declared return type `ty` (evaluated in the
-    /// method's frame, where its type variables are bound), as Julia converts it.
-    fn convert_result(&mut self, ty: &Expr, v: Value) -> EvalResult {
+    /// `v` converted to the declared type `ty` (a method's return type, evaluated in its
+    /// frame where the type variables are bound, or a typed variable's), as Julia converts.
+    pub(crate) fn convert_declared(&mut self, ty: &Expr, v: Value) -> EvalResult {
         let target = self.eval(ty)?;
         let Some(expected) = crate::types::Type::from_value(&target) else {
             return Err(fail(
                 ErrorKind::TypeError,
                 format!(
-                    "the return type {} is not a type",
+                    "the declared type {} is not a type",
                     crate::display::repr(&target)
                 ),
             ));
@@ -187,7 +187,7 @@ impl Interp {
         Err(fail(
             ErrorKind::TypeError,
             format!(
-                "in return, expected {expected}, got a value of type {}",
+                "in a conversion to the declared type, expected {expected}, got a value of type {}",
                 converted.type_name()
             ),
         ))
@@ -217,7 +217,7 @@ impl Interp {
             .and_then(|()| self.bind_params(&method.def, &frame, args, kw))
             .and_then(|()| self.eval_block(&method.def.body));
         let result = match (&method.def.return_type, result) {
-            (Some(ty), Ok(v) | Err(Flow::Return(v))) => self.convert_result(ty, v),
+            (Some(ty), Ok(v) | Err(Flow::Return(v))) => self.convert_declared(ty, v),
             (_, result) => result,
         };
         self.depth -= 1;

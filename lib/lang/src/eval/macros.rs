@@ -1,4 +1,5 @@
 //! The macros of the language: `@time`, `@elapsed`, `@allocated`, `@show`, `@assert`,
+//! `@printf`/`@sprintf` (formats in `builtins::printf`), `@kwdef` (`kwdef`),
 //! `@b`/`@btime`/`@belapsed`/`@ballocated`,
 //! `@view`/`@views` (slices as views, `builtins::views`), and the annotations that change
 //! nothing here (`@inbounds`, `@fastmath`).
@@ -49,6 +50,33 @@ impl Interp {
                     last = v;
                 }
                 Ok(last)
+            }
+            "kwdef" => self.define_kwdef_struct(single(args, "@kwdef")?),
+            "printf" | "sprintf" => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a)?);
+                }
+                // `@printf(io, format, args...)` writes to `io`.
+                let io = match values.first() {
+                    Some(Value::Str(_)) | None => None,
+                    Some(_) if name.as_str() == "printf" => Some(values.remove(0)),
+                    Some(_) => None,
+                };
+                let Some(Value::Str(format)) = values.first().cloned() else {
+                    return Err(fail(
+                        ErrorKind::ArgumentError,
+                        format!("@{name} takes a format string, then its arguments"),
+                    ));
+                };
+                let text = Value::str(crate::builtins::printf::sprintf(&format, &values[1..])?);
+                if name.as_str() == "sprintf" {
+                    return Ok(text);
+                }
+                let print = crate::builtins::lookup(Name::new("print"))
+                    .map(Value::Builtin)
+                    .expect("print is a builtin");
+                self.call(&print, io.into_iter().chain([text]).collect())
             }
             "assert" => {
                 let Some(cond) = args.first() else {
@@ -525,6 +553,9 @@ pub const MACROS: &[&str] = &[
     "allocated",
     "show",
     "assert",
+    "printf",
+    "sprintf",
+    "kwdef",
     "b",
     "benchmark",
     "btime",
@@ -542,6 +573,9 @@ pub fn macro_doc(name: &str) -> Option<&'static str> {
         "time" => "    @time expr\n\nEvaluates `expr`, prints the time it took and what it allocated (as Julia prints them), and returns its value.\n\n```\njulia> @time sum(rand(1000));\n  0.0...\n```",
         "elapsed" => "    @elapsed expr\n\nEvaluates `expr` and returns the seconds it took, discarding its value.\n\n```\njulia> t = @elapsed sum(rand(1000));\n```",
         "show" => "    @show expr...\n\nPrints each expression's source and value, `x = 1`, and returns the last value.\n\n```\njulia> x = 2; @show x + 1\nx + 1 = 3\n3\n```",
+        "kwdef" => "    @kwdef struct Name … end\n\nA struct whose fields may have default values (`a::Int = 1`), with a keyword constructor `Name(; a = 1, …)` besides the positional one; fields without a default are required keywords, and a default may use the fields before it (`Base.@kwdef` is the same).\n\n```\njulia> @kwdef struct Options; tol::Float64 = 1e-8; maxiter::Int = 100; end\n\njulia> Options(maxiter=5)\nOptions(1.0e-8, 5)\n```",
+        "printf" => "    @printf([io,] format, args...)\n\nPrints `args` as the C-style `format` says (`%d`, `%5.2f`, `%e`, `%g`, `%s`, `%x`, with the flags `-+ 0#`, a width and a precision), to `io` when given (`stdout`, `stderr`, an `IOBuffer`), as Julia's Printf does.\n\n```\njulia> @printf(\"%5.2f|%-4d|%s\\n\", pi, 7, \"ok\")\n 3.14|7   |ok\n```",
+        "sprintf" => "    @sprintf(format, args...)\n\nThe string `@printf` would print.\n\n```\njulia> @sprintf(\"%.3e and %05d\", 12345.678, 42)\n\"1.235e+04 and 00042\"\n```",
         "assert" => "    @assert cond [message]\n\nRaises an `AssertionError` (with `message`, or the condition's source) unless `cond` is true.\n\n```\njulia> @assert 1 + 1 == 2\n```",
         "b" | "benchmark" => "    @b expr [setup=(…)] [seconds=0.5] [samples=10000]\n\nRuns `expr` repeatedly for about half a second (or `seconds`, at most `samples` times) and returns a `Sample` (fields `time`, `allocs`, `bytes`, `samples`) for the fastest run, shown as Chairmarks shows it. A `setup` expression, as BenchmarkTools writes it, runs before every sample and is not timed; its variables are the session's.\n\n```\njulia> s = @b zeros(1000);\n\njulia> s.bytes >= 8000, s.samples > 1\n(true, true)\n```",
         "btime" => "    @btime expr\n\nRuns `expr` repeatedly for about half a second, prints the fastest time and its allocations as BenchmarkTools prints them, and returns the value.\n\n```\njulia> @btime zeros(1000);\n  ...\n```",

@@ -15,6 +15,7 @@ pub mod dispatch;
 pub mod fusion;
 pub mod index;
 pub mod iterate;
+mod kwdef;
 pub mod macros;
 pub mod methods;
 pub mod operators;
@@ -495,6 +496,13 @@ impl Interp {
                 "splatting `...` is only allowed in calls and array literals",
             )),
             ExprKind::Lambda(def) => self.make_closure(def.clone()),
+            ExprKind::Struct(def) if !def.defaults.is_empty() => Err(fail(
+                ErrorKind::ErrorException,
+                format!(
+                    "syntax: default values of fields (\"{} = …\") need @kwdef before `struct`",
+                    def.defaults[0].0
+                ),
+            )),
             ExprKind::Struct(def) => self.define_struct(def),
             ExprKind::AbstractType {
                 name,

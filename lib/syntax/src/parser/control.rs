@@ -470,8 +470,29 @@ impl<'s> Parser<'s> {
             let body = p.parse_block(&[Keyword::End])?;
             let end = p.bump();
             let mut fields = Vec::new();
+            let mut defaults = Vec::new();
             let mut constructors = Vec::new();
             for statement in body {
+                let statement = match statement.kind {
+                    ExprKind::Assign {
+                        target,
+                        op: None,
+                        dotted: false,
+                        value,
+                    } => {
+                        let field = match &target.kind {
+                            ExprKind::Ident(field) => *field,
+                            ExprKind::TypeAssert { value, .. } => match value.kind {
+                                ExprKind::Ident(field) => field,
+                                _ => return Err(p.invalid_field(target.span)),
+                            },
+                            _ => return Err(p.invalid_field(target.span)),
+                        };
+                        defaults.push((field, *value));
+                        *target
+                    }
+                    _ => statement,
+                };
                 match statement.kind {
                     ExprKind::Ident(field) => fields.push((field, None)),
                     ExprKind::TypeAssert { value, ty } => match value.kind {
@@ -490,6 +511,7 @@ impl<'s> Parser<'s> {
                     params,
                     supertype,
                     fields,
+                    defaults,
                     mutable,
                     constructors,
                     doc: None,

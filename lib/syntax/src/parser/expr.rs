@@ -303,6 +303,10 @@ impl<'s> Parser<'s> {
     fn check_target(&self, target: &Expr, plain: bool) -> PResult<()> {
         let ok = match &target.kind {
             ExprKind::Ident(_) | ExprKind::Index { .. } | ExprKind::Field { .. } => true,
+            // `x::Float64 = 1`: a variable declared with a type (the value is converted).
+            ExprKind::TypeAssert { value, .. } if plain => {
+                matches!(value.kind, ExprKind::Ident(_))
+            }
             ExprKind::Tuple(items) if plain && !items.is_empty() => {
                 for item in items {
                     if item.splat {

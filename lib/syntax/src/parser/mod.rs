@@ -440,24 +440,32 @@ impl<'s> Parser<'s> {
 
     /// One statement: an expression, possibly a bare tuple (`a, b = t`) or a splat.
     fn parse_statement(&mut self) -> PResult<Expr> {
-        // `mutable struct` and `abstract type` start with contextual words.
-        let token = self.peek_raw().clone();
-        if let TokenKind::Ident(word) = token.kind {
-            let next = self.tokens.get(self.pos + 1).map(|t| &t.kind);
-            match (word.as_str(), next) {
-                ("mutable", Some(TokenKind::Keyword(Keyword::Struct))) => {
-                    self.bump();
-                    return self.parse_struct(true, token.span);
-                }
-                ("abstract", Some(TokenKind::Ident(t))) if t.as_str() == "type" => {
-                    self.bump();
-                    return self.parse_abstract_type(token.span);
-                }
-                _ => {}
-            }
+        if let Some(definition) = self.parse_contextual_definition() {
+            return definition;
         }
         let expr = self.parse_assignment(true)?;
         Ok(self.parse_splat(expr))
+    }
+
+    /// `mutable struct …` or `abstract type …`, which start with contextual words (statements,
+    /// or the argument of a macro such as `@kwdef`); `None` when the next tokens are neither.
+    pub(super) fn parse_contextual_definition(&mut self) -> Option<PResult<Expr>> {
+        let token = self.peek_raw().clone();
+        let TokenKind::Ident(word) = token.kind else {
+            return None;
+        };
+        let next = self.tokens.get(self.pos + 1).map(|t| &t.kind);
+        match (word.as_str(), next) {
+            ("mutable", Some(TokenKind::Keyword(Keyword::Struct))) => {
+                self.bump();
+                Some(self.parse_struct(true, token.span))
+            }
+            ("abstract", Some(TokenKind::Ident(t))) if t.as_str() == "type" => {
+                self.bump();
+                Some(self.parse_abstract_type(token.span))
+            }
+            _ => None,
+        }
     }
 
     /// `"doc"` then, on the next line, a statement starting like a definition: parses that

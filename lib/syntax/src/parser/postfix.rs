@@ -335,6 +335,12 @@ impl<'s> Parser<'s> {
                 })
             }
             TokenKind::LParen if !next.space_before => self.parse_call(target, true),
+            // `Base.@kwdef`: a macro named through its module.
+            TokenKind::Macro(name)
+                if !next.space_before && matches!(target.kind, ExprKind::Ident(_)) =>
+            {
+                self.parse_macro(name)
+            }
             // `Base.:+`: an operator of a module.
             TokenKind::Colon if !next.space_before => {
                 self.bump();

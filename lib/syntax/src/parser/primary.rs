@@ -22,8 +22,11 @@ impl<'s> Parser<'s> {
             TokenKind::Float(v) => ExprKind::Float(v),
             TokenKind::Ident(name) => ExprKind::Ident(name),
             TokenKind::Str(_) => return self.parse_string(),
-            // `in(x, s)` and `in.(x, Ref(s))`: the function `in`, as Julia reads it.
-            TokenKind::Keyword(Keyword::In) if self.keyword_called() => {
+            // `in(x, s)`, `in.(x, Ref(s))` and `(in)`, `f(in, x)`: the function `in`, as Julia
+            // reads it.
+            TokenKind::Keyword(Keyword::In)
+                if self.keyword_called() || self.operator_is_value() =>
+            {
                 ExprKind::Ident(Name::new("in"))
             }
             TokenKind::Keyword(keyword) => return self.parse_keyword(keyword),
@@ -430,7 +433,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `@name args…` (space-separated to the end of the statement) or `@name(a, b)`.
-    fn parse_macro(&mut self, name: Name) -> PResult<Expr> {
+    pub(super) fn parse_macro(&mut self, name: Name) -> PResult<Expr> {
         let at = self.bump();
         let next = self.peek_raw();
         let result = if next.kind == TokenKind::LParen && !next.space_before {
@@ -483,7 +486,10 @@ impl<'s> Parser<'s> {
     fn parse_macro_spaced_args(&mut self, mut end: Span) -> PResult<(Vec<Expr>, Span)> {
         let mut args = Vec::new();
         while !is_macro_args_end(self.peek_raw()) {
-            let arg = self.parse_expr()?;
+            let arg = match self.parse_contextual_definition() {
+                Some(definition) => definition?,
+                None => self.parse_expr()?,
+            };
             end = arg.span;
             args.push(arg);
         }
