@@ -92,7 +92,6 @@ const KEYWORDS: &[&str] = &[
     "length",
     "step",
     "kind",
-    "local",
     "strict",
     "linear_solver",
     "order",

@@ -70,6 +70,11 @@ pub fn to_shape(a: &ArrayD<f64>, target: &[usize]) -> Result<ArrayD<f64>> {
         })
 }
 
+/// Arrays of at least this many numbers are computed in blocks of this size, with a look at
+/// the interrupt flag and the memory limit between blocks, so an interrupt is answered within
+/// one block (well under a millisecond) however long the array.
+pub const BLOCK: usize = 1 << 18;
+
 /// `f` applied elementwise to `a` and `b` broadcast together.
 pub fn zip_map(
     a: &ArrayD<f64>,
@@ -77,46 +82,91 @@ pub fn zip_map(
     f: impl Fn(f64, f64) -> f64,
 ) -> Result<ArrayD<f64>> {
     if a.shape() == b.shape() {
-        if let Some(out) = same_layout_map(a, b, &f) {
+        if let Some(out) = same_layout_map(a, b, &f)? {
             return Ok(out);
         }
         return Ok(Zip::from(a).and(b).map_collect(|&x, &y| f(x, y)));
     }
     if b.ndim() == 0 {
         let y = b[IxDyn(&[])];
-        return Ok(a.mapv(|x| f(x, y)));
+        return map(a, |x| f(x, y));
     }
     if a.ndim() == 0 {
         let x = a[IxDyn(&[])];
-        return Ok(b.mapv(|y| f(x, y)));
+        return map(b, |y| f(x, y));
     }
     let out = shape(a.shape(), b.shape())?;
     let rank = out.len();
     let (pa, pb) = (padded(a, rank), padded(b, rank));
     let va = pa.broadcast(IxDyn(&out)).expect("shape checked");
     let vb = pb.broadcast(IxDyn(&out)).expect("shape checked");
-    Ok(Zip::from(&va).and(&vb).map_collect(|&x, &y| f(x, y)))
+    let len: usize = out.iter().product();
+    if len < BLOCK {
+        return Ok(Zip::from(&va).and(&vb).map_collect(|&x, &y| f(x, y)));
+    }
+    // Column-major output filled a slab of the last dimension at a time.
+    let last = ndarray::Axis(rank - 1);
+    let slab = (BLOCK / (len / out[rank - 1]).max(1)).max(1);
+    let mut result = ArrayD::zeros(IxDyn(&out).f());
+    let mut start = 0;
+    while start < out[rank - 1] {
+        crate::limits::check()?;
+        let range = ndarray::Slice::from(start..(start + slab).min(out[rank - 1]));
+        Zip::from(result.slice_axis_mut(last, range))
+            .and(va.slice_axis(last, range))
+            .and(vb.slice_axis(last, range))
+            .for_each(|o, &x, &y| *o = f(x, y));
+        start += slab;
+    }
+    Ok(result)
+}
+
+/// `f` over every number of `a`, in blocks when `a` is long (see [`BLOCK`]).
+pub fn map(a: &ArrayD<f64>, f: impl Fn(f64) -> f64) -> Result<ArrayD<f64>> {
+    let Some(x) = a.as_slice_memory_order().filter(|x| x.len() >= BLOCK) else {
+        return Ok(a.mapv(f));
+    };
+    let mut data = Vec::with_capacity(x.len());
+    for block in x.chunks(BLOCK) {
+        crate::limits::check()?;
+        data.extend(block.iter().map(|&v| f(v)));
+    }
+    Ok(in_layout_of(a, data))
+}
+
+/// `data`, in the memory order of `a`, as an array of `a`'s shape.
+fn in_layout_of(a: &ArrayD<f64>, data: Vec<f64>) -> ArrayD<f64> {
+    if a.is_standard_layout() {
+        return ArrayD::from_shape_vec(a.raw_dim(), data).expect("one number per element");
+    }
+    crate::tensor::col_major(a.shape(), data)
 }
 
 /// `f` over two arrays of one shape stored in the same contiguous order, as a plain loop over
 /// their memory (scalars and vectors always qualify): `Zip` costs more than the arithmetic
-/// for the small arrays of scalar code.
+/// for the small arrays of scalar code. Long arrays go in blocks (see [`BLOCK`]).
 fn same_layout_map(
     a: &ArrayD<f64>,
     b: &ArrayD<f64>,
     f: &impl Fn(f64, f64) -> f64,
-) -> Option<ArrayD<f64>> {
+) -> Result<Option<ArrayD<f64>>> {
     let column_major = |x: &ArrayD<f64>| x.t().is_standard_layout();
-    let (x, y) = (a.as_slice_memory_order()?, b.as_slice_memory_order()?);
-    let data: Vec<f64> = if column_major(a) && column_major(b) {
-        x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect()
-    } else if a.is_standard_layout() && b.is_standard_layout() {
-        let data = x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect();
-        return ArrayD::from_shape_vec(a.raw_dim(), data).ok();
-    } else {
-        return None;
+    let (Some(x), Some(y)) = (a.as_slice_memory_order(), b.as_slice_memory_order()) else {
+        return Ok(None);
     };
-    Some(crate::tensor::col_major(a.shape(), data))
+    let same_order =
+        (column_major(a) && column_major(b)) || (a.is_standard_layout() && b.is_standard_layout());
+    if !same_order {
+        return Ok(None);
+    }
+    let mut data = Vec::with_capacity(x.len());
+    for (p, q) in x.chunks(BLOCK).zip(y.chunks(BLOCK)) {
+        if x.len() >= BLOCK {
+            crate::limits::check()?;
+        }
+        data.extend(p.iter().zip(q).map(|(&p, &q)| f(p, q)));
+    }
+    Ok(Some(in_layout_of(a, data)))
 }
 
 #[cfg(test)]

@@ -39,7 +39,8 @@ fn an_interrupt_stops_a_runaway_recursion_and_a_busy_builtin_loop() {
 
 /// Long computations inside builtins, each answered within 100 ms of the interrupt: builtins
 /// that call back into the language, reductions over ranges (never built), differentiation
-/// loops of the AD library (chunks, sweeps), dense and sparse products.
+/// loops of the AD library (chunks, sweeps), dense and sparse products, and single array
+/// kernels over 10^7 to 10^8 numbers (computed in blocks).
 #[test]
 fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
     let cases = [
@@ -60,6 +61,12 @@ fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
         ),
         ("S = sprand(10^6, 10^6, 1e-5); T = copy(S')", "S * T"),
         ("A = rand(3000, 3000)", "A * A * A"),
+        // One whole-array kernel each: drawing, a fused broadcast, a broadcast of two arrays
+        // of one shape, and one of a column against a row.
+        ("", "randn(10^8)"),
+        ("x = rand(5 * 10^7)", "exp.(sin.(x)) .^ 1.5"),
+        ("x = rand(5 * 10^7)", "atan.(x, x)"),
+        ("v = rand(7000)", "atan.(v, v')"),
     ];
     for (setup, code) in cases {
         let mut session = Session::new();

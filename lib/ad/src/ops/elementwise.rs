@@ -92,12 +92,12 @@ impl UnaryFn {
 
     /// The function over a plain array. Cheap functions get a loop of their own (the compiler
     /// vectorizes it); a `match` per element would cost more than their arithmetic.
-    pub fn map(self, a: &ArrayD<f64>) -> ArrayD<f64> {
+    pub fn map(self, a: &ArrayD<f64>) -> Result<ArrayD<f64>> {
         macro_rules! own_loop {
             ($($f:ident),*) => {
                 match self {
-                    $(UnaryFn::$f => a.mapv(|x| UnaryFn::$f.apply(x)),)*
-                    other => a.mapv(|x| other.apply(x)),
+                    $(UnaryFn::$f => broadcast::map(a, |x| UnaryFn::$f.apply(x)),)*
+                    other => broadcast::map(a, |x| other.apply(x)),
                 }
             };
         }
@@ -238,9 +238,9 @@ pub fn unary(f: UnaryFn, t: &Tensor) -> Result<Tensor> {
                     value: bad,
                 });
             }
-            Ok(Tensor::plain(f.map(a)))
+            Ok(Tensor::plain(f.map(a)?))
         }
-        Tensor::Tracer(t) => Ok(super::tracing::unary(f, t)),
+        Tensor::Tracer(t) => super::tracing::unary(f, t),
         Tensor::Symbolic(s) => crate::symbolic::unary(f, s),
         Tensor::Tracked(tr) => super::taping::unary(f, tr),
         Tensor::Dual(d) => {

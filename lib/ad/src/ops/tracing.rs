@@ -60,14 +60,14 @@ pub(crate) fn zero_slope(f: UnaryFn) -> bool {
 }
 
 /// Unary functions: zero-derivative functions forget dependencies.
-pub fn unary(f: UnaryFn, t: &Tracer) -> Tensor {
+pub fn unary(f: UnaryFn, t: &Tracer) -> Result<Tensor> {
     let sets = if zero_slope(f) {
         smallvec![empty(); t.sets.len()]
     } else {
         t.sets.clone()
     };
-    let primal = f.map(&t.primal);
-    tracer(t.primal.shape(), sets, primal, t.global)
+    let primal = f.map(&t.primal)?;
+    Ok(tracer(t.primal.shape(), sets, primal, t.global))
 }
 
 /// Positions of `shape`'s elements (column-major) feeding each element of `out` when

@@ -539,15 +539,20 @@ fn append_values(target: &Value, items: Vec<Value>) -> Result<(), Flow> {
             if a.data.shape().len() != 1 {
                 return Err(fail(ErrorKind::MethodError, "push! works on vectors only"));
             }
-            let mut parts = vec![a.data.clone()];
             for v in &items {
-                parts.push(ops::reshape(&to_tensor(v)?, &[1])?);
                 if a.eltype == ElType::Int64 && scalar_f64(v).is_ok_and(|x| x.fract() != 0.0) {
                     return Err(fail(
                         ErrorKind::InexactError,
                         format!("Int64({})", crate::display::repr(v)),
                     ));
                 }
+            }
+            if push_in_place(&mut a, &items) {
+                return Ok(());
+            }
+            let mut parts = vec![a.data.clone()];
+            for v in &items {
+                parts.push(ops::reshape(&to_tensor(v)?, &[1])?);
             }
             a.data = ops::concat(&parts, 0)?;
             Ok(())
@@ -557,6 +562,42 @@ fn append_values(target: &Value, items: Vec<Value>) -> Result<(), Flow> {
             format!("no method matching push!(::{}, ...)", other.type_name()),
         )),
     }
+}
+
+/// The numbers of a plain vector as a `Vec` to grow or shrink in place, handed to `change`
+/// and put back: `push!` and `pop!` in amortized constant time (rebuilding the vector on each
+/// call made a loop of them quadratic). `None` when `a` is not a plain vector.
+fn edit_plain_vector<R>(a: &mut Array, change: impl FnOnce(&mut Vec<f64>) -> R) -> Option<R> {
+    let Tensor::Plain(numbers) = &mut a.data else {
+        return None;
+    };
+    if numbers.ndim() != 1 || !numbers.is_standard_layout() {
+        return None;
+    }
+    let array = Rc::make_mut(numbers);
+    let owned = std::mem::replace(array, ndarray::ArrayD::zeros(ndarray::IxDyn(&[0])));
+    let len = owned.len();
+    let (mut data, offset) = owned.into_raw_vec_and_offset();
+    data.drain(..offset.unwrap_or(0).min(data.len()));
+    data.truncate(len);
+    let result = change(&mut data);
+    *array = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[data.len()]), data)
+        .expect("a vector of its own length");
+    Some(result)
+}
+
+/// `push!` of plain numbers onto a plain vector, in place; `false` when either is not plain.
+fn push_in_place(a: &mut Array, items: &[Value]) -> bool {
+    let plain = |v: &Value| match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(x) => Some(*x),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => None,
+    };
+    let Some(numbers) = items.iter().map(plain).collect::<Option<Vec<f64>>>() else {
+        return false;
+    };
+    edit_plain_vector(a, |data| data.extend(numbers)).is_some()
 }
 
 fn pop_(_: &mut Interp, args: Args) -> EvalResult {
@@ -574,6 +615,10 @@ fn pop_(_: &mut Interp, args: Args) -> EvalResult {
                     ErrorKind::ArgumentError,
                     "array must be a non-empty vector",
                 ));
+            }
+            let eltype = a.eltype;
+            if let Some(Some(last)) = edit_plain_vector(&mut a, Vec::pop) {
+                return Ok(crate::eval::iterate::number(eltype, last));
             }
             let last = ops::gather(&a.data, &[n - 1], &[])?;
             a.data = ops::gather(&a.data, &(0..n - 1).collect::<Vec<_>>(), &[n - 1])?;

@@ -177,11 +177,26 @@ macro_rules! unary_builtins {
 
 unary_builtins!(
     abs_ => Abs, abs2_ => Abs2, sqrt_ => Sqrt, cbrt_ => Cbrt, exp_ => Exp, exp2_ => Exp2,
-    log_ => Log, log2_ => Log2, log10_ => Log10, log1p_ => Log1p, expm1_ => Expm1,
+    natural_log => Log, log2_ => Log2, log10_ => Log10, log1p_ => Log1p, expm1_ => Expm1,
     sin_ => Sin, cos_ => Cos, tan_ => Tan, asin_ => Asin, acos_ => Acos,
     sinh_ => Sinh, cosh_ => Cosh, tanh_ => Tanh, sec_ => Sec, csc_ => Csc, cot_ => Cot,
     sign_ => Sign, sigmoid_ => Sigmoid, relu_ => Relu, softplus_ => Softplus,
 );
+
+/// `log(x)`, and `log(b, x)`: the logarithm of `x` in base `b`, `log(x) / log(b)`.
+fn log_(interp: &mut Interp, args: Args) -> EvalResult {
+    let [base, x] = args.pos.as_slice() else {
+        return natural_log(interp, args);
+    };
+    let dotted = args.dotted;
+    let of = |v: &Value| {
+        let mut one = Args::positional(vec![v.clone()]);
+        one.dotted = dotted;
+        unary(UnaryFn::Log, &one)
+    };
+    let (log_x, log_base) = (of(x)?, of(base)?);
+    binary(BinaryFn::Div, "log", &log_x, &log_base, dotted)
+}
 
 /// `floor`, `ceil`, `round`, `trunc`: `round(x)` keeps the type, `round(Int, x)` converts, and
 /// `round(x; digits=k)` rounds to `k` decimals (`sigdigits=k`: to `k` significant digits).
@@ -458,8 +473,11 @@ pub(crate) fn extremum(f: BinaryFn, name: &str, a: &Value, b: &Value, dotted: bo
     binary(f, name, a, b, dotted)
 }
 
-fn hypot_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("hypot", 2, 2)?;
+fn hypot_(interp: &mut Interp, args: Args) -> EvalResult {
+    if args.pos.len() == 1 {
+        return abs_(interp, args);
+    }
+    args.arity("hypot", 1, 2)?;
     binary(
         BinaryFn::Hypot,
         "hypot",
@@ -769,7 +787,7 @@ crate::builtins! {
     "cbrt" => cbrt_, true, "    cbrt(x)\n\nThe real cube root of `x`.\n\n```\njulia> cbrt(27.0)\n3.0\n```";
     "exp" => exp_, true, "    exp(x)\n\nThe natural exponential `eˣ`.\n\n```\njulia> exp(0.0)\n1.0\n```";
     "exp2" => exp2_, true, "    exp2(x)\n\n`2ˣ`.\n\n```\njulia> exp2(3)\n8.0\n```";
-    "log" => log_, true, "    log(x)\n\nThe natural logarithm; a `DomainError` for negative `x`.\n\n```\njulia> log(1.0)\n0.0\n```";
+    "log" => log_, true, "    log(x)\n    log(b, x)\n\nThe natural logarithm, or the logarithm in base `b`; a `DomainError` for negative `x`.\n\n```\njulia> log(1.0)\n0.0\n\njulia> log(2, 8.0)\n3.0\n```";
     "log2" => log2_, true, "    log2(x)\n\nThe base-2 logarithm.\n\n```\njulia> log2(8)\n3.0\n```";
     "log10" => log10_, true, "    log10(x)\n\nThe base-10 logarithm.\n\n```\njulia> log10(1000)\n3.0\n```";
     "log1p" => log1p_, true, "    log1p(x)\n\n`log(1 + x)`, accurate for small `x`.\n\n```\njulia> log1p(0.0)\n0.0\n```";
@@ -797,7 +815,7 @@ crate::builtins! {
     "inv" => inv_, true, "    inv(x)\n\n`1/x` for a number; the inverse of a square matrix.\n\n```\njulia> inv(4.0)\n0.25\n```";
     "max" => max_, true, "    max(x, y, ...)\n\nThe largest argument (NaN if any is NaN).\n\n```\njulia> max(1, 3, 2)\n3\n```";
     "min" => min_, true, "    min(x, y, ...)\n\nThe smallest argument.\n\n```\njulia> min(1.0, -2.0)\n-2.0\n```";
-    "hypot" => hypot_, true, "    hypot(x, y)\n\n`sqrt(x^2 + y^2)` without overflow.\n\n```\njulia> hypot(3, 4)\n5.0\n```";
+    "hypot" => hypot_, true, "    hypot(x, y)\n    hypot(x)\n\n`sqrt(x^2 + y^2)` without overflow (`abs(x)` for one argument).\n\n```\njulia> hypot(3, 4)\n5.0\n```";
     "mod" => mod_, true, "    mod(x, y)\n\nThe remainder of floored division (same sign as `y`).\n\n```\njulia> mod(-1, 3)\n2\n```";
     "rem" => rem_, true, "    rem(x, y)\n\nThe remainder of truncated division (same sign as `x`), also `x % y`.\n\n```\njulia> rem(-1, 3)\n-1\n```";
     "clamp" => clamp_, true, "    clamp(x, lo, hi)\n\n`x` limited to `[lo, hi]`.\n\n```\njulia> clamp(5, 0, 3)\n3\n```";

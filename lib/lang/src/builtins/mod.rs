@@ -15,6 +15,7 @@ pub mod coloring;
 mod coloring_checks;
 pub mod concat;
 pub mod deepcopy;
+pub mod derived_math;
 pub mod dict;
 pub mod errors;
 pub mod functional;
@@ -62,6 +63,12 @@ pub struct Builtin {
     pub vectorized: bool,
     /// The implementation.
     pub run: fn(&mut Interp, Args) -> EvalResult,
+}
+
+/// Calls the builtin `name` (which must exist) on `args`, as the language would.
+pub(crate) fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
+    let builtin = lookup(Name::new(name)).expect("call_named names a builtin");
+    interp.call(&Value::Builtin(builtin), args)
 }
 
 /// A plain integer, or a `MethodError` naming the function.
@@ -178,7 +185,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 43] {
+fn families() -> [&'static [Builtin]; 44] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -221,6 +228,7 @@ fn families() -> [&'static [Builtin]; 43] {
         number_facts::BUILTINS,
         deepcopy::BUILTINS,
         refs::BUILTINS,
+        derived_math::BUILTINS,
         iterators::BUILTINS,
         slices::BUILTINS,
     ]

@@ -3,13 +3,13 @@
 //! `isone`, `isreal`, `isless`), and `fma`, `copysign`, `sincos`, built from the operators so
 //! they differentiate like the expressions they stand for.
 
-use super::{to_float, Args};
+use super::{call_named, to_float, Args};
 use crate::error::ErrorKind;
 use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::value::Value;
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
-use difflab_syntax::{BinOp, Name};
+use difflab_syntax::BinOp;
 use std::rc::Rc;
 
 /// `Int64` or `Float64` (the default) named by a type argument, if one is given.
@@ -166,13 +166,21 @@ fn cld_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 /// `mod1(x, y)`: the modulus in `(0, y]` rather than `[0, y)`, for 1-based cyclic indices.
-/// Computed as `y - mod(-x, y)`, without looking at the value, so tracers without values
-/// and derivatives go through it as through `mod`.
+/// Plain numbers take Julia's definition (`mod(x, y)`, or `y` when that is zero); numbers
+/// carrying derivatives and tracers take `y - mod(-x, y)`, which does not look at the value.
 fn mod1_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("mod1", 2, 2)?;
+    let plain = |v: &Value| matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_));
+    if args.pos.iter().all(plain) {
+        let m = call_named(interp, "mod", args.pos.clone())?;
+        if to_float(&m, "mod1")? == 0.0 {
+            return interp.binary(BinOp::Add, false, &m, &args.pos[1]);
+        }
+        return Ok(m);
+    }
     let negated = crate::eval::operators::unary(difflab_syntax::UnaryOp::Neg, false, &args.pos[0])?;
     let m = call_named(interp, "mod", vec![negated, args.pos[1].clone()])?;
-    interp.binary(difflab_syntax::BinOp::Sub, false, &args.pos[1], &m)
+    interp.binary(BinOp::Sub, false, &args.pos[1], &m)
 }
 
 /// `sincos(x)`: `(sin(x), cos(x))`.
@@ -262,11 +270,6 @@ fn convert_(interp: &mut Interp, args: Args) -> EvalResult {
             ),
         )),
     }
-}
-
-fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
-    let builtin = super::lookup(Name::new(name)).expect("the elementwise functions are builtins");
-    interp.call(&Value::Builtin(builtin), args)
 }
 
 crate::builtins! {

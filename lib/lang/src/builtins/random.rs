@@ -156,17 +156,41 @@ fn sample(
     if pos.first().is_some_and(is_real_type) {
         pos = &pos[1..];
     }
-    // `rand(1:6)` or `rand(collection)`: one element of it.
-    if let [v @ (Value::Range(_) | Value::List(_) | Value::Tuple(_))] = pos {
-        let items = crate::eval::iterate::elements(v)?;
-        if items.is_empty() {
+    // `rand(1:6)` or `rand(collection)`: one element of it; `rand(1:6, dims...)`: an array
+    // of them.
+    if let [v @ (Value::Range(_) | Value::List(_) | Value::Tuple(_)), dims @ ..] = pos {
+        let items = match v {
+            Value::Range(r) => Err(r.len),
+            other => Ok(crate::eval::iterate::elements(other)?),
+        };
+        let count = items.as_ref().map_or_else(|&n| n, Vec::len);
+        if count == 0 {
             return Err(fail(
                 ErrorKind::ArgumentError,
                 "collection must be non-empty",
             ));
         }
-        let k = rng.random_range(0..items.len());
-        return Ok(items[k].clone());
+        let mut pick = || match (&items, v) {
+            (Ok(items), _) => items[rng.random_range(0..count)].clone(),
+            (Err(_), Value::Range(r)) => {
+                crate::eval::iterate::range_element(r, rng.random_range(0..count))
+            }
+            _ => unreachable!("a range's elements are drawn by position"),
+        };
+        if dims.is_empty() {
+            return Ok(pick());
+        }
+        let shape = dims_from(dims, name)?;
+        let n: usize = shape.iter().product();
+        interp.check_alloc(n)?;
+        let mut drawn = Vec::with_capacity(n);
+        for k in 0..n {
+            if k % difflab_ad::broadcast::BLOCK == 0 {
+                interp.check_interrupt()?;
+            }
+            drawn.push(pick());
+        }
+        return crate::eval::collections::collect_values(interp, drawn, &shape);
     }
     let shape = dims_from(pos, name)?;
     if shape.is_empty() {
@@ -174,7 +198,13 @@ fn sample(
     }
     let n: usize = shape.iter().product();
     interp.check_alloc(n)?;
-    let data: Vec<f64> = (0..n).map(|_| draw(rng, gaussian)).collect();
+    let mut data: Vec<f64> = Vec::with_capacity(n);
+    while data.len() < n {
+        // Drawn in blocks, so an interrupt stops `rand(10^9)` within a block.
+        interp.check_interrupt()?;
+        let block = difflab_ad::broadcast::BLOCK.min(n - data.len());
+        data.extend((0..block).map(|_| draw(rng, gaussian)));
+    }
     Ok(super::array(ElType::Float64, &shape, data))
 }
 

@@ -278,7 +278,17 @@ fn extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
             format!("reducing over an empty collection is not allowed ({name})"),
         )
     };
-    if crate::eval::operators::without_values(x.tensor()).is_some() {
+    let best = extreme_element(x.tensor(), largest)?.ok_or_else(empty)?;
+    Ok(from_tensor(best, x.eltype, true))
+}
+
+/// The largest (or smallest) element of `t`, carrying its derivatives; `None` when `t` is
+/// empty.
+fn extreme_element(t: &Tensor, largest: bool) -> Result<Option<Tensor>, Flow> {
+    if t.is_empty() {
+        return Ok(None);
+    }
+    if crate::eval::operators::without_values(t).is_some() {
         // A tracing without values has no position to pick: the extremum is a chain of `max`
         // (or `min`), which a traced program evaluates at every call and whose pattern is the
         // union of all elements'.
@@ -287,19 +297,16 @@ fn extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
         } else {
             BinaryFn::Min
         };
-        let t = x.tensor();
-        let mut best = ops::gather(t, &[0], &[]).map_err(|_| empty())?;
+        let mut best = ops::gather(t, &[0], &[])?;
         for k in 1..t.len() {
             best = ops::binary(f, &best, &ops::gather(t, &[k], &[])?)?;
         }
-        return Ok(from_tensor(best, x.eltype, true));
+        return Ok(Some(best));
     }
-    let k = extremum_position(x.tensor(), largest).ok_or_else(empty)?;
-    Ok(from_tensor(
-        ops::gather(x.tensor(), &[k], &[])?,
-        x.eltype,
-        true,
-    ))
+    match extremum_position(t, largest) {
+        Some(k) => Ok(Some(ops::gather(t, &[k], &[])?)),
+        None => Ok(None),
+    }
 }
 
 /// `maximum(x; dims)`, `minimum(x; dims)`, `prod(x; dims)`: plain arrays fold in place; others
@@ -462,10 +469,7 @@ fn norm_(_: &mut Interp, args: Args) -> EvalResult {
     } else if p == 1.0 {
         ops::sum_all(&abs)?
     } else if p.is_infinite() {
-        match extremum_position(&abs, p > 0.0) {
-            Some(k) => ops::gather(&abs, &[k], &[])?,
-            None => Tensor::scalar(0.0),
-        }
+        extreme_element(&abs, p > 0.0)?.unwrap_or_else(|| Tensor::scalar(0.0))
     } else {
         let powered = ops::sum_all(&ops::binary(BinaryFn::Pow, &abs, &Tensor::scalar(p))?)?;
         ops::binary(BinaryFn::Pow, &powered, &Tensor::scalar(1.0 / p))?

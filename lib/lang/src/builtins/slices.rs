@@ -3,7 +3,7 @@
 //!
 //! Slices are gathered with `ops::gather`, so they carry derivatives like any other indexing.
 
-use super::Args;
+use super::{call_named, Args};
 use crate::error::ErrorKind;
 use crate::eval::iterate::no_method;
 use crate::eval::operators::{from_tensor, operand, Operand};
@@ -98,11 +98,6 @@ fn mapslices_(interp: &mut Interp, args: Args) -> EvalResult {
         Along::Columns => Ok(stacked),
         Along::Rows => call_named(interp, "permutedims", vec![stacked]),
     }
-}
-
-fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
-    let builtin = super::lookup(difflab_syntax::Name::new(name)).expect("a builtin");
-    interp.call(&Value::Builtin(builtin), args)
 }
 
 /// `permutedims(A)`: a matrix's transpose, a vector as a one-row matrix.

@@ -19,6 +19,8 @@ use difflab_syntax::{Arg, BinOp, Expr, ExprKind, UnaryOp};
 
 /// Elements processed per block: small enough for every temporary to stay in L1 cache.
 const BLOCK: usize = 1024;
+/// Blocks between two looks at the interrupt flag: 65 536 numbers.
+const BLOCKS_PER_CHECK: usize = 64;
 
 /// A dotted chain with its operands already evaluated.
 enum Tree {
@@ -135,7 +137,13 @@ impl Interp {
     /// The fused result, or `None` when the operands do not allow fusion.
     fn run_fused(&self, tree: &Tree) -> Result<Option<Value>, Flow> {
         let mut out = Vec::new();
-        let Some(shape) = fused_blocks(tree, |block| out.extend_from_slice(block))? else {
+        let fill = |block: &[f64], len: usize| {
+            if out.is_empty() {
+                out.reserve_exact(len);
+            }
+            out.extend_from_slice(block);
+        };
+        let Some(shape) = fused_blocks(tree, fill)? else {
             return Ok(None);
         };
         let eltype = result_eltype(tree);
@@ -150,7 +158,7 @@ impl Interp {
     pub(crate) fn fused_sum(&mut self, chain: &Expr) -> Result<Option<Value>, Flow> {
         let tree = self.collect_tree(chain)?;
         let mut total = 0.0;
-        match fused_blocks(&tree, |block| total += pairwise_sum(block))? {
+        match fused_blocks(&tree, |block, _| total += pairwise_sum(block))? {
             Some(_) if result_eltype(&tree) == ElType::Int64 => Ok(Some(Value::Int(total as i64))),
             Some(_) => Ok(Some(Value::Float(total))),
             None => {
@@ -178,7 +186,13 @@ fn pairwise_sum(block: &[f64]) -> f64 {
 
 /// Runs the chain block by block, handing each block of results to `sink`; the shape, or
 /// `None` when the operands do not allow fusion.
-fn fused_blocks(tree: &Tree, mut sink: impl FnMut(&[f64])) -> Result<Option<Vec<usize>>, Flow> {
+/// Runs the fused kernel block by block, handing each block and the whole length to `sink`;
+/// `None` when the chain cannot be fused. The interrupt flag and the memory limit are looked
+/// at every `BLOCKS_PER_CHECK` blocks.
+fn fused_blocks(
+    tree: &Tree,
+    mut sink: impl FnMut(&[f64], usize),
+) -> Result<Option<Vec<usize>>, Flow> {
     let mut leaves = Vec::new();
     let mut shape: Option<Vec<usize>> = None;
     if !gather_leaves(tree, &mut leaves, &mut shape) {
@@ -191,15 +205,19 @@ fn fused_blocks(tree: &Tree, mut sink: impl FnMut(&[f64])) -> Result<Option<Vec<
     if len < BLOCK {
         return Ok(None);
     }
+    difflab_ad::limits::reserve_numbers(len)?;
     let mut start = 0;
     while start < len {
+        if start % (BLOCK * BLOCKS_PER_CHECK) == 0 {
+            difflab_ad::limits::check()?;
+        }
         let n = BLOCK.min(len - start);
         let mut leaf_index = 0;
         let block = eval_block(tree, &leaves, &mut leaf_index, start, n)?;
         match block {
-            Block::Values(v) => sink(&v),
-            Block::Slice(v) => sink(v),
-            Block::Scalar(x) => sink(&vec![x; n]),
+            Block::Values(v) => sink(&v, len),
+            Block::Slice(v) => sink(v, len),
+            Block::Scalar(x) => sink(&vec![x; n], len),
         }
         start += n;
     }

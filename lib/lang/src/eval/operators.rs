@@ -7,6 +7,7 @@
 use super::{fail, EvalResult, Flow, Interp};
 use crate::error::ErrorKind;
 use crate::show::ElType;
+use crate::types::Prim;
 use crate::value::{Array, Range, Value};
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_ad::Tensor;
@@ -662,7 +663,14 @@ pub fn identical(a: &Value, b: &Value) -> bool {
             (Value::Sparse(p), Value::Sparse(q)) => Rc::ptr_eq(p, q),
             (Value::List(p), Value::List(q)) => Rc::ptr_eq(p, q),
             (Value::Function(p), Value::Function(q)) => Rc::ptr_eq(p, q),
-            (Value::Builtin(p), Value::Builtin(q)) => std::ptr::eq(*p, *q),
+            // `Int` and `Int64` are two names of one type.
+            (Value::Builtin(p), Value::Builtin(q)) => {
+                std::ptr::eq(*p, *q)
+                    || matches!(
+                        (Prim::from_name(p.name), Prim::from_name(q.name)),
+                        (Some(x), Some(y)) if x == y
+                    )
+            }
             (Value::Object(p), Value::Object(q)) => Rc::ptr_eq(p, q),
             (Value::Int(p), Value::Int(q)) => p == q,
             (Value::Float(p), Value::Float(q)) => p.to_bits() == q.to_bits(),
