@@ -364,13 +364,14 @@ impl Type {
             Value::Tuple(_) => Type::Prim(Prim::Tuple),
             Value::NamedTuple(_) => Type::Prim(Prim::NamedTuple),
             Value::List(_) => applied(Prim::Vector, Type::Prim(Prim::Any)),
-            Value::Sparse(s) => applied(
-                Prim::SparseMatrixCSC,
-                Type::Prim(match s.borrow().eltype {
+            Value::Sparse(s) => {
+                let eltype = match s.borrow().eltype {
                     ElType::Bool => Prim::Bool,
                     _ => Prim::Float64,
-                }),
-            ),
+                };
+                let params = vec![Type::Prim(eltype), Type::Prim(Prim::Int64)];
+                Type::Applied(Prim::SparseMatrixCSC, Rc::from(params))
+            }
             Value::Function(_) | Value::Builtin(_) => Type::Prim(Prim::Function),
             Value::Exception(e) => Type::Named(Rc::from(e.kind.name())),
             Value::Type(_) => Type::Prim(Prim::DataType),
@@ -424,6 +425,12 @@ impl Type {
         if let Type::Prim(Prim::Any) = self {
             return true;
         }
+        // A library type known by name (`typeof` of a sparse matrix) holds what prints as it.
+        if let Type::Named(name) = self {
+            if **name == v.type_name() {
+                return true;
+            }
+        }
         Type::of(v).is_subtype(self)
     }
 
@@ -461,16 +468,55 @@ impl Type {
 }
 
 /// The declared supertype of a library object's type, when it is a user-visible abstract type
-/// (the builtin linear solvers are `AbstractLinearSolver`s).
+/// (the builtin linear solvers are `AbstractLinearSolver`s, the detectors
+/// `ADTypes.AbstractSparsityDetector`s).
 fn library_supertype(name: &str) -> Option<Type> {
-    matches!(name, "IterativeLinearSolver" | "DirectLinearSolver")
-        .then(crate::builtins::ad::implicit::abstract_linear_solver)
+    let abstract_name = match name {
+        "IterativeLinearSolver" | "DirectLinearSolver" => "AbstractLinearSolver",
+        "TracerSparsityDetector"
+        | "TracerLocalSparsityDetector"
+        | "KnownJacobianSparsityDetector"
+        | "KnownHessianSparsityDetector"
+        | "DenseSparsityDetector" => "AbstractSparsityDetector",
+        _ => return None,
+    };
+    library_abstract_type(abstract_name)
+}
+
+thread_local! {
+    /// The abstract types the libraries declare, one definition each (types compare by it).
+    static LIBRARY_ABSTRACT_TYPES: Vec<Rc<TypeDef>> = ["AbstractLinearSolver", "AbstractSparsityDetector"]
+        .iter()
+        .map(|name| {
+            Rc::new(TypeDef {
+                name: Name::new(name),
+                params: Vec::new(),
+                supertype: Type::Prim(Prim::Any),
+                fields: Vec::new(),
+                mutable: false,
+                is_abstract: true,
+                has_inner_constructor: false,
+            })
+        })
+        .collect();
+}
+
+/// A library's abstract type by name (`AbstractLinearSolver`, `AbstractSparsityDetector`),
+/// which users may subtype and annotate with.
+pub fn library_abstract_type(name: &str) -> Option<Type> {
+    LIBRARY_ABSTRACT_TYPES.with(|types| {
+        types
+            .iter()
+            .find(|def| def.name.as_str() == name)
+            .map(|def| Type::User(def.clone()))
+    })
 }
 
 /// Parameters are invariant, as in Julia, except that a type variable fits anything and a
 /// bounded one (`Vector{<:Real}`) any subtype of its bound.
 fn params_fit(given: &[Type], wanted: &[Type]) -> bool {
-    given.len() == wanted.len()
+    // Fewer parameters leave the rest free, as Julia's `SparseMatrixCSC{Float64}` does.
+    given.len() >= wanted.len()
         && given.iter().zip(wanted).all(|(g, w)| match w {
             Type::Var(_) => true,
             Type::Within(bound) => g.is_subtype(bound),

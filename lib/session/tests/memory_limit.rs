@@ -38,6 +38,13 @@ fn closures_that_capture_their_frame_are_freed() {
          function recursive(a)
              down(k) = k == 0 ? a[1] : down(k - 1)
              return down(3)
+         end
+         struct Holder; f; end
+         function in_containers(a)
+             fs = Any[]
+             push!(fs, x -> x + a[1])
+             h = Holder(x -> x * a[1])
+             return (fs, h)
          end",
     );
     for shape in [
@@ -45,6 +52,7 @@ fn closures_that_capture_their_frame_are_freed() {
         "for i in 1:10^5; pair(rand(100)); end",
         "for i in 1:10^5; in_tuple(rand(100)); end",
         "for i in 1:10^5; recursive(rand(100)); end",
+        "for i in 1:10^5; in_containers(rand(100)); end",
         "kept = [escaped(rand(100)) for i in 1:10^5]; kept = nothing",
     ] {
         let before = difflab_ad::limits::live_bytes();

@@ -221,6 +221,12 @@ fn typeof_(_: &mut Interp, args: Args) -> EvalResult {
     if let Some(b) = super::lookup(difflab_syntax::Name::new(&name)) {
         return Ok(Value::Builtin(b));
     }
+    // A type the lattice describes exactly (`Vector{Float64}`) is that type, so it equals the
+    // type written out and `isa` works with it; other library types are known by name.
+    let ty = crate::types::Type::of(&args.pos[0]);
+    if ty.to_string() == name {
+        return Ok(Value::Type(Rc::new(ty)));
+    }
     Ok(type_value(&name))
 }
 

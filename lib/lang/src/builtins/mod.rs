@@ -271,17 +271,22 @@ pub fn constant(name: &str) -> Option<Value> {
         "missing" | "undef" => Value::Nothing,
         "stdout" => Value::Symbol(Name::new("stdout")),
         "stderr" => Value::Symbol(Name::new("stderr")),
-        // Number types difflab has no values of, named so code can mention them.
-        "UInt" | "UInt64" | "UInt32" | "Int32" | "Float32" => {
-            Value::Type(std::rc::Rc::new(crate::types::Type::named(name)))
-        }
+        // Number types difflab has no values of, named so code can mention them, and types
+        // whose values other builtins make.
+        "UInt"
+        | "UInt64"
+        | "UInt32"
+        | "Int32"
+        | "Float32"
+        | "SparseMatrixCSC"
+        | "AbstractSparseMatrix" => Value::Type(std::rc::Rc::new(crate::types::Type::named(name))),
         mode if mode.starts_with("Round") => {
             let (_, name) = math::ROUNDING_MODES.iter().find(|(n, _)| *n == mode)?;
             Value::object(math::RoundingMode(name))
         }
-        "AbstractLinearSolver" => {
-            Value::Type(std::rc::Rc::new(ad::implicit::abstract_linear_solver()))
-        }
+        "AbstractLinearSolver" | "AbstractSparsityDetector" => Value::Type(std::rc::Rc::new(
+            crate::types::library_abstract_type(name).expect("a library type"),
+        )),
         "Any" | "Number" | "Real" | "Integer" | "AbstractArray" | "AbstractVector"
         | "AbstractMatrix" | "String" | "AbstractString" | "Function" | "Nothing" | "Tuple" => {
             io::type_value(name)

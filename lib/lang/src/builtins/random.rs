@@ -44,7 +44,7 @@ pub fn as_rng(v: &Value) -> Option<&RngValue> {
 }
 
 /// Runs `draw` with the generator given first in `args` (removing it), else the session's.
-fn with_generator<T>(
+pub(crate) fn with_generator<T>(
     interp: &mut Interp,
     args: &mut Args,
     draw: impl FnOnce(&mut Interp, &mut Xoshiro256PlusPlus, &Args) -> T,
@@ -230,16 +230,18 @@ fn seed_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Nothing)
 }
 
-fn randperm_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("randperm", 1, 1)?;
-    let n = super::to_size(&args.pos[0], "randperm")?;
-    interp.check_alloc(n)?;
-    let mut perm: Vec<f64> = (1..=n).map(|k| k as f64).collect();
-    for i in (1..n).rev() {
-        let j = interp.rng.random_range(0..=i);
-        perm.swap(i, j);
-    }
-    Ok(super::array(ElType::Int64, &[n], perm))
+fn randperm_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    with_generator(interp, &mut args, |interp, rng, args| {
+        args.arity("randperm", 1, 1)?;
+        let n = super::to_size(&args.pos[0], "randperm")?;
+        interp.check_alloc(n)?;
+        let mut perm: Vec<f64> = (1..=n).map(|k| k as f64).collect();
+        for i in (1..n).rev() {
+            let j = rng.random_range(0..=i);
+            perm.swap(i, j);
+        }
+        Ok(super::array(ElType::Int64, &[n], perm))
+    })
 }
 
 crate::builtins! {
@@ -251,5 +253,5 @@ crate::builtins! {
     "StableRNG" => stable_rng_, false, "    StableRNG(seed)\n\nA random generator of your own whose numbers are the same on every machine and version of difflab (see `?MersenneTwister`).\n\n```\njulia> rand(StableRNG(0)) == rand(StableRNG(0))\ntrue\n```";
     "randn" => randn_, false, "    randn([rng,] [dims...])\n\nStandard normal random numbers.\n\n```\njulia> size(randn(2, 3))\n(2, 3)\n```";
     "seed!" => seed_, false, "    seed!(k)\n    Random.seed!(k)\n\nRestarts the random stream from seed `k`: the same seed gives the same numbers.\n\n```\njulia> seed!(0); a = rand(); seed!(0); a == rand()\ntrue\n```";
-    "randperm" => randperm_, false, "    randperm(n)\n\nA random permutation of `1:n`.\n\n```\njulia> sort(randperm(3))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "randperm" => randperm_, false, "    randperm([rng,] n)\n\nA random permutation of `1:n`.\n\n```\njulia> sort(randperm(3))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
 }

@@ -671,7 +671,13 @@ pub fn identical(a: &Value, b: &Value) -> bool {
                         (Some(x), Some(y)) if x == y
                     )
             }
-            (Value::Object(p), Value::Object(q)) => Rc::ptr_eq(p, q),
+            // Types known by name (what `typeof` gives for library types) are equal by name.
+            (Value::Object(p), Value::Object(q)) => {
+                Rc::ptr_eq(p, q)
+                    || (p.type_name() == "DataType"
+                        && q.type_name() == "DataType"
+                        && p.show() == q.show())
+            }
             (Value::Int(p), Value::Int(q)) => p == q,
             (Value::Float(p), Value::Float(q)) => p.to_bits() == q.to_bits(),
             (Value::Bool(p), Value::Bool(q)) => p == q,

@@ -275,19 +275,26 @@ enum Cycle {
 
 fn cycle_state(frame: &ScopeRef) -> Cycle {
     let vars = frame.vars.borrow();
-    let mut held: Vec<(&Rc<Closure>, usize)> = Vec::new();
+    let mut search = HeldClosures {
+        held: Vec::new(),
+        budget: SEARCH_BUDGET,
+        shared: false,
+    };
     for (_, value) in vars.iter() {
-        closures_held_by(value, &mut held);
+        search.look_in(value, CONTAINER_DEPTH);
     }
+    drop(vars);
+    let HeldClosures { held, shared, .. } = search;
     let mut captures = 0;
-    let mut only_held_here = true;
+    let mut only_held_here = !shared;
     for (closure, times) in &held {
         let refs = methods(closure)
             .filter(|m| captures_through_private_frames(&m.scope, frame))
             .count();
         if refs > 0 {
             captures += refs;
-            only_held_here &= Rc::strong_count(closure) == *times
+            // `held` keeps one reference of its own to each closure.
+            only_held_here &= Rc::strong_count(closure) == *times + 1
                 && closure.methods.iter().all(|m| Rc::strong_count(m) == 1);
         }
     }
@@ -300,20 +307,69 @@ fn cycle_state(frame: &ScopeRef) -> Cycle {
     }
 }
 
-/// Adds the closures `value` holds, directly or in tuples nothing else holds, to
-/// `held` with how many times each is held.
-fn closures_held_by<'a>(value: &'a Value, held: &mut Vec<(&'a Rc<Closure>, usize)>) {
-    match value {
-        Value::Function(c) => match held.iter_mut().find(|(h, _)| Rc::ptr_eq(h, c)) {
-            Some(entry) => entry.1 += 1,
-            None => held.push((c, 1)),
-        },
-        Value::Tuple(items) if Rc::strong_count(items) == 1 => {
-            for item in items.iter() {
-                closures_held_by(item, held);
-            }
+/// How deep inside containers the closures of a frame are looked for.
+const CONTAINER_DEPTH: usize = 8;
+/// How many values one look at a frame visits at most; beyond, the frame is treated as held
+/// from outside (kept as a suspect and looked at again by later sweeps).
+const SEARCH_BUDGET: usize = 4096;
+
+/// The closures a frame holds, directly or in containers (tuples, vectors, struct instances),
+/// with how many times each is held.
+struct HeldClosures {
+    held: Vec<(Rc<Closure>, usize)>,
+    /// Values still to visit.
+    budget: usize,
+    /// Set when a container on the way is also held elsewhere (or the search gave up): the
+    /// closures found may then be reachable from outside.
+    shared: bool,
+}
+
+impl HeldClosures {
+    fn look_in(&mut self, value: &Value, depth: usize) {
+        if self.budget == 0 {
+            self.shared = true;
+            return;
         }
-        _ => {}
+        self.budget -= 1;
+        match value {
+            Value::Function(c) => match self.held.iter_mut().find(|(h, _)| Rc::ptr_eq(h, c)) {
+                Some(entry) => entry.1 += 1,
+                None => self.held.push((c.clone(), 1)),
+            },
+            Value::Tuple(items) => {
+                self.note_sharing(Rc::strong_count(items));
+                self.look_in_all(items, depth);
+            }
+            Value::List(items) => {
+                self.note_sharing(Rc::strong_count(items));
+                match items.try_borrow() {
+                    Ok(items) => self.look_in_all(&items, depth),
+                    Err(_) => self.shared = true,
+                }
+            }
+            Value::Struct(s) => {
+                self.note_sharing(Rc::strong_count(s));
+                match s.fields.try_borrow() {
+                    Ok(fields) => self.look_in_all(&fields, depth),
+                    Err(_) => self.shared = true,
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn note_sharing(&mut self, references: usize) {
+        self.shared |= references != 1;
+    }
+
+    fn look_in_all(&mut self, items: &[Value], depth: usize) {
+        if depth == 0 {
+            self.shared |= !items.is_empty();
+            return;
+        }
+        for item in items {
+            self.look_in(item, depth - 1);
+        }
     }
 }
 

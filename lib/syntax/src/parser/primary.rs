@@ -158,7 +158,7 @@ impl<'s> Parser<'s> {
             });
         }
         if self.at(&TokenKind::Semicolon) {
-            return self.parse_paren_block(Vec::new(), open);
+            return self.parse_named_tuple(open);
         }
         let first = self.parse_expr()?;
         if self.at_keyword(Keyword::For) {
@@ -200,6 +200,63 @@ impl<'s> Parser<'s> {
             items.push(Self::into_arg(self.parse_splat(item)));
         }
         let close = self.expect(&TokenKind::RParen, "\",\" or \")\"")?;
+        Ok(Expr {
+            kind: ExprKind::Tuple(items),
+            span: open.to(close.span),
+        })
+    }
+
+    /// `(; a = 1, b)`, from its `;`: a named tuple, where a bare name `b` (or a field `x.b`)
+    /// stands for `b = b` (`b = x.b`).
+    fn parse_named_tuple(&mut self, open: Span) -> PResult<Expr> {
+        self.bump();
+        let mut items = Vec::new();
+        while !self.at(&TokenKind::RParen) {
+            let item = self.parse_expr()?;
+            let span = item.span;
+            let named = |name: Name| Expr {
+                kind: ExprKind::Ident(name),
+                span,
+            };
+            let value = match &item.kind {
+                ExprKind::Assign {
+                    op: None, target, ..
+                } if matches!(target.kind, ExprKind::Ident(_)) => item,
+                ExprKind::Ident(name) => Expr {
+                    kind: ExprKind::Assign {
+                        target: Box::new(named(*name)),
+                        op: None,
+                        dotted: false,
+                        value: Box::new(item.clone()),
+                    },
+                    span,
+                },
+                ExprKind::Field { field, .. } => Expr {
+                    kind: ExprKind::Assign {
+                        target: Box::new(named(*field)),
+                        op: None,
+                        dotted: false,
+                        value: Box::new(item.clone()),
+                    },
+                    span,
+                },
+                _ => {
+                    return Err(ParseError {
+                        kind: ParseErrorKind::Expected {
+                            expected: "a named tuple field (\"name = value\" or \"name\")",
+                            found: self.text(span),
+                        },
+                        span,
+                    })
+                }
+            };
+            items.push(Self::into_arg(value));
+            if self.eat(|k| *k == TokenKind::Comma).is_none() && !self.at(&TokenKind::RParen) {
+                let found = self.peek().clone();
+                return Err(self.expected("\",\" or \")\"", &found));
+            }
+        }
+        let close = self.bump();
         Ok(Expr {
             kind: ExprKind::Tuple(items),
             span: open.to(close.span),

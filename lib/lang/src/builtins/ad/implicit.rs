@@ -19,7 +19,7 @@ use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
 use crate::output::Stream;
-use crate::types::{Prim, Type, TypeDef};
+use crate::types::Type;
 use crate::value::{Array, Value};
 use difflab_ad::di::{operators as di, primitives, sparse, Backend};
 use difflab_ad::error::Result as AdResult;
@@ -116,6 +116,8 @@ pub enum LinearSolver {
         verbose: bool,
         /// Accept a least-squares solution of an inconsistent system.
         accept_inconsistent: bool,
+        /// The relative residual at which GMRES stops.
+        rtol: f64,
     },
     /// `A` materialized and factorized once per point.
     Direct {
@@ -183,8 +185,10 @@ impl Object for LinearSolver {
             LinearSolver::Iterative {
                 verbose,
                 accept_inconsistent,
+                rtol,
             } => {
-                format!("IterativeLinearSolver(verbose={verbose}, accept_inconsistent={accept_inconsistent})")
+                let rtol = crate::show::float(*rtol);
+                format!("IterativeLinearSolver(verbose={verbose}, accept_inconsistent={accept_inconsistent}, rtol={rtol})")
             }
             LinearSolver::Direct { verbose } => format!("DirectLinearSolver(verbose={verbose})"),
             LinearSolver::User { .. } => "LinearSolver(presolve, solve)".into(),
@@ -210,11 +214,27 @@ fn flag(args: &Args, name: &str, default: bool) -> Result<bool, Flow> {
     }
 }
 
+/// GMRES's default relative residual.
+const DEFAULT_RTOL: f64 = 1e-12;
+
 fn iterative_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("IterativeLinearSolver", 0, 0)?;
+    let rtol = match args.kw("rtol") {
+        None => DEFAULT_RTOL,
+        Some(v) => match crate::builtins::to_float(v, "IterativeLinearSolver")? {
+            rtol if rtol > 0.0 && rtol < 1.0 => rtol,
+            _ => {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    "IterativeLinearSolver: rtol must lie in (0, 1)",
+                ))
+            }
+        },
+    };
     let solver = LinearSolver::Iterative {
         verbose: flag(&args, "verbose", true)?,
         accept_inconsistent: flag(&args, "accept_inconsistent", false)?,
+        rtol,
     };
     Ok(Value::Object(Rc::new(Box::new(solver))))
 }
@@ -360,6 +380,7 @@ impl ImplicitFunction {
             LinearSolver::Iterative {
                 verbose,
                 accept_inconsistent,
+                rtol,
             } => {
                 let mut out = Vec::with_capacity(rhs.len());
                 for b in rhs {
@@ -375,7 +396,7 @@ impl ImplicitFunction {
                         Ok(av[0].to_col_major())
                     };
                     let (solution, info) =
-                        solve::gmres(&mut product, b, 1e-12, m.min(50), 20 * m + 100)?;
+                        solve::gmres(&mut product, b, *rtol, m.min(50), 20 * m + 100)?;
                     if info.converged || *accept_inconsistent {
                         out.push(solution);
                     } else {
@@ -590,21 +611,9 @@ impl Object for ImplicitFunction {
     }
 }
 
-thread_local! {
-    static ABSTRACT_LINEAR_SOLVER: Rc<TypeDef> = Rc::new(TypeDef {
-        name: Name::new("AbstractLinearSolver"),
-        params: Vec::new(),
-        supertype: Type::Prim(Prim::Any),
-        fields: Vec::new(),
-        mutable: false,
-        is_abstract: true,
-        has_inner_constructor: false,
-    });
-}
-
 /// ImplicitDifferentiation's `AbstractLinearSolver`, the supertype of user solvers.
 pub fn abstract_linear_solver() -> Type {
-    ABSTRACT_LINEAR_SOLVER.with(|def| Type::User(def.clone()))
+    crate::types::library_abstract_type("AbstractLinearSolver").expect("a library type")
 }
 
 /// `presolve(solver, A, y)` of the builtin solvers: `A` itself (each `solve` uses `\`).
@@ -643,7 +652,11 @@ fn require_solver(v: &Value, name: &str) -> Result<(), Flow> {
 fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("ImplicitFunction", 2, 2)?;
     let solver = match args.kw("linear_solver") {
-        None => LinearSolver::Iterative { verbose: true, accept_inconsistent: false },
+        None => LinearSolver::Iterative {
+            verbose: true,
+            accept_inconsistent: false,
+            rtol: DEFAULT_RTOL,
+        },
         Some(Value::Object(o)) if o.as_any().is::<LinearSolver>() => o.as_any().downcast_ref::<LinearSolver>().expect("checked").clone(),
         Some(Value::NamedTuple(fields)) => {
             let get = |k: &str| fields.iter().find(|(n, _)| n.as_str() == k).map(|(_, v)| v.clone());
@@ -681,7 +694,7 @@ crate::builtins! {
     "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(), conditions_backend=nothing)\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions.\n\nEvery backend works through it: forward mode solves `A·ẏ = -B·ẋ` for all partials of a chunk, reverse mode solves `Aᵀu = ȳ` and returns `-Bᵀu` (with `A` and `B` materialized at the point), finite differences call `forward`. The sparsity detectors trace the conditions: each `y` entry depends on the inputs that reach its block of `A = ∂c/∂y` (elementwise problems stay diagonal), so `AutoSparse` works around it. Second order works when finite differences take one of the two orders (`SecondOrder(AutoFiniteDiff(), AutoForwardDiff())`, `SecondOrder(AutoReverseDiff(), AutoFiniteDiff())`, …); two AD backends raise an `ArgumentError` saying so.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
     "presolve" => presolve_, false, "    presolve(solver, A, y)\n\nImplicitDifferentiation's first method of a linear solver: prepares `A = ∂c/∂y` (for example factorizes it) for several `solve`s with right-hand sides like `y`. Write your own for a subtype of `AbstractLinearSolver` after `import ImplicitDifferentiation: presolve, solve`; the builtin solvers return `A`.\n\n```\njulia> import ImplicitDifferentiation: presolve, solve, AbstractLinearSolver\n\njulia> struct LUSolver <: AbstractLinearSolver end\n\njulia> presolve(::LUSolver, A, y) = lu(A);\n\njulia> solve(::LUSolver, F, b) = F \\ b;\n\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=LUSolver());\n\njulia> jacobian(implicit, AutoReverseDiff(), [4.0])\n1×1 Matrix{Float64}:\n 0.25\n```";
     "solve" => solve_, false, "    solve(solver, Afact, b)\n\nImplicitDifferentiation's second method of a linear solver: `x` with `A x = b`, given what `presolve` returned (NaNs when it fails). The builtin solvers compute `Afact \\ b`; see `?presolve` for a solver of your own.\n\n```\njulia> solve(DirectLinearSolver(), [2.0 0.0; 0.0 4.0], [1.0, 1.0])\n2-element Vector{Float64}:\n 0.5\n 0.25\n```";
-    "IterativeLinearSolver" => iterative_, false, "    IterativeLinearSolver(; verbose=true, accept_inconsistent=false)\n\nThe default linear solver of `ImplicitFunction`: restarted GMRES on matrix-free products with `∂c/∂y`. When it does not converge the result is NaN, with a warning unless `verbose=false`; `accept_inconsistent=true` keeps the least-squares answer instead.\n\n```\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=IterativeLinearSolver(verbose=false));\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 16.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.125\n```";
+    "IterativeLinearSolver" => iterative_, false, "    IterativeLinearSolver(; verbose=true, accept_inconsistent=false, rtol=1e-12)\n\nThe default linear solver of `ImplicitFunction`: restarted GMRES on matrix-free products with `∂c/∂y`, stopping at the relative residual `rtol`. When it does not converge the result is NaN, with a warning unless `verbose=false`; `accept_inconsistent=true` keeps the least-squares answer instead.\n\n```\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=IterativeLinearSolver(verbose=false));\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 16.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.125\n```";
     "DirectLinearSolver" => direct_, false, "    DirectLinearSolver(; verbose=true)\n\nA linear solver for `ImplicitFunction` that materializes `∂c/∂y` once per point and factorizes it with faer: a sparse LU when its pattern (traced through the conditions) is sparse and `y` has at least 64 entries, computed with one pushforward per color, a dense LU with partial pivoting otherwise; a singular matrix gives NaN with a warning unless `verbose=false`.\n\n```\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=DirectLinearSolver());\n\njulia> jacobian(implicit, AutoReverseDiff(), [4.0, 16.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.125\n```";
 }
 

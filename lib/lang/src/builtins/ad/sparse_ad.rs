@@ -86,9 +86,28 @@ fn pattern_of(v: &Value) -> Result<SparsityPattern, Flow> {
 /// The tracers' pattern types (`gradient_pattern_type=Set{UInt}`, `hessian_pattern_type=…`):
 /// SparseConnectivityTracer's choice of set representation, a speed trade-off there. difflab's
 /// tracers have one representation and the same patterns, so a type is accepted and anything
-/// else is an error.
+/// else is an error. `shared_hessian_pattern=true` lets SCT's Hessian tracers share one
+/// pattern, which then contains the unshared one; difflab gives the unshared pattern.
 fn check_pattern_types(args: &Args, name: &str) -> Result<(), Flow> {
-    args.keywords(name, &["gradient_pattern_type", "hessian_pattern_type"])?;
+    args.keywords(
+        name,
+        &[
+            "gradient_pattern_type",
+            "hessian_pattern_type",
+            "shared_hessian_pattern",
+        ],
+    )?;
+    if let Some(v) = args.kw("shared_hessian_pattern") {
+        if !matches!(v, Value::Bool(_)) {
+            return Err(fail(
+                ErrorKind::TypeError,
+                format!(
+                    "shared_hessian_pattern must be a Bool, got a {}",
+                    v.type_name()
+                ),
+            ));
+        }
+    }
     for keyword in ["gradient_pattern_type", "hessian_pattern_type"] {
         if let Some(v) = args.kw(keyword) {
             if crate::types::Type::from_value(v).is_none() {
@@ -512,7 +531,7 @@ fn coloring_plan(
 }
 
 crate::builtins! {
-    "TracerSparsityDetector" => global_, false, "    TracerSparsityDetector(; gradient_pattern_type, hessian_pattern_type)\n\nGlobal sparsity detection by index-set tracing: the function runs once on tracers that record which inputs each value depends on; the pattern holds for every input. Tracers have no values, so comparing one (`x > 0`) is an error: use `TracerLocalSparsityDetector()` for functions that branch. SparseConnectivityTracer's `gradient_pattern_type` and `hessian_pattern_type` (its set representations, e.g. `Set{UInt}`) are accepted: difflab's tracers have one representation and give the same patterns.\n\n```\njulia> jacobian_sparsity(x -> diff(x .^ 2), [1.0, 2.0, 3.0], TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 4 stored entries:\n 1  1  ⋅\n ⋅  1  1\n```";
+    "TracerSparsityDetector" => global_, false, "    TracerSparsityDetector(; gradient_pattern_type, hessian_pattern_type)\n\nGlobal sparsity detection by index-set tracing: the function runs once on tracers that record which inputs each value depends on; the pattern holds for every input. Tracers have no values, so comparing one (`x > 0`) is an error: use `TracerLocalSparsityDetector()` for functions that branch. SparseConnectivityTracer's `gradient_pattern_type` and `hessian_pattern_type` (its set representations, e.g. `Set{UInt}`) and `shared_hessian_pattern` are accepted: difflab's tracers have one representation and give the same (unshared) patterns.\n\n```\njulia> jacobian_sparsity(x -> diff(x .^ 2), [1.0, 2.0, 3.0], TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 4 stored entries:\n 1  1  ⋅\n ⋅  1  1\n```";
     "TracerLocalSparsityDetector" => local_, false, "    TracerLocalSparsityDetector()\n\nSparsity detection with tracers that also carry the input's values, as SparseConnectivityTracer's local tracers: the function may branch on them, and a derivative that is zero at that input drops its dependency (a product with a zero factor, the branch `max`, `min`, `clamp` and `ifelse` do not take, the divisor of a zero numerator). The pattern holds at that input only; `TracerSparsityDetector()` gives one that holds for every input.\n\nBelow, `∂(x₁x₂)/∂x₂ = x₁` is zero at the first input and `max` takes `x₃`; at the second, `x₂` is zero and `max` takes `x₁`.\n\n```\njulia> f(x) = [x[1] * x[2], max(x[1], x[3])];\n\njulia> jacobian_sparsity(f, [0.0, 1.0, 2.0], TracerLocalSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 2 stored entries:\n 1  ⋅  ⋅\n ⋅  ⋅  1\n\njulia> jacobian_sparsity(f, [1.0, 0.0, -1.0], TracerLocalSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 2 stored entries:\n ⋅  1  ⋅\n 1  ⋅  ⋅\n\njulia> jacobian_sparsity(f, [0.0, 1.0, 2.0], TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 4 stored entries:\n 1  1  ⋅\n 1  ⋅  1\n\njulia> jacobian_sparsity(x -> x[1] > 0 ? x .* x[2] : x, [1.0, 2.0], TracerLocalSparsityDetector())\n2×2 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1\n ⋅  1\n```";
     "KnownJacobianSparsityDetector" => known_jacobian_, false, "    KnownJacobianSparsityDetector(P)\n\nA detector returning the Jacobian pattern `P` you already know (a sparse or dense matrix).\n\n```\njulia> P = sparse([1, 2, 2], [1, 1, 2], [true, true, true]);\n\njulia> jacobian_sparsity(x -> x, [1.0, 2.0], KnownJacobianSparsityDetector(P))\n2×2 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  ⋅\n 1  1\n\njulia> b = AutoSparse(AutoForwardDiff(); sparsity_detector=KnownJacobianSparsityDetector(P));\n```";
     "DenseSparsityDetector" => dense_detector_, false, "    DenseSparsityDetector(backend; atol, method=:iterative)\n\nSparsity detection by computing the dense Jacobian (or Hessian) with `backend` at the input and keeping the entries of magnitude above `atol`. It is valid at that input only and misses derivatives that happen to vanish there; it is mostly useful to check the tracers or for functions they cannot trace.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], [1.0, 2.0, 3.0], DenseSparsityDetector(AutoForwardDiff(); atol=1e-12))\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";

@@ -219,7 +219,16 @@ fn dropzeros_in_place(_: &mut Interp, args: Args) -> EvalResult {
     Ok(args.pos[0].clone())
 }
 
-fn sprand_(interp: &mut Interp, args: Args) -> EvalResult {
+fn sprand_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    crate::builtins::random::with_generator(interp, &mut args, sprand_with)
+}
+
+/// `sprand([rng,] [Bool,] m, n, p)` drawing from `rng`.
+fn sprand_with(
+    interp: &mut Interp,
+    rng: &mut rand_xoshiro::Xoshiro256PlusPlus,
+    args: &Args,
+) -> EvalResult {
     // `sprand(Bool, m, n, p)` stores `true` at each drawn position.
     let (pos, eltype) = with_eltype(&args.pos);
     let [m, n, p] = pos else {
@@ -252,7 +261,7 @@ fn sprand_(interp: &mut Interp, args: Args) -> EvalResult {
             let mut i = 0usize;
             loop {
                 if p < 1.0 {
-                    let u: f64 = 1.0 - interp.rng.random::<f64>();
+                    let u: f64 = 1.0 - rng.random::<f64>();
                     let skip = (u.ln() / log_q).floor();
                     if !skip.is_finite() || skip >= (m - i.min(m)) as f64 {
                         break;
@@ -266,7 +275,7 @@ fn sprand_(interp: &mut Interp, args: Args) -> EvalResult {
                 data.push(if eltype == ElType::Bool {
                     1.0
                 } else {
-                    interp.rng.random::<f64>()
+                    rng.random::<f64>()
                 });
                 i += 1;
             }
@@ -327,7 +336,7 @@ crate::builtins! {
     "sparse" => sparse_, false, "    sparse(I, J, V, [m, n])\n    sparse(A)\n    sparse(I, n)\n\nA `SparseMatrixCSC{Float64, Int64}` with entries `V[k]` at `(I[k], J[k])` (1-based; duplicates are summed; a single value is repeated), or the nonzeros of a dense matrix, or the n×n identity (`I` is the identity function).\n\n```\njulia> sparse([1, 2, 1], [1, 2, 1], [1.0, 2.0, 3.0], 2, 2)\n2×2 SparseMatrixCSC{Float64, Int64} with 2 stored entries:\n 4.0   ⋅ \n  ⋅   2.0\n```";
     "spzeros" => spzeros_, false, "    spzeros(m, n)\n\nAn m×n sparse matrix with no stored entries.\n\n```\njulia> nnz(spzeros(3, 3))\n0\n```";
     "spdiagm" => spdiagm_, false, "    spdiagm(v)\n    spdiagm(k => v, ...)\n    spdiagm(m, n, k => v, ...)\n\nA sparse matrix with `v` on its `k`-th diagonal.\n\n```\njulia> spdiagm(0 => [2.0, 2.0], 1 => [-1.0])\n2×2 SparseMatrixCSC{Float64, Int64} with 3 stored entries:\n 2.0  -1.0\n  ⋅    2.0\n```";
-    "sprand" => sprand_, false, "    sprand(m, n, p)\n    sprand(Bool, m, n, p)\n\nA random m×n sparse matrix: each entry is stored with probability `p`, with a value uniform in [0, 1) (from the session's generator), or `true` for a `Bool` pattern.\n\n```\njulia> size(sprand(100, 50, 0.1))\n(100, 50)\n```";
+    "sprand" => sprand_, false, "    sprand([rng,] m, n, p)\n    sprand([rng,] Bool, m, n, p)\n\nA random m×n sparse matrix: each entry is stored with probability `p`, with a value uniform in [0, 1) (from the session's generator), or `true` for a `Bool` pattern.\n\n```\njulia> size(sprand(100, 50, 0.1))\n(100, 50)\n```";
     "nnz" => nnz_, false, "    nnz(A)\n\nThe number of stored entries of a sparse matrix.\n\n```\njulia> nnz(sparse([1, 2], [1, 2], [1.0, 2.0]))\n2\n```";
     "findnz" => findnz_, false, "    findnz(A)\n\n`(I, J, V)`: the row indices, column indices and values of the stored entries, column by column.\n\n```\njulia> findnz(sparse([2, 1], [1, 2], [5.0, 6.0]))\n([2, 1], [1, 2], [5.0, 6.0])\n```";
     "nonzeros" => nonzeros_, false, "    nonzeros(A)\n\nThe stored values, column by column.\n\n```\njulia> nonzeros(sparse([1], [1], [3.0]))\n1-element Vector{Float64}:\n 3.0\n```";
