@@ -427,8 +427,13 @@ fn mean_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(from_tensor(t, ElType::Float64, dims.is_none()))
 }
 
-fn dot_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("dot", 2, 2)?;
+fn dot_(interp: &mut Interp, args: Args) -> EvalResult {
+    if let [x, a, y] = args.pos.as_slice() {
+        // `dot(x, A, y)`: the inner product of `x` with `A * y`.
+        let ay = interp.binary(difflab_syntax::BinOp::Mul, false, a, y)?;
+        return dot_(interp, Args::positional(vec![x.clone(), ay]));
+    }
+    args.arity("dot", 2, 3)?;
     let (x, y) = (numeric(&args.pos[0], "dot")?, numeric(&args.pos[1], "dot")?);
     if x.tensor().len() != y.tensor().len() {
         return Err(fail(
@@ -486,6 +491,6 @@ crate::builtins! {
     "argmin" => argmin_, false, "    argmin(x)\n\nThe index of the smallest element.\n\n```\njulia> argmin([3, 7, 2])\n3\n```";
     "extrema" => extrema_, false, "    extrema(x)\n\n`(minimum(x), maximum(x))`.\n\n```\njulia> extrema([3, 7, 2])\n(2, 7)\n```";
     "mean" => mean_, false, "    mean(x; dims)\n\nThe arithmetic mean.\n\n```\njulia> mean([1.0, 2.0, 3.0])\n2.0\n```";
-    "dot" => dot_, false, "    dot(x, y)\n\nThe inner product `sum(x .* y)`, also `x ⋅ y`.\n\n```\njulia> dot([1, 2], [3, 4])\n11\n```";
+    "dot" => dot_, false, "    dot(x, y)\n    dot(x, A, y)\n\nThe inner product `sum(x .* y)`, also `x ⋅ y`; with a matrix, `dot(x, A * y)`.\n\n```\njulia> dot([1, 2], [3, 4])\n11\n\njulia> dot([1, 2], [1 0; 0 2], [3, 4])\n19\n```";
     "norm" => norm_, false, "    norm(x, p=2)\n\nThe p-norm of the elements (Frobenius for matrices).\n\n```\njulia> norm([3.0, 4.0])\n5.0\n```";
 }
