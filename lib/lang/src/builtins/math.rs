@@ -522,6 +522,15 @@ fn rem_(_: &mut Interp, args: Args) -> EvalResult {
     )
 }
 
+/// `clamp!(A, lo, hi)`: every element of `A` clamped in place; returns `A`.
+fn clamp_in_place(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("clamp!", 3, 3)?;
+    let clamp = super::lookup(difflab_syntax::Name::new("clamp")).expect("clamp is a builtin");
+    let clamped = interp.broadcast_call(&Value::Builtin(clamp), args.pos.clone(), vec![])?;
+    interp.fill_all(&args.pos[0], &clamped)?;
+    Ok(args.pos[0].clone())
+}
+
 fn clamp_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("clamp", 3, 3)?;
     let lower = binary(
@@ -818,6 +827,7 @@ crate::builtins! {
     "hypot" => hypot_, true, "    hypot(x, y)\n    hypot(x)\n\n`sqrt(x^2 + y^2)` without overflow (`abs(x)` for one argument).\n\n```\njulia> hypot(3, 4)\n5.0\n```";
     "mod" => mod_, true, "    mod(x, y)\n\nThe remainder of floored division (same sign as `y`).\n\n```\njulia> mod(-1, 3)\n2\n```";
     "rem" => rem_, true, "    rem(x, y)\n\nThe remainder of truncated division (same sign as `x`), also `x % y`.\n\n```\njulia> rem(-1, 3)\n-1\n```";
+    "clamp!" => clamp_in_place, false, "    clamp!(A, lo, hi)\n\nClamps every element of the array `A` to `[lo, hi]`, in place, and returns `A`.\n\n```\njulia> A = [-1.0, 0.5, 2.0]; clamp!(A, 0.0, 1.0); A\n3-element Vector{Float64}:\n 0.0\n 0.5\n 1.0\n```";
     "clamp" => clamp_, true, "    clamp(x, lo, hi)\n\n`x` limited to `[lo, hi]`.\n\n```\njulia> clamp(5, 0, 3)\n3\n```";
     "ifelse" => ifelse_, false, "    ifelse(cond, a, b)\n\n`a` if `cond` else `b`, both evaluated (unlike `cond ? a : b`). Under `TracerSparsityDetector()`, where comparisons have no value, the result depends on both branches: its pattern is their union.\n\n```\njulia> ifelse(true, 1, 2)\n1\n\njulia> jacobian_sparsity(x -> [ifelse(x[1] > x[2], x[1], x[2])], [1.0, 2.0], TracerSparsityDetector())\n1×2 SparseMatrixCSC{Bool, Int64} with 2 stored entries:\n 1  1\n```";
     "identity" => identity_, false, "    identity(x)\n\nReturns `x`.\n\n```\njulia> identity(3)\n3\n```";

@@ -408,7 +408,48 @@ fn sortperm_(interp: &mut Interp, args: Args) -> EvalResult {
     ))
 }
 
+/// The positions `p` lists, 0-based, when `p` is a permutation of `1:length(p)`.
+fn permutation(p: &Value, name: &str) -> Result<Option<Vec<usize>>, Flow> {
+    let items = elements(p)?;
+    let n = items.len();
+    let mut seen = vec![false; n];
+    let mut positions = Vec::with_capacity(n);
+    for item in &items {
+        let k = super::to_int(item, name)?;
+        match usize::try_from(k - 1).ok().filter(|&k| k < n && !seen[k]) {
+            Some(k) => {
+                seen[k] = true;
+                positions.push(k);
+            }
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(positions))
+}
+
+fn isperm_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isperm", 1, 1)?;
+    Ok(Value::Bool(permutation(&args.pos[0], "isperm")?.is_some()))
+}
+
+fn invperm_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("invperm", 1, 1)?;
+    let Some(positions) = permutation(&args.pos[0], "invperm")? else {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            "argument is not a permutation",
+        ));
+    };
+    let mut inverse = vec![0.0; positions.len()];
+    for (i, &k) in positions.iter().enumerate() {
+        inverse[k] = (i + 1) as f64;
+    }
+    Ok(super::array(ElType::Int64, &[inverse.len()], inverse))
+}
+
 crate::builtins! {
+    "isperm" => isperm_, false, "    isperm(p)\n\nWhether `p` holds each of `1:length(p)` exactly once.\n\n```\njulia> isperm([3, 1, 2]), isperm([1, 1])\n(true, false)\n```";
+    "invperm" => invperm_, false, "    invperm(p)\n\nThe inverse permutation: `invperm(p)[p[i]] == i`.\n\n```\njulia> invperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
     "findall" => findall_, false, "    findall(mask)\n    findall(pred, xs)\n\nThe indices where a Bool array is true (or `pred` holds).\n\n```\njulia> findall([1, 5, 2] .> 1)\n2-element Vector{Int64}:\n 2\n 3\n```";
     "findfirst" => findfirst_, false, "    findfirst(mask)\n    findfirst(pred, xs)\n\nThe first index where the condition holds, or `nothing`.\n\n```\njulia> findfirst(iszero, [1, 0, 0])\n2\n```";
     "any" => any_, false, "    any(mask)\n    any(pred, xs)\n\nWhether any element is true.\n\n```\njulia> any([1, 2] .> 1)\ntrue\n```";
