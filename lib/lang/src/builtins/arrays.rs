@@ -6,9 +6,9 @@
 
 use super::{dims_from, to_int, to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::collections::{collect_values, scalar_f64};
+use crate::eval::collections::collect_values;
 use crate::eval::iterate::elements;
-use crate::eval::operators::{from_tensor, operand, range_tensor, to_tensor};
+use crate::eval::operators::{from_tensor, operand, range_tensor};
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::show::ElType;
 use crate::value::{Array, Range, Value};
@@ -516,121 +516,6 @@ fn zip_(_: &mut Interp, args: Args) -> EvalResult {
     ))))
 }
 
-fn push_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("push!", 2, usize::MAX)?;
-    append_values(&args.pos[0], args.pos[1..].to_vec())?;
-    Ok(args.pos[0].clone())
-}
-
-fn append_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("append!", 2, 2)?;
-    append_values(&args.pos[0], elements(&args.pos[1])?)?;
-    Ok(args.pos[0].clone())
-}
-
-fn append_values(target: &Value, items: Vec<Value>) -> Result<(), Flow> {
-    match target {
-        Value::List(list) => {
-            list.borrow_mut().extend(items);
-            Ok(())
-        }
-        Value::Array(a) => {
-            let mut a = a.borrow_mut();
-            if a.data.shape().len() != 1 {
-                return Err(fail(ErrorKind::MethodError, "push! works on vectors only"));
-            }
-            for v in &items {
-                if a.eltype == ElType::Int64 && scalar_f64(v).is_ok_and(|x| x.fract() != 0.0) {
-                    return Err(fail(
-                        ErrorKind::InexactError,
-                        format!("Int64({})", crate::display::repr(v)),
-                    ));
-                }
-            }
-            if push_in_place(&mut a, &items) {
-                return Ok(());
-            }
-            let mut parts = vec![a.data.clone()];
-            for v in &items {
-                parts.push(ops::reshape(&to_tensor(v)?, &[1])?);
-            }
-            a.data = ops::concat(&parts, 0)?;
-            Ok(())
-        }
-        other => Err(fail(
-            ErrorKind::MethodError,
-            format!("no method matching push!(::{}, ...)", other.type_name()),
-        )),
-    }
-}
-
-/// The numbers of a plain vector as a `Vec` to grow or shrink in place, handed to `change`
-/// and put back: `push!` and `pop!` in amortized constant time (rebuilding the vector on each
-/// call made a loop of them quadratic). `None` when `a` is not a plain vector.
-fn edit_plain_vector<R>(a: &mut Array, change: impl FnOnce(&mut Vec<f64>) -> R) -> Option<R> {
-    let Tensor::Plain(numbers) = &mut a.data else {
-        return None;
-    };
-    if numbers.ndim() != 1 || !numbers.is_standard_layout() {
-        return None;
-    }
-    let array = Rc::make_mut(numbers);
-    let owned = std::mem::replace(array, ndarray::ArrayD::zeros(ndarray::IxDyn(&[0])));
-    let len = owned.len();
-    let (mut data, offset) = owned.into_raw_vec_and_offset();
-    data.drain(..offset.unwrap_or(0).min(data.len()));
-    data.truncate(len);
-    let result = change(&mut data);
-    *array = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[data.len()]), data)
-        .expect("a vector of its own length");
-    Some(result)
-}
-
-/// `push!` of plain numbers onto a plain vector, in place; `false` when either is not plain.
-fn push_in_place(a: &mut Array, items: &[Value]) -> bool {
-    let plain = |v: &Value| match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Float(x) => Some(*x),
-        Value::Bool(b) => Some(f64::from(u8::from(*b))),
-        _ => None,
-    };
-    let Some(numbers) = items.iter().map(plain).collect::<Option<Vec<f64>>>() else {
-        return false;
-    };
-    edit_plain_vector(a, |data| data.extend(numbers)).is_some()
-}
-
-fn pop_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("pop!", 1, 1)?;
-    match &args.pos[0] {
-        Value::List(list) => list
-            .borrow_mut()
-            .pop()
-            .ok_or_else(|| fail(ErrorKind::ArgumentError, "array must be non-empty")),
-        Value::Array(cell) => {
-            let mut a = cell.borrow_mut();
-            let n = a.data.len();
-            if n == 0 || a.data.shape().len() != 1 {
-                return Err(fail(
-                    ErrorKind::ArgumentError,
-                    "array must be a non-empty vector",
-                ));
-            }
-            let eltype = a.eltype;
-            if let Some(Some(last)) = edit_plain_vector(&mut a, Vec::pop) {
-                return Ok(crate::eval::iterate::number(eltype, last));
-            }
-            let last = ops::gather(&a.data, &[n - 1], &[])?;
-            a.data = ops::gather(&a.data, &(0..n - 1).collect::<Vec<_>>(), &[n - 1])?;
-            Ok(from_tensor(last, a.eltype, true))
-        }
-        other => Err(fail(
-            ErrorKind::MethodError,
-            format!("no method matching pop!(::{})", other.type_name()),
-        )),
-    }
-}
-
 /// Gathers positions of a vector-like value, keeping its element type.
 pub(super) fn regather(v: &Value, positions: &[usize], name: &str) -> EvalResult {
     match v {
@@ -1007,9 +892,6 @@ crate::builtins! {
     "axes" => axes_, false, "    axes(x, [dim])\n\nThe index ranges of each dimension.\n\n```\njulia> axes(zeros(2, 3))\n(1:2, 1:3)\n```";
     "enumerate" => enumerate_, false, "    enumerate(xs)\n\nPairs `(i, x)` of index and element.\n\n```\njulia> for (i, x) in enumerate([10, 20]); println(i, \" \", x); end\n1 10\n2 20\n```";
     "zip" => zip_, false, "    zip(xs, ys...)\n\nTuples of corresponding elements.\n\n```\njulia> collect(zip([1, 2], [3, 4]))\n2-element Vector{Tuple{Int64, Int64}}:\n (1, 3)\n (2, 4)\n```";
-    "push!" => push_, false, "    push!(v, xs...)\n\nAppends elements to a vector, in place.\n\n```\njulia> v = [1.0]; push!(v, 2.0)\n2-element Vector{Float64}:\n 1.0\n 2.0\n```";
-    "append!" => append_, false, "    append!(v, xs)\n\nAppends all elements of `xs` to `v`, in place.\n\n```\njulia> append!([1], [2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
-    "pop!" => pop_, false, "    pop!(v)\n\nRemoves and returns the last element.\n\n```\njulia> pop!([1, 2, 3])\n3\n```";
     "circshift" => circshift_, false, "    circshift(A, shifts)\n\n`A` with its elements shifted circularly: by `shifts` along the first dimension, or by one shift per dimension given as a tuple (periodic boundaries in stencils). Differentiable and traced by the sparsity detectors.\n\n```\njulia> circshift([1, 2, 3, 4], 1)\n4-element Vector{Int64}:\n 4\n 1\n 2\n 3\n\njulia> circshift([1 2; 3 4], (0, 1))\n2×2 Matrix{Int64}:\n 2  1\n 4  3\n```";
     "dropdims" => dropdims_, false, "    dropdims(A; dims)\n\n`A` without the dimensions `dims`, which must have length 1.\n\n```\njulia> dropdims(sum([1 2; 3 4]; dims=1); dims=1)\n2-element Vector{Int64}:\n 4\n 6\n```";
     "reverse" => reverse_, false, "    reverse(v)\n    reverse(A; dims)\n\nThe elements in reverse order; an array keeps its shape, reversed along every dimension or along `dims`.\n\n```\njulia> reverse([1 2; 3 4]; dims=2)\n2×2 Matrix{Int64}:\n 2  1\n 4  3\n```\n\n```\njulia> reverse([1, 2, 3])\n3-element Vector{Int64}:\n 3\n 2\n 1\n```";

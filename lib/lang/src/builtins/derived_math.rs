@@ -9,7 +9,7 @@
 //! defines it, so its derivatives and sparsity patterns are those of the formula, without rules
 //! of its own.
 
-use super::{call_named, Args};
+use super::{call_named, plain_number as plain, Args};
 use crate::error::ErrorKind;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::value::Value;
@@ -18,16 +18,6 @@ use std::f64::consts::PI;
 
 /// One degree in radians.
 const DEGREE: f64 = PI / 180.0;
-
-/// A plain number as `f64`, or `None` for a value carrying more than its number.
-fn plain(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Float(x) => Some(*x),
-        Value::Bool(b) => Some(f64::from(u8::from(*b))),
-        _ => None,
-    }
-}
 
 /// One function of one number: `direct` on a plain number, `composed` on anything else.
 fn derived(

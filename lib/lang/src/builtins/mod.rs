@@ -19,6 +19,7 @@ pub mod derived_math;
 pub mod dict;
 pub mod errors;
 pub mod functional;
+pub mod growth;
 pub mod io;
 pub mod iterators;
 pub mod linalg;
@@ -69,6 +70,17 @@ pub struct Builtin {
 pub(crate) fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
     let builtin = lookup(Name::new(name)).expect("call_named names a builtin");
     interp.call(&Value::Builtin(builtin), args)
+}
+
+/// The number of a plain `Int`, `Float64` or `Bool`; `None` for anything else (numbers
+/// carrying derivatives, tracers, containers).
+pub(crate) fn plain_number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(x) => Some(*x),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => None,
+    }
 }
 
 /// A plain integer, or a `MethodError` naming the function.
@@ -185,7 +197,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 44] {
+fn families() -> [&'static [Builtin]; 45] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -228,6 +240,7 @@ fn families() -> [&'static [Builtin]; 44] {
         number_facts::BUILTINS,
         deepcopy::BUILTINS,
         refs::BUILTINS,
+        growth::BUILTINS,
         derived_math::BUILTINS,
         iterators::BUILTINS,
         slices::BUILTINS,

@@ -170,8 +170,7 @@ fn cld_(_: &mut Interp, args: Args) -> EvalResult {
 /// carrying derivatives and tracers take `y - mod(-x, y)`, which does not look at the value.
 fn mod1_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("mod1", 2, 2)?;
-    let plain = |v: &Value| matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_));
-    if args.pos.iter().all(plain) {
+    if args.pos.iter().all(|v| super::plain_number(v).is_some()) {
         let m = call_named(interp, "mod", args.pos.clone())?;
         if to_float(&m, "mod1")? == 0.0 {
             return interp.binary(BinOp::Add, false, &m, &args.pos[1]);

@@ -1,0 +1,134 @@
+//! Vectors grown and shrunk in place: `push!`, `append!`, `pop!`. Plain vectors of numbers
+//! change their storage in place (amortized constant time per element); vectors carrying
+//! derivatives are rebuilt, so their numbers keep their derivatives.
+
+use super::Args;
+use crate::error::ErrorKind;
+use crate::eval::collections::scalar_f64;
+use crate::eval::iterate::elements;
+use crate::eval::operators::{from_tensor, to_tensor};
+use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::show::ElType;
+use crate::value::{Array, Value};
+use difflab_ad::ops;
+use difflab_ad::Tensor;
+use std::rc::Rc;
+
+fn push_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("push!", 2, usize::MAX)?;
+    append_values(&args.pos[0], args.pos[1..].to_vec())?;
+    Ok(args.pos[0].clone())
+}
+
+fn append_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("append!", 2, 2)?;
+    append_values(&args.pos[0], elements(&args.pos[1])?)?;
+    Ok(args.pos[0].clone())
+}
+
+fn append_values(target: &Value, items: Vec<Value>) -> Result<(), Flow> {
+    match target {
+        Value::List(list) => {
+            list.borrow_mut().extend(items);
+            Ok(())
+        }
+        Value::Array(a) => {
+            let mut a = a.borrow_mut();
+            if a.data.shape().len() != 1 {
+                return Err(fail(ErrorKind::MethodError, "push! works on vectors only"));
+            }
+            for v in &items {
+                if a.eltype == ElType::Int64 && scalar_f64(v).is_ok_and(|x| x.fract() != 0.0) {
+                    return Err(fail(
+                        ErrorKind::InexactError,
+                        format!("Int64({})", crate::display::repr(v)),
+                    ));
+                }
+            }
+            if push_in_place(&mut a, &items) {
+                return Ok(());
+            }
+            let mut parts = vec![a.data.clone()];
+            for v in &items {
+                parts.push(ops::reshape(&to_tensor(v)?, &[1])?);
+            }
+            a.data = ops::concat(&parts, 0)?;
+            Ok(())
+        }
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching push!(::{}, ...)", other.type_name()),
+        )),
+    }
+}
+
+/// The numbers of a plain vector as a `Vec` to grow or shrink in place, handed to `change`
+/// and put back: `push!` and `pop!` in amortized constant time (rebuilding the vector on each
+/// call made a loop of them quadratic). `None` when `a` is not a plain vector.
+fn edit_plain_vector<R>(a: &mut Array, change: impl FnOnce(&mut Vec<f64>) -> R) -> Option<R> {
+    let Tensor::Plain(numbers) = &mut a.data else {
+        return None;
+    };
+    if numbers.ndim() != 1 || !numbers.is_standard_layout() {
+        return None;
+    }
+    let array = Rc::make_mut(numbers);
+    let owned = std::mem::replace(array, ndarray::ArrayD::zeros(ndarray::IxDyn(&[0])));
+    let len = owned.len();
+    let (mut data, offset) = owned.into_raw_vec_and_offset();
+    data.drain(..offset.unwrap_or(0).min(data.len()));
+    data.truncate(len);
+    let result = change(&mut data);
+    *array = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[data.len()]), data)
+        .expect("a vector of its own length");
+    Some(result)
+}
+
+/// `push!` of plain numbers onto a plain vector, in place; `false` when either is not plain.
+fn push_in_place(a: &mut Array, items: &[Value]) -> bool {
+    let Some(numbers) = items
+        .iter()
+        .map(super::plain_number)
+        .collect::<Option<Vec<f64>>>()
+    else {
+        return false;
+    };
+    edit_plain_vector(a, |data| data.extend(numbers)).is_some()
+}
+
+fn pop_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("pop!", 1, 1)?;
+    match &args.pos[0] {
+        Value::List(list) => list
+            .borrow_mut()
+            .pop()
+            .ok_or_else(|| fail(ErrorKind::ArgumentError, "array must be non-empty")),
+        Value::Array(cell) => {
+            let mut a = cell.borrow_mut();
+            let n = a.data.len();
+            if n == 0 || a.data.shape().len() != 1 {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    "array must be a non-empty vector",
+                ));
+            }
+            let eltype = a.eltype;
+            if let Some(Some(last)) = edit_plain_vector(&mut a, Vec::pop) {
+                return Ok(crate::eval::iterate::number(eltype, last));
+            }
+            let last = ops::gather(&a.data, &[n - 1], &[])?;
+            a.data = ops::gather(&a.data, &(0..n - 1).collect::<Vec<_>>(), &[n - 1])?;
+            Ok(from_tensor(last, a.eltype, true))
+        }
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching pop!(::{})", other.type_name()),
+        )),
+    }
+}
+
+crate::builtins! {
+    "push!" => push_, false, "    push!(v, xs...)\n\nAppends elements to a vector, in place.\n\n```\njulia> v = [1.0]; push!(v, 2.0)\n2-element Vector{Float64}:\n 1.0\n 2.0\n```";
+    "append!" => append_, false, "    append!(v, xs)\n\nAppends all elements of `xs` to `v`, in place.\n\n```\njulia> append!([1], [2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "pop!" => pop_, false, "    pop!(v)\n\nRemoves and returns the last element.\n\n```\njulia> pop!([1, 2, 3])\n3\n```";
+}
