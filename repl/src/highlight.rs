@@ -56,7 +56,7 @@ fn classify(tokens: &[Lexeme], i: usize) -> Option<(Range<usize>, Class)> {
     let class = match &token.kind {
         TokenKind::Keyword(_) if is_field(tokens, i) => return None,
         TokenKind::Keyword(_) => Class::Keyword,
-        TokenKind::Str(_) => Class::String,
+        TokenKind::Str(_) | TokenKind::Char(_) => Class::String,
         TokenKind::Int(_) | TokenKind::Float(_) => Class::Number,
         TokenKind::Invalid(error)
             if matches!(
@@ -286,13 +286,15 @@ mod tests {
             classes("2x + x1 + 0xff"),
             vec![("2", Class::Number), ("0xff", Class::Number)]
         );
-        // Every keyword of the language, numbers too large for Int, text the lexer rejects.
+        // Every keyword of the language, numbers too large for Int, text the lexer rejects,
+        // characters.
         assert_eq!(
             classes("mutable struct P end; 99999999999999999999 ~ 'a'"),
             vec![
                 ("struct", Class::Keyword),
                 ("end", Class::Keyword),
                 ("99999999999999999999", Class::Number),
+                ("'a'", Class::String),
             ]
         );
     }

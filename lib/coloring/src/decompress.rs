@@ -322,7 +322,8 @@ impl<'a> Block<'a> {
 }
 
 fn read(blocks: &[Block<'_>; 2], s: Source) -> f64 {
-    blocks[s.block].get(s.row, s.col)
+    let (block, row, col) = s.at();
+    blocks[block].get(row, col)
 }
 
 fn run_plan(plan: &Plan, values: &mut [f64], blocks: [ArrayView2<'_, f64>; 2]) {

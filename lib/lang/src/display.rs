@@ -38,6 +38,7 @@ fn struct_repr(s: &crate::types::StructValue) -> String {
 pub fn print_string(v: &Value) -> String {
     match v {
         Value::Str(s) => s.to_string(),
+        Value::Char(c) => c.to_string(),
         Value::Symbol(s) => s.to_string(),
         Value::Exception(e) => e.headline(),
         other => repr(other),
@@ -79,6 +80,7 @@ pub fn plain(v: &Value) -> String {
             show::sparse_plain(&s.matrix.view(), s.eltype, None)
         }
         Value::List(items) => list_plain(items),
+        Value::Char(c) => crate::builtins::chars::plain(*c),
         Value::Tuple(_) | Value::NamedTuple(_) => {
             let mut printer = Printer::new(true);
             printer.show(v, None);
@@ -168,7 +170,7 @@ fn bounded_type_name(v: &Value) -> Option<String> {
 /// without their type (so a vector of them needs no element-type prefix).
 fn implicit_type(t: &str) -> bool {
     match t {
-        "Float64" | "Int64" | "String" | "Symbol" | "Nothing" => true,
+        "Float64" | "Int64" | "Char" | "String" | "Symbol" | "Nothing" => true,
         _ => {
             if let Some(inner) = t
                 .strip_prefix("Vector{")
@@ -462,6 +464,7 @@ fn leaf_repr(v: &Value) -> String {
             format!("Dual({})", show::float(x))
         }),
         Value::Str(s) => format!("{s:?}"),
+        Value::Char(c) => crate::builtins::chars::repr(*c),
         Value::Symbol(s) => format!(":{s}"),
         Value::Range(r) => show::range_plain(r.start, r.step, r.last(), r.is_int),
         Value::Function(f) => f

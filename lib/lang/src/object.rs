@@ -47,6 +47,13 @@ pub trait Object: Any {
     fn elements(&self) -> Option<Vec<Value>> {
         None
     }
+    /// Whether the object is an immutable value defined by what it prints (a backend, a vertex
+    /// order, a coloring problem): two of one type that print the same are then `===` and
+    /// `==`, as Julia's immutable structs with equal fields are. Objects with state (results,
+    /// preparations, plots) are identical only to themselves.
+    fn is_plain_data(&self) -> bool {
+        false
+    }
     /// For downcasting to the concrete type.
     fn as_any(&self) -> &dyn Any;
 }

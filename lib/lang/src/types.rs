@@ -32,6 +32,10 @@ pub enum Prim {
     Bool,
     /// A number carrying derivatives (a dual, a tracked value, a tracer or a symbolic node).
     Dual,
+    /// `AbstractChar`
+    AbstractChar,
+    /// `Char`
+    Char,
     /// `AbstractString`
     AbstractString,
     /// `String`
@@ -85,6 +89,8 @@ impl Prim {
             "Signed" => Prim::Signed,
             "Int" | "Int64" => Prim::Int64,
             "Bool" => Prim::Bool,
+            "AbstractChar" => Prim::AbstractChar,
+            "Char" => Prim::Char,
             "AbstractString" => Prim::AbstractString,
             "String" => Prim::String,
             "Symbol" => Prim::Symbol,
@@ -121,6 +127,8 @@ impl Prim {
             Prim::Int64 => "Int64",
             Prim::Bool => "Bool",
             Prim::Dual => "Dual",
+            Prim::AbstractChar => "AbstractChar",
+            Prim::Char => "Char",
             Prim::AbstractString => "AbstractString",
             Prim::String => "String",
             Prim::Symbol => "Symbol",
@@ -153,6 +161,7 @@ impl Prim {
             Prim::Signed | Prim::Bool => &[Prim::Integer],
             Prim::Int64 => &[Prim::Signed],
             Prim::String => &[Prim::AbstractString],
+            Prim::Char => &[Prim::AbstractChar],
             Prim::AbstractVector | Prim::AbstractMatrix | Prim::Array => &[Prim::AbstractArray],
             Prim::Vector => &[Prim::AbstractVector, Prim::Array],
             Prim::Matrix => &[Prim::AbstractMatrix, Prim::Array],
@@ -179,6 +188,7 @@ impl Prim {
                 | Prim::Integer
                 | Prim::Signed
                 | Prim::AbstractString
+                | Prim::AbstractChar
                 | Prim::Function
                 | Prim::AbstractArray
                 | Prim::AbstractVector
@@ -192,6 +202,20 @@ impl Prim {
     /// Whether `self <: other` in the lattice.
     pub fn is_subtype(self, other: Prim) -> bool {
         self == other || other == Prim::Any || self.parents().iter().any(|p| p.is_subtype(other))
+    }
+}
+
+/// The element type Julia infers for a vector of these values: their one concrete type when
+/// they share it, else `Any` (containers of containers are `Any` here: naming their types
+/// would walk them to any depth).
+fn common_element_type(items: &[Value]) -> Type {
+    let leaf = |v: &Value| {
+        (!matches!(v, Value::List(_) | Value::Tuple(_) | Value::NamedTuple(_))).then(|| Type::of(v))
+    };
+    let mut types = items.iter().map(leaf);
+    match types.next() {
+        Some(Some(first)) if types.all(|t| t.as_ref() == Some(&first)) => first,
+        _ => Type::Prim(Prim::Any),
     }
 }
 
@@ -347,6 +371,7 @@ impl Type {
             Value::Float(_) => Type::Prim(Prim::Float64),
             Value::Real(_) => Type::Prim(Prim::Dual),
             Value::Str(_) => Type::Prim(Prim::String),
+            Value::Char(_) => Type::Prim(Prim::Char),
             Value::Symbol(_) => Type::Prim(Prim::Symbol),
             Value::Array(a) => {
                 let a = a.borrow();
@@ -363,7 +388,7 @@ impl Type {
             ),
             Value::Tuple(_) => Type::Prim(Prim::Tuple),
             Value::NamedTuple(_) => Type::Prim(Prim::NamedTuple),
-            Value::List(_) => applied(Prim::Vector, Type::Prim(Prim::Any)),
+            Value::List(items) => applied(Prim::Vector, common_element_type(&items.borrow())),
             Value::Sparse(s) => {
                 let eltype = match s.borrow().eltype {
                     ElType::Bool => Prim::Bool,
@@ -428,6 +453,14 @@ impl Type {
         // A library type known by name (`typeof` of a sparse matrix) holds what prints as it.
         if let Type::Named(name) = self {
             if **name == v.type_name() {
+                return true;
+            }
+        }
+        // A vector of values carries no declared element type: it is Julia's `Vector{Any}`
+        // (what `[]`, `Any[…]` and `push!` build) and, by its elements, `Vector{String}` &c.
+        if let (Value::List(_), Type::Applied(rank, params)) = (v, self) {
+            let any = Type::Prim(Prim::Any);
+            if Prim::Vector.is_subtype(*rank) && params.first() == Some(&any) {
                 return true;
             }
         }

@@ -30,6 +30,8 @@ pub enum Value {
     Real(Tensor),
     /// A string.
     Str(Rc<String>),
+    /// A character `'a'` (a Unicode scalar value).
+    Char(char),
     /// A symbol `:name`.
     Symbol(Name),
     /// A shared, mutable array.
@@ -112,9 +114,32 @@ pub struct Range {
     pub is_int: bool,
     /// True when the range was written without a step (`1:5` prints without it).
     pub unit: bool,
+    /// For a float range whose start and step are ratios of small integers (`0:0.1:1`), a
+    /// common denominator `d` of both, else 0: elements are then `(a + k·b) / d` with the
+    /// integers `a = start·d` and `b = step·d`, each correctly rounded, as Julia's ranges
+    /// (computed in twice the precision) give them: `(0:0.1:1)[4] == 0.3`, not
+    /// `0.30000000000000004`.
+    denominator: f64,
 }
 
 impl Range {
+    /// A range of `len` elements from `start` by `step`: integers, or floats (with the exact
+    /// elements of a rational start and step, see [`Range::get`]).
+    pub fn new(start: f64, step: f64, len: usize, is_int: bool, unit: bool) -> Range {
+        Range {
+            start,
+            step,
+            len,
+            is_int,
+            unit,
+            denominator: if is_int {
+                0.0
+            } else {
+                common_denominator(start, step)
+            },
+        }
+    }
+
     /// The number of elements of the integer range `start:step:stop`, counted exactly
     /// (`1:10^18` has 10^18 elements); `step` is not zero.
     pub fn int_len(start: i64, step: i64, stop: i64) -> usize {
@@ -128,6 +153,10 @@ impl Range {
 
     /// The `k`-th element (0-based).
     pub fn get(&self, k: usize) -> f64 {
+        let d = self.denominator;
+        if d > 0.0 {
+            return (self.start * d + self.step * d * k as f64) / d;
+        }
         self.start + self.step * k as f64
     }
 
@@ -138,6 +167,56 @@ impl Range {
         } else {
             self.get(self.len - 1)
         }
+    }
+}
+
+/// Julia's `rat`: the continued-fraction approximation `(n, d)` of `x` with terms below 2²⁴,
+/// stopping at the first whose quotient is `x` exactly.
+fn rational(x: f64) -> (i64, i64) {
+    const LIMIT: f64 = 16_777_216.0;
+    let (mut y, mut a, mut b, mut c, mut d) = (x, 1i64, 0i64, 0i64, 1i64);
+    while y.abs() <= LIMIT {
+        let f = y.trunc();
+        y -= f;
+        let f = f as i64;
+        (a, c) = (f * a + c, a);
+        (b, d) = (f * b + d, b);
+        if a.abs().max(b.abs()) as f64 > LIMIT {
+            return (c, d);
+        }
+        if a as f64 / b as f64 == x {
+            break;
+        }
+        y = 1.0 / y;
+    }
+    (a, b)
+}
+
+/// A denominator `d` with `start·d` and `step·d` integers below 2⁵³, when both are the
+/// quotients of small integers (as Julia's float ranges decide); 0 when there is none.
+fn common_denominator(start: f64, step: f64) -> f64 {
+    let exact = |x: f64| {
+        let (n, d) = rational(x);
+        (d != 0 && n as f64 / d as f64 == x).then_some(d.unsigned_abs())
+    };
+    let (Some(start_d), Some(step_d)) = (exact(start), exact(step)) else {
+        return 0.0;
+    };
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let Some(d) = (start_d / gcd(start_d, step_d)).checked_mul(step_d) else {
+        return 0.0;
+    };
+    let d = d as f64;
+    let integral = |x: f64| (x * d).fract() == 0.0 && (x * d).abs() <= 9_007_199_254_740_992.0;
+    if integral(start) && integral(step) {
+        d
+    } else {
+        0.0
     }
 }
 
@@ -213,6 +292,7 @@ impl Value {
             }
             .into(),
             Value::Str(_) => "String".into(),
+            Value::Char(_) => "Char".into(),
             Value::Symbol(_) => "Symbol".into(),
             Value::Array(a) => {
                 let a = a.borrow();
@@ -242,7 +322,7 @@ impl Value {
                     .join(", ")
             ),
             Value::NamedTuple(_) => "NamedTuple".into(),
-            Value::List(_) => "Vector{Any}".into(),
+            Value::List(_) => crate::types::Type::of(self).to_string(),
             Value::Sparse(s) => match s.borrow().eltype {
                 ElType::Bool => "SparseMatrixCSC{Bool, Int64}".into(),
                 _ => "SparseMatrixCSC{Float64, Int64}".into(),

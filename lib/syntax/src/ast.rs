@@ -32,6 +32,8 @@ pub enum ExprKind {
     /// `"plain"` or `"with $x and $(f(x))"`: literal pieces and interpolated expressions.
     /// Triple-quoted strings `"""…"""` are dedented as in Julia; adjacent text is merged.
     Str(Vec<StrPart>),
+    /// `'a'`, `'\n'`: a character.
+    Char(char),
     /// `:central` (also after a keyword: `:end`)
     Symbol(Name),
     /// `x`, `π`, `AutoForwardDiff`. An operator used as a value is the identifier spelled by

@@ -765,7 +765,7 @@ fn error_messages() {
         "x +",
         "f(x,\n  y",
         "if a\n  b\nelse",
-        "'a'",
+        "'ab'",
         "module M end",
         "@",
         "a ~ b",
@@ -797,7 +797,7 @@ fn error_messages() {
         "x +" -> unexpected end of input [3..3] (incomplete)
         "f(x,\n  y" -> incomplete: "(" at 1:2 requires ")" [1..2] (incomplete)
         "if a\n  b\nelse" -> incomplete: "if" at 1:1 requires end [0..2] (incomplete)
-        "'a'" -> character literals not supported [0..1]
+        "'ab'" -> character literal contains multiple characters [0..4]
         "module M end" -> "module" not supported [0..6]
         "@" -> invalid character "@" [0..1]
         "a ~ b" -> invalid character "~" [2..3]

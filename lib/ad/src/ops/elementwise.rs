@@ -105,6 +105,7 @@ impl UnaryFn {
     }
 
     /// The function on one plain number.
+    #[inline(always)]
     pub fn apply(self, x: f64) -> f64 {
         use UnaryFn::*;
         match self {
@@ -314,6 +315,7 @@ impl BinaryFn {
     }
 
     /// The function on two plain numbers.
+    #[inline(always)]
     pub fn apply(self, x: f64, y: f64) -> f64 {
         use BinaryFn::*;
         match self {

@@ -238,6 +238,13 @@ fn eltype_(_: &mut Interp, args: Args) -> EvalResult {
         Value::Sparse(s) => s.borrow().eltype.name(),
         Value::Range(r) if r.is_int => "Int64",
         Value::Range(_) => "Float64",
+        list @ Value::List(_) => {
+            if let crate::types::Type::Applied(_, params) = crate::types::Type::of(list) {
+                let name = params[0].to_string();
+                return Ok(super::io::type_as_value(params[0].clone(), &name));
+            }
+            "Any"
+        }
         _ => "Any",
     };
     Ok(super::lookup(difflab_syntax::Name::new(name)).map_or(Value::Nothing, Value::Builtin))
@@ -291,6 +298,7 @@ fn vec_(interp: &mut Interp, args: Args) -> EvalResult {
 fn collect_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("collect", 1, 1)?;
     match &args.pos[0] {
+        sparse @ Value::Sparse(_) => super::sparse::to_dense(sparse),
         Value::Range(r) => {
             interp.check_alloc(r.len)?;
             Ok(from_tensor(
@@ -365,13 +373,13 @@ fn range_(_: &mut Interp, args: Args) -> EvalResult {
     let all_int = args.pos.iter().all(|v| matches!(v, Value::Int(_)))
         && step.fract() == 0.0
         && args.kw("step").is_none_or(|v| matches!(v, Value::Int(_)));
-    Ok(Value::Range(Rc::new(Range {
+    Ok(Value::Range(Rc::new(Range::new(
         start,
-        step: if step == 0.0 { 1.0 } else { step },
+        if step == 0.0 { 1.0 } else { step },
         len,
-        is_int: all_int && length.is_none(),
-        unit: all_int && length.is_none() && args.kw("step").is_none(),
-    })))
+        all_int && length.is_none(),
+        all_int && length.is_none() && args.kw("step").is_none(),
+    ))))
 }
 
 /// `LinRange(start, stop, n)`: `n` evenly spaced `Float64`s from `start` to `stop`.
@@ -385,13 +393,9 @@ fn linrange_(_: &mut Interp, args: Args) -> EvalResult {
     } else {
         1.0
     };
-    Ok(Value::Range(Rc::new(Range {
-        start,
-        step,
-        len,
-        is_int: false,
-        unit: false,
-    })))
+    Ok(Value::Range(Rc::new(Range::new(
+        start, step, len, false, false,
+    ))))
 }
 
 fn step_(_: &mut Interp, args: Args) -> EvalResult {
@@ -413,21 +417,9 @@ fn first_last(interp: &mut Interp, args: Args, last: bool) -> EvalResult {
     if let Some(k) = args.pos.get(1) {
         let k = to_size(k, name)?.min(n);
         let idx = if last {
-            Value::Range(Rc::new(Range {
-                start: (n - k + 1) as f64,
-                step: 1.0,
-                len: k,
-                is_int: true,
-                unit: true,
-            }))
+            Value::Range(Rc::new(Range::new((n - k + 1) as f64, 1.0, k, true, true)))
         } else {
-            Value::Range(Rc::new(Range {
-                start: 1.0,
-                step: 1.0,
-                len: k,
-                is_int: true,
-                unit: true,
-            }))
+            Value::Range(Rc::new(Range::new(1.0, 1.0, k, true, true)))
         };
         return interp.index_value(&args.pos[0], &[idx]);
     }
@@ -451,13 +443,7 @@ fn last_(interp: &mut Interp, args: Args) -> EvalResult {
 /// The indices of a collection as a range.
 pub fn eachindex_of(v: &Value) -> EvalResult {
     let n = shape_of(v, "eachindex")?.iter().product::<usize>();
-    Ok(Value::Range(Rc::new(Range {
-        start: 1.0,
-        step: 1.0,
-        len: n,
-        is_int: true,
-        unit: true,
-    })))
+    Ok(Value::Range(Rc::new(Range::new(1.0, 1.0, n, true, true))))
 }
 
 fn eachindex_(_: &mut Interp, args: Args) -> EvalResult {
@@ -468,15 +454,7 @@ fn eachindex_(_: &mut Interp, args: Args) -> EvalResult {
 fn axes_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("axes", 1, 2)?;
     let shape = shape_of(&args.pos[0], "axes")?;
-    let axis = |n: usize| {
-        Value::Range(Rc::new(Range {
-            start: 1.0,
-            step: 1.0,
-            len: n,
-            is_int: true,
-            unit: true,
-        }))
-    };
+    let axis = |n: usize| Value::Range(Rc::new(Range::new(1.0, 1.0, n, true, true)));
     if let Some(d) = args.pos.get(1) {
         let d = to_size(d, "axes")?;
         return Ok(axis(shape.get(d.saturating_sub(1)).copied().unwrap_or(1)));
@@ -547,17 +525,17 @@ fn reverse_(_: &mut Interp, args: Args) -> EvalResult {
     }
     if let (Value::Range(r), None) = (&args.pos[0], args.kw("dims")) {
         // The reverse of a range is a range: `reverse(1:10^18)` builds nothing.
-        return Ok(Value::Range(Rc::new(Range {
-            start: if r.len == 0 {
+        return Ok(Value::Range(Rc::new(Range::new(
+            if r.len == 0 {
                 r.start - r.step
             } else {
                 r.last()
             },
-            step: -r.step,
-            len: r.len,
-            is_int: r.is_int,
-            unit: false,
-        })));
+            -r.step,
+            r.len,
+            r.is_int,
+            false,
+        ))));
     }
     let shape = shape_of(&args.pos[0], "reverse")?;
     let dims: Vec<usize> = match args.kw("dims") {
@@ -776,7 +754,7 @@ fn cumprod_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn repeat_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("repeat", 2, 3)?;
-    if let Value::Str(s) = &args.pos[0] {
+    if let Some(s) = super::chars::text_of(&args.pos[0]) {
         let times = to_size(&args.pos[1], "repeat")?;
         interp.check_bytes((s.len() as u64).saturating_mul(times as u64), "a string")?;
         return Ok(Value::str(s.repeat(times)));

@@ -51,6 +51,10 @@ impl Object for OrderValue {
         }
     }
 
+    fn is_plain_data(&self) -> bool {
+        true
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -100,6 +104,10 @@ impl Object for ProblemValue {
             Partition::Bidirectional => "bidirectional",
         };
         format!("ColoringProblem{{:{s}, :{p}}}()")
+    }
+
+    fn is_plain_data(&self) -> bool {
+        true
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -197,6 +205,28 @@ impl Object for AlgorithmValue {
             "GreedyColoringAlgorithm{{:{d}}}({order}; postprocessing={})",
             self.0.postprocessing
         )
+    }
+
+    fn field(&self, name: &str) -> Option<Value> {
+        match name {
+            "orders" => Some(Value::Tuple(Rc::new(
+                self.0
+                    .orders
+                    .iter()
+                    .map(|o| Value::object(OrderValue(*o)))
+                    .collect(),
+            ))),
+            "postprocessing" => Some(Value::Bool(self.0.postprocessing)),
+            _ => None,
+        }
+    }
+
+    fn field_names(&self) -> Vec<&'static str> {
+        vec!["orders", "postprocessing"]
+    }
+
+    fn is_plain_data(&self) -> bool {
+        true
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -380,8 +410,37 @@ pub(super) fn pattern_and_matrix(v: &Value) -> Result<(SparsityPattern, sprs::Cs
 
 fn coloring_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("coloring", 3, 3)?;
-    let (pattern, _) = pattern_and_matrix(&args.pos[0])?;
-    let problem = downcast::<ProblemValue>(&args.pos[1])
+    args.keywords("coloring", &["decompression_eltype", "symmetric_pattern"])?;
+    // Decompression writes `Float64`s, the only floats; a symmetric pattern is a promise
+    // SparseMatrixColorings uses to skip a transpose, which the coloring here never needs.
+    match args.kw("decompression_eltype") {
+        None => {}
+        Some(Value::Builtin(b)) if matches!(b.name, "Float64" | "Real" | "Number") => {}
+        Some(other) => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "decompression_eltype must be Float64 (the only float type), got {}",
+                    crate::display::repr(other)
+                ),
+            ))
+        }
+    }
+    if let Some(v) = args.kw("symmetric_pattern") {
+        if !matches!(v, Value::Bool(_)) {
+            return Err(fail(
+                ErrorKind::TypeError,
+                format!("symmetric_pattern must be a Bool, got a {}", v.type_name()),
+            ));
+        }
+    }
+    colored(&args.pos[0], &args.pos[1], &args.pos[2])
+}
+
+/// `coloring(matrix, problem, algorithm)` once the arguments are checked.
+fn colored(matrix: &Value, problem: &Value, algorithm: &Value) -> EvalResult {
+    let (pattern, _) = pattern_and_matrix(matrix)?;
+    let problem = downcast::<ProblemValue>(problem)
         .ok_or_else(|| {
             fail(
                 ErrorKind::ArgumentError,
@@ -389,7 +448,7 @@ fn coloring_(_: &mut Interp, args: Args) -> EvalResult {
             )
         })?
         .0;
-    let algorithm = &downcast::<AlgorithmValue>(&args.pos[2])
+    let algorithm = &downcast::<AlgorithmValue>(algorithm)
         .ok_or_else(|| {
             fail(
                 ErrorKind::ArgumentError,
@@ -400,8 +459,30 @@ fn coloring_(_: &mut Interp, args: Args) -> EvalResult {
     let result = coloring(&pattern, problem, algorithm).map_err(coloring_error)?;
     Ok(Value::object(ResultValue {
         result,
-        matrix: args.pos[0].clone(),
+        matrix: matrix.clone(),
     }))
+}
+
+/// ADTypes' entry points (`column_coloring(A, algorithm)`, …): the colors alone.
+macro_rules! adtypes_colorings {
+    ($($fname:ident, $name:literal, $structure:ident, $partition:ident, $colors:ident;)*) => {
+        $(fn $fname(_: &mut Interp, args: Args) -> EvalResult {
+            args.arity($name, 2, 2)?;
+            let problem = Value::object(ProblemValue(ColoringProblem {
+                structure: Structure::$structure,
+                partition: Partition::$partition,
+            }));
+            let result = colored(&args.pos[0], &problem, &args.pos[1])?;
+            let colors = the_result(&result, $name)?.result.$colors();
+            Ok(int_vector(colors.expect("a one-sided coloring has these colors")))
+        })*
+    };
+}
+
+adtypes_colorings! {
+    column_coloring_, "column_coloring", Nonsymmetric, Column, column_colors;
+    row_coloring_, "row_coloring", Nonsymmetric, Row, row_colors;
+    symmetric_coloring_, "symmetric_coloring", Symmetric, Column, column_colors;
 }
 
 fn the_result<'a>(v: &'a Value, name: &str) -> Result<&'a ResultValue, Flow> {
@@ -658,5 +739,8 @@ crate::builtins! {
     "compress" => compress_, false, "    compress(A, result)\n\nSums the columns (or rows) of each color: one column per color. For bidirectional results, `(Br, Bc)`.\n\n```\njulia> A = sparse([1.0 0.0 3.0; 0.0 2.0 0.0]); r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> B = compress(A, r)\n2×2 Matrix{Float64}:\n 1.0  3.0\n 2.0  0.0\n```";
     "decompress!" => decompress_in_place, false, "    decompress!(A, B, result)\n    decompress!(A, Br, Bc, result)\n\nLike `decompress`, but writes the recovered matrix into `A` and returns it: a sparse `A` must have the colored pattern (its stored values are overwritten in place, so a loop reuses one matrix), a dense `A` is filled with zeros elsewhere.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress!(C, compress(A, r), r) == Matrix(A)\ntrue\n```";
     "decompress_single_color!" => decompress_single_color_, false, "    decompress_single_color!(A, b, c, result)\n\nWrites into `A` the entries of color `c` recovered from `b`, the compressed column (column coloring) or row (row coloring) of that color, and returns `A`; the other entries are left as they were. `A` is a sparse matrix with the colored pattern or a dense matrix.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress_single_color!(C, compress(A, r)[:, 2], 2, r)\n3×3 Matrix{Float64}:\n 0.0  0.0  0.0\n 0.0  0.0  0.0\n 0.0  0.0  4.0\n```";
+    "column_coloring" => column_coloring_, false, "    column_coloring(A, algorithm)\n\nADTypes' column coloring of `A` (the colors of `coloring(A, ColoringProblem(), algorithm)`): columns of one color share no row, so one Jacobian-vector product gives them all.\n\n```\njulia> column_coloring(sparse([1.0 1 0; 0 0 1]), GreedyColoringAlgorithm())\n3-element Vector{Int64}:\n 1\n 2\n 1\n```";
+    "row_coloring" => row_coloring_, false, "    row_coloring(A, algorithm)\n\nADTypes' row coloring of `A`: rows of one color share no column, so one vector-Jacobian product gives them all.\n\n```\njulia> row_coloring(sparse([1.0 0; 1 0; 0 1]), GreedyColoringAlgorithm())\n3-element Vector{Int64}:\n 1\n 2\n 1\n```";
+    "symmetric_coloring" => symmetric_coloring_, false, "    symmetric_coloring(A, algorithm)\n\nADTypes' symmetric (star) coloring of the symmetric matrix `A`, for Hessians: the colors of `coloring(A, ColoringProblem(; structure=:symmetric, partition=:column), algorithm)`.\n\n```\njulia> symmetric_coloring(sparse([1.0 1 0; 1 1 1; 0 1 1]), GreedyColoringAlgorithm())\n3-element Vector{Int64}:\n 1\n 2\n 1\n```";
     "decompress" => decompress_, false, "    decompress(B, result)\n    decompress(Br, Bc, result)\n\nRecovers the sparse matrix from its compressed form.\n\n```\njulia> A = sparse([1.0 0.0 3.0; 0.0 2.0 0.0]); r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> decompress(compress(A, r), r) == A\ntrue\n```";
 }

@@ -31,6 +31,7 @@ enum HashKey {
     Float(u64),
     Str(Rc<String>),
     Symbol(Name),
+    Char(char),
     Nothing,
     Tuple(Vec<HashKey>),
 }
@@ -49,6 +50,7 @@ fn hash_key(v: &Value) -> Option<HashKey> {
         Value::Float(x) => HashKey::Float(x.to_bits()),
         Value::Str(s) => HashKey::Str(s.clone()),
         Value::Symbol(s) => HashKey::Symbol(*s),
+        Value::Char(c) => HashKey::Char(*c),
         Value::Nothing => HashKey::Nothing,
         Value::Tuple(items) => HashKey::Tuple(items.iter().map(hash_key).collect::<Option<_>>()?),
         _ => return None,

@@ -76,6 +76,14 @@ fn map_(interp: &mut Interp, args: Args) -> EvalResult {
         interp.check_interrupt()?;
         out.push(interp.call(&f, call_args)?);
     }
+    if let [_, Value::Str(_)] = args.pos.as_slice() {
+        return string_of_chars(out).ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                "map(f, s::AbstractString) requires f to return AbstractChar; try map(f, collect(s)) or a comprehension instead",
+            )
+        });
+    }
     let n = out.len();
     let shape = match &args.pos[1] {
         Value::Array(a) if args.pos.len() == 2 => a.borrow().data.shape().to_vec(),
@@ -107,8 +115,24 @@ fn filter_(interp: &mut Interp, args: Args) -> EvalResult {
             }
         }
     }
+    if let Value::Str(_) = &args.pos[1] {
+        return Ok(string_of_chars(kept).unwrap_or_else(|| Value::str("")));
+    }
     let n = kept.len();
     collect_values(interp, kept, &[n])
+}
+
+/// The string of these characters (what `map` and `filter` of a string give); `None` if one is
+/// not a character.
+fn string_of_chars(items: Vec<Value>) -> Option<Value> {
+    items
+        .into_iter()
+        .map(|v| match v {
+            Value::Char(c) => Some(c),
+            _ => None,
+        })
+        .collect::<Option<String>>()
+        .map(Value::str)
 }
 
 fn empty_reduction() -> crate::eval::Flow {

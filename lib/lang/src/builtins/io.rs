@@ -168,9 +168,20 @@ fn string_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn repr_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("repr", 1, 1)?;
+    args.arity("repr", 1, 2)?;
     prepare(interp, &args.pos)?;
-    Ok(Value::str(repr(&args.pos[0])))
+    match args.pos.as_slice() {
+        [Value::Str(mime), x] if mime.as_str() == "text/plain" => Ok(Value::str(plain(x))),
+        [x] => Ok(Value::str(repr(x))),
+        [mime, _] => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching repr({}, …): the text forms are repr(x) and repr(\"text/plain\", x)",
+                repr(mime)
+            ),
+        )),
+        _ => unreachable!("arity checked"),
+    }
 }
 
 fn sprint_display(_: &mut Interp, args: Args) -> EvalResult {
@@ -215,19 +226,24 @@ fn typeof_(_: &mut Interp, args: Args) -> EvalResult {
     if let Value::Struct(s) = &args.pos[0] {
         return Ok(Value::Type(Rc::new(s.type_of())));
     }
-    let name = args.pos[0].type_name();
-    // Types that are also constructors (`Float64`, `Int64`, `Bool`) are those builtins, so
-    // `typeof(x) == Float64` holds.
-    if let Some(b) = super::lookup(difflab_syntax::Name::new(&name)) {
-        return Ok(Value::Builtin(b));
+    Ok(type_as_value(
+        crate::types::Type::of(&args.pos[0]),
+        &args.pos[0].type_name(),
+    ))
+}
+
+/// The type `ty`, printed `name`, as a value. Types that are also constructors (`Float64`,
+/// `Int64`, `Char`) are those builtins, so `typeof(x) == Float64` holds; a type the lattice
+/// describes exactly (`Vector{Float64}`) is that type, so it equals the type written out and
+/// `isa` works with it; other library types are known by name.
+pub fn type_as_value(ty: crate::types::Type, name: &str) -> Value {
+    if let Some(b) = super::lookup(difflab_syntax::Name::new(name)) {
+        return Value::Builtin(b);
     }
-    // A type the lattice describes exactly (`Vector{Float64}`) is that type, so it equals the
-    // type written out and `isa` works with it; other library types are known by name.
-    let ty = crate::types::Type::of(&args.pos[0]);
     if ty.to_string() == name {
-        return Ok(Value::Type(Rc::new(ty)));
+        return Value::Type(Rc::new(ty));
     }
-    Ok(type_value(&name))
+    type_value(name)
 }
 
 /// The type called `name` as a value.
@@ -315,7 +331,7 @@ crate::builtins! {
     "display" => display_, false, "    display(x)\n\nShows `x` with its richest rendering: a table as HTML and a plot as an image in a notebook; text in the terminal.\n\n```\njulia> display([1, 2])\n2-element Vector{Int64}:\n 1\n 2\n```";
     "show" => show_, false, "    show([io,] x)\n\nWrites the compact representation of `x` (strings quoted).\n\n```\njulia> show(\"a\"); println()\n\"a\"\n```";
     "string" => string_, false, "    string(xs...)\n\nThe arguments printed into one string.\n\n```\njulia> string(\"n = \", 3)\n\"n = 3\"\n```";
-    "repr" => repr_, false, "    repr(x)\n\nThe compact representation of `x` as a string.\n\n```\njulia> repr(\"a\")\n\"\\\"a\\\"\"\n```";
+    "repr" => repr_, false, "    repr(x)\n    repr(\"text/plain\", x)\n\nThe compact representation of `x` as a string, or with the MIME type `\"text/plain\"` its display (as the REPL shows it).\n\n```\njulia> repr(\"a\")\n\"\\\"a\\\"\"\n\njulia> repr(\"text/plain\", 'a')\n\"'a': ASCII/Unicode U+0061 (category Ll: Letter, lowercase)\"\n```";
     "summary" => sprint_display, false, "    summary(x)\n\nThe multi-line display of `x` as a string.\n\n```\njulia> println(summary(1:3))\n1:3\n```";
     "readline" => readline_, false, "    readline(; prompt=\"\")\n\nReads a line typed by the user (the terminal, or the notebook's input box).\n\n```\njulia> name = readline();\n```";
     "clear_output" => clear_output_, false, "    clear_output(wait=false)\n\nClears the cell's output in a notebook, or the screen in the REPL.\n\n```\njulia> clear_output()\n```";

@@ -454,6 +454,29 @@ fn min_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn fold_binary(f: BinaryFn, name: &str, args: Args) -> EvalResult {
     args.arity(name, 2, usize::MAX)?;
+    // Characters and strings compare by `isless`: their own order, not a number's.
+    if let Some(texts) = args
+        .pos
+        .iter()
+        .map(|v| match v {
+            Value::Char(c) => Some(Ok(*c)),
+            Value::Str(s) => Some(Err(s.clone())),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()
+    {
+        let pick = if f == BinaryFn::Max {
+            texts.iter().max()
+        } else {
+            texts.iter().min()
+        };
+        if texts.iter().all(Result::is_ok) || texts.iter().all(Result::is_err) {
+            return Ok(match pick.cloned().expect("two or more arguments") {
+                Ok(c) => Value::Char(c),
+                Err(s) => Value::Str(s),
+            });
+        }
+    }
     let mut acc = args.pos[0].clone();
     for v in &args.pos[1..] {
         acc = extremum(f, name, &acc, v, args.dotted)?;
@@ -729,6 +752,7 @@ fn float_(_: &mut Interp, args: Args) -> EvalResult {
 fn int_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("Int", 1, 1)?;
     match &args.pos[0] {
+        Value::Char(c) => Ok(Value::Int(i64::from(u32::from(*c)))),
         Value::Str(s) => s.trim().parse::<i64>().map(Value::Int).map_err(|_| {
             fail(
                 ErrorKind::ArgumentError,

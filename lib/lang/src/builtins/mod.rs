@@ -10,6 +10,7 @@ pub mod ad;
 mod args;
 pub mod arrays;
 pub mod bench;
+pub mod chars;
 pub mod collections;
 pub mod coloring;
 mod coloring_checks;
@@ -197,7 +198,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 45] {
+fn families() -> [&'static [Builtin]; 46] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -224,6 +225,7 @@ fn families() -> [&'static [Builtin]; 45] {
         random::BUILTINS,
         io::BUILTINS,
         strings::BUILTINS,
+        chars::BUILTINS,
         collections::BUILTINS,
         functional::BUILTINS,
         errors::BUILTINS,
@@ -301,9 +303,8 @@ pub fn constant(name: &str) -> Option<Value> {
             crate::types::library_abstract_type(name).expect("a library type"),
         )),
         "Any" | "Number" | "Real" | "Integer" | "AbstractArray" | "AbstractVector"
-        | "AbstractMatrix" | "String" | "AbstractString" | "Function" | "Nothing" | "Tuple" => {
-            io::type_value(name)
-        }
+        | "AbstractMatrix" | "String" | "AbstractString" | "AbstractChar" | "Function"
+        | "Nothing" | "Tuple" => io::type_value(name),
         _ => return None,
     })
 }

@@ -70,6 +70,13 @@ fn visit_truths(
             for x in iterate(v)? {
                 // A builtin predicate does not poll the flag itself.
                 poll.tick()?;
+                // `findfirst('l', s)`: a character searched in a string is `isequal(c)`.
+                if let (Value::Char(c), Value::Str(_)) = (f, v) {
+                    if !visit(matches!(x, Value::Char(d) if d == *c)) {
+                        break;
+                    }
+                    continue;
+                }
                 let b = match interp.call(f, vec![x])? {
                     Value::Bool(b) => b,
                     other => {

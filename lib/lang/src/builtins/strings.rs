@@ -1,18 +1,22 @@
 //! Strings: `uppercase`, `lowercase`, `split`, `join`, `replace`, `occursin`, `startswith`,
 //! `endswith`, `strip`, `lpad`, `rpad`, `parse`.
 
+use super::chars::text_of;
 use super::{to_size, Args};
 use crate::display::print_string;
 use crate::error::ErrorKind;
 use crate::eval::iterate::elements;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::value::Value;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-fn text<'a>(args: &'a Args, i: usize, name: &str) -> Result<&'a str, Flow> {
+/// Argument `i` as text: a string, or a character where Julia takes either (a needle, a
+/// separator, a prefix).
+fn text<'a>(args: &'a Args, i: usize, name: &str) -> Result<Cow<'a, str>, Flow> {
     match args.pos.get(i) {
-        Some(Value::Str(s)) => Ok(s.as_str()),
+        Some(v @ (Value::Str(_) | Value::Char(_))) => Ok(text_of(v).unwrap_or_default()),
         Some(other) => Err(fail(
             ErrorKind::MethodError,
             format!("no method matching {name}(::{})", other.type_name()),
@@ -24,12 +28,26 @@ fn text<'a>(args: &'a Args, i: usize, name: &str) -> Result<&'a str, Flow> {
     }
 }
 
+/// A character changed by `case` (one character when its case has one, as Julia's), or
+/// every character of a string.
+fn recased(args: &Args, name: &str, case: fn(&str) -> String) -> EvalResult {
+    let changed = case(&text(args, 0, name)?);
+    if let Some(Value::Char(c)) = args.pos.first() {
+        let mut chars = changed.chars();
+        return Ok(Value::Char(match (chars.next(), chars.next()) {
+            (Some(one), None) => one,
+            _ => *c,
+        }));
+    }
+    Ok(Value::str(changed))
+}
+
 fn uppercase_(_: &mut Interp, args: Args) -> EvalResult {
-    Ok(Value::str(text(&args, 0, "uppercase")?.to_uppercase()))
+    recased(&args, "uppercase", str::to_uppercase)
 }
 
 fn lowercase_(_: &mut Interp, args: Args) -> EvalResult {
-    Ok(Value::str(text(&args, 0, "lowercase")?.to_lowercase()))
+    recased(&args, "lowercase", str::to_lowercase)
 }
 
 fn strip_(_: &mut Interp, args: Args) -> EvalResult {
@@ -39,7 +57,10 @@ fn strip_(_: &mut Interp, args: Args) -> EvalResult {
 fn split_(_: &mut Interp, args: Args) -> EvalResult {
     let s = text(&args, 0, "split")?;
     let parts: Vec<Value> = match args.pos.get(1) {
-        Some(Value::Str(sep)) => s.split(sep.as_str()).map(Value::str).collect(),
+        Some(sep @ (Value::Str(_) | Value::Char(_))) => s
+            .split(text_of(sep).unwrap_or_default().as_ref())
+            .map(Value::str)
+            .collect(),
         _ => s.split_whitespace().map(Value::str).collect(),
     };
     Ok(Value::List(Rc::new(RefCell::new(parts))))
@@ -71,19 +92,19 @@ fn replace_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn occursin_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Bool(
-        text(&args, 1, "occursin")?.contains(text(&args, 0, "occursin")?),
+        text(&args, 1, "occursin")?.contains(text(&args, 0, "occursin")?.as_ref()),
     ))
 }
 
 fn startswith_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Bool(
-        text(&args, 0, "startswith")?.starts_with(text(&args, 1, "startswith")?),
+        text(&args, 0, "startswith")?.starts_with(text(&args, 1, "startswith")?.as_ref()),
     ))
 }
 
 fn endswith_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Bool(
-        text(&args, 0, "endswith")?.ends_with(text(&args, 1, "endswith")?),
+        text(&args, 0, "endswith")?.ends_with(text(&args, 1, "endswith")?.as_ref()),
     ))
 }
 
@@ -117,7 +138,12 @@ fn rpad_(_: &mut Interp, args: Args) -> EvalResult {
 fn parse_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("parse", 2, 2)?;
     let f = args.pos[0].clone();
-    interp.call(&f, vec![args.pos[1].clone()])
+    // `parse(Int, '7')` reads the digit; `Int('7')` would give its code point.
+    let written = match &args.pos[1] {
+        Value::Char(c) => Value::str(c.to_string()),
+        other => other.clone(),
+    };
+    interp.call(&f, vec![written])
 }
 
 /// `String(x)`: a string unchanged, the text of a symbol, the UTF-8 text of a vector of
@@ -127,6 +153,10 @@ fn string_type(_: &mut Interp, args: Args) -> EvalResult {
     match &args.pos[0] {
         Value::Str(_) => Ok(args.pos[0].clone()),
         Value::Symbol(name) => Ok(Value::str(name.as_str().to_string())),
+        Value::Char(c) => Ok(Value::str(c.to_string())),
+        Value::List(items) if items.borrow().iter().all(|v| matches!(v, Value::Char(_))) => Ok(
+            Value::str(items.borrow().iter().map(print_string).collect::<String>()),
+        ),
         Value::Array(a) if a.borrow().eltype != crate::show::ElType::Float64 => {
             let bytes = a
                 .borrow()

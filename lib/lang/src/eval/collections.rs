@@ -44,6 +44,21 @@ impl Interp {
         collect_values(self, values, &[n])
     }
 
+    /// `String[]`, `Char['a']`, `Point[p, q]`: a vector of values of a type that is not a
+    /// number, each checked to be one (Julia would convert; there is no conversion to these).
+    pub(crate) fn typed_list(&mut self, ty: &crate::types::Type, values: Vec<Value>) -> EvalResult {
+        if let Some(stranger) = values.iter().find(|v| !ty.contains(v)) {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "Cannot `convert` an object of type {} to an object of type {ty}",
+                    stranger.type_name()
+                ),
+            ));
+        }
+        Ok(Value::List(Rc::new(RefCell::new(values))))
+    }
+
     pub(crate) fn eval_typed_vector(&mut self, eltype: Name, elements: &[Expr]) -> EvalResult {
         let mut values = Vec::with_capacity(elements.len());
         for e in elements {
@@ -55,10 +70,17 @@ impl Interp {
             "Bool" => ElType::Bool,
             "Any" => return Ok(Value::List(Rc::new(RefCell::new(values)))),
             other => {
-                return Err(fail(
-                    ErrorKind::UndefVarError,
-                    format!("`{other}` not defined as an element type"),
-                ))
+                let ty = self
+                    .lookup(eltype)
+                    .ok()
+                    .and_then(|v| crate::types::Type::from_value(&v))
+                    .ok_or_else(|| {
+                        fail(
+                            ErrorKind::UndefVarError,
+                            format!("`{other}` not defined as an element type"),
+                        )
+                    })?;
+                return self.typed_list(&ty, values);
             }
         };
         let n = values.len();

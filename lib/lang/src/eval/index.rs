@@ -361,6 +361,15 @@ impl Interp {
                 crate::builtins::refs::index(r, indices)
             }
             Value::Struct(_) => self.user_index("getindex", container, indices, None),
+            // `Point[]`, `Point[p, q]`: a vector of a user type.
+            Value::Type(t)
+                if matches!(
+                    **t,
+                    crate::types::Type::User(_) | crate::types::Type::UserApplied(..)
+                ) =>
+            {
+                self.typed_list(t, indices.to_vec())
+            }
             Value::Object(o) if o.elements().is_some() => {
                 let items = o.elements().unwrap_or_default();
                 let as_list = Value::List(std::rc::Rc::new(std::cell::RefCell::new(items)));
@@ -618,13 +627,13 @@ fn index_range(r: &Rc<Range>, indices: &[Value]) -> EvalResult {
                 }
             }
             let first = if s.len > 0 { s.get(0) as usize - 1 } else { 0 };
-            Ok(Value::Range(Rc::new(Range {
-                start: r.get(first),
-                step: r.step * s.step,
-                len: s.len,
-                is_int: r.is_int,
-                unit: r.unit && s.unit,
-            })))
+            Ok(Value::Range(Rc::new(Range::new(
+                r.get(first),
+                r.step * s.step,
+                s.len,
+                r.is_int,
+                r.unit && s.unit,
+            ))))
         }
         other => match resolve(other, r.len)? {
             IndexSpec::Scalar(k) => Ok(range_element(r, k)),

@@ -119,9 +119,11 @@ pub fn iterate(v: &Value) -> Result<ValueIter, Flow> {
             }
         }
         Value::List(items) => items.borrow().clone(),
+        // A sparse matrix iterates over all its entries, zeros too, in column-major order.
+        Value::Sparse(_) => return iterate(&crate::builtins::sparse::to_dense(v)?),
         Value::Tuple(items) => items.as_ref().clone(),
         Value::NamedTuple(items) => items.iter().map(|(_, v)| v.clone()).collect(),
-        Value::Str(s) => s.chars().map(|c| Value::str(c.to_string())).collect(),
+        Value::Str(s) => s.chars().map(Value::Char).collect(),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Real(_) => vec![v.clone()],
         Value::Object(o) if o.elements().is_some() => o.elements().unwrap_or_default(),
         other => {

@@ -400,6 +400,7 @@ impl Interp {
             ExprKind::Float(x) => Ok(Value::Float(*x)),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::Str(parts) => self.eval_string(parts),
+            ExprKind::Char(c) => Ok(Value::Char(*c)),
             ExprKind::Symbol(s) => Ok(Value::Symbol(*s)),
             ExprKind::Ident(name) => self.lookup(*name),
             ExprKind::Nothing | ExprKind::Using => Ok(Value::Nothing),

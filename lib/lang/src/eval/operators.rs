@@ -539,6 +539,9 @@ fn carrying_scalar_binary(op: BinOp, a: &Value, b: &Value) -> Result<Option<Valu
 
 /// `==`, `*` and comparisons on strings, symbols, tuples and other non-numbers.
 fn non_numeric_binary(op: BinOp, dotted: bool, a: &Value, b: &Value) -> EvalResult {
+    if let Some(result) = crate::builtins::chars::binary(op, a, b) {
+        return result;
+    }
     match (op, a, b) {
         (BinOp::Mul, Value::Str(x), Value::Str(y)) => Ok(Value::str(format!("{x}{y}"))),
         (BinOp::Pow, Value::Str(x), Value::Int(n)) if *n >= 0 => {
@@ -575,6 +578,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Nothing, Value::Nothing) => true,
             (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::Char(x), Value::Char(y)) => x == y,
             (Value::Symbol(x), Value::Symbol(y)) => x == y,
             _ => match (operand(a).ok().flatten(), operand(b).ok().flatten()) {
                 (Some(x), Some(y)) => {
@@ -677,12 +681,17 @@ pub fn identical(a: &Value, b: &Value) -> bool {
                     || (p.type_name() == "DataType"
                         && q.type_name() == "DataType"
                         && p.show() == q.show())
+                    || (p.is_plain_data()
+                        && q.is_plain_data()
+                        && p.type_name() == q.type_name()
+                        && p.repr() == q.repr())
             }
             (Value::Int(p), Value::Int(q)) => p == q,
             (Value::Float(p), Value::Float(q)) => p.to_bits() == q.to_bits(),
             (Value::Bool(p), Value::Bool(q)) => p == q,
             (Value::Nothing, Value::Nothing) => true,
             (Value::Str(p), Value::Str(q)) => p == q,
+            (Value::Char(p), Value::Char(q)) => p == q,
             (Value::Symbol(p), Value::Symbol(q)) => p == q,
             (Value::Range(p), Value::Range(q)) => p == q,
             (Value::Type(p), Value::Type(q)) => p == q,
@@ -789,6 +798,9 @@ pub fn unary(op: UnaryOp, _dotted: bool, v: &Value) -> EvalResult {
 
 /// `start:stop` and `start:step:stop`.
 pub fn make_range(start: &Value, step: Option<&Value>, stop: &Value) -> EvalResult {
+    if let (Value::Char(first), Value::Char(last)) = (start, stop) {
+        return crate::builtins::chars::range(*first, step, *last);
+    }
     let num = |v: &Value| -> Result<(f64, bool), Flow> {
         match v {
             Value::Int(i) => Ok((*i as f64, true)),
@@ -837,13 +849,13 @@ pub fn make_range(start: &Value, step: Option<&Value>, stop: &Value) -> EvalResu
         }
         steps as usize + 1
     };
-    Ok(Value::Range(Rc::new(Range {
-        start: a,
-        step: s,
+    Ok(Value::Range(Rc::new(Range::new(
+        a,
+        s,
         len,
         is_int,
-        unit: step.is_none() && is_int,
-    })))
+        step.is_none() && is_int,
+    ))))
 }
 
 /// `v'`: transpose of a real matrix; a vector becomes a 1×n row that multiplies a vector into a

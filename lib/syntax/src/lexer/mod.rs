@@ -47,6 +47,8 @@ pub enum TokenKind {
     Float(f64),
     /// `"text $x $(f(x))"` or `"""…"""`, escapes decoded, triple-quoted ones dedented.
     Str(Vec<StrPiece>),
+    /// `'a'`, `'\n'`, `'\u00e9'`
+    Char(char),
     /// `x`, `push!`, `∇f`, `x₁`
     Ident(Name),
     /// A reserved word such as `function` or `end`.
@@ -122,6 +124,7 @@ impl TokenKind {
             TokenKind::Ident(_)
                 | TokenKind::Int(_)
                 | TokenKind::Float(_)
+                | TokenKind::Char(_)
                 | TokenKind::RParen
                 | TokenKind::RBracket
                 | TokenKind::RBrace
@@ -549,13 +552,7 @@ impl<'s> Lexer<'s> {
                 if self.value_end == Some(start) {
                     single(self, TokenKind::Quote)
                 } else {
-                    Err(error(
-                        ParseErrorKind::Unsupported {
-                            what: "character literals".into(),
-                        },
-                        start,
-                        start + 1,
-                    ))
+                    self.lex_char(start)
                 }
             }
             '@' => self.lex_macro(start),

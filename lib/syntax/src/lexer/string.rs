@@ -92,6 +92,56 @@ impl<'s> Lexer<'s> {
         Ok(TokenKind::Str(pieces))
     }
 
+    /// A character literal at `start` (its opening quote): exactly one character or escape
+    /// before the closing quote, as Julia requires (`''` and `'ab'` are errors).
+    pub(super) fn lex_char(&mut self, start: usize) -> LexResult<TokenKind> {
+        let mut text = String::new();
+        let mut pos = start + 1;
+        match self.char_at(pos) {
+            Some('\\') => pos = self.lex_escape(pos, &mut text)?,
+            Some('\'' | '\n') | None => {}
+            Some(c) => {
+                text.push(c);
+                pos += c.len_utf8();
+            }
+        }
+        let mut chars = text.chars();
+        match (chars.next(), chars.next(), self.char_at(pos)) {
+            (Some(c), None, Some('\'')) => {
+                self.pos = pos + 1;
+                Ok(TokenKind::Char(c))
+            }
+            (None, _, Some('\'')) => Err(error(
+                ParseErrorKind::InvalidCharLiteral {
+                    problem: "invalid empty character literal",
+                },
+                start,
+                pos + 1,
+            )),
+            _ => {
+                let line_end = self.src[pos..]
+                    .find('\n')
+                    .map_or(self.src.len(), |k| pos + k);
+                match self.src[pos..line_end].find('\'') {
+                    Some(k) => Err(error(
+                        ParseErrorKind::InvalidCharLiteral {
+                            problem: "character literal contains multiple characters",
+                        },
+                        start,
+                        pos + k + 1,
+                    )),
+                    None => Err(error(
+                        ParseErrorKind::InvalidCharLiteral {
+                            problem: "unterminated character literal",
+                        },
+                        start,
+                        pos,
+                    )),
+                }
+            }
+        }
+    }
+
     /// Decodes the escape at `pos` (a backslash) into `text`; returns the position after it.
     fn lex_escape(&self, pos: usize, text: &mut String) -> LexResult<usize> {
         let Some(c) = self.char_at(pos + 1) else {

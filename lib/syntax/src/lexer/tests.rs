@@ -111,13 +111,53 @@ fn adjoint_versus_character_literal() {
     assert_eq!(kinds("x'")[1], TokenKind::Quote);
     assert_eq!(kinds("x''")[2], TokenKind::Quote);
     assert_eq!(kinds("(x)'")[3], TokenKind::Quote);
-    let (_, e) = lex("'a'");
-    assert!(matches!(
-        e.unwrap().kind,
-        ParseErrorKind::Unsupported { .. }
-    ));
+    assert_eq!(kinds("'a'"), [TokenKind::Char('a'), TokenKind::Eof]);
+    assert_eq!(kinds("f('a')")[2], TokenKind::Char('a'));
+    assert_eq!(kinds("['a' 'b']")[2], TokenKind::Char('b'));
+    assert_eq!(kinds("'a''")[1], TokenKind::Quote);
     let (_, e) = lex("x '");
     assert!(e.is_some());
+}
+
+#[test]
+fn character_literals() {
+    let cases = [
+        (r"'\n'", '\n'),
+        (r"'\''", '\''),
+        (r"'\\'", '\\'),
+        (r"'\u00e9'", 'é'),
+        (r"'\x41'", 'A'),
+        (r"'\u{1F600}'", '😀'),
+        ("'é'", 'é'),
+        ("'\"'", '"'),
+        ("' '", ' '),
+    ];
+    for (src, c) in cases {
+        assert_eq!(kinds(src), [TokenKind::Char(c), TokenKind::Eof], "{src}");
+    }
+    let problem = |src: &str| match lex(src).1.map(|e| (e.kind, e.span)) {
+        Some((ParseErrorKind::InvalidCharLiteral { problem }, span)) => (problem, span),
+        other => panic!("{src}: {other:?}"),
+    };
+    assert_eq!(
+        problem("x = ''"),
+        ("invalid empty character literal", Span::new(4, 6))
+    );
+    assert_eq!(
+        problem("'ab' + 1"),
+        (
+            "character literal contains multiple characters",
+            Span::new(0, 4)
+        )
+    );
+    assert_eq!(
+        problem("'a"),
+        ("unterminated character literal", Span::new(0, 2))
+    );
+    assert_eq!(
+        problem("'a\n'"),
+        ("unterminated character literal", Span::new(0, 2))
+    );
 }
 
 #[test]
@@ -254,11 +294,11 @@ fn tolerant_lexing_runs_unterminated_literals_to_the_end() {
 
 #[test]
 fn tolerant_lexing_goes_on_after_errors() {
-    let lexed = lex_tolerant("x = 'a' + 99999999999999999999 ~ y // 2 \"\\q $ ok\" end");
+    let lexed = lex_tolerant("x = 'ab' + 99999999999999999999 ~ y // 2 \"\\q $ ok\" end");
     let kinds: Vec<&TokenKind> = lexed.tokens.iter().map(|t| &t.kind).collect();
     assert!(matches!(
         kinds[2],
-        TokenKind::Invalid(e) if matches!(**e, ParseErrorKind::Unsupported { .. })
+        TokenKind::Invalid(e) if matches!(**e, ParseErrorKind::InvalidCharLiteral { .. })
     ));
     assert!(kinds.iter().any(|k| matches!(
         k,

@@ -71,6 +71,11 @@ pub enum ParseErrorKind {
         /// The escape as written.
         text: String,
     },
+    /// A character literal that is empty, unterminated or holds several characters.
+    InvalidCharLiteral {
+        /// Julia's message for it.
+        problem: &'static str,
+    },
     /// A `$` in a string literal followed by neither a name nor `(`.
     InvalidInterpolation,
     /// A `$x` outside a string literal or a macro call.
@@ -143,6 +148,7 @@ impl ParseError {
             K::IntegerTooLarge { text } => format!("integer literal too large: \"{text}\""),
             K::FloatTooLarge { text } => format!("overflow in numeric constant \"{text}\""),
             K::InvalidEscape { text } => format!("invalid escape sequence \"{text}\""),
+            K::InvalidCharLiteral { problem } => (*problem).into(),
             K::InvalidInterpolation => {
                 "invalid interpolation syntax: \"$\" must be followed by a name or \"(\"".into()
             }

@@ -28,6 +28,9 @@ const ELEMENT_TYPES: &[&str] = &[
     "Bool",
     "Any",
     "String",
+    "AbstractString",
+    "Char",
+    "AbstractChar",
     "Symbol",
     "Number",
     "Real",
@@ -160,10 +163,11 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// A keyword argument after `;`: `k = v`, or `k` meaning `k = k`.
+    /// A keyword argument after `;`: `k = v`, or `k` meaning `k = k`, or `x.k` meaning
+    /// `k = x.k`.
     fn keyword_after_semicolon(&self, expr: Expr) -> PResult<Kwarg> {
         match expr.kind {
-            ExprKind::Ident(name) => {
+            ExprKind::Ident(name) | ExprKind::Field { field: name, .. } => {
                 return Ok(Kwarg {
                     name,
                     value: expr,
@@ -391,7 +395,16 @@ impl<'s> Parser<'s> {
                 TokenKind::Newline | TokenKind::Semicolon | TokenKind::Eof
             ) {
                 let param = p.parse_no_assign()?;
-                params.extend(p.lambda_params(&param)?);
+                // `do (a, b)` is one argument taken apart, as `do x` is one taken whole;
+                // `do a, b` is two.
+                if let ExprKind::Tuple(_) = param.kind {
+                    params.push(p.arg_param(&Arg {
+                        value: param,
+                        splat: false,
+                    })?);
+                } else {
+                    params.extend(p.lambda_params(&param)?);
+                }
                 if p.eat(|k| *k == TokenKind::Comma).is_none() {
                     break;
                 }

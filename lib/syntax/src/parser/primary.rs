@@ -20,6 +20,7 @@ impl<'s> Parser<'s> {
         let kind = match token.kind {
             TokenKind::Int(v) => ExprKind::Int(v),
             TokenKind::Float(v) => ExprKind::Float(v),
+            TokenKind::Char(c) => ExprKind::Char(c),
             TokenKind::Ident(name) => ExprKind::Ident(name),
             TokenKind::Str(_) => return self.parse_string(),
             // `in(x, s)`, `in.(x, Ref(s))` and `(in)`, `f(in, x)`: the function `in`, as Julia

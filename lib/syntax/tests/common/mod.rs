@@ -113,6 +113,7 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Float(v) => format!("{v:?}"),
         ExprKind::Bool(b) => b.to_string(),
+        ExprKind::Char(c) => format!("{c:?}"),
         ExprKind::Str(parts) => {
             if let [StrPart::Text(t)] = parts.as_slice() {
                 format!("{t:?}")

@@ -53,6 +53,10 @@ impl Object for BackendValue {
         }
     }
 
+    fn is_plain_data(&self) -> bool {
+        true
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }

@@ -64,6 +64,10 @@ impl Object for Detector {
         }
     }
 
+    fn is_plain_data(&self) -> bool {
+        true
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -329,6 +333,10 @@ impl Object for MixedMode {
         format!("MixedMode({}, {})", self.forward, self.reverse)
     }
 
+    fn is_plain_data(&self) -> bool {
+        true
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -389,6 +397,10 @@ impl Object for AutoSparse {
 
     fn field_names(&self) -> Vec<&'static str> {
         vec!["dense_ad"]
+    }
+
+    fn is_plain_data(&self) -> bool {
+        true
     }
 
     fn as_any(&self) -> &dyn Any {
