@@ -67,6 +67,15 @@ fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
         ("x = rand(5 * 10^7)", "exp.(sin.(x)) .^ 1.5"),
         ("x = rand(5 * 10^7)", "atan.(x, x)"),
         ("v = rand(7000)", "atan.(v, v')"),
+        // Sorting, searching and factorizing large inputs.
+        ("x = rand(2 * 10^7)", "sort(x)"),
+        ("x = rand(2 * 10^7)", "sortperm(x)"),
+        ("A = rand(3000, 3000)", "lu(A)"),
+        ("A = rand(3000, 3000); b = rand(3000)", "A \\ b"),
+        ("A = rand(3000, 3000)", "inv(A)"),
+        ("A = rand(3000, 3000)", "det(A)"),
+        ("S = sprand(3 * 10^6, 3 * 10^6, 3e-6)", "copy(S')"),
+        ("", "for i in 1:10^9; println(i); end"),
     ];
     for (setup, code) in cases {
         let mut session = Session::new();

@@ -23,7 +23,9 @@ pub(crate) struct DenseLu {
 
 impl DenseLu {
     pub(crate) fn new(n: usize, a: &[f64]) -> AdResult<DenseLu> {
-        let lu = faer::MatRef::from_column_major_slice(a, n, n).partial_piv_lu();
+        let lu = interruptible(a, move |a| {
+            faer::MatRef::from_column_major_slice(a, n, n).partial_piv_lu()
+        })?;
         // faer divides by a zero pivot (filling the rest with NaN) where LAPACK reports it:
         // the first exact zero on the diagonal of U is the pivot Julia names.
         let u = lu.U();
@@ -68,9 +70,10 @@ struct DenseLstsq {
 
 impl DenseLstsq {
     fn new(m: usize, n: usize, a: &[f64]) -> AdResult<DenseLstsq> {
-        let svd = faer::MatRef::from_column_major_slice(a, m, n)
-            .thin_svd()
-            .map_err(|_| AdError::Argument("the SVD did not converge".into()))?;
+        let svd = interruptible(a, move |a| {
+            faer::MatRef::from_column_major_slice(a, m, n).thin_svd()
+        })?
+        .map_err(|_| AdError::Argument("the SVD did not converge".into()))?;
         let sv = svd.S().column_vector();
         let all: Vec<f64> = (0..m.min(n)).map(|i| sv[i]).collect();
         let tol = all.first().copied().unwrap_or(0.0) * (m.max(n) as f64) * f64::EPSILON;
@@ -175,15 +178,38 @@ pub(super) fn check_full_rank(a: &Tensor) -> AdResult<()> {
     Ok(())
 }
 
+/// The factors `(L, U, p, first zero pivot)` of `lu(A)`, with `A[p, :] = L * U` for an m×n
+/// matrix (L is m×min(m, n), U is min(m, n)×n). A large nonsingular square matrix is
+/// factorized by faer's blocked kernel (off this thread, see [`interruptible`]); others, and
+/// singular ones, by [`lu_factors`].
+type LuFactors = (Vec<f64>, Vec<f64>, Vec<usize>, Option<usize>);
+
+fn lu_of(m: usize, n: usize, a: &[f64]) -> AdResult<LuFactors> {
+    if m == n && a.len() >= super::OFF_THREAD_ENTRIES {
+        let lu = interruptible(a, move |a| {
+            faer::MatRef::from_column_major_slice(a, n, n).partial_piv_lu()
+        })?;
+        let (l, u) = (lu.L(), lu.U());
+        if (0..n).all(|k| u[(k, k)] != 0.0) {
+            let l = (0..n * n).map(|k| l[(k % n, k / n)]).collect();
+            let u = (0..n * n).map(|k| u[(k % n, k / n)]).collect();
+            let (forward, _) = lu.P().arrays();
+            return Ok((l, u, forward.to_vec(), None));
+        }
+    }
+    lu_factors(m, n, a)
+}
+
 /// The LU factorization with partial pivoting in LAPACK's convention (the first largest pivot;
-/// a zero pivot leaves its column unscaled): `(L, U, p, first zero pivot)` with
-/// `A[p, :] = L * U` for an m×n matrix (L is m×min(m, n), U is min(m, n)×n).
-fn lu_factors(m: usize, n: usize, a: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<usize>, Option<usize>) {
+/// a zero pivot leaves its column unscaled), column by column, answering interrupts between
+/// columns.
+fn lu_factors(m: usize, n: usize, a: &[f64]) -> AdResult<LuFactors> {
     let mut w = a.to_vec();
     let mut p: Vec<usize> = (0..m).collect();
     let mut zero_pivot = None;
     let r = m.min(n);
     for col in 0..r {
+        difflab_ad::limits::check()?;
         let mut pivot = col;
         for i in col + 1..m {
             if w[i + col * m].abs() > w[pivot + col * m].abs() {
@@ -226,7 +252,7 @@ fn lu_factors(m: usize, n: usize, a: &[f64]) -> (Vec<f64>, Vec<f64>, Vec<usize>,
             u[i + j * r] = w[i + j * m];
         }
     }
-    (l, u, p, zero_pivot)
+    Ok((l, u, p, zero_pivot))
 }
 
 /// `lu(A)`: the factors as an object with fields `L`, `U`, `p` (and `P`, the permutation matrix).
@@ -332,7 +358,7 @@ fn lu_(interp: &mut Interp, args: Args) -> EvalResult {
     let (t, _) = matrix_tensor(interp, &args.pos[0], "lu")?;
     plain_only(&t, "lu")?;
     let (m, n) = matrix_size(&t)?;
-    let (l, u, p, zero_pivot) = lu_factors(m, n, &t.to_col_major());
+    let (l, u, p, zero_pivot) = lu_of(m, n, &t.to_col_major())?;
     if let (true, Some(k)) = (check, zero_pivot) {
         return Err(singular(k).into());
     }

@@ -32,6 +32,42 @@ use difflab_ad::tracer::{self, union_all, Tracer};
 use difflab_ad::{AdError, Tensor};
 use std::rc::Rc;
 
+/// Matrices with at least this many entries are factorized away from the session's thread
+/// (a 500×500 LU takes about 10 ms; below, a thread costs more than it saves).
+const OFF_THREAD_ENTRIES: usize = 250_000;
+
+/// Runs `work` (a factorization, an SVD, an eigenvalue iteration) on the column-major matrix
+/// `a` so that an interrupt or the memory limit is answered while it runs: faer's kernels
+/// cannot be stopped, so a large matrix is factorized on a thread of its own while this one
+/// polls the interrupt flag; an interrupted factorization finishes in the background and its
+/// result is dropped. Small matrices are factorized here.
+pub(crate) fn interruptible<T: Send + 'static>(
+    a: &[f64],
+    work: impl FnOnce(&[f64]) -> T + Send + 'static,
+) -> AdResult<T> {
+    if a.len() < OFF_THREAD_ENTRIES {
+        return Ok(work(a));
+    }
+    let owned = a.to_vec();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("difflab-factorize".into())
+        .spawn(move || {
+            // The receiver is gone when the computation was interrupted.
+            let _ = sender.send(work(&owned));
+        })
+        .map_err(|e| AdError::Argument(format!("cannot start a factorization: {e}")))?;
+    loop {
+        match receiver.recv_timeout(std::time::Duration::from_millis(2)) {
+            Ok(result) => return Ok(result),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => difflab_ad::limits::check()?,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(AdError::Argument("the factorization failed".into()))
+            }
+        }
+    }
+}
+
 pub(crate) mod construct;
 pub(crate) mod factorize;
 pub(crate) mod solve;

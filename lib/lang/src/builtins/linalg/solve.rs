@@ -151,14 +151,16 @@ pub(crate) fn inv_tensor(a: &Tensor) -> AdResult<Tensor> {
 
 /// The determinant of a plain square matrix (column-major) from its LU factorization; 0 when
 /// a pivot is zero.
-fn det_plain(n: usize, a: &[f64]) -> f64 {
+fn det_plain(n: usize, a: &[f64]) -> AdResult<f64> {
     if n == 0 {
-        return 1.0;
+        return Ok(1.0);
     }
-    let lu = faer::MatRef::from_column_major_slice(a, n, n).partial_piv_lu();
+    let lu = interruptible(a, move |a| {
+        faer::MatRef::from_column_major_slice(a, n, n).partial_piv_lu()
+    })?;
     let u = lu.U();
     if (0..n).any(|k| u[(k, k)] == 0.0) {
-        return 0.0;
+        return Ok(0.0);
     }
     let (forward, _) = lu.P().arrays();
     // The sign of the row permutation: its parity is n minus its number of cycles.
@@ -179,7 +181,7 @@ fn det_plain(n: usize, a: &[f64]) -> f64 {
     } else {
         -1.0
     };
-    sign * (0..n).map(|k| u[(k, k)]).product::<f64>()
+    Ok(sign * (0..n).map(|k| u[(k, k)]).product::<f64>())
 }
 
 /// The adjugate of a plain n×n matrix (column-major), `adj(A) = det(A)·A⁻¹` also where `A` is
@@ -189,9 +191,10 @@ fn adjugate_plain(n: usize, a: &[f64]) -> AdResult<Vec<f64>> {
     if n == 1 {
         return Ok(vec![1.0]);
     }
-    let svd = faer::MatRef::from_column_major_slice(a, n, n)
-        .svd()
-        .map_err(|_| AdError::Argument("the SVD did not converge".into()))?;
+    let svd = interruptible(a, move |a| {
+        faer::MatRef::from_column_major_slice(a, n, n).svd()
+    })?
+    .map_err(|_| AdError::Argument("the SVD did not converge".into()))?;
     let (u, v, s) = (svd.U(), svd.V(), svd.S().column_vector());
     let sigma: Vec<f64> = (0..n).map(|i| s[i]).collect();
     let adj_sigma: Vec<f64> = (0..n)
@@ -210,7 +213,7 @@ fn adjugate_plain(n: usize, a: &[f64]) -> AdResult<Vec<f64>> {
     let vd: Vec<f64> = (0..n)
         .flat_map(|j| (0..n).map(move |i| v[(i, j)]))
         .collect();
-    let sign = det_plain(n, &ud).signum() * det_plain(n, &vd).signum();
+    let sign = det_plain(n, &ud)?.signum() * det_plain(n, &vd)?.signum();
     let mut out = vec![0.0; n * n];
     for j in 0..n {
         for i in 0..n {
@@ -232,7 +235,7 @@ fn det_gradient(a: &Tensor) -> AdResult<Tensor> {
         let data = col_major_data(p);
         let adjugate = match DenseLu::new(n, &data) {
             Ok(lu) => {
-                let d = det_plain(n, &data);
+                let d = det_plain(n, &data)?;
                 let mut inverse = lu.apply_plain(&identity(n).to_col_major(), n, false)?;
                 inverse.iter_mut().for_each(|x| *x *= d);
                 inverse
@@ -255,11 +258,15 @@ fn det_gradient(a: &Tensor) -> AdResult<Tensor> {
 pub(crate) fn det_tensor(a: &Tensor) -> AdResult<Tensor> {
     let n = square_size(a)?;
     if let Tensor::Plain(p) = a {
-        return Ok(Tensor::scalar(det_plain(n, &col_major_data(p))));
+        return Ok(Tensor::scalar(det_plain(n, &col_major_data(p))?));
     }
     let Some(tag) = a.tag() else {
         let sets = vec![union_all(&tracer::sets_of(a))];
-        let primal = (!a.is_global_tracer()).then(|| vec![det_plain(n, &a.to_col_major())]);
+        let primal = if a.is_global_tracer() {
+            None
+        } else {
+            Some(vec![det_plain(n, &a.to_col_major())?])
+        };
         return Ok(Tensor::Tracer(Rc::new(Tracer::new(&[], sets, primal))));
     };
     if tracked_with(a, tag).is_some() {

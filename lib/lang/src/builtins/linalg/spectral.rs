@@ -52,9 +52,10 @@ fn cond_(interp: &mut Interp, args: Args) -> EvalResult {
         if m == 0 || n == 0 {
             return Ok(Value::Float(0.0));
         }
-        let s = faer::MatRef::from_column_major_slice(&a, m, n)
-            .singular_values()
-            .map_err(|_| fail(ErrorKind::ArgumentError, "cond: the SVD did not converge"))?;
+        let s = interruptible(&a, move |a| {
+            faer::MatRef::from_column_major_slice(a, m, n).singular_values()
+        })?
+        .map_err(|_| fail(ErrorKind::ArgumentError, "cond: the SVD did not converge"))?;
         let (max, min) = (s[0], s[s.len() - 1]);
         return Ok(Value::Float(if min == 0.0 {
             f64::INFINITY
@@ -107,7 +108,6 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
             format!("matrix is not square: dimensions are ({m}, {n})"),
         ));
     }
-    let view = faer::MatRef::from_column_major_slice(&a, n, n);
     let symmetric = (0..n).all(|j| (j + 1..n).all(|i| a[i + j * n] == a[j + i * n]));
     let failed = |_| {
         fail(
@@ -118,10 +118,16 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
     let mut values: Vec<f64> = if n == 0 {
         Vec::new()
     } else if symmetric {
-        view.self_adjoint_eigenvalues(faer::Side::Lower)
-            .map_err(failed)?
+        interruptible(&a, move |a| {
+            faer::MatRef::from_column_major_slice(a, n, n)
+                .self_adjoint_eigenvalues(faer::Side::Lower)
+        })?
+        .map_err(failed)?
     } else {
-        let complex = view.eigenvalues().map_err(failed)?;
+        let complex = interruptible(&a, move |a| {
+            faer::MatRef::from_column_major_slice(a, n, n).eigenvalues()
+        })?
+        .map_err(failed)?;
         if complex.iter().any(|z| z.im != 0.0) {
             return Err(fail(
                 ErrorKind::DomainError,

@@ -275,13 +275,56 @@ pub fn transpose_value(v: &Value) -> EvalResult {
     match v {
         Value::Sparse(s) => {
             let s = s.borrow();
-            Ok(sparse_value(s.matrix.transpose_view().to_csc(), s.eltype))
+            Ok(sparse_value(transposed(&s.matrix)?, s.eltype))
         }
         other => Err(fail(
             ErrorKind::MethodError,
             format!("no method matching adjoint(::{})", other.type_name()),
         )),
     }
+}
+
+/// Entries placed between two looks at the interrupt flag while transposing: few, because the
+/// first writes into the fresh result land on pages the system has not mapped yet (each
+/// costs microseconds), so a block of 2^18 entries could take half a second.
+const TRANSPOSE_CHECK_EVERY: usize = 1 << 12;
+
+/// The transpose of a matrix stored by columns, stored by columns: its entries counted and
+/// placed row by row, answering interrupts every [`TRANSPOSE_CHECK_EVERY`] entries.
+fn transposed(a: &CsMat<f64>) -> Result<CsMat<f64>, Flow> {
+    if !a.is_csc() {
+        return Ok(a.transpose_view().to_csc());
+    }
+    let (m, n) = a.shape();
+    let indptr = a.indptr();
+    let indptr = indptr.to_proper();
+    let (indices, data) = (a.indices(), a.data());
+    let mut starts = vec![0usize; m + 1];
+    for &i in indices {
+        starts[i + 1] += 1;
+    }
+    for i in 0..m {
+        starts[i + 1] += starts[i];
+    }
+    let mut next = starts[..m].to_vec();
+    let mut rows = vec![0usize; indices.len()];
+    let mut values = vec![0.0; indices.len()];
+    let mut since_check = 0;
+    for j in 0..n {
+        let column = indptr[j]..indptr[j + 1];
+        since_check += column.len() + 1;
+        if since_check >= TRANSPOSE_CHECK_EVERY {
+            difflab_ad::limits::check()?;
+            since_check = 0;
+        }
+        for k in column {
+            let slot = &mut next[indices[k]];
+            rows[*slot] = j;
+            values[*slot] = data[k];
+            *slot += 1;
+        }
+    }
+    Ok(CsMat::new_csc((n, m), starts, rows, values))
 }
 
 /// The plain numbers of a dense matrix or vector (a column) as a sparse matrix.
