@@ -56,6 +56,8 @@ pub enum ErrorKind {
     InexactError,
     /// Integer division by zero.
     DivideError,
+    /// A string index inside a multi-byte character.
+    StringIndexError,
     /// A value of the wrong type where a specific type is required.
     TypeError,
     /// An operating-system error (files).
@@ -85,6 +87,7 @@ impl ErrorKind {
             KeyError => "KeyError",
             InexactError => "InexactError",
             DivideError => "DivideError",
+            StringIndexError => "StringIndexError",
             TypeError => "TypeError",
             SystemError => "SystemError",
             Thrown => "Exception",
@@ -110,6 +113,7 @@ impl ErrorKind {
             "KeyError" => KeyError,
             "InexactError" => InexactError,
             "DivideError" => DivideError,
+            "StringIndexError" => StringIndexError,
             "TypeError" => TypeError,
             "SystemError" => SystemError,
             _ => return None,

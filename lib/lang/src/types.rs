@@ -219,6 +219,21 @@ fn common_element_type(items: &[Value]) -> Type {
     }
 }
 
+/// `Tuple{T1, T2, …}` of these elements; beyond a few levels of nesting or many elements, the
+/// bare `Tuple` (naming every type of a huge or deep tuple would cost more than it tells).
+fn tuple_type(items: &[Value], depth: usize) -> Type {
+    const DEEPEST: usize = 8;
+    const WIDEST: usize = 64;
+    if depth >= DEEPEST || items.len() > WIDEST {
+        return Type::Prim(Prim::Tuple);
+    }
+    let types = items.iter().map(|v| match v {
+        Value::Tuple(inner) => tuple_type(inner, depth + 1),
+        other => Type::of(other),
+    });
+    Type::Applied(Prim::Tuple, types.collect())
+}
+
 /// A type: builtin, builtin with parameters (`Vector{Float64}`), user-defined (with or without
 /// parameters), a library object's type known by name (`AutoForwardDiff`), or a type parameter
 /// inside a struct definition.
@@ -386,7 +401,7 @@ impl Type {
                 Prim::Range,
                 Type::Prim(if r.is_int { Prim::Int64 } else { Prim::Float64 }),
             ),
-            Value::Tuple(_) => Type::Prim(Prim::Tuple),
+            Value::Tuple(items) => tuple_type(items, 0),
             Value::NamedTuple(_) => Type::Prim(Prim::NamedTuple),
             Value::List(items) => applied(Prim::Vector, common_element_type(&items.borrow())),
             Value::Sparse(s) => {
@@ -397,6 +412,8 @@ impl Type {
                 let params = vec![Type::Prim(eltype), Type::Prim(Prim::Int64)];
                 Type::Applied(Prim::SparseMatrixCSC, Rc::from(params))
             }
+            // Types that are also constructors (`Float64`, `Char`) are types, not functions.
+            Value::Builtin(b) if Prim::from_name(b.name).is_some() => Type::Prim(Prim::DataType),
             Value::Function(_) | Value::Builtin(_) => Type::Prim(Prim::Function),
             Value::Exception(e) => Type::Named(Rc::from(e.kind.name())),
             Value::Type(_) => Type::Prim(Prim::DataType),
@@ -476,6 +493,10 @@ impl Type {
             (Type::Within(bound), _) => bound.is_subtype(other),
             (Type::Prim(a), Type::Prim(b)) => a.is_subtype(*b),
             (Type::Applied(a, _), Type::Prim(b)) => a.is_subtype(*b),
+            // Tuples are covariant: `Tuple{Float64} <: Tuple{Number}`.
+            (Type::Applied(Prim::Tuple, p), Type::Applied(Prim::Tuple, q)) => {
+                p.len() == q.len() && p.iter().zip(q.iter()).all(|(x, y)| x.is_subtype(y))
+            }
             (Type::Applied(a, p), Type::Applied(b, q)) => a.is_subtype(*b) && params_fit(p, q),
             (Type::Named(a), Type::Named(b)) => a == b,
             (Type::Named(a), Type::User(_)) => {

@@ -327,6 +327,9 @@ impl Value {
                 ElType::Bool => "SparseMatrixCSC{Bool, Int64}".into(),
                 _ => "SparseMatrixCSC{Float64, Int64}".into(),
             },
+            Value::Builtin(b) if crate::types::Prim::from_name(b.name).is_some() => {
+                "DataType".into()
+            }
             Value::Function(_) | Value::Builtin(_) => "Function".into(),
             Value::Exception(e) => e.kind.name().into(),
             Value::Object(o) => o.type_name(),

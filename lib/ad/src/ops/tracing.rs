@@ -59,10 +59,17 @@ pub(crate) fn zero_slope(f: UnaryFn) -> bool {
     )
 }
 
-/// Unary functions: zero-derivative functions forget dependencies.
+/// Unary functions: zero-derivative functions forget dependencies, and a local tracer forgets
+/// them where `relu` is flat (left of zero, as SparseConnectivityTracer's local rule).
 pub fn unary(f: UnaryFn, t: &Tracer) -> Result<Tensor> {
     let sets = if zero_slope(f) {
         smallvec![empty(); t.sets.len()]
+    } else if matches!(f, UnaryFn::Relu) && !t.global {
+        t.sets
+            .iter()
+            .zip(col_major_data(&t.primal))
+            .map(|(set, x)| if x < 0.0 { empty() } else { set.clone() })
+            .collect()
     } else {
         t.sets.clone()
     };

@@ -151,6 +151,14 @@ fn similar_sparse(interp: &Interp, s: &crate::value::SparseMatrix, dims: &[Value
 
 fn copy_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("copy", 1, 1)?;
+    if let Value::Sparse(s) = &args.pos[0] {
+        // A large sparse matrix is copied number by number (its arrays are not shared).
+        let s = s.borrow();
+        return Ok(super::sparse::sparse_value(
+            super::sparse::copied(&s.matrix)?,
+            s.eltype,
+        ));
+    }
     Ok(deep_copy(&args.pos[0]))
 }
 
@@ -176,7 +184,7 @@ pub(crate) fn shape_of_value(v: &Value) -> Option<Vec<usize>> {
     shape_of(v, "size").ok()
 }
 
-fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
+pub(crate) fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
     match v {
         Value::Array(a) => Ok(a.borrow().data.shape().to_vec()),
         Value::Range(r) => Ok(vec![r.len]),
@@ -413,6 +421,9 @@ fn step_(_: &mut Interp, args: Args) -> EvalResult {
 fn first_last(interp: &mut Interp, args: Args, last: bool) -> EvalResult {
     let name = if last { "last" } else { "first" };
     args.arity(name, 1, 2)?;
+    if let Value::Str(s) = &args.pos[0] {
+        return first_last_chars(s, args.pos.get(1), last, name);
+    }
     let n = shape_of(&args.pos[0], name)?.iter().product::<usize>();
     if let Some(k) = args.pos.get(1) {
         let k = to_size(k, name)?.min(n);
@@ -432,6 +443,31 @@ fn first_last(interp: &mut Interp, args: Args, last: bool) -> EvalResult {
     interp.index_value(&args.pos[0], &[Value::Int(if last { n as i64 } else { 1 })])
 }
 
+/// `first(s)`, `last(s, n)`, … of a string: characters, counted as characters.
+fn first_last_chars(s: &str, n: Option<&Value>, last: bool, name: &str) -> EvalResult {
+    let count = s.chars().count();
+    match n {
+        None => {
+            let c = if last {
+                s.chars().next_back()
+            } else {
+                s.chars().next()
+            };
+            c.map(Value::Char).ok_or_else(|| {
+                fail(
+                    ErrorKind::BoundsError,
+                    format!("attempt to access 0-element collection with {name}"),
+                )
+            })
+        }
+        Some(n) => {
+            let n = to_size(n, name)?.min(count);
+            let skip = if last { count - n } else { 0 };
+            Ok(Value::str(s.chars().skip(skip).take(n).collect::<String>()))
+        }
+    }
+}
+
 fn first_(interp: &mut Interp, args: Args) -> EvalResult {
     first_last(interp, args, false)
 }
@@ -442,6 +478,9 @@ fn last_(interp: &mut Interp, args: Args) -> EvalResult {
 
 /// The indices of a collection as a range.
 pub fn eachindex_of(v: &Value) -> EvalResult {
+    if let Value::Str(s) = v {
+        return Ok(super::string_index::eachindex(s));
+    }
     let n = shape_of(v, "eachindex")?.iter().product::<usize>();
     Ok(Value::Range(Rc::new(Range::new(1.0, 1.0, n, true, true))))
 }
@@ -818,6 +857,16 @@ fn undef_vector(interp: &mut Interp, mut args: Args) -> EvalResult {
     let given = args.pos.len();
     let elt = take_eltype(&mut args, ElType::Float64);
     let explicit = args.pos.len() < given;
+    if explicit && args.pos.is_empty() {
+        // `Vector{Float64}()`: an empty vector to push into.
+        return Ok(super::array(elt, &[0], Vec::new()));
+    }
+    if let [ty] = args.pos.as_slice() {
+        if crate::types::Type::from_value(ty).is_some() {
+            // `Vector{String}()`, `Vector{Point}()`: an empty vector of values.
+            return Ok(Value::List(Rc::new(RefCell::new(Vec::new()))));
+        }
+    }
     if let [x] = args.pos.as_slice() {
         if !matches!(x, Value::Int(_) | Value::Nothing) {
             // `Vector(1:3)`, `Vector{Float64}([1, 2])`: the elements as a vector.

@@ -595,20 +595,58 @@ fn identity_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(args.pos[0].clone())
 }
 
+/// `zero(x)` (`x = 0.0`) or `one(x)` (`x = 1.0`) of a number, a number type or an array, in
+/// its type: `zero(true) === false`, `zero([1, 2]) == [0, 0]`, and `one(A)` of a square matrix
+/// is the identity (the multiplicative one), as in Julia.
 fn zero_one(args: &Args, name: &str, x: f64) -> EvalResult {
     args.arity(name, 1, 1)?;
+    let in_type = |eltype: ElType| match eltype {
+        ElType::Int64 => Value::Int(x as i64),
+        ElType::Bool => Value::Bool(x != 0.0),
+        ElType::Float64 => Value::Float(x),
+    };
     match &args.pos[0] {
-        Value::Int(_) => Ok(Value::Int(x as i64)),
-        Value::Builtin(b) if matches!(b.name, "Int" | "Int64") => Ok(Value::Int(x as i64)),
+        Value::Int(_) => Ok(in_type(ElType::Int64)),
+        Value::Bool(_) => Ok(in_type(ElType::Bool)),
+        Value::Float(_) | Value::Real(_) => Ok(in_type(ElType::Float64)),
+        Value::Builtin(b) => match crate::types::Prim::from_name(b.name) {
+            Some(crate::types::Prim::Int64) => Ok(in_type(ElType::Int64)),
+            Some(crate::types::Prim::Bool) => Ok(in_type(ElType::Bool)),
+            Some(
+                crate::types::Prim::Float64
+                | crate::types::Prim::AbstractFloat
+                | crate::types::Prim::Real
+                | crate::types::Prim::Number,
+            ) => Ok(in_type(ElType::Float64)),
+            _ => Err(no_method(name, &args.pos[0])),
+        },
+        // The number types carrying derivatives (`typeof` of a dual or a tracer).
+        ty if crate::types::Type::from_value(ty).is_some_and(|t| {
+            t.is_subtype(&crate::types::Type::Prim(crate::types::Prim::Number))
+        }) =>
+        {
+            Ok(in_type(ElType::Float64))
+        }
         Value::Array(a) => {
             let a = a.borrow();
-            Ok(super::array(
-                a.eltype,
-                a.data.shape(),
-                vec![x; a.data.len()],
-            ))
+            let shape = a.data.shape().to_vec();
+            if x == 0.0 {
+                return Ok(super::array(a.eltype, &shape, vec![0.0; a.data.len()]));
+            }
+            match shape[..] {
+                [m, n] if m == n => {
+                    let identity = (0..m * m)
+                        .map(|k| if k % (m + 1) == 0 { 1.0 } else { 0.0 })
+                        .collect();
+                    Ok(super::array(a.eltype, &shape, identity))
+                }
+                _ => Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    "multiplicative identity defined only for square matrices",
+                )),
+            }
         }
-        _ => Ok(Value::Float(x)),
+        other => Err(no_method(name, other)),
     }
 }
 

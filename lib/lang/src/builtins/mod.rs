@@ -6,6 +6,7 @@
 //! [`strings`], [`collections`], [`functional`], [`errors`], [`bench`], [`mtx`], [`matpower`], and the
 //! differentiation library [`ad`].
 
+pub mod activations;
 pub mod ad;
 mod args;
 pub mod arrays;
@@ -21,6 +22,7 @@ pub mod dict;
 pub mod errors;
 pub mod functional;
 pub mod growth;
+pub mod indexing;
 pub mod io;
 pub mod iterators;
 pub mod linalg;
@@ -39,6 +41,7 @@ pub mod refs;
 pub mod search;
 pub mod slices;
 pub mod sparse;
+pub mod string_index;
 pub mod strings;
 pub mod system;
 pub mod table;
@@ -198,7 +201,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 46] {
+fn families() -> [&'static [Builtin]; 49] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -225,7 +228,10 @@ fn families() -> [&'static [Builtin]; 46] {
         random::BUILTINS,
         io::BUILTINS,
         strings::BUILTINS,
+        string_index::BUILTINS,
         chars::BUILTINS,
+        activations::BUILTINS,
+        indexing::BUILTINS,
         collections::BUILTINS,
         functional::BUILTINS,
         errors::BUILTINS,
@@ -295,6 +301,9 @@ pub fn constant(name: &str) -> Option<Value> {
         | "Float32"
         | "SparseMatrixCSC"
         | "AbstractSparseMatrix" => Value::Type(std::rc::Rc::new(crate::types::Type::named(name))),
+        "DataType" => Value::Type(std::rc::Rc::new(crate::types::Type::Prim(
+            crate::types::Prim::DataType,
+        ))),
         mode if mode.starts_with("Round") => {
             let (_, name) = math::ROUNDING_MODES.iter().find(|(n, _)| *n == mode)?;
             Value::object(math::RoundingMode(name))

@@ -112,6 +112,11 @@ fn findall_(interp: &mut Interp, args: Args) -> EvalResult {
         }
         true
     })?;
+    if let Some(Value::Str(s)) = args.pos.last() {
+        // Positions counted by character are string indices, counted by byte.
+        let starts = super::string_index::char_starts(s);
+        idx = idx.iter().map(|&p| starts[p as usize - 1]).collect();
+    }
     let n = idx.len();
     Ok(super::array(ElType::Int64, &[n], idx))
 }
@@ -124,10 +129,12 @@ fn findfirst_(interp: &mut Interp, args: Args) -> EvalResult {
         found = b;
         !b
     })?;
-    Ok(if found {
-        Value::Int(position)
-    } else {
-        Value::Nothing
+    Ok(match (found, args.pos.last()) {
+        (true, Some(Value::Str(s))) => {
+            Value::Int(super::string_index::byte_index_of_char(s, position as usize - 1) as i64)
+        }
+        (true, _) => Value::Int(position),
+        (false, _) => Value::Nothing,
     })
 }
 

@@ -64,6 +64,12 @@ impl Interp {
         for e in elements {
             values.push(self.eval(e)?);
         }
+        self.typed_vector(eltype, values)
+    }
+
+    /// `T[values...]` for the element type named `eltype` (also when `T` is a variable
+    /// holding the type: `T = Float64; T[]`).
+    pub(crate) fn typed_vector(&mut self, eltype: Name, values: Vec<Value>) -> EvalResult {
         let elt = match eltype.as_str() {
             "Float64" | "Float32" | "Real" | "Number" => ElType::Float64,
             "Int" | "Int64" => ElType::Int64,

@@ -306,7 +306,14 @@ impl Interp {
                 }
             }
             Value::Range(r) => index_range(r, indices),
-            Value::Tuple(_) | Value::List(_) | Value::Str(_) | Value::NamedTuple(_) => {
+            Value::Str(s) => match indices {
+                [index] => crate::builtins::string_index::index(s, index),
+                _ => Err(fail(
+                    ErrorKind::BoundsError,
+                    "too many indices for a string",
+                )),
+            },
+            Value::Tuple(_) | Value::List(_) | Value::NamedTuple(_) => {
                 if let (Value::NamedTuple(fields), [Value::Symbol(s)]) = (container, indices) {
                     return fields
                         .iter()
@@ -333,12 +340,6 @@ impl Interp {
                         let items = elements(container)?;
                         let picked: Vec<Value> = ps.iter().map(|&i| items[i].clone()).collect();
                         match container {
-                            Value::Str(_) => Ok(Value::str(
-                                picked
-                                    .iter()
-                                    .map(crate::display::print_string)
-                                    .collect::<String>(),
-                            )),
                             Value::List(_) => Ok(Value::List(std::rc::Rc::new(
                                 std::cell::RefCell::new(picked),
                             ))),
@@ -361,6 +362,10 @@ impl Interp {
                 crate::builtins::refs::index(r, indices)
             }
             Value::Struct(_) => self.user_index("getindex", container, indices, None),
+            // `T[]`, `typeof(x)[1, 2]`: a typed vector of a type held in a value.
+            Value::Builtin(b) if crate::types::Prim::from_name(b.name).is_some() => {
+                self.typed_vector(difflab_syntax::Name::new(b.name), indices.to_vec())
+            }
             // `Point[]`, `Point[p, q]`: a vector of a user type.
             Value::Type(t)
                 if matches!(
@@ -599,7 +604,7 @@ fn shape_of(v: &Value) -> Position {
             let s = s.borrow();
             Position::from_slice(&[s.matrix.rows(), s.matrix.cols()])
         }
-        Value::Str(s) => Position::from_slice(&[s.chars().count()]),
+        Value::Str(s) => Position::from_slice(&[crate::builtins::string_index::last_index(s)]),
         other => Position::from_slice(&[Interp::length_of(other).unwrap_or(1)]),
     }
 }

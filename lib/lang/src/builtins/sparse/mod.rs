@@ -284,9 +284,34 @@ pub fn transpose_value(v: &Value) -> EvalResult {
     }
 }
 
-/// Entries placed between two looks at the interrupt flag while transposing: few, because the
-/// first writes into the fresh result land on pages the system has not mapped yet (each
-/// costs microseconds), so a block of 2^18 entries could take half a second.
+/// A copy of a sparse matrix, made in blocks with a look at the interrupt flag between them
+/// (copying hundreds of megabytes into fresh pages takes a second).
+pub fn copied(a: &CsMat<f64>) -> Result<CsMat<f64>, Flow> {
+    fn copy<T: Copy>(from: &[T]) -> Result<Vec<T>, Flow> {
+        let mut to = Vec::with_capacity(from.len());
+        for block in from.chunks(1 << 16) {
+            difflab_ad::limits::check()?;
+            to.extend_from_slice(block);
+        }
+        Ok(to)
+    }
+    let indptr = a.indptr();
+    let (indptr, indices, data) = (
+        copy(&indptr.to_proper())?,
+        copy(a.indices())?,
+        copy(a.data())?,
+    );
+    Ok(if a.is_csc() {
+        CsMat::new_csc(a.shape(), indptr, indices, data)
+    } else {
+        CsMat::new(a.shape(), indptr, indices, data)
+    })
+}
+
+/// Entries counted or placed between two looks at the interrupt flag while transposing: few,
+/// because both passes write at random rows (cache misses), and the first writes into the
+/// fresh result land on pages the system has not mapped yet (each costs microseconds), so a
+/// block of 2^18 entries could take half a second.
 const TRANSPOSE_CHECK_EVERY: usize = 1 << 12;
 
 /// The transpose of a matrix stored by columns, stored by columns: its entries counted and
@@ -300,8 +325,11 @@ fn transposed(a: &CsMat<f64>) -> Result<CsMat<f64>, Flow> {
     let indptr = indptr.to_proper();
     let (indices, data) = (a.indices(), a.data());
     let mut starts = vec![0usize; m + 1];
-    for &i in indices {
-        starts[i + 1] += 1;
+    for block in indices.chunks(TRANSPOSE_CHECK_EVERY) {
+        difflab_ad::limits::check()?;
+        for &i in block {
+            starts[i + 1] += 1;
+        }
     }
     for i in 0..m {
         starts[i + 1] += starts[i];
