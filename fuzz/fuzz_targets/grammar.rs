@@ -30,6 +30,7 @@ enum Expr {
     Int(i8),
     Float(Float),
     Str(Word),
+    Char(u32),
     Var(Var),
     Vector(Vec<Expr>),
     Matrix(u8, u8, Vec<i8>),
@@ -241,6 +242,11 @@ impl Writer {
             }),
             Expr::Str(w) => {
                 let _ = write!(self.text, "{:?}", WORDS[w.0 as usize % WORDS.len()]);
+            }
+            // Any Unicode scalar value, written as Rust writes it (`'\''`, `'\u{1f600}'`).
+            Expr::Char(code) => {
+                let c = char::from_u32(*code % 0x11_0000).unwrap_or('x');
+                let _ = write!(self.text, "{c:?}");
             }
             Expr::Var(v) => self.var(*v),
             Expr::Vector(items) => self.args('[', items, ']', depth),

@@ -58,14 +58,14 @@ impl<'a> Point<'a> {
 
 /// `A = ∂c/∂y` factorized once per point, by the factorization its traced pattern chose.
 enum Factors {
-    Sparse(SparseLu),
+    Sparse(Box<SparseLu>),
     Dense(DenseLu),
 }
 
 impl Factors {
     fn lu(&self) -> &dyn LinearMap {
         match self {
-            Factors::Sparse(lu) => lu,
+            Factors::Sparse(lu) => lu.as_ref(),
             Factors::Dense(lu) => lu,
         }
     }
@@ -551,7 +551,7 @@ impl ImplicitFunction {
                     y0.shape(),
                 )?;
                 let (_, a) = sparse::sparse_jacobian(&mut in_y, &self.backend, &plan, y0)?;
-                SparseLu::new(&a).map(Factors::Sparse)
+                SparseLu::new(&a).map(|lu| Factors::Sparse(Box::new(lu)))
             }
             _ => DenseLu::new(m, &self.materialize(interp, at)?).map(Factors::Dense),
         };

@@ -18,7 +18,8 @@ use std::rc::Rc;
 /// `A⁻¹` of a square matrix, as its LU factorization with partial pivoting.
 pub(crate) struct DenseLu {
     n: usize,
-    lu: faer::linalg::solvers::PartialPivLu<f64>,
+    /// Shared with the thread that solves for many right-hand sides (see [`interruptible`]).
+    lu: std::sync::Arc<faer::linalg::solvers::PartialPivLu<f64>>,
 }
 
 impl DenseLu {
@@ -32,7 +33,10 @@ impl DenseLu {
         if let Some(k) = (0..n).find(|&k| u[(k, k)] == 0.0) {
             return Err(singular(k + 1));
         }
-        Ok(DenseLu { n, lu })
+        Ok(DenseLu {
+            n,
+            lu: std::sync::Arc::new(lu),
+        })
     }
 }
 
@@ -42,16 +46,22 @@ impl LinearMap for DenseLu {
     }
 
     fn apply_plain(&self, x: &[f64], k: usize, transpose: bool) -> AdResult<Vec<f64>> {
-        let mut out = x.to_vec();
-        if self.n > 0 && k > 0 {
-            let rhs = faer::MatMut::from_column_major_slice_mut(&mut out, self.n, k);
-            if transpose {
-                self.lu.solve_transpose_in_place(rhs);
-            } else {
-                self.lu.solve_in_place(rhs);
-            }
+        if self.n == 0 || k == 0 {
+            return Ok(x.to_vec());
         }
-        Ok(out)
+        // Many right-hand sides (an inverse) cost as much as the factorization: they are
+        // solved where an interrupt can be answered too.
+        let (lu, n) = (self.lu.clone(), self.n);
+        interruptible(x, move |x| {
+            let mut out = x.to_vec();
+            let rhs = faer::MatMut::from_column_major_slice_mut(&mut out, n, k);
+            if transpose {
+                lu.solve_transpose_in_place(rhs);
+            } else {
+                lu.solve_in_place(rhs);
+            }
+            out
+        })
     }
 }
 
@@ -132,7 +142,8 @@ impl LinearMap for DenseLstsq {
 /// The map `b ↦ A \ b` of a plain matrix: LU when square, least squares otherwise.
 pub(super) fn dense_inverse(a: &Tensor) -> AdResult<Rc<dyn LinearMap>> {
     let (m, n) = matrix_size(a)?;
-    let data = a.to_col_major();
+    // Borrowed when already column-major: a copy of a large matrix is time no interrupt reaches.
+    let data = difflab_ad::tensor::col_major_slice(a.primal());
     if m == n {
         Ok(Rc::new(DenseLu::new(n, &data)?))
     } else {

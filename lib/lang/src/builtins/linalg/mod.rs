@@ -48,7 +48,12 @@ pub(crate) fn interruptible<T: Send + 'static>(
     if a.len() < OFF_THREAD_ENTRIES {
         return Ok(work(a));
     }
-    let owned = a.to_vec();
+    // Copying a large matrix into fresh pages takes a while too: in blocks, polling between.
+    let mut owned = Vec::with_capacity(a.len());
+    for block in a.chunks(1 << 16) {
+        difflab_ad::limits::check()?;
+        owned.extend_from_slice(block);
+    }
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("difflab-factorize".into())
@@ -130,7 +135,7 @@ pub(crate) fn apply_linear(
     match x {
         Tensor::Plain(a) => Ok(Tensor::from_col_major(
             &out_shape,
-            map.apply_plain(&col_major_data(a), k, transpose)?,
+            map.apply_plain(&difflab_ad::tensor::col_major_slice(a), k, transpose)?,
         )),
         Tensor::Dual(d) => Ok(Tensor::dual(
             d.tag,
@@ -208,12 +213,12 @@ fn square_size(a: &Tensor) -> AdResult<usize> {
 }
 
 fn identity(n: usize) -> Tensor {
-    Tensor::from_col_major(
-        &[n, n],
-        (0..n * n)
-            .map(|k| f64::from(u8::from(k % (n + 1) == 0)))
-            .collect(),
-    )
+    // Zeroed memory and a pass over the diagonal: no loop over all n² entries.
+    let mut data = vec![0.0; n * n];
+    for k in 0..n {
+        data[k * (n + 1)] = 1.0;
+    }
+    Tensor::from_col_major(&[n, n], data)
 }
 
 /// A vector as an n×1 matrix (matrices unchanged).

@@ -284,6 +284,19 @@ pub fn transpose_value(v: &Value) -> EvalResult {
     }
 }
 
+/// `n` zeros, written in blocks with a look at the interrupt flag between them: the random
+/// writes that fill such an array would otherwise meet its pages unmapped, and a block of them
+/// can then take hundreds of milliseconds of page faults.
+fn touched<T: Copy + Default>(n: usize) -> Result<Vec<T>, Flow> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        difflab_ad::limits::check()?;
+        let block = (n - out.len()).min(1 << 16);
+        out.extend(std::iter::repeat_n(T::default(), block));
+    }
+    Ok(out)
+}
+
 /// A copy of a sparse matrix, made in blocks with a look at the interrupt flag between them
 /// (copying hundreds of megabytes into fresh pages takes a second).
 pub fn copied(a: &CsMat<f64>) -> Result<CsMat<f64>, Flow> {
@@ -324,7 +337,7 @@ fn transposed(a: &CsMat<f64>) -> Result<CsMat<f64>, Flow> {
     let indptr = a.indptr();
     let indptr = indptr.to_proper();
     let (indices, data) = (a.indices(), a.data());
-    let mut starts = vec![0usize; m + 1];
+    let mut starts = touched(m + 1)?;
     for block in indices.chunks(TRANSPOSE_CHECK_EVERY) {
         difflab_ad::limits::check()?;
         for &i in block {
@@ -335,8 +348,8 @@ fn transposed(a: &CsMat<f64>) -> Result<CsMat<f64>, Flow> {
         starts[i + 1] += starts[i];
     }
     let mut next = starts[..m].to_vec();
-    let mut rows = vec![0usize; indices.len()];
-    let mut values = vec![0.0; indices.len()];
+    let mut rows = touched(indices.len())?;
+    let mut values = touched(indices.len())?;
     let mut since_check = 0;
     for j in 0..n {
         let column = indptr[j]..indptr[j + 1];
