@@ -133,21 +133,6 @@ fn times_of<C: Calc>(c: &mut C, x: &C::N, f: &'static str) -> Result<C::N, Flow>
     Ok(formula!(c; *x, *, fx))
 }
 
-/// `ifelse(x > 0, x, k·(exp(x / s) − 1))`: ELU's family.
-fn exponential_linear<C: Calc>(c: &mut C, x: &C::N, k: f64, s: f64) -> Result<C::N, Flow> {
-    let (zero, one, k, s) = (
-        c.constant(0.0),
-        c.constant(1.0),
-        c.constant(k),
-        c.constant(s),
-    );
-    let scaled = formula!(c; *x, /, s);
-    let e = c.apply("exp", &scaled)?;
-    let em1 = formula!(c; e, -, one);
-    let negative = formula!(c; k, *, em1);
-    c.if_greater(x, &zero, x, &negative)
-}
-
 /// `max(lo, min(hi, x))` written with `ifelse` (both branches linear).
 fn clamp<C: Calc>(c: &mut C, x: &C::N, lo: f64, hi: f64) -> Result<C::N, Flow> {
     let (lo, hi) = (c.constant(lo), c.constant(hi));
@@ -182,7 +167,8 @@ fn formula<C: Calc>(c: &mut C, name: &str, x: &C::N, p: &C::N) -> Result<C::N, F
             c.if_greater(&zero, x, &negative, x)?
         }
         "selu" => {
-            let inner = exponential_linear(c, x, SELU_ALPHA, 1.0)?;
+            let alpha = c.constant(SELU_ALPHA);
+            let inner = formula(c, "elu", x, &alpha)?;
             let scale = c.constant(SELU_SCALE);
             formula!(c; scale, *, inner)
         }

@@ -100,20 +100,6 @@ pub fn index(s: &str, index: &Value) -> EvalResult {
     }
 }
 
-fn the_string<'a>(args: &'a Args, name: &str) -> Result<&'a str, Flow> {
-    match args.pos.first() {
-        Some(Value::Str(s)) => Ok(s.as_str()),
-        Some(other) => Err(fail(
-            ErrorKind::MethodError,
-            format!("no method matching {name}(::{})", other.type_name()),
-        )),
-        None => Err(fail(
-            ErrorKind::MethodError,
-            format!("{name} needs a string"),
-        )),
-    }
-}
-
 fn firstindex_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("firstindex", 1, 1)?;
     Ok(Value::Int(1))
@@ -140,7 +126,7 @@ fn lastindex_(_: &mut Interp, args: Args) -> EvalResult {
 /// gives the index just past it, as Julia's `nextind`/`prevind`.
 fn step(args: &Args, name: &str, forward: bool) -> EvalResult {
     args.arity(name, 2, 3)?;
-    let s = the_string(args, name)?;
+    let s = super::strings::string_arg(args, 0, name)?;
     let mut i = to_int(&args.pos[1], name)?;
     let n = args
         .pos
@@ -180,7 +166,7 @@ fn prevind_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn thisind_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("thisind", 2, 2)?;
-    let s = the_string(&args, "thisind")?;
+    let s = super::strings::string_arg(&args, 0, "thisind")?;
     let i = to_int(&args.pos[1], "thisind")?;
     if i < 0 || i > s.len() as i64 + 1 {
         return Err(out_of_bounds(s, i));

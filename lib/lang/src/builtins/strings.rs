@@ -16,7 +16,15 @@ use std::rc::Rc;
 /// separator, a prefix).
 fn text<'a>(args: &'a Args, i: usize, name: &str) -> Result<Cow<'a, str>, Flow> {
     match args.pos.get(i) {
-        Some(v @ (Value::Str(_) | Value::Char(_))) => Ok(text_of(v).unwrap_or_default()),
+        Some(Value::Char(c)) => Ok(Cow::Owned(c.to_string())),
+        _ => string_arg(args, i, name).map(Cow::Borrowed),
+    }
+}
+
+/// Argument `i`, which must be a string.
+pub(super) fn string_arg<'a>(args: &'a Args, i: usize, name: &str) -> Result<&'a str, Flow> {
+    match args.pos.get(i) {
+        Some(Value::Str(s)) => Ok(s.as_str()),
         Some(other) => Err(fail(
             ErrorKind::MethodError,
             format!("no method matching {name}(::{})", other.type_name()),
