@@ -72,6 +72,7 @@
 //!
 //! `plan.coloring` is the difflab-coloring result; `difflab_plot::Spy::coloring` draws it.
 
+pub mod background;
 pub mod broadcast;
 pub mod compiled;
 pub mod di;

@@ -38,9 +38,8 @@ const OFF_THREAD_ENTRIES: usize = 250_000;
 
 /// Runs `work` (a factorization, an SVD, an eigenvalue iteration) on the column-major matrix
 /// `a` so that an interrupt or the memory limit is answered while it runs: faer's kernels
-/// cannot be stopped, so a large matrix is factorized on a thread of its own while this one
-/// polls the interrupt flag; an interrupted factorization finishes in the background and its
-/// result is dropped. Small matrices are factorized here.
+/// cannot be stopped, so a large matrix is factorized off the session's thread
+/// ([`difflab_ad::background`]); small matrices are factorized here.
 pub(crate) fn interruptible<T: Send + 'static>(
     a: &[f64],
     work: impl FnOnce(&[f64]) -> T + Send + 'static,
@@ -48,29 +47,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
     if a.len() < OFF_THREAD_ENTRIES {
         return Ok(work(a));
     }
-    // Copying a large matrix into fresh pages takes a while too: in blocks, polling between.
-    let mut owned = Vec::with_capacity(a.len());
-    for block in a.chunks(1 << 16) {
-        difflab_ad::limits::check()?;
-        owned.extend_from_slice(block);
-    }
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("difflab-factorize".into())
-        .spawn(move || {
-            // The receiver is gone when the computation was interrupted.
-            let _ = sender.send(work(&owned));
-        })
-        .map_err(|e| AdError::Argument(format!("cannot start a factorization: {e}")))?;
-    loop {
-        match receiver.recv_timeout(std::time::Duration::from_millis(2)) {
-            Ok(result) => return Ok(result),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => difflab_ad::limits::check()?,
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(AdError::Argument("the factorization failed".into()))
-            }
-        }
-    }
+    difflab_ad::background::run(&[a], move |inputs, _| work(inputs[0]))
 }
 
 pub(crate) mod construct;

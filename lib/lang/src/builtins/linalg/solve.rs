@@ -11,7 +11,7 @@ use crate::value::Value;
 use difflab_ad::error::Result as AdResult;
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_ad::reverse::{is_tape_tag, record_op, tracked_with, value_below, Rule};
-use difflab_ad::tensor::{col_major_data, top_tag};
+use difflab_ad::tensor::{col_major_slice, top_tag};
 use difflab_ad::tracer::{self, Tracer};
 use difflab_ad::{AdError, Tag, Tensor};
 use std::rc::Rc;
@@ -232,7 +232,7 @@ fn adjugate_plain(n: usize, a: &[f64]) -> AdResult<Vec<f64>> {
 fn det_gradient(a: &Tensor) -> AdResult<Tensor> {
     let n = square_size(a)?;
     if let Tensor::Plain(p) = a {
-        let data = col_major_data(p);
+        let data = col_major_slice(p);
         let adjugate = match DenseLu::new(n, &data) {
             Ok(lu) => {
                 let d = det_plain(n, &data)?;
@@ -258,7 +258,7 @@ fn det_gradient(a: &Tensor) -> AdResult<Tensor> {
 pub(crate) fn det_tensor(a: &Tensor) -> AdResult<Tensor> {
     let n = square_size(a)?;
     if let Tensor::Plain(p) = a {
-        return Ok(Tensor::scalar(det_plain(n, &col_major_data(p))?));
+        return Ok(Tensor::scalar(det_plain(n, &col_major_slice(p))?));
     }
     let Some(tag) = a.tag() else {
         let sets = vec![union_all(&tracer::sets_of(a))];
