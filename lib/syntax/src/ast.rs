@@ -63,6 +63,14 @@ pub enum ExprKind {
         /// The elements.
         elements: Vec<Expr>,
     },
+    /// `Bool[1 0; 0 1]`, `Float64[i^2 for i in 1:3]`: a matrix literal or a comprehension with
+    /// a declared element type.
+    TypedLiteral {
+        /// The element type name.
+        eltype: Name,
+        /// The [`ExprKind::Concat`] or [`ExprKind::Comprehension`].
+        literal: Box<Expr>,
+    },
     /// `[f(i) for i in 1:n if cond]`, `[a + b for a in x, b in y]`. Generators written in
     /// parentheses or as a call's only argument (`sum(x^2 for x in xs)`) are comprehensions
     /// too (the span then covers the parentheses or the generator).

@@ -177,9 +177,9 @@ const MESSAGES: &[(&str, &str, &str)] = &[
     ),
     ("a.1", "expected a field name after \".\", found \"1\"", "1"),
     (
-        "Float64[1 2]",
-        "typed matrix literals not supported",
-        "Float64[1 2]",
+        "Float64[xs...]",
+        "splatting in a typed array literal not supported",
+        "Float64[xs...]",
     ),
 ];
 

@@ -4,6 +4,7 @@
 //! `ṫ = f'(v) .* v̇` with `f'` written in terms of primitives (so it is itself differentiable);
 //! binary rules are the usual sum, product and quotient rules, with broadcasting.
 
+use super::special::Special;
 use crate::broadcast;
 use crate::error::{AdError, Result};
 use crate::ops::chunk_len;
@@ -47,6 +48,8 @@ pub enum UnaryFn {
     Relu,
     Softplus,
     Inv,
+    /// A special function of SpecialFunctions.jl ([`Special`]).
+    Special(Special),
 }
 
 impl UnaryFn {
@@ -87,6 +90,7 @@ impl UnaryFn {
             Relu => "relu",
             Softplus => "softplus",
             Inv => "inv",
+            Special(f) => f.name(),
         }
     }
 
@@ -157,6 +161,7 @@ impl UnaryFn {
                 }
             }
             Inv => 1.0 / x,
+            Special(f) => f.apply(x),
         }
     }
 
@@ -170,6 +175,7 @@ impl UnaryFn {
             Asin | Acos => x.abs() <= 1.0 || x.is_nan(),
             // As Julia: `sin(Inf)` is a DomainError, not NaN.
             Sin | Cos | Tan | Sec | Csc | Cot => !x.is_infinite(),
+            Special(f) => f.in_domain(x),
             _ => true,
         }
     }
@@ -225,6 +231,7 @@ impl UnaryFn {
             }
             Softplus => u(Sigmoid, v)?,
             Inv => u(Neg, &u(Inv, &u(Abs2, v)?)?)?,
+            Special(f) => f.derivative(v)?,
         })
     }
 }
@@ -239,7 +246,19 @@ pub fn unary(f: UnaryFn, t: &Tensor) -> Result<Tensor> {
                     value: bad,
                 });
             }
-            Ok(Tensor::plain(f.map(a)?))
+            let y = f.map(a)?;
+            // A special function is NaN where it has no real value (a pole of `gamma`): the
+            // same `DomainError` as on one number.
+            if let UnaryFn::Special(_) = f {
+                let bad = a.iter().zip(&y).find(|(x, y)| y.is_nan() && !x.is_nan());
+                if let Some((&value, _)) = bad {
+                    return Err(AdError::Domain {
+                        function: f.name(),
+                        value,
+                    });
+                }
+            }
+            Ok(Tensor::plain(y))
         }
         Tensor::Tracer(t) => super::tracing::unary(f, t),
         Tensor::Symbolic(s) => crate::symbolic::unary(f, s),

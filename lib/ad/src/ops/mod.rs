@@ -3,6 +3,7 @@
 //! - [`elementwise`]: unary and binary scalar functions applied elementwise (with broadcasting).
 //! - [`reduce`]: sums and extrema over all elements or along dimensions.
 //! - [`structure`]: gathering, scattering, reshaping, concatenating and transposing.
+//! - [`special`]: the special functions of SpecialFunctions.jl, elementwise.
 //! - [`difference`]: differences of neighbours (`diff`), a linear map of its own.
 //! - [`linalg`]: matrix products.
 //! - [`tracing`]: the sparsity rules of all of the above, for tracer arrays.
@@ -16,6 +17,7 @@ pub mod difference;
 pub mod elementwise;
 pub mod linalg;
 pub mod reduce;
+pub mod special;
 pub mod structure;
 pub mod taping;
 pub mod tracing;
@@ -24,6 +26,7 @@ pub use difference::diff;
 pub use elementwise::{binary, scalar_binary, unary, BinaryFn, Scalar, UnaryFn};
 pub use linalg::matmul;
 pub use reduce::{cumsum, sum_all, sum_dims};
+pub use special::Special;
 pub use structure::{concat, gather, reshape, scatter, scatter_into, transpose};
 
 use crate::tensor::{Tag, Tensor};

@@ -284,6 +284,20 @@ fn wrapped(w: &Written, at: Precedence) -> (String, String) {
 }
 
 fn unary(f: UnaryFn, a: Written) -> Written {
+    // `polygamma(2, x)`, `besselj(3, x)`: the order is part of the function.
+    if let Some(order) = match f {
+        UnaryFn::Special(special) => special.order(),
+        _ => None,
+    } {
+        let name = f.name();
+        return atom(
+            format!("{name}({order}, {})", a.text),
+            format!(
+                "\\operatorname{{{name}}}\\left({order}, {}\\right)",
+                a.latex
+            ),
+        );
+    }
     match f {
         UnaryFn::Neg => {
             // `-(a·b)` is `-a·b`.

@@ -40,6 +40,7 @@ impl UnaryFn {
             Relu => f64::from(u8::from(x > 0.0)),
             Softplus => Sigmoid.apply(x),
             Inv => -1.0 / (x * x),
+            Special(f) => f.slope_at(x),
         }
     }
 }
@@ -112,6 +113,7 @@ impl UnaryFn {
             Sigmoid => s * (1.0 - 2.0 * y),
             Softplus => s * (1.0 - s),
             Inv => 2.0 / (x * x * x),
+            Special(f) => f.curvature_at(x),
         }
     }
 }

@@ -45,7 +45,7 @@ pub fn unary_fn_of(name: &str) -> Option<UnaryFn> {
 }
 
 /// Applies a unary primitive to a number, or elementwise to an array when broadcast.
-fn unary(f: UnaryFn, args: &Args) -> EvalResult {
+pub(crate) fn unary(f: UnaryFn, args: &Args) -> EvalResult {
     args.arity(f.name(), 1, 1)?;
     let v = &args.pos[0];
     if let Some(result) = number_unary(f, v) {

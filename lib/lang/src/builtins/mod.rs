@@ -41,6 +41,7 @@ pub mod refs;
 pub mod search;
 pub mod slices;
 pub mod sparse;
+pub mod special;
 pub mod string_index;
 pub mod strings;
 pub mod system;
@@ -201,7 +202,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 49] {
+fn families() -> [&'static [Builtin]; 50] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -218,6 +219,7 @@ fn families() -> [&'static [Builtin]; 49] {
         ad::explain::BUILTINS,
         ad::recommend::BUILTINS,
         math::BUILTINS,
+        special::BUILTINS,
         arrays::BUILTINS,
         reductions::BUILTINS,
         linalg::construct::BUILTINS,

@@ -328,7 +328,7 @@ fn writemtx_(_: &mut Interp, args: Args) -> EvalResult {
 
 crate::builtins! {
     "readmtx" => readmtx_, false, "    readmtx(path)\n\nReads a Matrix Market file: coordinate files become a `SparseMatrixCSC` (symmetric ones are expanded; pattern files hold `true`s), array files a dense matrix.\n\n```\njulia> A = readmtx(\"tests/fixtures/matrices/west0067.mtx\"); size(A), nnz(A)\n((67, 67), 294)\n```";
-    "writemtx" => writemtx_, false, "    writemtx(path, A)\n\nWrites a sparse matrix as a coordinate file (`pattern` for a Bool one), a dense one (or a vector) as an array file; the numbers read back exactly.\n\n```\njulia> writemtx(\"m.mtx\", sparse([1, 2], [1, 2], [1.0, 2.0]))\n```";
+    "writemtx" => writemtx_, false, "    writemtx(path, A)\n\nWrites a sparse matrix as a coordinate file (`pattern` for a Bool one), a dense one (or a vector) as an array file; the numbers read back exactly.\n\n```\njulia> path = joinpath(tempdir(), \"m.mtx\");\n\njulia> writemtx(path, sparse([1, 2], [1, 2], [1.0, 2.0]))\n\njulia> readmtx(path) == sparse([1, 2], [1, 2], [1.0, 2.0])\ntrue\n```";
 }
 
 #[cfg(test)]

@@ -31,6 +31,10 @@ const MODULES: &[&str] = &[
     "Iterators",
     "Core",
     "GC",
+    "SpecialFunctions",
+    "NaNMath",
+    "LogExpFunctions",
+    "NNlib",
 ];
 
 impl Interp {

@@ -1,6 +1,7 @@
 //! Collection literals: tuples, vectors, matrix concatenation, typed vectors, comprehensions;
 //! and [`collect_values`], which turns computed elements into the right kind of array.
 
+use super::operators::operand;
 use super::scope::Scope;
 use super::{fail, EvalResult, Flow, Interp};
 use crate::error::ErrorKind;
@@ -67,15 +68,41 @@ impl Interp {
         self.typed_vector(eltype, values)
     }
 
+    /// `T[1 2; 3 4]`, `T[f(i) for i in 1:n]`: the literal, converted to the element type as
+    /// Julia's `convert` does.
+    pub(crate) fn eval_typed_literal(&mut self, eltype: Name, literal: &Expr) -> EvalResult {
+        let value = self.eval(literal)?;
+        if let Some(elt) = numeric_eltype(eltype.as_str()) {
+            if let Some(o) = operand(&value)?.filter(|o| !o.scalar && o.tensor().is_plain()) {
+                let t = o.tensor();
+                let data = t.to_col_major();
+                check_fits(elt, &data)?;
+                return Ok(Value::array(elt, t.shape(), data));
+            }
+        }
+        let is_vector = match &value {
+            Value::List(_) => true,
+            other => operand(other)?.is_some_and(|o| o.tensor().shape().len() == 1),
+        };
+        if !is_vector {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "a matrix of element type {eltype} is not available; matrices hold numbers (Float64, Int, Bool)"
+                ),
+            ));
+        }
+        let values = super::iterate::elements(&value)?;
+        self.typed_vector(eltype, values)
+    }
+
     /// `T[values...]` for the element type named `eltype` (also when `T` is a variable
     /// holding the type: `T = Float64; T[]`).
     pub(crate) fn typed_vector(&mut self, eltype: Name, values: Vec<Value>) -> EvalResult {
-        let elt = match eltype.as_str() {
-            "Float64" | "Float32" | "Real" | "Number" => ElType::Float64,
-            "Int" | "Int64" => ElType::Int64,
-            "Bool" => ElType::Bool,
-            "Any" => return Ok(Value::List(Rc::new(RefCell::new(values)))),
-            other => {
+        let elt = match (numeric_eltype(eltype.as_str()), eltype.as_str()) {
+            (Some(elt), _) => elt,
+            (None, "Any") => return Ok(Value::List(Rc::new(RefCell::new(values)))),
+            (None, other) => {
                 let ty = self
                     .lookup(eltype)
                     .ok()
@@ -94,6 +121,7 @@ impl Interp {
         for v in &values {
             data.push(scalar_f64(v)?);
         }
+        check_fits(elt, &data)?;
         Ok(Value::array(elt, &[n], data))
     }
 
@@ -212,6 +240,32 @@ fn reorder_outer_major(values: Vec<Value>, shape: &[usize]) -> Vec<Value> {
         out[linear] = v;
     }
     out
+}
+
+/// The array element type a numeric type name declares (`Float64[...]`, `Int[...]`).
+fn numeric_eltype(name: &str) -> Option<ElType> {
+    Some(match name {
+        "Float64" | "Float32" | "Real" | "Number" | "AbstractFloat" => ElType::Float64,
+        "Int" | "Int64" | "Integer" => ElType::Int64,
+        "Bool" => ElType::Bool,
+        _ => return None,
+    })
+}
+
+/// Julia's `InexactError` for a number an element type cannot hold (`Int[1.5]`, `Bool[2]`).
+fn check_fits(elt: ElType, data: &[f64]) -> Result<(), Flow> {
+    let fits = |x: f64| match elt {
+        ElType::Int64 => x.fract() == 0.0,
+        ElType::Bool => x == 0.0 || x == 1.0,
+        _ => true,
+    };
+    match data.iter().find(|&&x| !fits(x)) {
+        Some(&x) => Err(fail(
+            ErrorKind::InexactError,
+            format!("{}({})", elt.name(), crate::show::float(x)),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A plain number as `f64`, or a `MethodError` for anything else.

@@ -414,6 +414,7 @@ impl Interp {
             ExprKind::Vector(items) => self.eval_vector(items),
             ExprKind::Concat(rows) => self.eval_concat(rows),
             ExprKind::TypedVector { eltype, elements } => self.eval_typed_vector(*eltype, elements),
+            ExprKind::TypedLiteral { eltype, literal } => self.eval_typed_literal(*eltype, literal),
             ExprKind::Comprehension {
                 body,
                 generators,

@@ -235,7 +235,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `T[a, b]`, `T[]` for an element type `T`.
+    /// `T[a, b]`, `T[]`, `T[1 2; 3 4]`, `T[f(i) for i in 1:n]` for an element type `T`.
     fn parse_typed_vector(&mut self, eltype: Name, start: Span) -> PResult<Expr> {
         let literal = self.parse_array()?;
         let span = start.to(literal.span);
@@ -257,8 +257,14 @@ impl<'s> Parser<'s> {
                     span,
                 })
             }
-            ExprKind::Comprehension { .. } => Err(unsupported("typed comprehensions")),
-            _ => Err(unsupported("typed matrix literals")),
+            ExprKind::Concat(_) | ExprKind::Comprehension { .. } => Ok(Expr {
+                kind: ExprKind::TypedLiteral {
+                    eltype,
+                    literal: Box::new(literal),
+                },
+                span,
+            }),
+            _ => Err(unsupported("this typed array literal")),
         }
     }
 

@@ -140,6 +140,9 @@ pub fn expr(e: &Expr) -> String {
             "typed",
             std::iter::once(eltype.to_string()).chain(elements.iter().map(expr)),
         ),
+        ExprKind::TypedLiteral { eltype, literal } => {
+            list("typed", [eltype.to_string(), expr(literal)])
+        }
         ExprKind::Comprehension {
             body,
             generators,
@@ -375,6 +378,7 @@ pub fn children<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
         ExprKind::Tuple(a) | ExprKind::Vector(a) => args(out, a),
         ExprKind::Concat(rows) => out.extend(rows.iter().flatten()),
         ExprKind::TypedVector { elements, .. } => out.extend(elements.iter()),
+        ExprKind::TypedLiteral { literal, .. } => out.push(literal),
         ExprKind::Comprehension {
             body,
             generators,
