@@ -27,6 +27,26 @@ const NOT_DIFFERENTIABLE: &[(&str, &str)] = &[(
     "the condition number needs the derivatives of singular values, which have no rule",
 )];
 
+/// Two-argument builtins whose first argument is an order or parameter without a derivative:
+/// its derivative is NaN, as DiffRules defines it for ForwardDiff. The test checks that, and
+/// checks the function of the second argument with the first fixed.
+const PARAMETER_FIRST: &[&str] = &[
+    "besselj",
+    "bessely",
+    "besseli",
+    "besselk",
+    "besseljx",
+    "besselyx",
+    "besselix",
+    "besselkx",
+    "sphericalbesselj",
+    "sphericalbessely",
+    "gamma",
+    "loggamma",
+    "expint",
+    "expintx",
+];
+
 /// Numeric builtins whose pattern a tracing without values cannot find, as in
 /// SparseConnectivityTracer, and why.
 const NEEDS_VALUES: &[(&str, &str)] = &[(
@@ -104,9 +124,18 @@ fn numeric_arities(lab: &mut Lab, name: &str) -> Vec<usize> {
 /// `x`, or `x` with its first coordinate moved from `[0.15, 0.85]` to `[1.15, 1.85]`
 /// (`acosh` starts at 1, `log2mexp` ends at log 2), whichever is in the domain of `name`: where
 /// its value is a number, not a `DomainError` or NaN. `None` when neither is.
-fn inside_domain(lab: &mut Lab, name: &str, mut x: Vec<f64>) -> Option<Vec<f64>> {
+fn inside_domain(
+    lab: &mut Lab,
+    name: &str,
+    parameter: Option<f64>,
+    mut x: Vec<f64>,
+) -> Option<Vec<f64>> {
     for _ in 0..2 {
-        let args: Vec<String> = x.iter().map(|v| format!("{v:?}")).collect();
+        let args: Vec<String> = parameter
+            .iter()
+            .chain(&x)
+            .map(|v| format!("{v:?}"))
+            .collect();
         if let Ok(Value::Float(y)) = lab.eval(&format!("{name}({})", args.join(", "))) {
             if !y.is_nan() {
                 return Some(x);
@@ -124,17 +153,31 @@ fn close(a: &[f64], b: &[f64], rtol: f64, atol: f64) -> bool {
             .all(|(x, y)| (x - y).abs() <= atol + rtol * x.abs().max(y.abs()))
 }
 
-/// The call of `name` on the elements of `v`, as source.
-fn applied(name: &str, arity: usize) -> String {
-    let args: Vec<String> = (1..=arity).map(|k| format!("v[{k}]")).collect();
+/// The call of `name` on the elements of `v`, as source (after a fixed first argument when
+/// `parameter` is given).
+fn applied(name: &str, arity: usize, parameter: Option<f64>) -> String {
+    let mut args: Vec<String> = (1..=arity).map(|k| format!("v[{k}]")).collect();
+    if let Some(p) = parameter {
+        args.insert(0, format!("{p:?}"));
+    }
     format!("v -> {name}({})", args.join(", "))
 }
 
+/// The fixed first argument of a builtin of [`PARAMETER_FIRST`].
+const PARAMETER: f64 = 0.7;
+
 /// What is wrong with `name`'s derivatives at `x`, if anything.
-fn check_point(lab: &mut Lab, name: &str, arity: usize, x: &[f64]) -> Vec<String> {
+fn check_point(
+    lab: &mut Lab,
+    name: &str,
+    arity: usize,
+    parameter: Option<f64>,
+    x: &[f64],
+) -> Vec<String> {
     let mut problems = Vec::new();
     let xs: Vec<String> = x.iter().map(|v| format!("{v:?}")).collect();
-    let setup = format!("g = {}; x = [{}];", applied(name, arity), xs.join(", "));
+    let g = applied(name, arity, parameter);
+    let setup = format!("g = {g}; x = [{}];", xs.join(", "));
     if let Err(e) = lab.eval(&setup) {
         return vec![format!("setting up: {e}")];
     }
@@ -271,7 +314,7 @@ fn every_numeric_builtin_has_agreeing_derivatives_and_patterns() {
                 if lab
                     .eval(&format!(
                         "gradient({}, AutoForwardDiff(), [0.61, 1.32, 1.77][1:{arity}])",
-                        applied(name, arity)
+                        applied(name, arity, None)
                     ))
                     .is_ok()
                 {
@@ -281,13 +324,25 @@ fn every_numeric_builtin_has_agreeing_derivatives_and_patterns() {
                 }
                 continue;
             }
+            let parameter = (arity == 2 && PARAMETER_FIRST.contains(&name)).then_some(PARAMETER);
+            let arity = arity - usize::from(parameter.is_some());
+            if parameter.is_some() {
+                let slope = lab.numbers(&format!(
+                    "derivative(p -> {name}(p, 1.3), AutoForwardDiff(), {PARAMETER:?})"
+                ));
+                if !matches!(slope.as_deref(), Ok([d]) if d.is_nan()) {
+                    failures.push(format!(
+                        "{name}: the derivative in its parameter is {slope:?}, not NaN"
+                    ));
+                }
+            }
             let mut inside = 0;
             for x in points(arity, &mut rng) {
-                let Some(x) = inside_domain(&mut lab, name, x) else {
+                let Some(x) = inside_domain(&mut lab, name, parameter, x) else {
                     continue;
                 };
                 inside += 1;
-                for problem in check_point(&mut lab, name, arity, &x) {
+                for problem in check_point(&mut lab, name, arity, parameter, &x) {
                     failures.push(format!("{name}/{arity} at {x:?}: {problem}"));
                 }
             }

@@ -36,12 +36,14 @@ pub enum Special {
     LogErfc,
     ErfInv,
     ErfcInv,
-    BesselJ(i16),
-    BesselY(i16),
-    /// The modified Bessel function of the first kind.
-    BesselI(i16),
-    /// The modified Bessel function of the second kind.
-    BesselK(i16),
+    /// A Bessel function of a real order.
+    Bessel(BesselKind, Order),
+    /// The upper incomplete gamma function `Γ(a, x) = ∫ₓ^∞ t^(a−1) e^(−t) dt` of `x`, for the
+    /// parameter `a`.
+    UpperGamma(Order),
+    /// Zero, with a NaN derivative: added to a result for an argument it has no derivative
+    /// in (a Bessel function's order), as DiffRules' NaN does in Julia.
+    UnknownSlope,
     AiryAi,
     AiryAiPrime,
     AiryBi,
@@ -66,7 +68,41 @@ pub enum Special {
     CosInt,
 }
 
+/// The four Bessel functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BesselKind {
+    /// `Jᵥ`, of the first kind.
+    J,
+    /// `Yᵥ`, of the second kind.
+    Y,
+    /// `Iᵥ`, modified, of the first kind.
+    I,
+    /// `Kᵥ`, modified, of the second kind.
+    K,
+}
+
+/// A real order or parameter, kept by its bits so that [`Special`] compares and hashes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Order(u64);
+
+impl Order {
+    /// The order `nu`.
+    pub fn new(nu: f64) -> Order {
+        Order(nu.to_bits())
+    }
+
+    /// Its value.
+    pub fn value(self) -> f64 {
+        f64::from_bits(self.0)
+    }
+}
+
 impl Special {
+    /// `besselj(ν, x)` and its kin as a function of `x`.
+    pub fn bessel(kind: BesselKind, nu: f64) -> Special {
+        Special::Bessel(kind, Order::new(nu))
+    }
+
     /// The language name of the function.
     pub fn name(self) -> &'static str {
         use Special::*;
@@ -84,14 +120,12 @@ impl Special {
             LogErfc => "logerfc",
             ErfInv => "erfinv",
             ErfcInv => "erfcinv",
-            BesselJ(0) => "besselj0",
-            BesselJ(1) => "besselj1",
-            BesselJ(_) => "besselj",
-            BesselY(0) => "bessely0",
-            BesselY(1) => "bessely1",
-            BesselY(_) => "bessely",
-            BesselI(_) => "besseli",
-            BesselK(_) => "besselk",
+            Bessel(BesselKind::J, _) => "besselj",
+            Bessel(BesselKind::Y, _) => "bessely",
+            Bessel(BesselKind::I, _) => "besseli",
+            Bessel(BesselKind::K, _) => "besselk",
+            UpperGamma(_) => "gamma",
+            UnknownSlope => "unknown_slope",
             AiryAi => "airyai",
             AiryAiPrime => "airyaiprime",
             AiryBi => "airybi",
@@ -110,15 +144,12 @@ impl Special {
         }
     }
 
-    /// The order written before the argument (`polygamma(m, x)`, `besselj(n, x)`), for
-    /// formulas; `None` where the name says it.
-    pub fn order(self) -> Option<i32> {
+    /// The order written before the argument (`polygamma(m, x)`, `besselj(ν, x)`,
+    /// `gamma(a, x)`), for formulas; `None` where the name says it.
+    pub fn order(self) -> Option<f64> {
         match self {
-            Special::Polygamma(m) if m > 1 => Some(i32::from(m)),
-            Special::BesselJ(n) | Special::BesselY(n) if !(0..=1).contains(&n) => {
-                Some(i32::from(n))
-            }
-            Special::BesselI(n) | Special::BesselK(n) => Some(i32::from(n)),
+            Special::Polygamma(m) if m > 1 => Some(f64::from(m)),
+            Special::Bessel(_, nu) | Special::UpperGamma(nu) => Some(nu.value()),
             _ => None,
         }
     }
@@ -141,18 +172,13 @@ impl Special {
             LogErfc => kernels::logerfc(x),
             ErfInv => kernels::erfinv(x),
             ErfcInv => kernels::erfcinv(x),
-            BesselJ(n) => libm::jn(i32::from(n), x),
-            BesselY(_) if x < 0.0 => f64::NAN,
-            BesselY(n) => libm::yn(i32::from(n), x),
+            Bessel(kind, nu) => kernels::bessel(kind, nu.value(), x),
+            UpperGamma(a) => kernels::upper_gamma(a.value(), x),
+            UnknownSlope => 0.0,
             AiryAi => kernels::airy(x).0,
             AiryAiPrime => kernels::airy(x).1,
             AiryBi => kernels::airy(x).2,
             AiryBiPrime => kernels::airy(x).3,
-            BesselI(n) if x == 0.0 => f64::from(u8::from(n == 0)),
-            BesselI(n) => puruspe::In(u32::from(n.unsigned_abs()), x),
-            BesselK(_) if x < 0.0 => f64::NAN,
-            BesselK(_) if x == 0.0 => f64::INFINITY,
-            BesselK(n) => puruspe::Kn(u32::from(n.unsigned_abs()), x),
             AiryAix => kernels::airy_scaled(x).0,
             AiryAiPrimex => kernels::airy_scaled(x).1,
             AiryBix => kernels::airy_scaled(x).2,
@@ -174,7 +200,8 @@ impl Special {
             || match self {
                 ErfInv => x.abs() <= 1.0,
                 ErfcInv => (0.0..=2.0).contains(&x),
-                BesselY(_) | BesselK(_) | CosInt | ExpInt | ExpIntx => x >= 0.0,
+                Bessel(BesselKind::Y | BesselKind::K, _) | UpperGamma(_) => x >= 0.0,
+                CosInt | ExpInt | ExpIntx => x >= 0.0,
                 AiryAix | AiryAiPrimex => x >= 0.0,
                 EllipK => x <= 1.0,
                 EllipE => x <= 1.0,
@@ -220,31 +247,26 @@ impl Special {
                     &u(UnaryFn::Exp, &u(UnaryFn::Abs2, &s(ErfcInv, v)?)?)?,
                 )?,
             )?,
-            // J'ₙ = (Jₙ₋₁ − Jₙ₊₁)/2, and the same for Y.
-            BesselJ(n) | BesselY(n) => {
-                let of = |k: i16| match self {
-                    BesselJ(_) => BesselJ(k),
-                    _ => BesselY(k),
-                };
-                let (below, above) = (n.checked_sub(1), n.checked_add(1));
-                let (below, above) = below.zip(above).ok_or_else(too_high)?;
-                mul(&c(0.5), &sub(&s(of(below), v)?, &s(of(above), v)?)?)?
+            // J′ᵥ = (Jᵥ₋₁ − Jᵥ₊₁)/2 (and Y), I′ᵥ = (Iᵥ₋₁ + Iᵥ₊₁)/2, K′ᵥ = −(Kᵥ₋₁ + Kᵥ₊₁)/2.
+            Bessel(kind, nu) => {
+                let at = |shift: f64| s(Special::bessel(kind, nu.value() + shift), v);
+                let (below, above) = (at(-1.0)?, at(1.0)?);
+                match kind {
+                    BesselKind::J | BesselKind::Y => mul(&c(0.5), &sub(&below, &above)?)?,
+                    BesselKind::I => mul(&c(0.5), &add(&below, &above)?)?,
+                    BesselKind::K => mul(&c(-0.5), &add(&below, &above)?)?,
+                }
             }
-            // I′ₙ = (Iₙ₋₁ + Iₙ₊₁)/2, K′ₙ = −(Kₙ₋₁ + Kₙ₊₁)/2.
-            BesselI(n) | BesselK(n) => {
-                let of = |k: i16| match self {
-                    BesselI(_) => BesselI(k),
-                    _ => BesselK(k),
-                };
-                let (below, above) = (n.checked_sub(1), n.checked_add(1));
-                let (below, above) = below.zip(above).ok_or_else(too_high)?;
-                let half = c(if matches!(self, BesselI(_)) {
-                    0.5
-                } else {
-                    -0.5
-                });
-                mul(&half, &add(&s(of(below), v)?, &s(of(above), v)?)?)?
-            }
+            // ∂Γ(a, x)/∂x = −x^(a−1)·e^(−x).
+            UpperGamma(a) => u(
+                UnaryFn::Neg,
+                &mul(
+                    &binary(BinaryFn::Pow, v, &c(a.value() - 1.0))?,
+                    &u(UnaryFn::Exp, &u(UnaryFn::Neg, v)?)?,
+                )?,
+            )?,
+            // NaN, but varying with the argument, so that patterns keep its second derivative.
+            UnknownSlope => mul(&c(f64::NAN), v)?,
             AiryAi => s(AiryAiPrime, v)?,
             AiryAiPrime => mul(v, &s(AiryAi, v)?)?,
             AiryBi => s(AiryBiPrime, v)?,

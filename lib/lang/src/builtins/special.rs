@@ -3,9 +3,10 @@
 //! `NaNMath.sqrt`, `NaNMath.pow`, …, NaN outside the domain instead of a `DomainError`).
 //!
 //! The functions of one number are `ad::ops::Special` primitives, so every backend
-//! differentiates them; `beta`, `logbeta`, `erf(x, y)` are formulas of those. Orders
-//! (`polygamma(m, x)`, `besselj(n, x)`) are integers and are not differentiated, as in
-//! SpecialFunctions.
+//! differentiates them; `beta`, `logbeta`, `erf(x, y)`, `expint(ν, x)` and the spherical
+//! Bessel functions are formulas of those. Orders and parameters (`besselj(ν, x)`,
+//! `gamma(a, x)`) are real and have a NaN derivative, as DiffRules gives them in Julia;
+//! `polygamma(m, x)` takes an integer `m`.
 
 use super::math::unary;
 use super::{call_named, plain_number, to_int, Args};
@@ -14,6 +15,7 @@ use crate::eval::operators::{from_tensor, operand};
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::show::ElType;
 use crate::value::Value;
+use difflab_ad::ops::special::{BesselKind, Order};
 use difflab_ad::ops::{self, BinaryFn, Special, UnaryFn};
 use difflab_ad::Tensor;
 use difflab_syntax::BinOp;
@@ -27,18 +29,20 @@ macro_rules! special_builtins {
 }
 
 special_builtins!(
-    loggamma_ => Special::LogGamma, digamma_ => Special::Polygamma(0),
+    digamma_ => Special::Polygamma(0),
     trigamma_ => Special::Polygamma(1), invdigamma_ => Special::InvDigamma,
     erfc_ => Special::Erfc, erfcx_ => Special::Erfcx, logerfc_ => Special::LogErfc,
     erfinv_ => Special::ErfInv, erfcinv_ => Special::ErfcInv,
-    besselj0_ => Special::BesselJ(0), besselj1_ => Special::BesselJ(1),
-    bessely0_ => Special::BesselY(0), bessely1_ => Special::BesselY(1),
+    besselj0_ => Special::bessel(BesselKind::J, 0.0),
+    besselj1_ => Special::bessel(BesselKind::J, 1.0),
+    bessely0_ => Special::bessel(BesselKind::Y, 0.0),
+    bessely1_ => Special::bessel(BesselKind::Y, 1.0),
     airyai_ => Special::AiryAi, airyaiprime_ => Special::AiryAiPrime,
     airybi_ => Special::AiryBi, airybiprime_ => Special::AiryBiPrime,
     airyaix_ => Special::AiryAix, airyaiprimex_ => Special::AiryAiPrimex,
     airybix_ => Special::AiryBix, airybiprimex_ => Special::AiryBiPrimex,
     ellipk_ => Special::EllipK, ellipe_ => Special::EllipE,
-    expintx_ => Special::ExpIntx, expinti_ => Special::ExpIntI,
+    expinti_ => Special::ExpIntI,
     sinint_ => Special::SinInt, cosint_ => Special::CosInt,
 );
 
@@ -49,35 +53,89 @@ fn unary_of(f: Special, args: &Args, index: usize) -> EvalResult {
     unary(UnaryFn::Special(f), &one)
 }
 
-/// A function of one number, or a two-argument form SpecialFunctions has and difflab does not.
-fn one_argument(args: &Args, f: Special, two_argument_form: &str) -> EvalResult {
-    if args.pos.len() == 2 {
+/// `gamma(x)`, and the upper incomplete `gamma(a, x)`.
+fn gamma_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("gamma", 1, 2)?;
+    if args.pos.len() == 1 {
+        return unary(UnaryFn::Special(Special::Gamma), &args);
+    }
+    of_parameter(interp, &args, |_, a| upper_gamma(a, &args))
+}
+
+/// `Γ(a, x)` of the second argument.
+fn upper_gamma(a: f64, args: &Args) -> EvalResult {
+    unary_of(Special::UpperGamma(Order::new(a)), args, 1)
+}
+
+/// `loggamma(x)`, and `loggamma(a, x) = log(Γ(a, x))`.
+fn loggamma_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("loggamma", 1, 2)?;
+    if args.pos.len() == 1 {
+        return unary(UnaryFn::Special(Special::LogGamma), &args);
+    }
+    let upper = of_parameter(interp, &args, |_, a| upper_gamma(a, &args))?;
+    call_named(interp, "log", vec![upper])
+}
+
+/// `f(x)` for a function of `x` with a real parameter or order (the first argument), which
+/// has no derivative in that parameter: where the parameter carries derivatives (or tracers),
+/// the result depends on it with a NaN derivative, as ForwardDiff's rules from DiffRules give.
+fn of_parameter(
+    interp: &mut Interp,
+    args: &Args,
+    value: impl FnOnce(&mut Interp, f64) -> EvalResult,
+) -> EvalResult {
+    let parameter = &args.pos[0];
+    if let Some(p) = plain_number(parameter) {
+        return value(interp, p);
+    }
+    if operand(parameter)?.is_none_or(|o| !o.scalar) {
         return Err(fail(
             ErrorKind::MethodError,
             format!(
-                "{}(a, x), {two_argument_form}, is not available; {}(x) is",
-                f.name(),
-                f.name()
+                "the first argument must be a number, got {}",
+                parameter.type_name()
             ),
         ));
     }
-    unary(UnaryFn::Special(f), args)
+    // A tracer without values stands for any parameter: 1 serves for its pattern.
+    let value = value(interp, value_of(parameter).unwrap_or(1.0))?;
+    // Of the parameter and `x` together: the mixed second derivative is not zero either.
+    let both = interp.binary(BinOp::Add, args.dotted, parameter, &args.pos[1])?;
+    let mut unknown_args = Args::positional(vec![both]);
+    unknown_args.dotted = args.dotted;
+    let unknown = unary(UnaryFn::Special(Special::UnknownSlope), &unknown_args)?;
+    interp.binary(BinOp::Add, args.dotted, &value, &unknown)
 }
 
-fn gamma_(_: &mut Interp, args: Args) -> EvalResult {
-    one_argument(&args, Special::Gamma, "the upper incomplete gamma function")
-}
-
-fn expint_(_: &mut Interp, args: Args) -> EvalResult {
+/// `expint(x) = E₁(x)`, and `expint(ν, x) = Eᵥ(x) = x^(ν−1)·Γ(1 − ν, x)`.
+fn expint_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("expint", 1, 2)?;
-    if args.pos.len() == 2 {
-        // E₁ is the only order: `expint(1, x)`.
-        if plain_number(&args.pos[0]) == Some(1.0) {
-            return unary_of(Special::ExpInt, &args, 1);
-        }
-        return one_argument(&args, Special::ExpInt, "of an order other than 1");
+    if args.pos.len() == 1 {
+        return unary(UnaryFn::Special(Special::ExpInt), &args);
     }
-    unary(UnaryFn::Special(Special::ExpInt), &args)
+    of_parameter(interp, &args, |interp, nu| {
+        expint_of_order(interp, nu, &args)
+    })
+}
+
+fn expint_of_order(interp: &mut Interp, nu: f64, args: &Args) -> EvalResult {
+    let gamma = upper_gamma(1.0 - nu, args)?;
+    let power = interp.binary(BinOp::Pow, false, &args.pos[1], &Value::Float(nu - 1.0))?;
+    interp.binary(BinOp::Mul, false, &power, &gamma)
+}
+
+/// `expintx(x) = eˣ·E₁(x)`, and `expintx(ν, x) = eˣ·Eᵥ(x)`.
+fn expintx_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("expintx", 1, 2)?;
+    if args.pos.len() == 1 {
+        return unary(UnaryFn::Special(Special::ExpIntx), &args);
+    }
+    let e = of_parameter(interp, &args, |interp, nu| {
+        expint_of_order(interp, nu, &args)
+    })?;
+    let scale = call_named(interp, "exp", vec![args.pos[1].clone()])?;
+    interp.binary(BinOp::Mul, false, &scale, &e)
 }
 
 /// `erf(x)`, and `erf(x, y) = erf(y) − erf(x)`.
@@ -93,7 +151,7 @@ fn erf_(interp: &mut Interp, args: Args) -> EvalResult {
     interp.binary(BinOp::Sub, args.dotted, &high, &low)
 }
 
-/// The integer order of `polygamma(m, x)` or `besselj(n, x)`, within `range`.
+/// The integer order of `polygamma(m, x)`, within `range`.
 fn order(v: &Value, name: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, Flow> {
     let integral = plain_number(v).is_some_and(|x| x.fract() == 0.0);
     if !integral {
@@ -125,31 +183,20 @@ fn polygamma_(_: &mut Interp, args: Args) -> EvalResult {
     unary_of(Special::Polygamma(m as u8), &args, 1)
 }
 
-fn besselj_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("besselj", 2, 2)?;
-    let n = order(&args.pos[0], "besselj", -1000..=1000)?;
-    unary_of(Special::BesselJ(n as i16), &args, 1)
-}
-
-fn bessely_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("bessely", 2, 2)?;
-    let n = order(&args.pos[0], "bessely", -1000..=1000)?;
-    unary_of(Special::BesselY(n as i16), &args, 1)
-}
-
-/// `besseli(n, x)`, `besselk(n, x)` and the Bessel functions scaled as SpecialFunctions
-/// scales them: `besselix = Iₙ(x)·e^(−|x|)`, `besselkx = Kₙ(x)·eˣ`, and for real `x` no
-/// scaling of `besseljx` and `besselyx`.
+/// `besselj(ν, x)`, `bessely`, `besseli`, `besselk` of a real order, and the Bessel
+/// functions scaled as SpecialFunctions scales them: `besselix = Iᵥ(x)·e^(−|x|)`,
+/// `besselkx = Kᵥ(x)·eˣ`, and for real `x` no scaling of `besseljx` and `besselyx`.
 fn bessel_of_order(interp: &mut Interp, args: &Args, name: &str) -> EvalResult {
     args.arity(name, 2, 2)?;
-    let n = order(&args.pos[0], name, -1000..=1000)? as i16;
     let kind = match name {
-        "besseli" | "besselix" => Special::BesselI(n),
-        "besselk" | "besselkx" => Special::BesselK(n),
-        "besseljx" => Special::BesselJ(n),
-        _ => Special::BesselY(n),
+        "besselj" | "besseljx" => BesselKind::J,
+        "bessely" | "besselyx" => BesselKind::Y,
+        "besseli" | "besselix" => BesselKind::I,
+        _ => BesselKind::K,
     };
-    let value = unary_of(kind, args, 1)?;
+    let value = of_parameter(interp, args, |_, nu| {
+        unary_of(Special::bessel(kind, nu), args, 1)
+    })?;
     let x = args.pos[1].clone();
     let exponent = match name {
         "besselix" => {
@@ -172,9 +219,44 @@ macro_rules! bessel_builtins {
 }
 
 bessel_builtins!(
-    besseli_ => "besseli", besselk_ => "besselk", besselix_ => "besselix",
+    besselj_ => "besselj", bessely_ => "bessely", besseli_ => "besseli", besselk_ => "besselk", besselix_ => "besselix",
     besselkx_ => "besselkx", besseljx_ => "besseljx", besselyx_ => "besselyx",
 );
+
+/// `sphericalbesselj(ν, x) = √(π/2x)·Jᵥ₊½(x)` and `sphericalbessely` (1 and 0 at `x = 0`
+/// for `j`).
+fn spherical_bessel(interp: &mut Interp, args: &Args, kind: BesselKind) -> EvalResult {
+    args.arity(
+        if kind == BesselKind::J {
+            "sphericalbesselj"
+        } else {
+            "sphericalbessely"
+        },
+        2,
+        2,
+    )?;
+    let x = &args.pos[1];
+    if kind == BesselKind::J && plain_number(x) == Some(0.0) {
+        if let Some(nu) = plain_number(&args.pos[0]) {
+            return Ok(Value::Float(f64::from(u8::from(nu == 0.0))));
+        }
+    }
+    let cylinder = of_parameter(interp, args, |_, nu| {
+        unary_of(Special::bessel(kind, nu + 0.5), args, 1)
+    })?;
+    let half_pi = Value::Float(std::f64::consts::FRAC_PI_2);
+    let ratio = interp.binary(BinOp::Div, false, &half_pi, x)?;
+    let scale = call_named(interp, "sqrt", vec![ratio])?;
+    interp.binary(BinOp::Mul, false, &scale, &cylinder)
+}
+
+fn sphericalbesselj_(interp: &mut Interp, args: Args) -> EvalResult {
+    spherical_bessel(interp, &args, BesselKind::J)
+}
+
+fn sphericalbessely_(interp: &mut Interp, args: Args) -> EvalResult {
+    spherical_bessel(interp, &args, BesselKind::Y)
+}
 
 /// `jinc(x) = 2J₁(πx)/(πx)`, 1 at 0: on numbers with derivatives as `J₀(πx) + J₂(πx)`, the
 /// same function without the removable singularity.
@@ -183,17 +265,17 @@ fn jinc_(interp: &mut Interp, args: Args) -> EvalResult {
     let x = &args.pos[0];
     if let Some(x) = plain_number(x) {
         let u = std::f64::consts::PI * x;
-        let j1 = Special::BesselJ(1).apply(u);
+        let j1 = Special::bessel(BesselKind::J, 1.0).apply(u);
         return Ok(Value::Float(if x == 0.0 { 1.0 } else { 2.0 * j1 / u }));
     }
     let u = interp.binary(BinOp::Mul, false, &Value::Float(std::f64::consts::PI), x)?;
-    let of = |order: i16| {
+    let of = |order: f64| {
         unary(
-            UnaryFn::Special(Special::BesselJ(order)),
+            UnaryFn::Special(Special::bessel(BesselKind::J, order)),
             &Args::positional(vec![u.clone()]),
         )
     };
-    let (j0, j2) = (of(0)?, of(2)?);
+    let (j0, j2) = (of(0.0)?, of(2.0)?);
     interp.binary(BinOp::Add, false, &j0, &j2)
 }
 
@@ -340,8 +422,8 @@ fn lgamma_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "gamma" => gamma_, true, "    gamma(x)\n\nThe gamma function `Γ(x)` (`Γ(n) = (n − 1)!`); a `DomainError` at its poles. Differentiable: `Γ′ = Γ·ψ`.\n\n```\njulia> gamma(5.0)\n24.0\n```";
-    "loggamma" => loggamma_, true, "    loggamma(x)\n\n`log(Γ(x))`, without overflow for large `x`; a `DomainError` where `Γ(x) < 0` (use `logabsgamma`). Differentiable: its derivative is `digamma`.\n\n```\njulia> loggamma(100.0)\n359.13420536957545\n```";
+    "gamma" => gamma_, true, "    gamma(x)\n    gamma(a, x)\n\nThe gamma function `Γ(x)` (`Γ(n) = (n − 1)!`), a `DomainError` at its poles, differentiable: `Γ′ = Γ·ψ`; and the upper incomplete gamma function `Γ(a, x) = ∫ₓ^∞ t^(a−1)e^(−t) dt` for `x ≥ 0`, differentiable in `x` (its derivative in `a` is NaN, as DiffRules gives it).\n\n```\njulia> gamma(5.0)\n24.0\n```";
+    "loggamma" => loggamma_, true, "    loggamma(x)\n    loggamma(a, x)\n\n`log(Γ(x))`, or `log(Γ(a, x))`, without overflow for large `x`; a `DomainError` where `Γ(x) < 0` (use `logabsgamma`). Differentiable: its derivative is `digamma`.\n\n```\njulia> loggamma(100.0)\n359.13420536957545\n```";
     "lgamma" => lgamma_, true, "    lgamma(x)\n\n`log|Γ(x)|`, the older name kept by NaNMath and C.\n\n```\njulia> lgamma(-0.5)\n1.2655121234846454\n```";
     "logabsgamma" => logabsgamma_, false, "    logabsgamma(x)\n\nThe tuple `(log|Γ(x)|, sign(Γ(x)))`.\n\n```\njulia> logabsgamma(-0.5)\n(1.2655121234846454, -1)\n```";
     "digamma" => digamma_, true, "    digamma(x)\n\n`ψ(x) = Γ′(x)/Γ(x)`; its derivative is `trigamma`.\n\n```\njulia> digamma(1.0)\n-0.5772156649015328\n```";
@@ -358,14 +440,16 @@ crate::builtins! {
     "besselj1" => besselj1_, true, "    besselj1(x)\n\nThe Bessel function of the first kind of order 1.\n\n```\njulia> besselj1(1.0)\n0.4400505857449335\n```";
     "bessely0" => bessely0_, true, "    bessely0(x)\n\nThe Bessel function of the second kind of order 0 (`x ≥ 0`).\n\n```\njulia> bessely0(1.0)\n0.08825696421567697\n```";
     "bessely1" => bessely1_, true, "    bessely1(x)\n\nThe Bessel function of the second kind of order 1 (`x ≥ 0`).\n\n```\njulia> bessely1(1.0)\n-0.7812128213002887\n```";
-    "besselj" => besselj_, false, "    besselj(n, x)\n\nThe Bessel function of the first kind of integer order `n`; differentiable in `x`: `J′ₙ = (Jₙ₋₁ − Jₙ₊₁)/2`.\n\n```\njulia> besselj(2, 1.0)\n0.11490348493190049\n```";
-    "bessely" => bessely_, false, "    bessely(n, x)\n\nThe Bessel function of the second kind of integer order `n` (`x ≥ 0`).\n\n```\njulia> bessely(2, 1.0)\n-1.6506826068162543\n```";
-    "besseli" => besseli_, false, "    besseli(n, x)\n\nThe modified Bessel function of the first kind of integer order `n`; differentiable in `x`: `I′ₙ = (Iₙ₋₁ + Iₙ₊₁)/2`.\n\n```\njulia> besseli(3, 2.5)\n0.47437040877803566\n```";
-    "besselk" => besselk_, false, "    besselk(n, x)\n\nThe modified Bessel function of the second kind of integer order `n` (`x ≥ 0`); `K′ₙ = −(Kₙ₋₁ + Kₙ₊₁)/2`.\n\n```\njulia> besselk(3, 2.5)\n0.26822714639344925\n```";
+    "besselj" => besselj_, false, "    besselj(ν, x)\n\nThe Bessel function of the first kind of real order `ν` (NaN, a `DomainError`, for `x < 0` and a non-integer order); differentiable in `x`: `J′ᵥ = (Jᵥ₋₁ − Jᵥ₊₁)/2`; its derivative in `ν` is NaN, as DiffRules gives it.\n\n```\njulia> besselj(2, 1.0)\n0.11490348493190049\n```";
+    "bessely" => bessely_, false, "    bessely(ν, x)\n\nThe Bessel function of the second kind of real order `ν` (`x ≥ 0`).\n\n```\njulia> bessely(2, 1.0)\n-1.6506826068162543\n```";
+    "besseli" => besseli_, false, "    besseli(ν, x)\n\nThe modified Bessel function of the first kind of real order `ν`; differentiable in `x`: `I′ᵥ = (Iᵥ₋₁ + Iᵥ₊₁)/2`.\n\n```\njulia> besseli(3, 2.5)\n0.47437040877803566\n```";
+    "besselk" => besselk_, false, "    besselk(ν, x)\n\nThe modified Bessel function of the second kind of real order `ν` (`x ≥ 0`); `K′ᵥ = −(Kᵥ₋₁ + Kᵥ₊₁)/2`.\n\n```\njulia> besselk(3, 2.5)\n0.26822714639344925\n```";
     "besselix" => besselix_, false, "    besselix(n, x)\n\n`besseli(n, x)·exp(−|x|)`.\n\n```\njulia> besselix(0, 0.0)\n1.0\n```";
     "besselkx" => besselkx_, false, "    besselkx(n, x)\n\n`besselk(n, x)·exp(x)`.\n\n```\njulia> besselkx(1, 1.0) ≈ besselk(1, 1.0) * exp(1.0)\ntrue\n```";
     "besseljx" => besseljx_, false, "    besseljx(n, x)\n\n`besselj(n, x)`, scaled by `exp(−|imag(x)|)`: for real `x` the same function.\n\n```\njulia> besseljx(1, 1.0) == besselj(1, 1.0)\ntrue\n```";
     "besselyx" => besselyx_, false, "    besselyx(n, x)\n\n`bessely(n, x)`, scaled by `exp(−|imag(x)|)`: for real `x` the same function.\n\n```\njulia> besselyx(1, 1.0) == bessely(1, 1.0)\ntrue\n```";
+    "sphericalbesselj" => sphericalbesselj_, false, "    sphericalbesselj(ν, x)\n\nThe spherical Bessel function of the first kind, `√(π/2x)·besselj(ν + 1/2, x)`.\n\n```\njulia> sphericalbesselj(0, 1.0) ≈ sin(1.0)\ntrue\n```";
+    "sphericalbessely" => sphericalbessely_, false, "    sphericalbessely(ν, x)\n\nThe spherical Bessel function of the second kind, `√(π/2x)·bessely(ν + 1/2, x)`.\n\n```\njulia> sphericalbessely(0, 1.0) ≈ -cos(1.0)\ntrue\n```";
     "jinc" => jinc_, false, "    jinc(x)\n\n`2J₁(πx)/(πx)`, 1 at 0 (the Fourier transform of a disc); differentiable at 0 too.\n\n```\njulia> jinc(0.0)\n1.0\n```";
     "airyaix" => airyaix_, true, "    airyaix(x)\n\n`airyai(x)·exp(⅔x^{3/2})` for `x ≥ 0`, finite where `airyai` underflows.\n\n```\njulia> airyaix(100.0)\n0.08919692093633044\n```";
     "airyaiprimex" => airyaiprimex_, true, "    airyaiprimex(x)\n\n`airyaiprime(x)·exp(⅔x^{3/2})` for `x ≥ 0`.\n\n```\njulia> airyaiprimex(100.0)\n-0.8921920625040315\n```";
@@ -377,8 +461,8 @@ crate::builtins! {
     "airybiprime" => airybiprime_, true, "    airybiprime(x)\n\n`Bi′(x)`; its derivative is `x·Bi(x)`.\n\n```\njulia> airybiprime(0.0)\n0.4482883573538264\n```";
     "ellipk" => ellipk_, true, "    ellipk(m)\n\nThe complete elliptic integral of the first kind, `K(m) = ∫₀^{π/2} dθ/√(1 − m sin²θ)` (`m ≤ 1`).\n\n```\njulia> ellipk(0.0)\n1.5707963267948966\n```";
     "ellipe" => ellipe_, true, "    ellipe(m)\n\nThe complete elliptic integral of the second kind, `E(m) = ∫₀^{π/2} √(1 − m sin²θ) dθ` (`m ≤ 1`).\n\n```\njulia> ellipe(1.0)\n1.0\n```";
-    "expint" => expint_, true, "    expint(x)\n    expint(1, x)\n\nThe exponential integral `E₁(x) = ∫₁^∞ exp(−xt)/t dt` (`x ≥ 0`).\n\n```\njulia> expint(1.0)\n0.2193839343955205\n```";
-    "expintx" => expintx_, true, "    expintx(x)\n\n`exp(x)·E₁(x)`, finite for large `x`.\n\n```\njulia> expintx(10.0)\n0.09156333393978812\n```";
+    "expint" => expint_, true, "    expint(x)\n    expint(ν, x)\n\nThe exponential integral `E₁(x) = ∫₁^∞ exp(−xt)/t dt`, and `Eᵥ(x) = ∫₁^∞ exp(−xt)/tᵛ dt = x^(ν−1)·Γ(1 − ν, x)` (`x ≥ 0`).\n\n```\njulia> expint(1.0)\n0.2193839343955205\n```";
+    "expintx" => expintx_, true, "    expintx(x)\n    expintx(ν, x)\n\n`exp(x)·E₁(x)`, finite for large `x`, and `exp(x)·Eᵥ(x)`.\n\n```\njulia> expintx(10.0)\n0.09156333393978812\n```";
     "expinti" => expinti_, true, "    expinti(x)\n\nThe exponential integral `Ei(x) = −∫₋ₓ^∞ exp(−t)/t dt`; its derivative is `exp(x)/x`.\n\n```\njulia> expinti(1.0)\n1.895117816355937\n```";
     "sinint" => sinint_, true, "    sinint(x)\n\nThe sine integral `Si(x) = ∫₀ˣ sin(t)/t dt`.\n\n```\njulia> sinint(1.0)\n0.946083070367183\n```";
     "cosint" => cosint_, true, "    cosint(x)\n\nThe cosine integral `Ci(x) = γ + log(x) + ∫₀ˣ (cos(t) − 1)/t dt` (`x > 0`).\n\n```\njulia> cosint(1.0)\n0.33740392290096816\n```";

@@ -4,6 +4,7 @@
 //! the arithmetic-geometric mean, and the exponential, sine and cosine integrals by series and
 //! continued fractions.
 
+use super::BesselKind;
 use std::f64::consts::{FRAC_2_SQRT_PI, PI};
 
 /// The Euler–Mascheroni constant.
@@ -266,9 +267,150 @@ fn scaled_ik(nu: f64, z: f64) -> (f64, f64) {
     (i / (2.0 * PI * z).sqrt(), (PI / (2.0 * z)).sqrt() * k)
 }
 
-/// Beyond this argument Bessel functions come from their asymptotic expansions (puruspe's
-/// continued fractions stop converging far out, and they panic).
+/// Beyond this argument the Bessel functions of order ⅓ and ⅔ (Airy functions) come from
+/// their asymptotic expansions, exact to rounding there.
 const ASYMPTOTIC_FROM: f64 = 30.0;
+
+/// puruspe's continued fractions take about `x` steps and panic after 10 000: beyond this
+/// argument `Jᵥ` and `Yᵥ` come from Hankel's expansions (exact where `x ≫ ν²`; NaN where they
+/// do not converge), `Iᵥ` overflows and `Kᵥ` underflows.
+const CONTINUED_FRACTIONS_UP_TO: f64 = 5000.0;
+
+/// The largest non-integer order of [`bessel`] (NaN beyond).
+const MAX_REAL_ORDER: f64 = 1e5;
+
+/// `Jᵥ(x)`, `Yᵥ(x)`, `Iᵥ(x)` or `Kᵥ(x)` of a real order: `libm` and puruspe's recurrences for
+/// integer orders, puruspe's continued fractions for others (negative orders by reflection);
+/// NaN where the value is complex (a negative `x`, except for `J` and `I` of integer order)
+/// and for non-integer orders beyond [`MAX_REAL_ORDER`].
+pub(super) fn bessel(kind: BesselKind, nu: f64, x: f64) -> f64 {
+    if nu.is_nan() || x.is_nan() {
+        return f64::NAN;
+    }
+    let integer = nu.fract() == 0.0 && nu.abs() < 1e6;
+    if integer {
+        let n = nu as i32;
+        return match kind {
+            BesselKind::J => libm::jn(n, x),
+            BesselKind::Y if x < 0.0 => f64::NAN,
+            BesselKind::Y => libm::yn(n, x),
+            BesselKind::I if x == 0.0 => f64::from(u8::from(n == 0)),
+            BesselKind::I if x.abs() > CONTINUED_FRACTIONS_UP_TO => f64::INFINITY * x.signum(),
+            BesselKind::I => puruspe::In(n.unsigned_abs(), x),
+            BesselKind::K if x < 0.0 => f64::NAN,
+            BesselKind::K if x == 0.0 => f64::INFINITY,
+            BesselKind::K if x > CONTINUED_FRACTIONS_UP_TO => 0.0,
+            BesselKind::K => puruspe::Kn(n.unsigned_abs(), x),
+        };
+    }
+    // puruspe's recurrences take about |ν| steps.
+    if x < 0.0 || nu.abs() > MAX_REAL_ORDER {
+        return f64::NAN;
+    }
+    if x == 0.0 {
+        return match kind {
+            BesselKind::J | BesselKind::I if nu > 0.0 => 0.0,
+            BesselKind::Y => f64::NEG_INFINITY,
+            _ => f64::INFINITY,
+        };
+    }
+    let mu = nu.abs();
+    let (sin, cos) = (mu * PI).sin_cos();
+    match kind {
+        BesselKind::J | BesselKind::Y => {
+            let (j, y) = bessel_jy(mu, x);
+            match (kind, nu < 0.0) {
+                (BesselKind::J, false) => j,
+                (BesselKind::Y, false) => y,
+                // J₋ᵤ = cos(μπ)Jᵤ − sin(μπ)Yᵤ, Y₋ᵤ = sin(μπ)Jᵤ + cos(μπ)Yᵤ.
+                (BesselKind::J, true) => cos * j - sin * y,
+                _ => sin * j + cos * y,
+            }
+        }
+        _ => {
+            if x > CONTINUED_FRACTIONS_UP_TO {
+                return if kind == BesselKind::I {
+                    f64::INFINITY
+                } else {
+                    0.0
+                };
+            }
+            let (i, k) = puruspe::Inu_Knu(mu, x);
+            match (kind, nu < 0.0) {
+                (BesselKind::K, _) => k,
+                (_, false) => i,
+                // I₋ᵤ = Iᵤ + (2/π)·sin(μπ)·Kᵤ.
+                _ => i + 2.0 / PI * sin * k,
+            }
+        }
+    }
+}
+
+/// The upper incomplete gamma function `Γ(a, x)` for `x ≥ 0`: the continued fraction beyond
+/// `a + 1`, `Γ(a) − γ(a, x)` by its series below; for `a ≤ 0`, `Γ(a, x) = (Γ(a + 1, x) −
+/// xᵃe⁻ˣ)/a` down from a positive parameter (`Γ(0, x) = E₁(x)`).
+pub(super) fn upper_gamma(a: f64, x: f64) -> f64 {
+    if a.is_nan() || x.is_nan() || x < 0.0 {
+        return f64::NAN;
+    }
+    if a <= 0.0 {
+        if x == 0.0 {
+            return f64::INFINITY;
+        }
+        if a == 0.0 {
+            return expint(x, false);
+        }
+        if a < -1000.0 {
+            return f64::NAN;
+        }
+        return (upper_gamma(a + 1.0, x) - x.powf(a) * (-x).exp()) / a;
+    }
+    if x == 0.0 {
+        return libm::tgamma(a);
+    }
+    if x == f64::INFINITY {
+        return 0.0;
+    }
+    // xᵃe⁻ˣ, through logarithms so that large parameters do not overflow in between.
+    let prefactor = (a * x.ln() - x).exp();
+    if x < a + 1.0 {
+        // γ(a, x) = xᵃe⁻ˣ Σ xⁿ / (a(a+1)…(a+n)).
+        let (mut term, mut sum) = (1.0 / a, 1.0 / a);
+        for n in 1..10_000 {
+            term *= x / (a + f64::from(n));
+            sum += term;
+            if term.abs() <= f64::EPSILON * sum.abs() {
+                break;
+            }
+        }
+        return libm::tgamma(a) - prefactor * sum;
+    }
+    // Lentz's method on xᵃe⁻ˣ / (x + 1 − a − 1·(1 − a)/(x + 3 − a − 2·(2 − a)/(…))).
+    let tiny = 1e-300;
+    let mut b = x + 1.0 - a;
+    let (mut c, mut d) = (1.0 / tiny, 1.0 / b);
+    let mut h = d;
+    for i in 1..10_000 {
+        let i = f64::from(i);
+        let an = -i * (i - a);
+        b += 2.0;
+        d = an * d + b;
+        if d.abs() < tiny {
+            d = tiny;
+        }
+        c = b + an / c;
+        if c.abs() < tiny {
+            c = tiny;
+        }
+        d = 1.0 / d;
+        let delta = d * c;
+        h *= delta;
+        if (delta - 1.0).abs() <= f64::EPSILON {
+            break;
+        }
+    }
+    prefactor * h
+}
 
 /// The terms `aₖ(ν)/zᵏ = Πⱼ₌₁ᵏ (4ν² − (2j − 1)²) / (k!·(8z)ᵏ)` of Hankel's expansions, until
 /// they stop shrinking or reach rounding.
@@ -279,18 +421,32 @@ fn hankel_terms(nu: f64, z: f64) -> Vec<f64> {
     for k in 1..200 {
         let odd = 2.0 * f64::from(k) - 1.0;
         let next = term * (mu - odd * odd) / (f64::from(k) * 8.0 * z);
-        if next.abs() >= term.abs() || next.abs() <= f64::EPSILON * 1e-3 {
+        if next.abs() <= f64::EPSILON * 1e-3 {
+            return terms;
+        }
+        if next.abs() >= term.abs() {
             break;
         }
         term = next;
         terms.push(term);
     }
+    // The series stopped shrinking before it reached rounding (a large order).
+    if term.abs() > 1e-15 {
+        terms.push(f64::NAN);
+    }
     terms
 }
 
-/// `(Jᵥ(z), Yᵥ(z))` for `0 ≤ ν < 1`, `z > 0`.
+/// `(Jᵥ(z), Yᵥ(z))` for `ν ≥ 0`, `z > 0`: Hankel's expansions beyond [`ASYMPTOTIC_FROM`]
+/// for the orders below 1 of the Airy functions, and beyond
+/// [`CONTINUED_FRACTIONS_UP_TO`] for any order.
 fn bessel_jy(nu: f64, z: f64) -> (f64, f64) {
-    if z <= ASYMPTOTIC_FROM {
+    let asymptotic_from = if nu < 1.0 {
+        ASYMPTOTIC_FROM
+    } else {
+        CONTINUED_FRACTIONS_UP_TO
+    };
+    if z <= asymptotic_from {
         return puruspe::Jnu_Ynu(nu, z);
     }
     let (mut p, mut q) = (0.0, 0.0);
@@ -302,11 +458,18 @@ fn bessel_jy(nu: f64, z: f64) -> (f64, f64) {
             q += sign * term;
         }
     }
-    let chi = z - (nu / 2.0 + 0.25) * PI;
+    // The phase χ = z − φ, φ = (ν/2 + ¼)π, by the angle-difference formulas: z − φ rounded
+    // would lose the digits of φ for large z.
+    let (sin_z, cos_z) = z.sin_cos();
+    let (sin_phi, cos_phi) = ((nu / 2.0 + 0.25) * PI).sin_cos();
+    let (sin_chi, cos_chi) = (
+        sin_z * cos_phi - cos_z * sin_phi,
+        cos_z * cos_phi + sin_z * sin_phi,
+    );
     let scale = (2.0 / (PI * z)).sqrt();
     (
-        scale * (p * chi.cos() - q * chi.sin()),
-        scale * (p * chi.sin() + q * chi.cos()),
+        scale * (p * cos_chi - q * sin_chi),
+        scale * (p * sin_chi + q * cos_chi),
     )
 }
 
