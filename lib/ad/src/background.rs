@@ -6,7 +6,8 @@
 //! The inputs are copied for the worker (the session's arrays are not shared across threads),
 //! in blocks with a look at the limits between them. An interrupted kernel is told it was
 //! abandoned ([`Abandoned`]); one that can stop early (a product by panels) does, one that
-//! cannot (a factorization) finishes and its result is dropped.
+//! cannot (a factorization) finishes and its result is dropped; kernels run one at a time, so
+//! a new one waits (interruptibly) for an abandoned one to end.
 
 use crate::error::{AdError, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,6 +17,9 @@ use std::time::Duration;
 
 /// Numbers copied between two looks at the limits.
 const COPY_BLOCK: usize = 1 << 16;
+
+/// Held by the worker that is computing; the next waits for it.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// How often the session's thread looks at its limits while the worker runs.
 const POLL: Duration = Duration::from_millis(2);
@@ -62,6 +66,11 @@ pub fn run<T: Send + 'static>(
     std::thread::Builder::new()
         .name("difflab-kernel".into())
         .spawn(move || {
+            // One kernel at a time: an interrupted factorization runs on until it ends, and
+            // kernels piling up behind interrupts would starve the session's thread of a core.
+            let _turn = ONE_AT_A_TIME
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             let slices: Vec<&[f64]> = copies.iter().map(Vec::as_slice).collect();
             // The receiver is gone when the computation was interrupted.
             let _ = sender.send(work(&slices, &flag));

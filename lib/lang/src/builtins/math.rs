@@ -54,6 +54,10 @@ pub(crate) fn unary(f: UnaryFn, args: &Args) -> EvalResult {
     let Some(x) = operand(v)? else {
         return Err(no_method(f.name(), v));
     };
+    if f == UnaryFn::Exp && !args.dotted && matches!(x.tensor().shape(), [m, n] if m == n) {
+        let t = super::linalg::matrix_functions::matrix_exp(x.tensor())?;
+        return Ok(from_tensor(t, ElType::Float64, false));
+    }
     if !x.scalar && !args.dotted {
         return Err(fail(
             ErrorKind::MethodError,
@@ -856,7 +860,7 @@ crate::builtins! {
     "abs2" => abs2_, true, "    abs2(x)\n\nThe squared absolute value `x^2`.\n\n```\njulia> abs2(-3)\n9\n```";
     "sqrt" => sqrt_, true, "    sqrt(x)\n\nThe square root of `x`; a `DomainError` for negative `x`.\n\n```\njulia> sqrt(16.0)\n4.0\n```";
     "cbrt" => cbrt_, true, "    cbrt(x)\n\nThe real cube root of `x`.\n\n```\njulia> cbrt(27.0)\n3.0\n```";
-    "exp" => exp_, true, "    exp(x)\n\nThe natural exponential `eˣ`.\n\n```\njulia> exp(0.0)\n1.0\n```";
+    "exp" => exp_, true, "    exp(x)\n    exp(A)\n\nThe natural exponential `eˣ`; of a square matrix, the matrix exponential `Σ Aᵏ/k!` (differentiable; a Taylor series with scaling and squaring).\n\n```\njulia> exp(0.0)\n1.0\n\njulia> exp([0.0 1.0; 0.0 0.0])\n2×2 Matrix{Float64}:\n 1.0  1.0\n 0.0  1.0\n```";
     "exp2" => exp2_, true, "    exp2(x)\n\n`2ˣ`.\n\n```\njulia> exp2(3)\n8.0\n```";
     "log" => log_, true, "    log(x)\n    log(b, x)\n\nThe natural logarithm, or the logarithm in base `b`; a `DomainError` for negative `x`.\n\n```\njulia> log(1.0)\n0.0\n\njulia> log(2, 8.0)\n3.0\n```";
     "log2" => log2_, true, "    log2(x)\n\nThe base-2 logarithm.\n\n```\njulia> log2(8)\n3.0\n```";

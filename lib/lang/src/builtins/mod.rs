@@ -202,7 +202,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 50] {
+fn families() -> [&'static [Builtin]; 51] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -226,6 +226,7 @@ fn families() -> [&'static [Builtin]; 50] {
         linalg::factorize::BUILTINS,
         linalg::solve::BUILTINS,
         linalg::spectral::BUILTINS,
+        linalg::matrix_functions::BUILTINS,
         sparse::construct::BUILTINS,
         random::BUILTINS,
         io::BUILTINS,

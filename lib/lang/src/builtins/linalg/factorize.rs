@@ -65,6 +65,11 @@ impl LinearMap for DenseLu {
     }
 }
 
+/// `A⁺` of a plain m×n matrix (column-major), from its SVD.
+pub(super) fn least_squares(m: usize, n: usize, a: &[f64]) -> AdResult<Rc<dyn LinearMap>> {
+    Ok(Rc::new(DenseLstsq::new(m, n, a)?))
+}
+
 /// `A⁺` of a rectangular m×n matrix from its thin SVD, singular values below
 /// `σ₁·max(m, n)·eps` dropped: the minimum-norm least-squares solution, as Julia's `\` gives.
 struct DenseLstsq {

@@ -15,8 +15,9 @@
 //!
 //! This module holds the linear maps and the helpers the others share; `factorize` (LU and
 //! least-squares maps, `Inverse`, `lu`), `solve` (`\`, `inv`, `det` and their rules),
-//! `construct` (`diag`, `diagm`, `tr`, `kron`, `I`, `triu`, `tril`) and `spectral`
-//! (`issymmetric`, `cond`, `eigvals`) each register their own builtins; `uniform` gives the
+//! `construct` (`diag`, `diagm`, `tr`, `kron`, `I`, `triu`, `tril`), `spectral`
+//! (`issymmetric`, `cond`, `eigvals`) and `matrix_functions` (`eigmax`, `eigmin`, `opnorm`,
+//! `logabsdet`, `pinv`, the matrix `exp`) each register their own builtins; `uniform` gives the
 //! bare `I` its arithmetic (`A + λ*I`).
 
 use crate::error::ErrorKind;
@@ -52,6 +53,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
 
 pub(crate) mod construct;
 pub(crate) mod factorize;
+pub(crate) mod matrix_functions;
 pub(crate) mod solve;
 pub(crate) mod spectral;
 pub(crate) mod uniform;
