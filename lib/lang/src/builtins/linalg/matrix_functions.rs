@@ -7,6 +7,7 @@
 //! exponential is a Taylor series with scaling and squaring, without an inverse.
 
 use super::solve::{det_tensor, inv_tensor};
+use super::spectral::sorted_eigenvalues;
 use super::*;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
@@ -17,31 +18,13 @@ use crate::value::Value;
 use difflab_ad::reverse::{record_op, tracked_with, value_below, Rule};
 use difflab_ad::tensor::col_major_slice;
 
-/// The eigenvalues of a plain square matrix (column-major) in increasing order; an error for
-/// complex eigenvalues.
+/// The eigenvalues of a plain square matrix in increasing order; an error for complex ones.
 fn eigen_plain(n: usize, a: &[f64]) -> AdResult<Vec<f64>> {
-    let symmetric = (0..n).all(|j| (j + 1..n).all(|i| a[i + j * n] == a[j + i * n]));
-    let failed = |_| AdError::Argument("the eigenvalue iteration did not converge".into());
-    let mut values: Vec<f64> = if symmetric {
-        interruptible(a, move |a| {
-            faer::MatRef::from_column_major_slice(a, n, n)
-                .self_adjoint_eigenvalues(faer::Side::Lower)
-        })?
-        .map_err(failed)?
-    } else {
-        let complex = interruptible(a, move |a| {
-            faer::MatRef::from_column_major_slice(a, n, n).eigenvalues()
-        })?
-        .map_err(failed)?;
-        if complex.iter().any(|z| z.im != 0.0) {
-            return Err(AdError::Argument(
-                "the matrix has complex eigenvalues, and difflab has no complex numbers".into(),
-            ));
-        }
-        complex.iter().map(|z| z.re).collect()
-    };
-    values.sort_by(f64::total_cmp);
-    Ok(values)
+    sorted_eigenvalues(n, a)?.ok_or_else(|| {
+        AdError::Argument(
+            "the matrix has complex eigenvalues, and difflab has no complex numbers".into(),
+        )
+    })
 }
 
 /// `vvᵀ` for the unit eigenvector `v` of the largest (or smallest) eigenvalue of a plain
@@ -60,8 +43,7 @@ fn extreme_gradient(a: &Tensor, largest: bool) -> AdResult<Tensor> {
         ));
     };
     let data = col_major_slice(p).into_owned();
-    let symmetric = (0..n).all(|j| (j + 1..n).all(|i| data[i + j * n] == data[j + i * n]));
-    if !symmetric {
+    if !is_symmetric(n, &data) {
         return Err(AdError::Argument(
             "the derivative of eigmax and eigmin is available for symmetric matrices".into(),
         ));

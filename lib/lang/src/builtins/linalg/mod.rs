@@ -173,6 +173,11 @@ pub(crate) fn singular(k: usize) -> AdError {
     AdError::Argument(format!("SingularException({k})"))
 }
 
+/// Whether the plain n×n matrix `a` (column-major) equals its transpose exactly.
+fn is_symmetric(n: usize, a: &[f64]) -> bool {
+    (0..n).all(|j| (j + 1..n).all(|i| a[i + j * n] == a[j + i * n]))
+}
+
 fn matrix_size(a: &Tensor) -> AdResult<(usize, usize)> {
     match *a.shape() {
         [m, n] => Ok((m, n)),

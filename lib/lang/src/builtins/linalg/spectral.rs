@@ -21,10 +21,7 @@ fn issymmetric_(interp: &mut Interp, args: Args) -> EvalResult {
     let (t, _) = matrix_tensor(interp, &args.pos[0], "issymmetric")?;
     let symmetric = match *t.shape() {
         [] => true,
-        [m, n] if m == n => {
-            let a = t.to_col_major();
-            (0..n).all(|j| (j + 1..n).all(|i| a[i + j * n] == a[j + i * n]))
-        }
+        [m, n] if m == n => is_symmetric(n, &t.to_col_major()),
         [_, _] => false,
         _ => {
             return Err(fail(
@@ -99,6 +96,32 @@ fn cond_(interp: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
+/// The eigenvalues of a plain square matrix (column-major) in increasing order, as Julia sorts
+/// them (symmetric matrices by the symmetric solver); `None` when some are complex.
+pub(super) fn sorted_eigenvalues(n: usize, a: &[f64]) -> AdResult<Option<Vec<f64>>> {
+    let failed = |_| AdError::Argument("the eigenvalue iteration did not converge".into());
+    let mut values: Vec<f64> = if n == 0 {
+        Vec::new()
+    } else if is_symmetric(n, a) {
+        interruptible(a, move |a| {
+            faer::MatRef::from_column_major_slice(a, n, n)
+                .self_adjoint_eigenvalues(faer::Side::Lower)
+        })?
+        .map_err(failed)?
+    } else {
+        let complex = interruptible(a, move |a| {
+            faer::MatRef::from_column_major_slice(a, n, n).eigenvalues()
+        })?
+        .map_err(failed)?;
+        if complex.iter().any(|z| z.im != 0.0) {
+            return Ok(None);
+        }
+        complex.iter().map(|z| z.re).collect()
+    };
+    values.sort_by(f64::total_cmp);
+    Ok(Some(values))
+}
+
 fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("eigvals", 1, 1)?;
     let (m, n, a) = plain_matrix(interp, &args.pos[0], "eigvals")?;
@@ -108,36 +131,12 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
             format!("matrix is not square: dimensions are ({m}, {n})"),
         ));
     }
-    let symmetric = (0..n).all(|j| (j + 1..n).all(|i| a[i + j * n] == a[j + i * n]));
-    let failed = |_| {
+    let values = sorted_eigenvalues(n, &a)?.ok_or_else(|| {
         fail(
-            ErrorKind::ArgumentError,
-            "eigvals: the eigenvalue iteration did not converge",
+            ErrorKind::DomainError,
+            "eigvals: this matrix has complex eigenvalues, and difflab has no complex numbers",
         )
-    };
-    let mut values: Vec<f64> = if n == 0 {
-        Vec::new()
-    } else if symmetric {
-        interruptible(&a, move |a| {
-            faer::MatRef::from_column_major_slice(a, n, n)
-                .self_adjoint_eigenvalues(faer::Side::Lower)
-        })?
-        .map_err(failed)?
-    } else {
-        let complex = interruptible(&a, move |a| {
-            faer::MatRef::from_column_major_slice(a, n, n).eigenvalues()
-        })?
-        .map_err(failed)?;
-        if complex.iter().any(|z| z.im != 0.0) {
-            return Err(fail(
-                ErrorKind::DomainError,
-                "eigvals: this matrix has complex eigenvalues, and difflab has no complex numbers",
-            ));
-        }
-        complex.iter().map(|z| z.re).collect()
-    };
-    // Julia sorts eigenvalues in increasing order.
-    values.sort_by(f64::total_cmp);
+    })?;
     Ok(crate::builtins::array(ElType::Float64, &[n], values))
 }
 
