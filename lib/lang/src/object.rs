@@ -14,6 +14,11 @@ pub type MimeData = (String, String);
 pub trait Object: Any {
     /// The type name (`AutoForwardDiff`, `ColoringResult`, ...).
     fn type_name(&self) -> String;
+    /// The type, for objects whose type the language's lattice describes with its parameters
+    /// (`Set{Int64}`, `Dict{String, Int64}`); others are known by [`Object::type_name`].
+    fn type_of(&self) -> Option<crate::types::Type> {
+        None
+    }
     /// The `text/plain` display.
     fn show(&self) -> String;
     /// The one-line form of `repr` and of the value inside containers (the display by
@@ -53,6 +58,16 @@ pub trait Object: Any {
     /// preparations, plots) are identical only to themselves.
     fn is_plain_data(&self) -> bool {
         false
+    }
+    /// `==` with another object, for objects compared by contents (sets); `None` leaves it to
+    /// identity and [`Object::is_plain_data`].
+    fn equals(&self, _other: &dyn Object) -> Option<bool> {
+        None
+    }
+    /// A copy for `copy`, for mutable containers (sets, dictionaries); `None` when `copy`
+    /// returns the object itself.
+    fn copy(&self) -> Option<Value> {
+        None
     }
     /// For downcasting to the concrete type.
     fn as_any(&self) -> &dyn Any;

@@ -68,6 +68,14 @@ pub enum Prim {
     Range,
     /// `SparseMatrixCSC`
     SparseMatrixCSC,
+    /// `AbstractSet`
+    AbstractSet,
+    /// `Set{T}`
+    Set,
+    /// `AbstractDict`
+    AbstractDict,
+    /// `Dict{K, V}`
+    Dict,
     /// `IO`
     IO,
     /// `Exception`
@@ -107,6 +115,10 @@ impl Prim {
             "AbstractRange" => Prim::AbstractRange,
             "UnitRange" | "StepRange" | "StepRangeLen" => Prim::Range,
             "SparseMatrixCSC" | "AbstractSparseMatrix" => Prim::SparseMatrixCSC,
+            "AbstractSet" => Prim::AbstractSet,
+            "Set" => Prim::Set,
+            "AbstractDict" => Prim::AbstractDict,
+            "Dict" => Prim::Dict,
             "IO" | "IOBuffer" => Prim::IO,
             "Exception" => Prim::Exception,
             "DataType" | "Type" => Prim::DataType,
@@ -145,6 +157,10 @@ impl Prim {
             Prim::AbstractRange => "AbstractRange",
             Prim::Range => "UnitRange",
             Prim::SparseMatrixCSC => "SparseMatrixCSC",
+            Prim::AbstractSet => "AbstractSet",
+            Prim::Set => "Set",
+            Prim::AbstractDict => "AbstractDict",
+            Prim::Dict => "Dict",
             Prim::IO => "IO",
             Prim::Exception => "Exception",
             Prim::DataType => "DataType",
@@ -168,6 +184,8 @@ impl Prim {
             Prim::AbstractRange => &[Prim::AbstractVector],
             Prim::Range => &[Prim::AbstractRange],
             Prim::SparseMatrixCSC => &[Prim::AbstractMatrix],
+            Prim::Set => &[Prim::AbstractSet],
+            Prim::Dict => &[Prim::AbstractDict],
             _ => &[Prim::Any],
         }
     }
@@ -194,6 +212,8 @@ impl Prim {
                 | Prim::AbstractVector
                 | Prim::AbstractMatrix
                 | Prim::AbstractRange
+                | Prim::AbstractSet
+                | Prim::AbstractDict
                 | Prim::IO
                 | Prim::Exception
         )
@@ -418,6 +438,9 @@ impl Type {
             Value::Exception(e) => Type::Named(Rc::from(e.kind.name())),
             Value::Type(_) => Type::Prim(Prim::DataType),
             Value::Struct(s) => s.type_of(),
+            Value::Object(o) if o.type_of().is_some() => {
+                o.type_of().unwrap_or(Type::Prim(Prim::Any))
+            }
             Value::Object(o) => {
                 let name = o.type_name();
                 let base = name.split('{').next().unwrap_or(&name);

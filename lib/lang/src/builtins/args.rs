@@ -108,8 +108,11 @@ pub fn call(
     dotted: bool,
 ) -> EvalResult {
     let mut pos = pos;
-    let walkable =
-        |a: &Value| matches!(a, Value::Struct(_)) || super::iterators::as_lazy(a).is_some();
+    let walkable = |a: &Value| {
+        matches!(a, Value::Struct(_))
+            || super::iterators::as_lazy(a).is_some()
+            || super::set::as_set(a).is_some()
+    };
     if pos.iter().any(walkable) {
         interp.materialize_iterables(builtin.name, &mut pos)?;
     }

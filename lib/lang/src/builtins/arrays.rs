@@ -168,6 +168,7 @@ pub fn deep_copy(v: &Value) -> Value {
         Value::Array(a) => Value::Array(Rc::new(RefCell::new(a.borrow().clone()))),
         Value::List(items) => Value::List(Rc::new(RefCell::new(items.borrow().clone()))),
         Value::Sparse(s) => Value::Sparse(Rc::new(RefCell::new(s.borrow().clone()))),
+        Value::Object(o) => o.copy().unwrap_or_else(|| v.clone()),
         other => other.clone(),
     }
 }

@@ -15,6 +15,9 @@ pub fn contains(_: &mut Interp, collection: &Value, item: &Value) -> EvalResult 
             k >= 0.0 && k.fract() == 0.0 && (k as usize) < r.len,
         ));
     }
+    if let Some(set) = super::set::as_set(collection) {
+        return Ok(Value::Bool(set.contains(item)));
+    }
     let items = elements(collection)?;
     Ok(Value::Bool(items.iter().any(|v| values_equal(v, item))))
 }

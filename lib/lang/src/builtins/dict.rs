@@ -2,16 +2,16 @@
 //!
 //! A [`Dict`] keeps its entries in insertion order (Julia's order follows its hash function,
 //! which difflab cannot reproduce, so difflab documents insertion order instead) with an index
-//! from a hashable form of each key ([`HashKey`]) to its slot. Keys compare as Julia's
+//! from a hashable form of each key to its slot (the table in `keyed`, shared with `Set`). Keys compare as Julia's
 //! `isequal` does: `1`, `1.0` and `true` are the same key. Indexing (`d[k]`, `d[k] = v`) lives
 //! in `eval::index`; iteration yields `(key, value)` tuples, which is what `k => v` is in
 //! difflab. `keys`, `values` and `haskey` (in `collections`) call [`keys_of`], [`values_of`]
 //! and [`Dict::get`].
 
+use super::keyed::{convert, typejoin, Entries};
 use super::Args;
 use crate::error::ErrorKind;
 use crate::eval::iterate::elements;
-use crate::eval::operators::values_equal;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
 use crate::types::{Prim, Type};
@@ -19,103 +19,7 @@ use crate::value::Value;
 use difflab_syntax::Name;
 use std::any::Any;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
-
-/// A key in the hashable form `isequal` induces.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum HashKey {
-    /// Integers, `Bool`s and integral floats.
-    Int(i64),
-    /// Other floats, by their bits.
-    Float(u64),
-    Str(Rc<String>),
-    Symbol(Name),
-    Char(char),
-    Nothing,
-    Tuple(Vec<HashKey>),
-}
-
-/// The hashable form of `v`; `None` for keys found by comparison (arrays, structs).
-fn hash_key(v: &Value) -> Option<HashKey> {
-    Some(match v {
-        Value::Int(i) => HashKey::Int(*i),
-        Value::Bool(b) => HashKey::Int(i64::from(*b)),
-        Value::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e18 && *x != 0.0 => {
-            HashKey::Int(*x as i64)
-        }
-        // `isequal(0.0, -0.0)` is false but `isequal(0.0, 0)` is true.
-        Value::Float(x) if x.to_bits() == 0 => HashKey::Int(0),
-        Value::Float(x) if x.is_nan() => HashKey::Float(f64::NAN.to_bits()),
-        Value::Float(x) => HashKey::Float(x.to_bits()),
-        Value::Str(s) => HashKey::Str(s.clone()),
-        Value::Symbol(s) => HashKey::Symbol(*s),
-        Value::Char(c) => HashKey::Char(*c),
-        Value::Nothing => HashKey::Nothing,
-        Value::Tuple(items) => HashKey::Tuple(items.iter().map(hash_key).collect::<Option<_>>()?),
-        _ => return None,
-    })
-}
-
-#[derive(Default)]
-struct Entries {
-    /// Entries in insertion order; deleted ones are `None` until the next compaction.
-    slots: Vec<Option<(Value, Value)>>,
-    index: HashMap<HashKey, usize>,
-    live: usize,
-}
-
-impl Entries {
-    fn find(&self, key: &Value) -> Option<usize> {
-        match hash_key(key) {
-            Some(h) => self.index.get(&h).copied(),
-            None => self
-                .slots
-                .iter()
-                .position(|s| s.as_ref().is_some_and(|(k, _)| values_equal(k, key))),
-        }
-    }
-
-    fn insert(&mut self, key: Value, value: Value) {
-        if let Some(i) = self.find(&key) {
-            if let Some(slot) = &mut self.slots[i] {
-                slot.1 = value;
-            }
-            return;
-        }
-        if let Some(h) = hash_key(&key) {
-            self.index.insert(h, self.slots.len());
-        }
-        self.slots.push(Some((key, value)));
-        self.live += 1;
-    }
-
-    fn remove(&mut self, key: &Value) -> Option<Value> {
-        let i = self.find(key)?;
-        let (k, v) = self.slots[i].take()?;
-        if let Some(h) = hash_key(&k) {
-            self.index.remove(&h);
-        }
-        self.live -= 1;
-        if self.slots.len() > 32 && self.live * 2 < self.slots.len() {
-            self.compact();
-        }
-        Some(v)
-    }
-
-    fn compact(&mut self) {
-        let slots = std::mem::take(&mut self.slots);
-        self.index.clear();
-        self.live = 0;
-        for (k, v) in slots.into_iter().flatten() {
-            self.insert(k, v);
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &(Value, Value)> {
-        self.slots.iter().flatten()
-    }
-}
 
 /// `Dict{K, V}`: a mutable table from keys to values.
 pub struct Dict {
@@ -135,9 +39,7 @@ impl Dict {
 
     /// The value stored under `key`.
     pub fn get(&self, key: &Value) -> Option<Value> {
-        let entries = self.entries.borrow();
-        let i = entries.find(key)?;
-        entries.slots[i].as_ref().map(|(_, v)| v.clone())
+        self.entries.borrow().get(key).cloned()
     }
 
     /// `d[key] = value`, converting both to the declared types as Julia does.
@@ -146,6 +48,11 @@ impl Dict {
         let value = convert(&self.value_type, value)?;
         self.entries.borrow_mut().insert(key, value);
         Ok(())
+    }
+
+    /// Removes `key`, returning its value.
+    pub fn remove(&self, key: &Value) -> Option<Value> {
+        self.entries.borrow_mut().remove(key)
     }
 
     /// `d[key]`, or Julia's `KeyError`.
@@ -170,52 +77,14 @@ pub fn key_error(key: &Value) -> Flow {
     )
 }
 
-/// `v` converted to `ty` as `setindex!` on a typed `Dict` converts it.
-fn convert(ty: &Type, v: Value) -> Result<Value, Flow> {
-    if ty.contains(&v) {
-        return Ok(v);
-    }
-    match (ty, &v) {
-        (Type::Prim(Prim::Float64), Value::Int(i)) => Ok(Value::Float(*i as f64)),
-        (Type::Prim(Prim::Float64), Value::Bool(b)) => Ok(Value::Float(f64::from(u8::from(*b)))),
-        (Type::Prim(Prim::Int64), Value::Float(x)) if x.fract() == 0.0 => Ok(Value::Int(*x as i64)),
-        (Type::Prim(Prim::Int64), Value::Float(x)) => Err(fail(
-            ErrorKind::InexactError,
-            format!("Int64({})", crate::show::float(*x)),
-        )),
-        _ => Err(fail(
-            ErrorKind::MethodError,
-            format!(
-                "Cannot `convert` an object of type {} to an object of type {ty}",
-                v.type_name()
-            ),
-        )),
-    }
-}
-
-/// The smallest common supertype of two types, as `Dict(pairs...)` infers its parameters
-/// (Julia's `typejoin`: `Int64` and `Float64` give `Real`, `String` and `Symbol` give `Any`).
-fn typejoin(a: &Type, b: &Type) -> Type {
-    if a.is_subtype(b) {
-        return b.clone();
-    }
-    if b.is_subtype(a) {
-        return a.clone();
-    }
-    if let (Type::Prim(mut p), Type::Prim(q)) = (a, b) {
-        while p != Prim::Any {
-            p = p.supertype();
-            if q.is_subtype(p) {
-                return Type::Prim(p);
-            }
-        }
-    }
-    Type::Prim(Prim::Any)
-}
-
 impl Object for Dict {
     fn type_name(&self) -> String {
         self.header()
+    }
+
+    fn type_of(&self) -> Option<Type> {
+        let params = vec![self.key_type.clone(), self.value_type.clone()];
+        Some(Type::Applied(Prim::Dict, Rc::from(params)))
     }
 
     fn show(&self) -> String {
@@ -252,6 +121,14 @@ impl Object for Dict {
             .map(|(k, v)| format!("{} => {}", crate::display::repr(k), crate::display::repr(v)))
             .collect();
         format!("Dict({})", items.join(", "))
+    }
+
+    fn copy(&self) -> Option<Value> {
+        Some(Value::object(Dict {
+            key_type: self.key_type.clone(),
+            value_type: self.value_type.clone(),
+            entries: RefCell::new(self.entries.borrow().clone()),
+        }))
     }
 
     fn elements(&self) -> Option<Vec<Value>> {
@@ -422,10 +299,11 @@ fn default_value(interp: &mut Interp, f: Option<&Value>, default: Option<&Value>
 
 fn delete_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("delete!", 2, 2)?;
-    expect_dict(&args.pos[0], "delete!")?
-        .entries
-        .borrow_mut()
-        .remove(&args.pos[1]);
+    if let Some(set) = super::set::as_set(&args.pos[0]) {
+        set.remove(&args.pos[1]);
+        return Ok(args.pos[0].clone());
+    }
+    expect_dict(&args.pos[0], "delete!")?.remove(&args.pos[1]);
     Ok(args.pos[0].clone())
 }
 
@@ -493,6 +371,9 @@ fn empty_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("empty!", 1, 1)?;
     match &args.pos[0] {
         Value::List(items) => items.borrow_mut().clear(),
+        other if super::set::as_set(other).is_some() => {
+            super::set::as_set(other).map(super::set::clear);
+        }
         other => *expect_dict(other, "empty!")?.entries.borrow_mut() = Entries::default(),
     }
     Ok(args.pos[0].clone())

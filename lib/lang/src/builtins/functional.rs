@@ -102,17 +102,15 @@ fn foreach_(interp: &mut Interp, args: Args) -> EvalResult {
 
 fn filter_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("filter", 2, 2)?;
+    if let Some(set) = super::set::as_set(&args.pos[1]) {
+        return super::set::filtered(set, |x| {
+            predicate_holds(interp.call(&args.pos[0], vec![x.clone()])?)
+        });
+    }
     let mut kept = Vec::new();
     for item in iterate(&args.pos[1])? {
-        match interp.call(&args.pos[0], vec![item.clone()])? {
-            Value::Bool(true) => kept.push(item),
-            Value::Bool(false) => {}
-            other => {
-                return Err(fail(
-                    ErrorKind::TypeError,
-                    format!("filter: predicate returned a {}", other.type_name()),
-                ))
-            }
+        if predicate_holds(interp.call(&args.pos[0], vec![item.clone()])?)? {
+            kept.push(item);
         }
     }
     if let Value::Str(_) = &args.pos[1] {
@@ -120,6 +118,17 @@ fn filter_(interp: &mut Interp, args: Args) -> EvalResult {
     }
     let n = kept.len();
     collect_values(interp, kept, &[n])
+}
+
+/// The answer of `filter`'s predicate, which must be a `Bool`.
+fn predicate_holds(answer: Value) -> Result<bool, crate::eval::Flow> {
+    match answer {
+        Value::Bool(b) => Ok(b),
+        other => Err(fail(
+            ErrorKind::TypeError,
+            format!("filter: predicate returned a {}", other.type_name()),
+        )),
+    }
 }
 
 /// The string of these characters (what `map` and `filter` of a string give); `None` if one is

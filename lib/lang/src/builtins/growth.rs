@@ -16,6 +16,10 @@ use std::rc::Rc;
 
 fn push_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("push!", 2, usize::MAX)?;
+    if let Some(set) = super::set::as_set(&args.pos[0]) {
+        super::set::push(set, &args.pos[1..])?;
+        return Ok(args.pos[0].clone());
+    }
     append_values(&args.pos[0], args.pos[1..].to_vec())?;
     Ok(args.pos[0].clone())
 }
@@ -97,6 +101,24 @@ fn push_in_place(a: &mut Array, items: &[Value]) -> bool {
 }
 
 fn pop_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("pop!", 1, 3)?;
+    if let Some(set) = super::set::as_set(&args.pos[0]) {
+        return super::set::pop(set, &args.pos[1..]);
+    }
+    if let Some(dict) = super::dict::as_dict(&args.pos[0]) {
+        return match (
+            &args.pos[1..],
+            &args.pos[1..].first().and_then(|k| dict.remove(k)),
+        ) {
+            ([_, ..], Some(value)) => Ok(value.clone()),
+            ([_, default], None) => Ok(default.clone()),
+            ([key], None) => Err(super::dict::key_error(key)),
+            _ => Err(fail(
+                ErrorKind::MethodError,
+                "pop!(d::Dict) needs a key: pop!(d, key)",
+            )),
+        };
+    }
     args.arity("pop!", 1, 1)?;
     match &args.pos[0] {
         Value::List(list) => list
@@ -130,5 +152,5 @@ fn pop_(_: &mut Interp, args: Args) -> EvalResult {
 crate::builtins! {
     "push!" => push_, false, "    push!(v, xs...)\n\nAppends elements to a vector, in place.\n\n```\njulia> v = [1.0]; push!(v, 2.0)\n2-element Vector{Float64}:\n 1.0\n 2.0\n```";
     "append!" => append_, false, "    append!(v, xs)\n\nAppends all elements of `xs` to `v`, in place.\n\n```\njulia> append!([1], [2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
-    "pop!" => pop_, false, "    pop!(v)\n\nRemoves and returns the last element.\n\n```\njulia> pop!([1, 2, 3])\n3\n```";
+    "pop!" => pop_, false, "    pop!(v)\n    pop!(d, key[, default])\n    pop!(s[, x[, default]])\n\nRemoves and returns the last element of a vector, the value stored under `key` in a `Dict`, or an element of a `Set` (`x`, else the first shown); a missing key is a `KeyError` unless `default` is given.\n\n```\njulia> pop!([1, 2, 3])\n3\n```";
 }

@@ -184,9 +184,28 @@ fn repr_(interp: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
-fn sprint_display(_: &mut Interp, args: Args) -> EvalResult {
+/// `summary(x)`: Julia's one-line description: dimensions and type for arrays and ranges
+/// (`2-element Vector{Float64}`), the header of a `Dict` or `Set` display, the type otherwise.
+fn summary_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("summary", 1, 1)?;
-    Ok(Value::str(plain(&args.pos[0])))
+    let x = &args.pos[0];
+    let type_name = x.type_name();
+    let is_array = matches!(
+        x,
+        Value::Array(_) | Value::Range(_) | Value::List(_) | Value::Sparse(_)
+    );
+    let text = match super::arrays::shape_of_value(x) {
+        Some(shape) if is_array => format!("{} {type_name}", crate::show::dims_string(&shape)),
+        _ => match x {
+            Value::Object(o) if o.elements().is_some() => {
+                let shown = o.show();
+                let header = shown.lines().next().unwrap_or_default();
+                header.trim_end_matches(':').to_string()
+            }
+            _ => type_name,
+        },
+    };
+    Ok(Value::str(text))
 }
 
 /// The text of the file at `path`; a `SystemError` naming it when it cannot be read.
@@ -332,7 +351,7 @@ crate::builtins! {
     "show" => show_, false, "    show([io,] x)\n\nWrites the compact representation of `x` (strings quoted).\n\n```\njulia> show(\"a\"); println()\n\"a\"\n```";
     "string" => string_, false, "    string(xs...)\n\nThe arguments printed into one string.\n\n```\njulia> string(\"n = \", 3)\n\"n = 3\"\n```";
     "repr" => repr_, false, "    repr(x)\n    repr(\"text/plain\", x)\n\nThe compact representation of `x` as a string, or with the MIME type `\"text/plain\"` its display (as the REPL shows it).\n\n```\njulia> repr(\"a\")\n\"\\\"a\\\"\"\n\njulia> repr(\"text/plain\", 'a')\n\"'a': ASCII/Unicode U+0061 (category Ll: Letter, lowercase)\"\n```";
-    "summary" => sprint_display, false, "    summary(x)\n\nThe multi-line display of `x` as a string.\n\n```\njulia> println(summary(1:3))\n1:3\n```";
+    "summary" => summary_, false, "    summary(x)\n\nA one-line description of `x`: its dimensions and type for arrays and ranges, the size of a `Dict` or `Set`, the type of anything else.\n\n```\njulia> summary([1.0, 2.0]), summary(zeros(2, 3)), summary(1:3)\n(\"2-element Vector{Float64}\", \"2×3 Matrix{Float64}\", \"3-element UnitRange{Int64}\")\n\njulia> summary(Dict(\"a\" => 1)), summary(1.5)\n(\"Dict{String, Int64} with 1 entry\", \"Float64\")\n```";
     "readline" => readline_, false, "    readline(; prompt=\"\")\n\nReads a line typed by the user (the terminal, or the notebook's input box).\n\n```\njulia> name = readline();\n```";
     "clear_output" => clear_output_, false, "    clear_output(wait=false)\n\nClears the cell's output in a notebook, or the screen in the REPL.\n\n```\njulia> clear_output()\n```";
     "IOBuffer" => iobuffer_, false, "    IOBuffer()\n\nAn in-memory text stream: `print(io, …)` writes to it, `String(take!(io))` reads it back.\n\n```\njulia> io = IOBuffer(); print(io, \"a\", 1); String(take!(io))\n\"a1\"\n```";

@@ -25,6 +25,7 @@ pub mod growth;
 pub mod indexing;
 pub mod io;
 pub mod iterators;
+mod keyed;
 pub mod linalg;
 pub mod math;
 pub mod matpower;
@@ -39,6 +40,7 @@ pub mod reductions;
 pub mod reflection;
 pub mod refs;
 pub mod search;
+pub mod set;
 pub mod slices;
 pub mod sparse;
 pub mod special;
@@ -202,7 +204,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 51] {
+fn families() -> [&'static [Builtin]; 52] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -246,6 +248,7 @@ fn families() -> [&'static [Builtin]; 51] {
         search::BUILTINS,
         concat::BUILTINS,
         dict::BUILTINS,
+        set::BUILTINS,
         views::BUILTINS,
         system::BUILTINS,
         number_facts::BUILTINS,
@@ -316,7 +319,7 @@ pub fn constant(name: &str) -> Option<Value> {
         )),
         "Any" | "Number" | "Real" | "Integer" | "AbstractArray" | "AbstractVector"
         | "AbstractMatrix" | "String" | "AbstractString" | "AbstractChar" | "Function"
-        | "Nothing" | "Tuple" => io::type_value(name),
+        | "Nothing" | "Tuple" | "AbstractSet" | "AbstractDict" => io::type_value(name),
         _ => return None,
     })
 }

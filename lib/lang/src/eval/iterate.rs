@@ -311,8 +311,8 @@ impl Interp {
     }
 
     /// Before the builtin `name` runs: user containers among `args` that have `iterate`
-    /// methods, and lazy `Iterators` values, are replaced by their elements (a vector), when
-    /// `name` walks collections. `first(itr, n)` takes only the elements it returns; `zip` and
+    /// methods, sets, and lazy `Iterators` values, are replaced by their elements (a vector),
+    /// when `name` walks collections. `first(itr, n)` takes only the elements it returns; `zip` and
     /// `enumerate` of a lazy iterator stay lazy.
     pub(crate) fn materialize_iterables(
         &mut self,
@@ -328,6 +328,16 @@ impl Interp {
             _ => None,
         };
         for arg in args.iter_mut() {
+            // Sets answer membership and filtering themselves; the other walkers see their
+            // elements as a vector.
+            if let Some(set) = crate::builtins::set::as_set(arg) {
+                if !matches!(name, "in" | "filter" | "length" | "isempty" | "Set") {
+                    let items = set.ordered();
+                    let n = items.len();
+                    *arg = super::collections::collect_values(self, items, &[n])?;
+                }
+                continue;
+            }
             if let Some(lazy) = as_lazy(arg) {
                 if matches!(name, "zip" | "enumerate") {
                     continue;

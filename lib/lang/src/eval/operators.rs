@@ -580,6 +580,9 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             (Value::Str(x), Value::Str(y)) => x == y,
             (Value::Char(x), Value::Char(y)) => x == y,
             (Value::Symbol(x), Value::Symbol(y)) => x == y,
+            (Value::Object(x), Value::Object(y)) if x.equals(&***y).is_some() => {
+                x.equals(&***y) == Some(true)
+            }
             _ => match (operand(a).ok().flatten(), operand(b).ok().flatten()) {
                 (Some(x), Some(y)) => {
                     x.tensor().shape() == y.tensor().shape()

@@ -196,6 +196,8 @@ pub enum Op {
     Intersect,
     /// `⋅` (the dot product)
     CDot,
+    /// `⊆` (a call of `issubset`), `⊇`, `⊊`, `⊋`, `⊈`, `⊉` (calls of the function of that name)
+    SetRelation(char),
     /// `|>`
     Pipe,
     /// `=>`

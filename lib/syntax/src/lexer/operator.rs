@@ -8,7 +8,13 @@ use crate::ast::BinOp;
 pub(super) fn dotted(kind: TokenKind) -> Option<TokenKind> {
     match kind {
         TokenKind::Op { op, .. } => match op {
-            Op::Pair | Op::Compose | Op::CDot | Op::Subtype | Op::Union | Op::Intersect => None,
+            Op::Pair
+            | Op::Compose
+            | Op::CDot
+            | Op::Subtype
+            | Op::Union
+            | Op::Intersect
+            | Op::SetRelation(_) => None,
             op => Some(TokenKind::Op { op, dotted: true }),
         },
         TokenKind::Assign { op, .. } => Some(TokenKind::Assign { op, dotted: true }),
@@ -109,6 +115,7 @@ pub(super) fn operator_at(rest: &str) -> Option<(TokenKind, usize)> {
                 '⋅' => op(Op::CDot),
                 '∪' => op(Op::Union),
                 '∩' => op(Op::Intersect),
+                '⊆' | '⊇' | '⊊' | '⊋' | '⊈' | '⊉' => op(Op::SetRelation(c)),
                 _ => return None,
             };
             (kind, len)

@@ -497,6 +497,13 @@ impl<'s> Parser<'s> {
                     Op::CDot => (Binary::Call(self.names.dot), PREC_TIMES),
                     Op::Union => (Binary::Call(Name::new("union")), PREC_PLUS),
                     Op::Intersect => (Binary::Call(Name::new("intersect")), PREC_TIMES),
+                    Op::SetRelation('⊆') => {
+                        (Binary::Call(Name::new("issubset")), PREC_COMPARISON)
+                    }
+                    Op::SetRelation(c) => (
+                        Binary::Call(Name::new(c.encode_utf8(&mut [0; 4]))),
+                        PREC_COMPARISON,
+                    ),
                     Op::Pipe => (Binary::Op(BinOp::Pipe), PREC_PIPE),
                     Op::Eq => cmp(BinOp::Eq),
                     Op::Ne => cmp(BinOp::Ne),

@@ -13,6 +13,7 @@ use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
 use crate::show::ElType;
+use crate::types::{Prim, Type};
 use crate::value::{Array, Value};
 use difflab_ad::di::sparse::{self, SparsePlan};
 use difflab_ad::di::Backend;
@@ -112,20 +113,81 @@ fn check_pattern_types(args: &Args, name: &str) -> Result<(), Flow> {
             ));
         }
     }
-    for keyword in ["gradient_pattern_type", "hessian_pattern_type"] {
-        if let Some(v) = args.kw(keyword) {
-            if crate::types::Type::from_value(v).is_none() {
-                return Err(fail(
-                    ErrorKind::ArgumentError,
-                    format!(
-                        "{keyword} must be a type such as Set{{UInt}}, got {}",
-                        v.type_name()
-                    ),
-                ));
-            }
-        }
+    if let Some(v) = args.kw("gradient_pattern_type") {
+        check_set_of(
+            &pattern_type(v, "gradient_pattern_type")?,
+            is_index,
+            "integers",
+        )?;
+    }
+    if let Some(v) = args.kw("hessian_pattern_type") {
+        check_hessian_pattern_type(&pattern_type(v, "hessian_pattern_type")?)?;
     }
     Ok(())
+}
+
+fn pattern_type(v: &Value, keyword: &str) -> Result<Type, Flow> {
+    Type::from_value(v).ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "{keyword} must be a type such as Set{{UInt}}, got {}",
+                v.type_name()
+            ),
+        )
+    })
+}
+
+/// Whether `t` can number inputs: an integer type (SCT's index sets hold any `Integer`).
+fn is_index(t: &Type) -> bool {
+    t.is_subtype(&Type::Prim(Prim::Integer))
+        || matches!(t, Type::Named(name) if name.starts_with("UInt") || name.starts_with("Int"))
+}
+
+/// Whether `t` is a pair of indices, `Tuple{I, I}`.
+fn is_index_pair(t: &Type) -> bool {
+    matches!(t, Type::Applied(Prim::Tuple, ps) if ps.len() == 2 && ps.iter().all(is_index))
+}
+
+/// That `t` is a set type whose elements satisfy `element` (SCT's `AbstractSet{<:Integer}`):
+/// a set of anything else is a `TypeError`, anything but a set a `MethodError`.
+fn check_set_of(t: &Type, element: fn(&Type) -> bool, what: &str) -> Result<(), Flow> {
+    match t {
+        Type::Prim(Prim::Set | Prim::AbstractSet) => Ok(()),
+        Type::Applied(Prim::Set | Prim::AbstractSet, ps) if ps.iter().all(element) => Ok(()),
+        Type::Applied(Prim::Set | Prim::AbstractSet, _) => Err(fail(
+            ErrorKind::TypeError,
+            format!("in pattern type, expected a set of {what}, got {t}"),
+        )),
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching a sparsity pattern of type {t}: expected a set of {what}"),
+        )),
+    }
+}
+
+/// SCT's Hessian patterns: a `Dict` from an index to a set of indices, or a set of index pairs.
+fn check_hessian_pattern_type(t: &Type) -> Result<(), Flow> {
+    match t {
+        Type::Prim(Prim::Dict | Prim::AbstractDict) => Ok(()),
+        Type::Applied(Prim::Dict | Prim::AbstractDict, ps) => match &ps[..] {
+            [key, sets] if is_index(key) => check_set_of(sets, is_index, "integers"),
+            _ => Err(fail(
+                ErrorKind::TypeError,
+                format!("in Hessian pattern type, expected integer keys, got {t}"),
+            )),
+        },
+        // A set of single indices has no place for pairs: SCT has no such pattern.
+        Type::Applied(Prim::Set | Prim::AbstractSet, ps)
+            if !matches!(ps.first(), Some(Type::Applied(Prim::Tuple, _))) =>
+        {
+            Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching a Hessian pattern of type {t}: expected a set of index pairs (Tuple{{Int, Int}}) or a Dict"),
+            ))
+        }
+        _ => check_set_of(t, is_index_pair, "pairs of integers (Tuple{Int, Int})"),
+    }
 }
 
 fn global_(_: &mut Interp, args: Args) -> EvalResult {
