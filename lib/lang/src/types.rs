@@ -460,13 +460,7 @@ impl Type {
             Value::Builtin(b) => Some(Type::named(b.name)),
             Value::Object(o) if o.type_name() == "DataType" => {
                 let name = o.show();
-                // `typeof` of a number carrying derivatives names its technique's number type
-                // (`Dual{Float64}`, `Tracer{Int}`, ...): a `Real`, as in those packages.
-                let derivative_number = ["Dual{", "Tracer{", "TrackedReal{"]
-                    .iter()
-                    .any(|p| name.starts_with(p))
-                    || name == "FastDifferentiation.Node";
-                Some(if derivative_number {
+                Some(if names_derivative_number(&name) {
                     Type::Prim(Prim::Dual)
                 } else {
                     Type::named(&name)
@@ -542,6 +536,24 @@ impl Type {
             _ => false,
         }
     }
+}
+
+/// Whether `name` is what `typeof` of a number carrying derivatives prints: its technique's
+/// number type (`Dual{Float64}`, `Tracer{Int}`, ...), a `Real`, as in those packages.
+pub fn names_derivative_number(name: &str) -> bool {
+    ["Dual{", "Tracer{", "TrackedReal{"]
+        .iter()
+        .any(|p| name.starts_with(p))
+        || name == "FastDifferentiation.Node"
+}
+
+/// Whether `v` is the type of numbers carrying derivatives (`typeof(x[1])` inside a function
+/// being differentiated). Such numbers are stored in `Float64` arrays and their type's
+/// constants (`eps`, `typemax`, `float`) are `Float64`'s, as the packages' number types
+/// forward them to the underlying float type.
+pub fn is_derivative_number_type(v: &Value) -> bool {
+    matches!(v, Value::Object(_) | Value::Type(_))
+        && Type::from_value(v).is_some_and(|t| t == Type::Prim(Prim::Dual))
 }
 
 /// The declared supertype of a library object's type, when it is a user-visible abstract type

@@ -19,6 +19,15 @@ use std::rc::Rc;
 
 /// The element type named by a leading type argument (`zeros(Int, 3)`), removing it.
 fn take_eltype(args: &mut Args, default: ElType) -> ElType {
+    // `zeros(typeof(x[1]), n)` inside a differentiated function: a Float64 array holds them.
+    if args
+        .pos
+        .first()
+        .is_some_and(crate::types::is_derivative_number_type)
+    {
+        args.pos.remove(0);
+        return ElType::Float64;
+    }
     if let Some(Value::Builtin(b)) = args.pos.first() {
         let elt = match b.name {
             "Float64" | "float" => Some(ElType::Float64),
@@ -99,7 +108,7 @@ fn similar_(interp: &mut Interp, mut args: Args) -> EvalResult {
     args.arity("similar", 1, usize::MAX)?;
     // `similar(x, Float64, dims...)`: an element type after the array.
     let eltype = match args.pos.get(1) {
-        Some(Value::Builtin(_)) => {
+        Some(t) if matches!(t, Value::Builtin(_)) || crate::types::is_derivative_number_type(t) => {
             let first = args.pos.remove(0);
             let elt = take_eltype(&mut args, ElType::Float64);
             args.pos.insert(0, first);

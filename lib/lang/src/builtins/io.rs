@@ -282,7 +282,8 @@ impl crate::object::Object for TypeName {
         self.0.clone()
     }
 
-    /// `Tuple(xs)`: the elements of a collection as a tuple.
+    /// `Tuple(xs)`: the elements of a collection as a tuple; `T(x)` for a number type
+    /// carrying derivatives.
     fn call(
         &self,
         interp: &mut Interp,
@@ -295,6 +296,14 @@ impl crate::object::Object for TypeName {
                     .elements_of(x)
                     .map(|items| Value::Tuple(Rc::new(items))),
             ),
+            // `T(x)` for the type of numbers carrying derivatives: a number carrying
+            // derivatives stays itself, a plain one is a constant of that kind (a `Float64`).
+            (name, [x]) if crate::types::names_derivative_number(name) && kwargs.is_empty() => {
+                Some(match x {
+                    Value::Real(_) => Ok(x.clone()),
+                    other => super::to_float(other, name).map(Value::Float),
+                })
+            }
             _ => None,
         }
     }

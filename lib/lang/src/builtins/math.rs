@@ -791,6 +791,29 @@ fn float_(_: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
+/// `float(x)`: `Float64(x)`; of a type, the float type of its numbers (`float(Int)` is
+/// `Float64`, the type of numbers carrying derivatives is its own).
+fn float_of_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("float", 1, 1)?;
+    match &args.pos[0] {
+        t if crate::types::is_derivative_number_type(t) => Ok(t.clone()),
+        Value::Builtin(b)
+            if matches!(
+                crate::types::Prim::from_name(b.name),
+                Some(
+                    crate::types::Prim::Float64
+                        | crate::types::Prim::Int64
+                        | crate::types::Prim::Bool
+                )
+            ) =>
+        {
+            Ok(super::lookup(difflab_syntax::Name::new("Float64"))
+                .map_or(Value::Nothing, Value::Builtin))
+        }
+        _ => float_(interp, args),
+    }
+}
+
 fn int_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("Int", 1, 1)?;
     match &args.pos[0] {
@@ -841,6 +864,7 @@ fn eps_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("eps", 0, 1)?;
     match args.pos.first() {
         None | Some(Value::Builtin(_)) => Ok(Value::Float(f64::EPSILON)),
+        Some(t) if crate::types::is_derivative_number_type(t) => Ok(Value::Float(f64::EPSILON)),
         Some(v) if crate::eval::operators::is_global_traced(v) => {
             // Piecewise constant: under a tracing without values, a number without value
             // or dependencies (as a comparison gives there).
@@ -907,7 +931,7 @@ crate::builtins! {
     "isodd" => isodd_, false, "    isodd(n)\n\nWhether the integer `n` is odd.\n\n```\njulia> isodd(4)\nfalse\n```";
     "iszero" => iszero_, true, "    iszero(x)\n\nWhether `x` is zero.\n\n```\njulia> iszero(0.0)\ntrue\n```";
     "Float64" => float_, true, "    Float64(x)\n\nConverts to a 64-bit float (also the element type in `zeros(Float64, n)`).\n\n```\njulia> Float64(3)\n3.0\n```";
-    "float" => float_, true, "    float(x)\n\nConverts to Float64.\n\n```\njulia> float(1)\n1.0\n```";
+    "float" => float_of_, true, "    float(x)\n    float(T)\n\nConverts to Float64; of a number type, its float type (`Float64`, or the type itself for numbers carrying derivatives).\n\n```\njulia> float(1)\n1.0\n\njulia> float(Int)\nFloat64\n```";
     "Int" => int_, true, "    Int(x)\n\nConverts to a 64-bit integer; an `InexactError` when `x` is not integral.\n\n```\njulia> Int(3.0)\n3\n```";
     "Int64" => int_, true, "    Int64(x)\n\nSame as `Int(x)`.\n\n```\njulia> Int64(2.0)\n2\n```";
     "Bool" => bool_, true, "    Bool(x)\n\nConverts 0 or 1 to a Bool.\n\n```\njulia> Bool(1)\ntrue\n```";

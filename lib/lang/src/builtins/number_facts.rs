@@ -24,6 +24,7 @@ fn number_type(args: &Args, name: &str) -> Result<bool, Flow> {
         Some(Value::Int(_)) => Ok(true),
         Some(Value::Float(_)) => Ok(false),
         Some(Value::Real(_)) => Ok(false),
+        Some(t) if crate::types::is_derivative_number_type(t) => Ok(false),
         Some(other) => Err(fail(
             ErrorKind::MethodError,
             format!(
@@ -69,6 +70,11 @@ fn floatmin_(_: &mut Interp, args: Args) -> EvalResult {
     float_limit(&args, "floatmin", f64::MIN_POSITIVE)
 }
 
+/// `maxintfloat()`: the largest float below which every integer is exact, 2⁵³.
+fn maxintfloat_(_: &mut Interp, args: Args) -> EvalResult {
+    float_limit(&args, "maxintfloat", 9_007_199_254_740_992.0)
+}
+
 /// A test of one number's value.
 fn value_test(args: &Args, name: &str, test: fn(f64) -> bool) -> EvalResult {
     args.arity(name, 1, 1)?;
@@ -90,8 +96,16 @@ fn isreal_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 /// `isless(a, b)`: Julia's total order of numbers (`NaN` after everything, `-0.0 < 0.0`).
-fn isless_(_: &mut Interp, args: Args) -> EvalResult {
+/// Under a tracing without values it is `a < b`, a comparison without dependencies.
+fn isless_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("isless", 2, 2)?;
+    if args
+        .pos
+        .iter()
+        .any(crate::eval::operators::is_global_traced)
+    {
+        return interp.binary(BinOp::Lt, false, &args.pos[0], &args.pos[1]);
+    }
     let (a, b) = (
         to_float(&args.pos[0], "isless")?,
         to_float(&args.pos[1], "isless")?,
@@ -122,6 +136,108 @@ fn copysign_(interp: &mut Interp, args: Args) -> EvalResult {
         Value::Float(if negative { -1.0 } else { 1.0 })
     };
     interp.binary(BinOp::Mul, false, &sign, &magnitude)
+}
+
+/// The value of a number, `None` under a tracing without values.
+fn value_of(x: &Value, name: &str) -> Result<Option<f64>, Flow> {
+    if crate::eval::operators::is_global_traced(x) {
+        return Ok(None);
+    }
+    to_float(x, name).map(Some)
+}
+
+/// Below this `|πx|`, `sinc` and `cosc` are their Taylor series (exact to rounding there),
+/// which also gives their derivatives at zero where the quotients are `0/0`.
+const SINC_SERIES_BELOW: f64 = 1e-3;
+
+/// `sinc(x)`: `sin(πx)/(πx)`, and 1 at zero; differentiated as that expression.
+fn sinc_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sinc", 1, 1)?;
+    let x = &args.pos[0];
+    let pi_x = interp.binary(BinOp::Mul, false, x, &Value::Float(std::f64::consts::PI))?;
+    if value_of(x, "sinc")?.is_some_and(|v| (std::f64::consts::PI * v).abs() < SINC_SERIES_BELOW) {
+        // 1 - y²/6 + y⁴/120 with y = πx.
+        return polynomial(interp, &pi_x, &[1.0, 0.0, -1.0 / 6.0, 0.0, 1.0 / 120.0]);
+    }
+    let sine = call_named(interp, "sin", vec![pi_x.clone()])?;
+    interp.binary(BinOp::Div, false, &sine, &pi_x)
+}
+
+/// `cosc(x)`: the derivative of `sinc`, `(cos(πx) - sinc(x))/x`, and 0 at zero.
+fn cosc_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("cosc", 1, 1)?;
+    let x = &args.pos[0];
+    let pi = std::f64::consts::PI;
+    if value_of(x, "cosc")?.is_some_and(|v| (pi * v).abs() < SINC_SERIES_BELOW) {
+        // The derivative of sinc's series: -π²x/3 + π⁴x³/30 - π⁶x⁵/840.
+        let coefficients = [
+            0.0,
+            -pi.powi(2) / 3.0,
+            0.0,
+            pi.powi(4) / 30.0,
+            0.0,
+            -pi.powi(6) / 840.0,
+        ];
+        return polynomial(interp, x, &coefficients);
+    }
+    let pi_x = interp.binary(BinOp::Mul, false, x, &Value::Float(pi))?;
+    let cosine = call_named(interp, "cos", vec![pi_x])?;
+    let sinc = call_named(interp, "sinc", vec![x.clone()])?;
+    let difference = interp.binary(BinOp::Sub, false, &cosine, &sinc)?;
+    interp.binary(BinOp::Div, false, &difference, x)
+}
+
+/// `Σ cₖ yᵏ` by Horner's rule, differentiated as that expression.
+fn polynomial(interp: &mut Interp, y: &Value, coefficients: &[f64]) -> EvalResult {
+    let mut acc = Value::Float(coefficients.last().copied().unwrap_or(0.0));
+    for &c in coefficients.iter().rev().skip(1) {
+        let scaled = interp.binary(BinOp::Mul, false, &acc, y)?;
+        acc = interp.binary(BinOp::Add, false, &scaled, &Value::Float(c))?;
+    }
+    Ok(acc)
+}
+
+/// The float after `x` (`up`) or before it.
+fn adjacent_float(x: f64, up: bool) -> f64 {
+    if x.is_nan() || x == if up { f64::INFINITY } else { f64::NEG_INFINITY } {
+        return x;
+    }
+    if x == 0.0 {
+        let tiny = f64::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let away_from_zero = up == (x > 0.0);
+    f64::from_bits(if away_from_zero {
+        x.to_bits() + 1
+    } else {
+        x.to_bits() - 1
+    })
+}
+
+/// `nextfloat(x)` and `prevfloat(x)`: the neighbouring float; a number carrying derivatives
+/// is shifted by the same constant (its derivative is 1, as in Julia's AD packages).
+fn neighbour(interp: &mut Interp, args: &Args, name: &str, up: bool) -> EvalResult {
+    args.arity(name, 1, 1)?;
+    let x = &args.pos[0];
+    match (x, value_of(x, name)?) {
+        (Value::Int(_) | Value::Bool(_), _) => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", x.type_name()),
+        )),
+        (Value::Float(v), _) => Ok(Value::Float(adjacent_float(*v, up))),
+        (_, value) => {
+            let shift = value.map_or(0.0, |v| adjacent_float(v, up) - v);
+            interp.binary(BinOp::Add, false, x, &Value::Float(shift))
+        }
+    }
+}
+
+fn nextfloat_(interp: &mut Interp, args: Args) -> EvalResult {
+    neighbour(interp, &args, "nextfloat", true)
+}
+
+fn prevfloat_(interp: &mut Interp, args: Args) -> EvalResult {
+    neighbour(interp, &args, "prevfloat", false)
 }
 
 /// `fld(x, y)` and `cld(x, y)`: the quotient rounded down or up (`Int` for integers).
@@ -239,6 +355,10 @@ fn convert_(interp: &mut Interp, args: Args) -> EvalResult {
         Value::Builtin(b) if matches!(b.name, "Real" | "Number" | "Any") => {
             return Ok(args.pos[1].clone())
         }
+        // The type of numbers carrying derivatives: as its constructor (`T(x)`) converts.
+        t if crate::types::is_derivative_number_type(t) => {
+            return interp.call(t, vec![args.pos[1].clone()])
+        }
         // `Vector{Float64}`, `Matrix{Int}`: the array converted element by element, as the
         // type's constructor does.
         array @ Value::Type(ty) if matches!(**ty, crate::types::Type::Applied(..)) => {
@@ -272,12 +392,17 @@ fn convert_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "sinc" => sinc_, false, "    sinc(x)\n\nThe normalized sinc function `sin(πx)/(πx)`, 1 at zero (differentiable everywhere, zero included).\n\n```\njulia> sinc(0.0), sinc(0.5) ≈ 2 / π\n(1.0, true)\n```";
+    "cosc" => cosc_, false, "    cosc(x)\n\nThe derivative of `sinc`: `(cos(πx) - sinc(x))/x`, 0 at zero.\n\n```\njulia> cosc(0.0), cosc(1.0)\n(0.0, -1.0)\n```";
+    "nextfloat" => nextfloat_, false, "    nextfloat(x)\n\nThe smallest `Float64` greater than `x` (numbers carrying derivatives are shifted by the same amount, with derivative 1).\n\n```\njulia> nextfloat(1.0) - 1.0 == eps(1.0)\ntrue\n```";
+    "prevfloat" => prevfloat_, false, "    prevfloat(x)\n\nThe largest `Float64` less than `x`.\n\n```\njulia> prevfloat(1.0) < 1.0 < nextfloat(1.0), prevfloat(0.0) < 0.0\n(true, true)\n```";
     "mod1" => mod1_, false, "    mod1(x, y)\n\nThe modulus after flooring division, in `(0, y]` instead of `[0, y)`: 1-based cyclic indexing, `v[mod1(i, n)]`.\n\n```\njulia> mod1(5, 3), mod1(6, 3), mod1(0, 3)\n(2, 3, 3)\n```";
     "fld" => fld_, false, "    fld(x, y)\n\nThe quotient `x / y` rounded down (an `Int` for integers).\n\n```\njulia> fld(7, 2), fld(-7, 2)\n(3, -4)\n```";
     "cld" => cld_, false, "    cld(x, y)\n\nThe quotient `x / y` rounded up (an `Int` for integers): the number of chunks of `y` covering `x`.\n\n```\njulia> cld(7, 2), cld(-7, 2), cld(8, 2)\n(4, -3, 4)\n```";
     "typemax" => typemax_, false, "    typemax(T)\n\nThe largest value of type `T`: `typemax(Int)` is 2⁶³ - 1 (integer arithmetic wraps around past it), `typemax(Float64)` is `Inf`.\n\n```\njulia> typemax(Int)\n9223372036854775807\n\njulia> typemax(Int) + 1 == typemin(Int)\ntrue\n```";
     "typemin" => typemin_, false, "    typemin(T)\n\nThe smallest value of type `T`: `-2⁶³` for `Int`, `-Inf` for `Float64`.\n\n```\njulia> typemin(Float64)\n-Inf\n```";
     "floatmax" => floatmax_, false, "    floatmax([Float64])\n\nThe largest finite `Float64`.\n\n```\njulia> floatmax()\n1.7976931348623157e308\n```";
+    "maxintfloat" => maxintfloat_, false, "    maxintfloat([Float64])\n\nThe largest `Float64` up to which every integer is exactly representable, 2⁵³.\n\n```\njulia> maxintfloat()\n9.007199254740992e15\n\njulia> maxintfloat() + 1 == maxintfloat()\ntrue\n```";
     "floatmin" => floatmin_, false, "    floatmin([Float64])\n\nThe smallest positive normal `Float64`.\n\n```\njulia> floatmin(Float64)\n2.2250738585072014e-308\n```";
     "isinteger" => isinteger_, false, "    isinteger(x)\n\nWhether `x` has an integer value (`2.0` does).\n\n```\njulia> isinteger(2.0), isinteger(2.5)\n(true, false)\n```";
     "isone" => isone_, false, "    isone(x)\n\nWhether `x == 1`.\n\n```\njulia> isone(1.0)\ntrue\n```";
