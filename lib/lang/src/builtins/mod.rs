@@ -44,6 +44,7 @@ pub mod set;
 pub mod slices;
 pub mod sparse;
 pub mod special;
+pub mod statistics;
 pub mod string_index;
 pub mod strings;
 pub mod system;
@@ -204,7 +205,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 52] {
+fn families() -> [&'static [Builtin]; 53] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -249,6 +250,7 @@ fn families() -> [&'static [Builtin]; 52] {
         concat::BUILTINS,
         dict::BUILTINS,
         set::BUILTINS,
+        statistics::BUILTINS,
         views::BUILTINS,
         system::BUILTINS,
         number_facts::BUILTINS,
