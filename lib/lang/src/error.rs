@@ -56,6 +56,8 @@ pub enum ErrorKind {
     InexactError,
     /// Integer division by zero.
     DivideError,
+    /// An integer result that does not fit (`factorial(21)`).
+    OverflowError,
     /// A string index inside a multi-byte character.
     StringIndexError,
     /// A value of the wrong type where a specific type is required.
@@ -87,6 +89,7 @@ impl ErrorKind {
             KeyError => "KeyError",
             InexactError => "InexactError",
             DivideError => "DivideError",
+            OverflowError => "OverflowError",
             StringIndexError => "StringIndexError",
             TypeError => "TypeError",
             SystemError => "SystemError",
@@ -113,6 +116,7 @@ impl ErrorKind {
             "KeyError" => KeyError,
             "InexactError" => InexactError,
             "DivideError" => DivideError,
+            "OverflowError" => OverflowError,
             "StringIndexError" => StringIndexError,
             "TypeError" => TypeError,
             "SystemError" => SystemError,

@@ -840,7 +840,12 @@ fn transpose_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn array_from(interp: &mut Interp, mut args: Args) -> EvalResult {
     // `Matrix{Float64}(I, n, n)` arrives as `Matrix(Float64, I, n, n)`.
-    take_eltype(&mut args, ElType::Float64);
+    let elt = take_eltype(&mut args, ElType::Float64);
+    // `Matrix{Float64}(undef, m, n)`, `Array{Int}(undef, (2, 3))`: zero-filled here.
+    if let [Value::Nothing, dims @ ..] = args.pos.as_slice() {
+        let shape = dims_from(dims, "Array")?;
+        return filled(interp, elt, &shape, 0.0);
+    }
     if let [scaling, m, n] = args.pos.as_slice() {
         let (m, n) = (to_size(m, "Matrix")?, to_size(n, "Matrix")?);
         if let Some(result) = super::linalg::uniform::materialize(interp, scaling, m, n) {

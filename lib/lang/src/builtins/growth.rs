@@ -1,4 +1,4 @@
-//! Vectors grown and shrunk in place: `push!`, `append!`, `pop!`. Plain vectors of numbers
+//! Vectors grown and shrunk in place: `push!`, `append!`, `pop!`, `insert!`, `deleteat!`. Plain vectors of numbers
 //! change their storage in place (amortized constant time per element); vectors carrying
 //! derivatives are rebuilt, so their numbers keep their derivatives.
 
@@ -38,16 +38,9 @@ fn append_values(target: &Value, items: Vec<Value>) -> Result<(), Flow> {
         }
         Value::Array(a) => {
             let mut a = a.borrow_mut();
-            if a.data.shape().len() != 1 {
-                return Err(fail(ErrorKind::MethodError, "push! works on vectors only"));
-            }
+            vector_length(&a, "push!")?;
             for v in &items {
-                if a.eltype == ElType::Int64 && scalar_f64(v).is_ok_and(|x| x.fract() != 0.0) {
-                    return Err(fail(
-                        ErrorKind::InexactError,
-                        format!("Int64({})", crate::display::repr(v)),
-                    ));
-                }
+                check_fits_eltype(&a, v)?;
             }
             if push_in_place(&mut a, &items) {
                 return Ok(());
@@ -149,7 +142,138 @@ fn pop_(_: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
+/// The 0-based positions `deleteat!` removes: one index, a range or a vector of them, each in
+/// `1..=n` (a `BoundsError` otherwise), sorted and distinct.
+fn deleted_positions(index: &Value, n: usize) -> Result<Vec<usize>, Flow> {
+    let items = match index {
+        Value::Int(_) | Value::Bool(_) | Value::Float(_) => vec![index.clone()],
+        other => elements(other)?,
+    };
+    let mut positions = items
+        .iter()
+        .map(|i| {
+            let k = super::to_int(i, "deleteat!")?;
+            usize::try_from(k - 1)
+                .ok()
+                .filter(|&k| k < n)
+                .ok_or_else(|| {
+                    fail(
+                        ErrorKind::BoundsError,
+                        format!("attempt to access {n}-element Vector at index [{k}]"),
+                    )
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    positions.sort_unstable();
+    positions.dedup();
+    Ok(positions)
+}
+
+/// `deleteat!(v, i)`, `deleteat!(v, inds)`: removes those elements, in place.
+fn deleteat_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("deleteat!", 2, 2)?;
+    match &args.pos[0] {
+        Value::List(list) => {
+            let mut list = list.borrow_mut();
+            let gone = deleted_positions(&args.pos[1], list.len())?;
+            let mut k = 0;
+            list.retain(|_| {
+                k += 1;
+                gone.binary_search(&(k - 1)).is_err()
+            });
+        }
+        Value::Array(cell) => {
+            let mut a = cell.borrow_mut();
+            let n = vector_length(&a, "deleteat!")?;
+            let gone = deleted_positions(&args.pos[1], n)?;
+            let kept: Vec<usize> = (0..n).filter(|k| gone.binary_search(k).is_err()).collect();
+            a.data = ops::gather(&a.data, &kept, &[kept.len()])?;
+        }
+        other => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching deleteat!(::{}, ...)", other.type_name()),
+            ))
+        }
+    }
+    Ok(args.pos[0].clone())
+}
+
+/// `insert!(v, i, x)`: `x` placed at index `i` (`1 ≤ i ≤ length(v) + 1`), in place.
+fn insert_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("insert!", 3, 3)?;
+    let k = super::to_int(&args.pos[1], "insert!")?;
+    let position = |n: usize| {
+        usize::try_from(k - 1)
+            .ok()
+            .filter(|&i| i <= n)
+            .ok_or_else(|| {
+                fail(
+                    ErrorKind::BoundsError,
+                    format!("attempt to insert at index {k} of a {n}-element Vector"),
+                )
+            })
+    };
+    match &args.pos[0] {
+        Value::List(list) => {
+            let mut list = list.borrow_mut();
+            let i = position(list.len())?;
+            list.insert(i, args.pos[2].clone());
+        }
+        Value::Array(cell) => {
+            let mut a = cell.borrow_mut();
+            let n = vector_length(&a, "insert!")?;
+            let i = position(n)?;
+            check_fits_eltype(&a, &args.pos[2])?;
+            let before = ops::gather(&a.data, &(0..i).collect::<Vec<_>>(), &[i])?;
+            let after = ops::gather(&a.data, &(i..n).collect::<Vec<_>>(), &[n - i])?;
+            let item = ops::reshape(&to_tensor(&args.pos[2])?, &[1])?;
+            a.data = ops::concat(&[before, item, after], 0)?;
+        }
+        other => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching insert!(::{}, ...)", other.type_name()),
+            ))
+        }
+    }
+    Ok(args.pos[0].clone())
+}
+
+/// The length of a vector being edited in place; matrices cannot grow or shrink.
+fn vector_length(a: &Array, name: &str) -> Result<usize, Flow> {
+    match a.data.shape() {
+        [n] => Ok(*n),
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            format!("{name} works on vectors only"),
+        )),
+    }
+}
+
+/// An `InexactError` when `v` is not an integer and `a` holds integers (`insert!([1], 1, 1.5)`).
+fn check_fits_eltype(a: &Array, v: &Value) -> Result<(), Flow> {
+    if a.eltype == ElType::Int64 && scalar_f64(v).is_ok_and(|x| x.fract() != 0.0) {
+        return Err(fail(
+            ErrorKind::InexactError,
+            format!("Int64({})", crate::display::repr(v)),
+        ));
+    }
+    Ok(())
+}
+
+/// `sizehint!(v, n)`: a hint that `v` will grow to `n` elements; difflab's vectors grow in
+/// amortized constant time without it, so it returns `v` unchanged.
+fn sizehint_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sizehint!", 2, 2)?;
+    super::to_size(&args.pos[1], "sizehint!")?;
+    Ok(args.pos[0].clone())
+}
+
 crate::builtins! {
+    "deleteat!" => deleteat_, false, "    deleteat!(v, i)\n    deleteat!(v, inds)\n\nRemoves the elements at index `i` (or at the indices in `inds`, a range or a vector) from the vector `v`, in place, and returns `v`.\n\n```\njulia> v = [10, 20, 30, 40]; deleteat!(v, 2); v\n3-element Vector{Int64}:\n 10\n 30\n 40\n\njulia> deleteat!([1, 2, 3, 4], [1, 3])\n2-element Vector{Int64}:\n 2\n 4\n```";
+    "insert!" => insert_, false, "    insert!(v, i, x)\n\nInserts `x` into the vector `v` at index `i` (shifting the rest), in place, and returns `v`.\n\n```\njulia> insert!([1, 3], 2, 2)\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "sizehint!" => sizehint_, false, "    sizehint!(v, n)\n\nA hint that `v` will hold `n` elements; difflab's vectors grow in amortized constant time without it, so `v` is returned unchanged.\n\n```\njulia> v = Float64[]; sizehint!(v, 100); push!(v, 1.0); length(v)\n1\n```";
     "push!" => push_, false, "    push!(v, xs...)\n\nAppends elements to a vector, in place.\n\n```\njulia> v = [1.0]; push!(v, 2.0)\n2-element Vector{Float64}:\n 1.0\n 2.0\n```";
     "append!" => append_, false, "    append!(v, xs)\n\nAppends all elements of `xs` to `v`, in place.\n\n```\njulia> append!([1], [2, 3])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "pop!" => pop_, false, "    pop!(v)\n    pop!(d, key[, default])\n    pop!(s[, x[, default]])\n\nRemoves and returns the last element of a vector, the value stored under `key` in a `Dict`, or an element of a `Set` (`x`, else the first shown); a missing key is a `KeyError` unless `default` is given.\n\n```\njulia> pop!([1, 2, 3])\n3\n```";

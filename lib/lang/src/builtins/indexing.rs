@@ -20,7 +20,7 @@ fn setindex_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 /// `dest[1:length(src)] = src` (in linear order), returning `dest`.
-fn copy_into(interp: &mut Interp, dest: &Value, src: Value) -> EvalResult {
+pub(super) fn copy_into(interp: &mut Interp, dest: &Value, src: Value) -> EvalResult {
     let n = super::arrays::shape_of(&src, "copyto!")?
         .iter()
         .product::<usize>();

@@ -23,6 +23,7 @@ pub mod errors;
 pub mod functional;
 pub mod growth;
 pub mod indexing;
+pub mod integers;
 pub mod io;
 pub mod iterators;
 mod keyed;
@@ -32,6 +33,7 @@ pub mod matpower;
 pub mod mtx;
 pub mod number_facts;
 pub mod operator_values;
+pub mod partial;
 pub mod plots;
 pub mod printf;
 pub mod progress;
@@ -205,7 +207,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 53] {
+fn families() -> [&'static [Builtin]; 55] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -250,6 +252,8 @@ fn families() -> [&'static [Builtin]; 53] {
         concat::BUILTINS,
         dict::BUILTINS,
         set::BUILTINS,
+        integers::BUILTINS,
+        partial::BUILTINS,
         statistics::BUILTINS,
         views::BUILTINS,
         system::BUILTINS,
@@ -321,7 +325,9 @@ pub fn constant(name: &str) -> Option<Value> {
         )),
         "Any" | "Number" | "Real" | "Integer" | "AbstractArray" | "AbstractVector"
         | "AbstractMatrix" | "String" | "AbstractString" | "AbstractChar" | "Function"
-        | "Nothing" | "Tuple" | "AbstractSet" | "AbstractDict" => io::type_value(name),
+        | "Nothing" | "Tuple" | "AbstractSet" | "AbstractDict" | "AbstractRange" => {
+            io::type_value(name)
+        }
         _ => return None,
     })
 }

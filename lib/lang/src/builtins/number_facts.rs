@@ -157,7 +157,11 @@ fn sinc_(interp: &mut Interp, args: Args) -> EvalResult {
     let pi_x = interp.binary(BinOp::Mul, false, x, &Value::Float(std::f64::consts::PI))?;
     if value_of(x, "sinc")?.is_some_and(|v| (std::f64::consts::PI * v).abs() < SINC_SERIES_BELOW) {
         // 1 - y²/6 + y⁴/120 with y = πx.
-        return polynomial(interp, &pi_x, &[1.0, 0.0, -1.0 / 6.0, 0.0, 1.0 / 120.0]);
+        return polynomial(
+            interp,
+            &pi_x,
+            &constants(&[1.0, 0.0, -1.0 / 6.0, 0.0, 1.0 / 120.0]),
+        );
     }
     let sine = call_named(interp, "sin", vec![pi_x.clone()])?;
     interp.binary(BinOp::Div, false, &sine, &pi_x)
@@ -178,7 +182,7 @@ fn cosc_(interp: &mut Interp, args: Args) -> EvalResult {
             0.0,
             -pi.powi(6) / 840.0,
         ];
-        return polynomial(interp, x, &coefficients);
+        return polynomial(interp, x, &constants(&coefficients));
     }
     let pi_x = interp.binary(BinOp::Mul, false, x, &Value::Float(pi))?;
     let cosine = call_named(interp, "cos", vec![pi_x])?;
@@ -187,14 +191,31 @@ fn cosc_(interp: &mut Interp, args: Args) -> EvalResult {
     interp.binary(BinOp::Div, false, &difference, x)
 }
 
-/// `Σ cₖ yᵏ` by Horner's rule, differentiated as that expression.
-fn polynomial(interp: &mut Interp, y: &Value, coefficients: &[f64]) -> EvalResult {
-    let mut acc = Value::Float(coefficients.last().copied().unwrap_or(0.0));
-    for &c in coefficients.iter().rev().skip(1) {
+/// `Σ cₖ yᵏ` by Horner's rule, differentiated as that expression (in `y` and in the
+/// coefficients).
+fn polynomial(interp: &mut Interp, y: &Value, coefficients: &[Value]) -> EvalResult {
+    let mut terms = coefficients.iter().rev();
+    let mut acc = terms.next().cloned().unwrap_or(Value::Float(0.0));
+    for c in terms {
         let scaled = interp.binary(BinOp::Mul, false, &acc, y)?;
-        acc = interp.binary(BinOp::Add, false, &scaled, &Value::Float(c))?;
+        acc = interp.binary(BinOp::Add, false, &scaled, c)?;
     }
     Ok(acc)
+}
+
+/// Plain coefficients as values.
+fn constants(coefficients: &[f64]) -> Vec<Value> {
+    coefficients.iter().map(|&c| Value::Float(c)).collect()
+}
+
+/// `evalpoly(x, p)`: `p[1] + p[2] x + p[3] x² + …` by Horner's rule.
+fn evalpoly_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("evalpoly", 2, 2)?;
+    let coefficients = crate::eval::iterate::elements(&args.pos[1])?;
+    if coefficients.is_empty() {
+        return Ok(Value::Int(0));
+    }
+    polynomial(interp, &args.pos[0], &coefficients)
 }
 
 /// The float after `x` (`up`) or before it.
@@ -392,6 +413,7 @@ fn convert_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "evalpoly" => evalpoly_, false, "    evalpoly(x, p)\n\nThe polynomial with coefficients `p` (a tuple or vector, constant term first) at `x`, by Horner's rule; differentiable in `x` and in the coefficients.\n\n```\njulia> evalpoly(2, (1, 2, 3))\n17\n```";
     "sinc" => sinc_, false, "    sinc(x)\n\nThe normalized sinc function `sin(πx)/(πx)`, 1 at zero (differentiable everywhere, zero included).\n\n```\njulia> sinc(0.0), sinc(0.5) ≈ 2 / π\n(1.0, true)\n```";
     "cosc" => cosc_, false, "    cosc(x)\n\nThe derivative of `sinc`: `(cos(πx) - sinc(x))/x`, 0 at zero.\n\n```\njulia> cosc(0.0), cosc(1.0)\n(0.0, -1.0)\n```";
     "nextfloat" => nextfloat_, false, "    nextfloat(x)\n\nThe smallest `Float64` greater than `x` (numbers carrying derivatives are shifted by the same amount, with derivative 1).\n\n```\njulia> nextfloat(1.0) - 1.0 == eps(1.0)\ntrue\n```";

@@ -384,13 +384,38 @@ pub(crate) fn slices_along(t: &Tensor, d: usize) -> Result<Vec<Tensor>, Flow> {
         .collect()
 }
 
-fn arg_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
+/// The extremum of `x` (keeping its derivatives) and its 0-based position.
+fn extremum_and_position(args: &Args, largest: bool, name: &str) -> Result<(Value, usize), Flow> {
     args.arity(name, 1, 1)?;
     let x = numeric(&args.pos[0], name)?;
     crate::eval::operators::require_values(x.tensor(), name)?;
     let k = extremum_position(x.tensor(), largest)
         .ok_or_else(|| fail(ErrorKind::ArgumentError, "collection must be non-empty"))?;
+    let element = from_tensor(ops::gather(x.tensor(), &[k], &[])?, x.eltype, true);
+    Ok((element, k))
+}
+
+/// `argmax(x)` / `argmin(x)`: the index of the extremum.
+fn arg_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
+    let (_, k) = extremum_and_position(args, largest, name)?;
     Ok(Value::Int(k as i64 + 1))
+}
+
+/// `findmax(x)` / `findmin(x)`: `(x[k], k)` for the index `k` of the extremum.
+fn find_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
+    let (element, k) = extremum_and_position(args, largest, name)?;
+    Ok(Value::Tuple(std::rc::Rc::new(vec![
+        element,
+        Value::Int(k as i64 + 1),
+    ])))
+}
+
+fn findmax_(_: &mut Interp, args: Args) -> EvalResult {
+    find_extremum(&args, true, "findmax")
+}
+
+fn findmin_(_: &mut Interp, args: Args) -> EvalResult {
+    find_extremum(&args, false, "findmin")
 }
 
 fn argmax_(_: &mut Interp, args: Args) -> EvalResult {
@@ -487,6 +512,8 @@ crate::builtins! {
     "prod" => prod_, false, "    prod(x; dims, init)\n    prod(f, x; dims, init)\n\nThe product of the elements (along `dims`, or of `f` applied to each), times `init` when given.\n\n```\njulia> prod([1, 2, 3, 4])\n24\n\njulia> prod([1 2; 3 4]; dims=1)\n1×2 Matrix{Int64}:\n 3  8\n```";
     "maximum" => maximum_, false, "    maximum(x; dims, init)\n    maximum(f, x; dims, init)\n\nThe largest element (along `dims`, or of `f` applied to each); with `init`, the largest of it and the elements, so an empty collection gives `init`.\n\n```\njulia> maximum([3, 7, 2])\n7\n\njulia> maximum(Float64[]; init=0.0)\n0.0\n```";
     "minimum" => minimum_, false, "    minimum(x; dims, init)\n    minimum(f, x; dims, init)\n\nThe smallest element (along `dims`, or of `f` applied to each); with `init`, the smallest of it and the elements.\n\n```\njulia> minimum([3, 7, 2])\n2\n```";
+    "findmax" => findmax_, false, "    findmax(x)\n\nThe largest element of `x` and its index, `(x[k], k)` (the first one on ties).\n\n```\njulia> findmax([1, 5, 2])\n(5, 2)\n```";
+    "findmin" => findmin_, false, "    findmin(x)\n\nThe smallest element of `x` and its index, `(x[k], k)`.\n\n```\njulia> findmin([3.0, 1.0, 2.0])\n(1.0, 2)\n```";
     "argmax" => argmax_, false, "    argmax(x)\n\nThe index of the largest element.\n\n```\njulia> argmax([3, 7, 2])\n2\n```";
     "argmin" => argmin_, false, "    argmin(x)\n\nThe index of the smallest element.\n\n```\njulia> argmin([3, 7, 2])\n3\n```";
     "extrema" => extrema_, false, "    extrema(x)\n\n`(minimum(x), maximum(x))`.\n\n```\njulia> extrema([3, 7, 2])\n(2, 7)\n```";

@@ -26,6 +26,34 @@ fn user_type(v: &Value, name: &str) -> Result<Rc<crate::types::TypeDef>, Flow> {
     }
 }
 
+/// `nameof(f)`: the name of a function or type as a symbol (`Symbol("#anonymous")` for a
+/// function without one, as Julia's generated names are).
+fn nameof_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("nameof", 1, 1)?;
+    let name = match &args.pos[0] {
+        Value::Builtin(b) => b.name.to_string(),
+        Value::Function(f) => f
+            .def
+            .name
+            .map_or_else(|| "#anonymous".to_string(), |n| n.as_str().to_string()),
+        other => match Type::from_value(other) {
+            Some(ty) => ty
+                .to_string()
+                .split('{')
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+            None => {
+                return Err(fail(
+                    ErrorKind::MethodError,
+                    format!("no method matching nameof(::{})", other.type_name()),
+                ))
+            }
+        },
+    };
+    Ok(Value::Symbol(difflab_syntax::Name::new(&name)))
+}
+
 fn fieldnames_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("fieldnames", 1, 1)?;
     if let Some(Type::Prim(_) | Type::Applied(..)) = Type::from_value(&args.pos[0]) {
@@ -156,6 +184,7 @@ fn methods_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "nameof" => nameof_, false, "    nameof(f)\n\nThe name of a function or type, as a symbol.\n\n```\njulia> nameof(sin), nameof(Float64)\n(:sin, :Float64)\n```";
     "fieldnames" => fieldnames_, false, "    fieldnames(T)\n\nThe names of the fields of struct type `T`, as a tuple of symbols.\n\n```\njulia> struct Point; x::Float64; y::Float64; end\n\njulia> fieldnames(Point)\n(:x, :y)\n```";
     "getfield" => getfield_, false, "    getfield(x, name)\n\nThe field `name` (a symbol, or a 1-based position) of the user value `x`; `x.name` is the same.\n\n```\njulia> struct Point; x::Float64; y::Float64; end\n\njulia> getfield(Point(1, 2), :y)\n2.0\n```";
     "setfield!" => setfield_, false, "    setfield!(x, name, v)\n\nAssigns field `name` of a mutable struct value (`x.name = v`); immutable structs cannot be changed.\n\n```\njulia> mutable struct Counter; n::Int; end\n\njulia> c = Counter(0); setfield!(c, :n, 5); c.n\n5\n```";

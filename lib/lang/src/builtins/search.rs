@@ -411,6 +411,44 @@ fn sort_(interp: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
+/// `sort!(v; by, lt, rev)`: `v` sorted in place (views write through to their parent).
+fn sort_bang(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sort!", 1, 1)?;
+    let target = args.pos[0].clone();
+    let sorted = sort_(interp, args)?;
+    if let Value::List(list) = &target {
+        *list.borrow_mut() = elements(&sorted)?;
+        return Ok(target);
+    }
+    super::indexing::copy_into(interp, &target, sorted)
+}
+
+/// `searchsortedfirst(v, x)`: the first index of the sorted `v` whose element is not below
+/// `x` (`length(v) + 1` when every element is); `searchsortedlast`: the last index whose
+/// element is not above `x` (0 when none is).
+fn search_sorted(args: &Args, name: &str, last: bool) -> EvalResult {
+    args.arity(name, 2, 2)?;
+    let x = super::to_float(&args.pos[1], name)?;
+    let items = elements(&args.pos[0])?
+        .iter()
+        .map(|v| super::to_float(v, name))
+        .collect::<Result<Vec<f64>, _>>()?;
+    let k = if last {
+        items.partition_point(|&v| v <= x)
+    } else {
+        items.partition_point(|&v| v < x) + 1
+    };
+    Ok(Value::Int(k as i64))
+}
+
+fn searchsortedfirst_(_: &mut Interp, args: Args) -> EvalResult {
+    search_sorted(&args, "searchsortedfirst", false)
+}
+
+fn searchsortedlast_(_: &mut Interp, args: Args) -> EvalResult {
+    search_sorted(&args, "searchsortedlast", true)
+}
+
 fn sortperm_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("sortperm", 1, 1)?;
     let perm = sort_order(interp, &args, "sortperm")?.permutation();
@@ -462,6 +500,9 @@ fn invperm_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "sort!" => sort_bang, false, "    sort!(v; by, lt, rev)\n\nSorts the vector `v` in place (with `sort`'s keywords) and returns it.\n\n```\njulia> v = [3, 1, 2]; sort!(v); v\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "searchsortedfirst" => searchsortedfirst_, false, "    searchsortedfirst(v, x)\n\nIn the sorted vector `v`, the first index whose element is at least `x` (`length(v) + 1` when none is): where `x` would be inserted to keep `v` sorted.\n\n```\njulia> searchsortedfirst([1, 3, 5], 4), searchsortedfirst([1, 3, 5], 9)\n(3, 4)\n```";
+    "searchsortedlast" => searchsortedlast_, false, "    searchsortedlast(v, x)\n\nIn the sorted vector `v`, the last index whose element is at most `x` (0 when none is).\n\n```\njulia> searchsortedlast([1, 3, 5], 4), searchsortedlast([1, 3, 5], 0)\n(2, 0)\n```";
     "isperm" => isperm_, false, "    isperm(p)\n\nWhether `p` holds each of `1:length(p)` exactly once.\n\n```\njulia> isperm([3, 1, 2]), isperm([1, 1])\n(true, false)\n```";
     "invperm" => invperm_, false, "    invperm(p)\n\nThe inverse permutation: `invperm(p)[p[i]] == i`.\n\n```\njulia> invperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
     "findall" => findall_, false, "    findall(mask)\n    findall(pred, xs)\n\nThe indices where a Bool array is true (or `pred` holds).\n\n```\njulia> findall([1, 5, 2] .> 1)\n2-element Vector{Int64}:\n 2\n 3\n```";

@@ -154,6 +154,16 @@ fn parse_(interp: &mut Interp, args: Args) -> EvalResult {
     interp.call(&f, vec![written])
 }
 
+/// `tryparse(T, s)`: `parse(T, s)`, or `nothing` when `s` is not a `T`.
+fn tryparse_(interp: &mut Interp, args: Args) -> EvalResult {
+    match parse_(interp, args) {
+        Err(crate::eval::Flow::Error(e)) if e.kind == ErrorKind::ArgumentError => {
+            Ok(Value::Nothing)
+        }
+        other => other,
+    }
+}
+
 /// `String(x)`: a string unchanged, the text of a symbol, the UTF-8 text of a vector of
 /// bytes (`take!` of a buffer gives its text already).
 fn string_type(_: &mut Interp, args: Args) -> EvalResult {
@@ -209,6 +219,7 @@ crate::builtins! {
     "endswith" => endswith_, false, "    endswith(s, suffix)\n\nWhether `s` ends with `suffix`.\n\n```\njulia> endswith(\"file.mtx\", \".mtx\")\ntrue\n```";
     "lpad" => lpad_, false, "    lpad(s, n, [fill])\n\n`s` printed and padded on the left to `n` characters.\n\n```\njulia> lpad(7, 3, \"0\")\n\"007\"\n```";
     "rpad" => rpad_, false, "    rpad(s, n, [fill])\n\n`s` printed and padded on the right to `n` characters.\n\n```\njulia> rpad(\"a\", 3) * \"|\"\n\"a  |\"\n```";
+    "tryparse" => tryparse_, false, "    tryparse(T, s)\n\nThe number of type `T` written in the string `s`, or `nothing` when it is not one.\n\n```\njulia> tryparse(Int, \"42\"), tryparse(Int, \"4x\"), tryparse(Float64, \"1e3\")\n(42, nothing, 1000.0)\n```";
     "parse" => parse_, false, "    parse(T, s)\n\nThe number written in `s`, as type `T`.\n\n```\njulia> parse(Float64, \"2.5\")\n2.5\n```";
     "Symbol" => symbol_, false, "    Symbol(s)\n\nThe symbol with the given name.\n\n```\njulia> Symbol(\"central\")\n:central\n```";
 }

@@ -1,5 +1,5 @@
 //! The macros of the language: `@time`, `@elapsed`, `@allocated`, `@show`, `@assert`,
-//! `@printf`/`@sprintf` (formats in `builtins::printf`), `@kwdef` (`kwdef`),
+//! `@printf`/`@sprintf` (formats in `builtins::printf`), `@kwdef` (`kwdef`), `@isdefined`,
 //! `@b`/`@btime`/`@belapsed`/`@ballocated`,
 //! `@view`/`@views` (slices as views, `builtins::views`), and the annotations that change
 //! nothing here (`@inbounds`, `@fastmath`).
@@ -148,6 +148,16 @@ impl Interp {
                 }
                 Ok(last)
             }
+            "isdefined" => match &single(args, "@isdefined")?.kind {
+                ExprKind::Ident(name) => Ok(Value::Bool(self.lookup(*name).is_ok())),
+                _ => Err(self.locate(
+                    fail(
+                        ErrorKind::ArgumentError,
+                        "@isdefined takes a variable name: @isdefined x",
+                    ),
+                    span,
+                )),
+            },
             "inbounds" | "fastmath" | "simd" | "inline" | "noinline" => {
                 let mut last = Value::Nothing;
                 for a in args {
@@ -564,6 +574,7 @@ pub const MACROS: &[&str] = &[
     ".",
     "view",
     "views",
+    "isdefined",
     "inbounds",
 ];
 
@@ -585,6 +596,7 @@ pub fn macro_doc(name: &str) -> Option<&'static str> {
         "." => "    @. expr\n\nTurns every call and operator in `expr` into its dotted (broadcast) form, fused into one pass.\n\n```\njulia> x = [1.0, 2.0]; @. x^2 + 1\n2-element Vector{Float64}:\n 2.0\n 5.0\n```",
         "view" => "    @view A[inds...]\n\nA view of the elements `A[inds...]` selects (see `?view`): writing it writes `A`. An index of single elements gives the element.\n\n```\njulia> x = [1, 2, 3]; v = @view x[2:end]; v[1] = 7; x\n3-element Vector{Int64}:\n 1\n 7\n 3\n```",
         "views" => "    @views expr\n\nEvaluates `expr` (an expression or a `begin … end` block, including the functions defined in it) with every slice `A[inds...]` it reads made a view, so writes through them change `A` and no copy is made. The place an assignment writes (`y[1:2] = …`) is indexed as usual.\n\n```\njulia> x = [1.0, 2.0, 3.0]; @views x[2:3] .*= 10; x\n3-element Vector{Float64}:\n  1.0\n 20.0\n 30.0\n```",
+        "isdefined" => "    @isdefined x\n\nWhether the variable `x` is defined here (a local, a global or a builtin), without raising an `UndefVarError`.\n\n```\njulia> y = 1; @isdefined(y), @isdefined(never_assigned)\n(true, false)\n```",
         "inbounds" | "fastmath" | "simd" | "inline" | "noinline" => "    @inbounds, @fastmath, @simd, @inline, @noinline\n\nAccepted so pasted Julia code runs; they evaluate their expression unchanged (array operations are already whole-array kernels).\n\n```\njulia> @inbounds [1, 2][2]\n2\n```",
         _ => return None,
     })

@@ -680,12 +680,12 @@ impl<'s> Parser<'s> {
             }
             None => None,
         };
-        Ok(Param {
+        Ok(vararg_type(Param {
             pattern,
             default,
             vararg,
             annotation,
-        })
+        }))
     }
 
     /// The parameters of `lhs -> body`: a name, or a tuple of names, `name = default`,
@@ -717,10 +717,10 @@ impl<'s> Parser<'s> {
         match &arg.value.kind {
             ExprKind::Ident(name) => Ok(param(Pattern::Name(*name), None)),
             ExprKind::TypeAssert { value, ty } => match value.kind {
-                ExprKind::Ident(name) => Ok(Param {
+                ExprKind::Ident(name) => Ok(vararg_type(Param {
                     annotation: Some(ty.clone()),
                     ..param(Pattern::Name(name), None)
-                }),
+                })),
                 _ => Err(self.invalid_param(&arg.value)),
             },
             ExprKind::Assign {
@@ -759,5 +759,22 @@ impl<'s> Parser<'s> {
             },
             span: expr.span,
         }
+    }
+}
+
+/// `x::Vararg{T}` (or `Vararg{T, N}`, or bare `Vararg`) is Julia's other spelling of `x::T...`.
+fn vararg_type(param: Param) -> Param {
+    let Some(annotation) = &param.annotation else {
+        return param;
+    };
+    let element = match &annotation.kind {
+        ExprKind::Curly { name, params } if name.as_str() == "Vararg" => params.first().cloned(),
+        ExprKind::Ident(name) if name.as_str() == "Vararg" => None,
+        _ => return param,
+    };
+    Param {
+        vararg: true,
+        annotation: element.map(Box::new),
+        ..param
     }
 }

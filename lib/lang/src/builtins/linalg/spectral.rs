@@ -36,6 +36,47 @@ fn issymmetric_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Bool(symmetric))
 }
 
+/// The singular values of a plain `m × n` matrix (column-major), largest first.
+fn singular_values(
+    a: &[f64],
+    m: usize,
+    n: usize,
+    name: &str,
+) -> Result<Vec<f64>, crate::eval::Flow> {
+    if m == 0 || n == 0 {
+        return Ok(Vec::new());
+    }
+    let name = name.to_string();
+    interruptible(a, move |a| {
+        faer::MatRef::from_column_major_slice(a, m, n).singular_values()
+    })?
+    .map_err(|_| {
+        fail(
+            ErrorKind::ArgumentError,
+            format!("{name}: the SVD did not converge"),
+        )
+    })
+}
+
+/// `rank(A; atol = 0, rtol = min(m, n) ε)`: the number of singular values above
+/// `max(atol, rtol σ₁)`, as LinearAlgebra counts them.
+fn rank_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("rank", 1, 1)?;
+    args.keywords("rank", &["atol", "rtol"])?;
+    let (m, n, a) = plain_matrix(interp, &args.pos[0], "rank")?;
+    let s = singular_values(&a, m, n, "rank")?;
+    let tolerance = |key: &str, default: f64| {
+        args.kw(key)
+            .map_or(Ok(default), |v| crate::builtins::to_float(v, "rank"))
+    };
+    let atol = tolerance("atol", 0.0)?;
+    let rtol = tolerance("rtol", m.min(n) as f64 * f64::EPSILON)?;
+    let threshold = atol.max(rtol * s.first().copied().unwrap_or(0.0));
+    Ok(Value::Int(
+        s.iter().filter(|&&x| x > threshold).count() as i64
+    ))
+}
+
 fn cond_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("cond", 1, 2)?;
     let (m, n, a) = plain_matrix(interp, &args.pos[0], "cond")?;
@@ -49,10 +90,7 @@ fn cond_(interp: &mut Interp, args: Args) -> EvalResult {
         if m == 0 || n == 0 {
             return Ok(Value::Float(0.0));
         }
-        let s = interruptible(&a, move |a| {
-            faer::MatRef::from_column_major_slice(a, m, n).singular_values()
-        })?
-        .map_err(|_| fail(ErrorKind::ArgumentError, "cond: the SVD did not converge"))?;
+        let s = singular_values(&a, m, n, "cond")?;
         let (max, min) = (s[0], s[s.len() - 1]);
         return Ok(Value::Float(if min == 0.0 {
             f64::INFINITY
@@ -142,6 +180,7 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
 
 crate::builtins! {
     "issymmetric" => issymmetric_, false, "    issymmetric(A)\n\nWhether a matrix equals its transpose exactly.\n\n```\njulia> issymmetric([1.0 2.0; 2.0 1.0])\ntrue\n```";
+    "rank" => rank_, false, "    rank(A; atol = 0, rtol = min(m, n) * eps())\n\nThe numerical rank of `A`: the number of its singular values above `max(atol, rtol * σ₁)`.\n\n```\njulia> rank([1.0 2.0; 2.0 4.0]), rank([1.0 0.0; 0.0 1.0])\n(1, 2)\n```";
     "cond" => cond_, false, "    cond(A, p=2)\n\nThe condition number in the `p`-norm (`p` = 1, 2 or Inf): for p = 2 the ratio of the largest to the smallest singular value. Not differentiable.\n\n```\njulia> cond([1.0 0.0; 0.0 2.0])\n2.0\n```";
     "eigvals" => eigvals_, false, "    eigvals(A)\n\nThe eigenvalues of a square matrix in increasing order (symmetric matrices use the symmetric solver; complex eigenvalues are an error). Not differentiable.\n\n```\njulia> eigvals([2.0 1.0; 1.0 2.0])\n2-element Vector{Float64}:\n 1.0\n 3.0\n```";
 }
