@@ -58,6 +58,8 @@ pub enum ErrorKind {
     DivideError,
     /// An integer result that does not fit (`factorial(21)`).
     OverflowError,
+    /// A Cholesky factorization of a matrix that is not symmetric positive definite.
+    PosDefException,
     /// A string index inside a multi-byte character.
     StringIndexError,
     /// A value of the wrong type where a specific type is required.
@@ -90,6 +92,7 @@ impl ErrorKind {
             InexactError => "InexactError",
             DivideError => "DivideError",
             OverflowError => "OverflowError",
+            PosDefException => "PosDefException",
             StringIndexError => "StringIndexError",
             TypeError => "TypeError",
             SystemError => "SystemError",
@@ -117,6 +120,7 @@ impl ErrorKind {
             "InexactError" => InexactError,
             "DivideError" => DivideError,
             "OverflowError" => OverflowError,
+            "PosDefException" => PosDefException,
             "StringIndexError" => StringIndexError,
             "TypeError" => TypeError,
             "SystemError" => SystemError,

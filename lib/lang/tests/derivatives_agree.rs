@@ -62,6 +62,10 @@ const NEEDS_VALUES: &[(&str, &str)] = &[
         "median",
         "the middle element is chosen by sorting the values",
     ),
+    (
+        "normalize",
+        "normalize(x, p) divides by norm(x, p), which compares p",
+    ),
 ];
 
 /// The points (first arguments in `[0.15, 0.85]`, others in `[1.1, 1.9]`, so that `log`,

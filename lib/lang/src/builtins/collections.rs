@@ -27,6 +27,22 @@ fn in_(interp: &mut Interp, args: Args) -> EvalResult {
     contains(interp, &args.pos[1], &args.pos[0])
 }
 
+/// `ismissing(x)`: whether `x` is `missing` (which difflab represents by `nothing`).
+fn ismissing_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("ismissing", 1, 1)?;
+    Ok(Value::Bool(matches!(args.pos[0], Value::Nothing)))
+}
+
+/// `coalesce(xs...)`: the first argument that is not `missing`, else `missing`.
+fn coalesce_(_: &mut Interp, args: Args) -> EvalResult {
+    Ok(args
+        .pos
+        .iter()
+        .find(|v| !matches!(v, Value::Nothing))
+        .cloned()
+        .unwrap_or(Value::Nothing))
+}
+
 fn haskey_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("haskey", 2, 2)?;
     match (&args.pos[0], &args.pos[1]) {
@@ -227,6 +243,8 @@ crate::builtins! {
     "unique" => unique_, false, "    unique(x)\n\nThe distinct elements of `x` in order of first appearance.\n\n```\njulia> unique([3, 1, 3, 2, 1])\n3-element Vector{Int64}:\n 3\n 1\n 2\n```";
     "isequal" => isequal_, false, "    isequal(a, b)\n\nEquality as `Dict` keys and `unique` use it: like `==`, but `NaN` is equal to `NaN` and `-0.0` is not equal to `0.0`.\n\n```\njulia> isequal(NaN, NaN), NaN == NaN, isequal(-0.0, 0.0)\n(true, false, false)\n\njulia> isequal([1.0, NaN], [1, NaN])\ntrue\n```";
     "only" => only_, false, "    only(x)\n\nThe one element of the collection `x`; an `ArgumentError` when it has none or several.\n\n```\njulia> only([7])\n7\n\njulia> only(filter(iseven, 1:3))\n2\n```";
+    "ismissing" => ismissing_, false, "    ismissing(x)\n\nWhether `x` is `missing`. difflab has no separate missing value: `missing` is `nothing`, so `ismissing(nothing)` is true too.\n\n```\njulia> ismissing(missing), ismissing(1)\n(true, false)\n```";
+    "coalesce" => coalesce_, false, "    coalesce(xs...)\n\nThe first argument that is not `missing` (or `nothing`, the same value in difflab).\n\n```\njulia> coalesce(missing, 2, 3)\n2\n```";
     "in" => in_, false, "    in(x, collection)\n    x ∈ collection\n\nWhether `x` is an element of the collection.\n\n```\njulia> 2 in [1, 2, 3]\ntrue\n```";
     "haskey" => haskey_, false, "    haskey(d, key)\n    haskey(nt, :key)\n\nWhether a `Dict` has an entry for `key`, or a named tuple a field.\n\n```\njulia> haskey((a = 1,), :a)\ntrue\n```";
     "keys" => keys_, false, "    keys(x)\n\nThe keys of a `Dict` (a vector, in the `Dict`'s insertion order), of a named tuple, or the indices of an array.\n\n```\njulia> keys((a = 1, b = 2))\n(:a, :b)\n```";

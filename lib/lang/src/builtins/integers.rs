@@ -1,4 +1,5 @@
-//! Integer arithmetic from Julia's Base: `factorial`, `binomial`, `gcd`, `lcm`, `digits`.
+//! Integer arithmetic from Julia's Base: `factorial`, `binomial`, `gcd`, `lcm`, `digits`,
+//! `ispow2`, `nextpow`, `prevpow`, `count_ones`.
 //! Results that do not fit in `Int64` are Julia's `OverflowError`, never a wrapped number.
 
 use super::{to_int, Args};
@@ -119,7 +120,74 @@ fn digits_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(super::array(ElType::Int64, &[out.len()], out))
 }
 
+fn is_pow2(n: i64) -> bool {
+    n > 0 && n & (n - 1) == 0
+}
+
+/// `ispow2(n)`: whether `n` is a power of two.
+fn ispow2_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("ispow2", 1, 1)?;
+    Ok(Value::Bool(is_pow2(to_int(&args.pos[0], "ispow2")?)))
+}
+
+/// The base and the number of `nextpow(a, x)` / `prevpow(a, x)`.
+fn power_arguments(args: &Args, name: &str) -> Result<(f64, f64), Flow> {
+    args.arity(name, 2, 2)?;
+    let a = super::to_float(&args.pos[0], name)?;
+    let x = super::to_float(&args.pos[1], name)?;
+    if a <= 1.0 || x <= 0.0 {
+        return Err(fail(
+            ErrorKind::DomainError,
+            format!("{name}: the base must be greater than 1 and the number positive"),
+        ));
+    }
+    Ok((a, x))
+}
+
+/// `nextpow(a, x)`: the smallest `a^k` not below `x` (`k ≥ 0`).
+fn nextpow_(_: &mut Interp, args: Args) -> EvalResult {
+    let (a, x) = power_arguments(&args, "nextpow")?;
+    let mut p = 1.0;
+    while p < x {
+        p *= a;
+    }
+    Ok(same_kind(&args.pos[1], p))
+}
+
+/// `prevpow(a, x)`: the largest `a^k` not above `x` (`x ≥ 1`).
+fn prevpow_(_: &mut Interp, args: Args) -> EvalResult {
+    let (a, x) = power_arguments(&args, "prevpow")?;
+    if x < 1.0 {
+        return Err(fail(ErrorKind::DomainError, "prevpow: x must be ≥ 1"));
+    }
+    let mut p = 1.0;
+    while p * a <= x {
+        p *= a;
+    }
+    Ok(same_kind(&args.pos[1], p))
+}
+
+/// `p` as an `Int` when `like` is one.
+fn same_kind(like: &Value, p: f64) -> Value {
+    match like {
+        Value::Int(_) => Value::Int(p as i64),
+        _ => Value::Float(p),
+    }
+}
+
+/// `count_ones(n)`: the number of 1 bits of `n` (two's complement for negative `n`).
+fn count_ones_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("count_ones", 1, 1)?;
+    Ok(Value::Int(i64::from(
+        to_int(&args.pos[0], "count_ones")?.count_ones(),
+    )))
+}
+
 crate::builtins! {
+    "ispow2" => ispow2_, false, "    ispow2(n)\n\nWhether the integer `n` is a power of two.\n\n```\njulia> ispow2(8), ispow2(6)\n(true, false)\n```";
+    "nextpow" => nextpow_, false, "    nextpow(a, x)\n\nThe smallest power `a^k` (`k ≥ 0`) not below `x`.\n\n```\njulia> nextpow(2, 5), nextpow(10, 1000)\n(8, 1000)\n```";
+    "prevpow" => prevpow_, false, "    prevpow(a, x)\n\nThe largest power `a^k` not above `x` (`x ≥ 1`).\n\n```\njulia> prevpow(2, 5)\n4\n```";
+    "count_ones" => count_ones_, false, "    count_ones(n)\n\nThe number of 1 bits in the binary form of the integer `n`.\n\n```\njulia> count_ones(7), count_ones(8)\n(3, 1)\n```";
     "factorial" => factorial_, false, "    factorial(n)\n\n`n! = 1·2·…·n` for `0 ≤ n ≤ 20`; larger `n` is an `OverflowError` (the result would not fit in `Int64`).\n\n```\njulia> factorial(5), factorial(0)\n(120, 1)\n```";
     "binomial" => binomial_, false, "    binomial(n, k)\n\nThe binomial coefficient `n choose k` (0 when `k < 0` or `k > n ≥ 0`).\n\n```\njulia> binomial(5, 2), binomial(10, 0), binomial(-3, 2)\n(10, 1, 6)\n```";
     "gcd" => gcd_, false, "    gcd(a, b, ...)\n\nThe greatest common divisor of integers (non-negative).\n\n```\njulia> gcd(12, 18), gcd(-4, 6, 10)\n(6, 2)\n```";

@@ -163,8 +163,46 @@ fn show_(interp: &mut Interp, mut args: Args) -> EvalResult {
 }
 
 fn string_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.keywords("string", &["base", "pad"])?;
+    if args.kw("base").is_some() || args.kw("pad").is_some() {
+        return integer_string(&args);
+    }
     prepare(interp, &args.pos)?;
     Ok(Value::str(joined(&args)))
+}
+
+/// `string(n; base = 10, pad = 1)`: the integer `n` written in `base` (2 to 36), with at least
+/// `pad` digits.
+fn integer_string(args: &Args) -> EvalResult {
+    args.arity("string", 1, 1)?;
+    let n = super::to_int(&args.pos[0], "string")?;
+    let base = args
+        .kw("base")
+        .map_or(Ok(10), |b| super::to_int(b, "string"))?;
+    let pad = args
+        .kw("pad")
+        .map_or(Ok(1), |p| super::to_size(p, "string"))?;
+    if !(2..=36).contains(&base) {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!("base must satisfy 2 ≤ base ≤ 36, got {base}"),
+        ));
+    }
+    let mut digits = Vec::new();
+    let mut rest = n.unsigned_abs();
+    while rest > 0 || digits.is_empty() {
+        let d = (rest % base as u64) as u32;
+        digits.push(char::from_digit(d, base as u32).unwrap_or('?'));
+        rest /= base as u64;
+    }
+    while digits.len() < pad.min(1024) {
+        digits.push('0');
+    }
+    let sign = if n < 0 { "-" } else { "" };
+    Ok(Value::str(format!(
+        "{sign}{}",
+        digits.iter().rev().collect::<String>()
+    )))
 }
 
 fn repr_(interp: &mut Interp, args: Args) -> EvalResult {

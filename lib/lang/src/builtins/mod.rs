@@ -207,7 +207,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 55] {
+fn families() -> [&'static [Builtin]; 56] {
     [
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
@@ -229,6 +229,7 @@ fn families() -> [&'static [Builtin]; 55] {
         reductions::BUILTINS,
         linalg::construct::BUILTINS,
         linalg::factorize::BUILTINS,
+        linalg::decompositions::BUILTINS,
         linalg::solve::BUILTINS,
         linalg::spectral::BUILTINS,
         linalg::matrix_functions::BUILTINS,

@@ -7,6 +7,7 @@ use super::{call_named, to_float, Args};
 use crate::error::ErrorKind;
 use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::types::{Prim, Type};
 use crate::value::Value;
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_syntax::BinOp;
@@ -136,6 +137,98 @@ fn copysign_(interp: &mut Interp, args: Args) -> EvalResult {
         Value::Float(if negative { -1.0 } else { 1.0 })
     };
     interp.binary(BinOp::Mul, false, &sign, &magnitude)
+}
+
+/// `signbit(x)`: whether the sign bit of `x` is set (true for `-0.0`).
+fn signbit_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("signbit", 1, 1)?;
+    Ok(Value::Bool(
+        to_float(&args.pos[0], "signbit")?.is_sign_negative(),
+    ))
+}
+
+/// `minmax(a, b)`: `(min(a, b), max(a, b))`, each with its derivatives.
+fn minmax_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("minmax", 2, 2)?;
+    let lo = call_named(interp, "min", args.pos.clone())?;
+    let hi = call_named(interp, "max", args.pos.clone())?;
+    Ok(Value::Tuple(Rc::new(vec![lo, hi])))
+}
+
+/// `muladd(x, y, z)`: `x * y + z` (differentiated as that expression), as `fma` is here.
+fn muladd_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("muladd", 3, 3)?;
+    let product = interp.binary(BinOp::Mul, false, &args.pos[0], &args.pos[1])?;
+    interp.binary(BinOp::Add, false, &product, &args.pos[2])
+}
+
+/// The number types `promote` and `promote_type` combine, in promotion order.
+fn promotion_rank(t: &Type) -> Option<u8> {
+    match t {
+        Type::Prim(Prim::Bool) => Some(0),
+        Type::Prim(Prim::Int64) => Some(1),
+        Type::Prim(Prim::Float64) => Some(2),
+        Type::Prim(Prim::Dual) => Some(3),
+        _ => None,
+    }
+}
+
+/// The type Julia promotes `a` and `b` to: the wider number type, else their join.
+fn promoted(a: &Type, b: &Type) -> Type {
+    match (promotion_rank(a), promotion_rank(b)) {
+        (Some(x), Some(y)) if x >= y => a.clone(),
+        (Some(_), Some(_)) => b.clone(),
+        _ if a == b => a.clone(),
+        _ => Type::Prim(Prim::Any),
+    }
+}
+
+/// `promote_type(T, S, …)`: the type values of those types promote to.
+fn promote_type_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("promote_type", 1, usize::MAX)?;
+    let types = args
+        .pos
+        .iter()
+        .map(|v| {
+            Type::from_value(v).ok_or_else(|| {
+                fail(
+                    ErrorKind::MethodError,
+                    format!("no method matching promote_type(::{})", v.type_name()),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let joined = types
+        .iter()
+        .skip(1)
+        .fold(types[0].clone(), |acc, t| promoted(&acc, t));
+    let name = joined.to_string();
+    Ok(super::io::type_as_value(joined, &name))
+}
+
+/// `promote(x, y, …)`: the numbers converted to their common type, as a tuple.
+fn promote_(interp: &mut Interp, args: Args) -> EvalResult {
+    let joined = args
+        .pos
+        .iter()
+        .map(Type::of)
+        .reduce(|acc, t| promoted(&acc, &t))
+        .unwrap_or(Type::Prim(Prim::Any));
+    let converted = args
+        .pos
+        .iter()
+        .map(|v| match (&joined, v) {
+            (Type::Prim(Prim::Float64), Value::Int(_) | Value::Bool(_)) => {
+                to_float(v, "promote").map(Value::Float)
+            }
+            (Type::Prim(Prim::Int64), Value::Bool(b)) => Ok(Value::Int(i64::from(*b))),
+            (Type::Prim(Prim::Dual), _) if v.is_number() => {
+                call_named(interp, "float", vec![v.clone()])
+            }
+            _ => Ok(v.clone()),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::Tuple(Rc::new(converted)))
 }
 
 /// The value of a number, `None` under a tracing without values.
@@ -361,6 +454,11 @@ fn oneunit_(interp: &mut Interp, args: Args) -> EvalResult {
 /// determinant is negative, as Julia's).
 fn logdet_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("logdet", 1, 1)?;
+    if let Some(f) = super::linalg::decompositions::as_factorization(&args.pos[0]) {
+        if let Some(result) = f.logdet(interp) {
+            return result;
+        }
+    }
     let d = call_named(interp, "det", vec![args.pos[0].clone()])?;
     call_named(interp, "log", vec![d])
 }
@@ -413,6 +511,11 @@ fn convert_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "signbit" => signbit_, false, "    signbit(x)\n\nWhether the sign bit of `x` is set: true for negative numbers and `-0.0`.\n\n```\njulia> signbit(-1.0), signbit(-0.0), signbit(2)\n(true, true, false)\n```";
+    "minmax" => minmax_, false, "    minmax(a, b)\n\n`(min(a, b), max(a, b))`.\n\n```\njulia> minmax(3, 1)\n(1, 3)\n```";
+    "muladd" => muladd_, false, "    muladd(x, y, z)\n\n`x * y + z` (differentiated as that expression).\n\n```\njulia> muladd(2, 3, 1)\n7\n```";
+    "promote" => promote_, false, "    promote(xs...)\n\nThe numbers converted to their common type (`Bool` < `Int64` < `Float64`), as a tuple.\n\n```\njulia> promote(1, 2.5, true)\n(1.0, 2.5, 1.0)\n```";
+    "promote_type" => promote_type_, false, "    promote_type(T, S, ...)\n\nThe type that values of these types are converted to when they meet in arithmetic.\n\n```\njulia> promote_type(Int, Float64), promote_type(Bool, Int)\n(Float64, Int64)\n```";
     "evalpoly" => evalpoly_, false, "    evalpoly(x, p)\n\nThe polynomial with coefficients `p` (a tuple or vector, constant term first) at `x`, by Horner's rule; differentiable in `x` and in the coefficients.\n\n```\njulia> evalpoly(2, (1, 2, 3))\n17\n```";
     "sinc" => sinc_, false, "    sinc(x)\n\nThe normalized sinc function `sin(πx)/(πx)`, 1 at zero (differentiable everywhere, zero included).\n\n```\njulia> sinc(0.0), sinc(0.5) ≈ 2 / π\n(1.0, true)\n```";
     "cosc" => cosc_, false, "    cosc(x)\n\nThe derivative of `sinc`: `(cos(πx) - sinc(x))/x`, 0 at zero.\n\n```\njulia> cosc(0.0), cosc(1.0)\n(0.0, -1.0)\n```";

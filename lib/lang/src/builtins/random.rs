@@ -230,17 +230,41 @@ fn seed_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Nothing)
 }
 
+/// A uniformly random permutation of `0..n` (Fisher–Yates).
+fn permutation(rng: &mut Xoshiro256PlusPlus, n: usize) -> Vec<usize> {
+    let mut perm: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = rng.random_range(0..=i);
+        perm.swap(i, j);
+    }
+    perm
+}
+
 fn randperm_(interp: &mut Interp, mut args: Args) -> EvalResult {
     with_generator(interp, &mut args, |interp, rng, args| {
         args.arity("randperm", 1, 1)?;
         let n = super::to_size(&args.pos[0], "randperm")?;
         interp.check_alloc(n)?;
-        let mut perm: Vec<f64> = (1..=n).map(|k| k as f64).collect();
-        for i in (1..n).rev() {
-            let j = rng.random_range(0..=i);
-            perm.swap(i, j);
-        }
+        let perm = permutation(rng, n)
+            .into_iter()
+            .map(|k| (k + 1) as f64)
+            .collect();
         Ok(super::array(ElType::Int64, &[n], perm))
+    })
+}
+
+/// `shuffle([rng,] v)`: the elements of `v` in a random order.
+fn shuffle_(interp: &mut Interp, mut args: Args) -> EvalResult {
+    with_generator(interp, &mut args, |interp, rng, args| {
+        args.arity("shuffle", 1, 1)?;
+        let n = super::arrays::length_of(&args.pos[0]).ok_or_else(|| {
+            fail(
+                ErrorKind::MethodError,
+                format!("no method matching shuffle(::{})", args.pos[0].type_name()),
+            )
+        })?;
+        interp.check_alloc(n)?;
+        super::arrays::regather(&args.pos[0], &permutation(rng, n), "shuffle")
     })
 }
 
@@ -253,5 +277,6 @@ crate::builtins! {
     "StableRNG" => stable_rng_, false, "    StableRNG(seed)\n\nA random generator of your own whose numbers are the same on every machine and version of difflab (see `?MersenneTwister`).\n\n```\njulia> rand(StableRNG(0)) == rand(StableRNG(0))\ntrue\n```";
     "randn" => randn_, false, "    randn([rng,] [dims...])\n\nStandard normal random numbers.\n\n```\njulia> size(randn(2, 3))\n(2, 3)\n```";
     "seed!" => seed_, false, "    seed!(k)\n    Random.seed!(k)\n\nRestarts the random stream from seed `k`: the same seed gives the same numbers.\n\n```\njulia> seed!(0); a = rand(); seed!(0); a == rand()\ntrue\n```";
+    "shuffle" => shuffle_, false, "    shuffle([rng,] v)\n\nThe elements of the vector `v` in a random order (from the session's seeded generator, or `rng`).\n\n```\njulia> sort(shuffle([3, 1, 2]))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "randperm" => randperm_, false, "    randperm([rng,] n)\n\nA random permutation of `1:n`.\n\n```\njulia> sort(randperm(3))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
 }

@@ -54,6 +54,27 @@ fn nameof_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Symbol(difflab_syntax::Name::new(&name)))
 }
 
+/// `fieldcount(T)`: the number of fields of a struct type.
+fn fieldcount_(interp: &mut Interp, args: Args) -> EvalResult {
+    match fieldnames_(interp, args)? {
+        Value::Tuple(names) => Ok(Value::Int(names.len() as i64)),
+        _ => Ok(Value::Int(0)),
+    }
+}
+
+/// `ismutable(x)`: whether `x` can be changed in place (arrays, vectors, dictionaries, sets,
+/// mutable structs), as opposed to numbers, strings, tuples and immutable structs.
+fn ismutable_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("ismutable", 1, 1)?;
+    let mutable = match &args.pos[0] {
+        Value::Struct(s) => s.def.mutable,
+        Value::Array(_) | Value::List(_) | Value::Sparse(_) => true,
+        Value::Object(o) => o.copy().is_some(),
+        _ => false,
+    };
+    Ok(Value::Bool(mutable))
+}
+
 fn fieldnames_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("fieldnames", 1, 1)?;
     if let Some(Type::Prim(_) | Type::Applied(..)) = Type::from_value(&args.pos[0]) {
@@ -184,6 +205,8 @@ fn methods_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "fieldcount" => fieldcount_, false, "    fieldcount(T)\n\nThe number of fields of the struct type `T`.\n\n```\njulia> struct Pair2; a::Int; b::Int; end\n\njulia> fieldcount(Pair2)\n2\n```";
+    "ismutable" => ismutable_, false, "    ismutable(x)\n\nWhether `x` can be changed in place: arrays, dictionaries, sets and instances of mutable structs are; numbers, strings, tuples and immutable structs are not.\n\n```\njulia> ismutable([1, 2]), ismutable(1.0), ismutable((1, 2))\n(true, false, false)\n```";
     "nameof" => nameof_, false, "    nameof(f)\n\nThe name of a function or type, as a symbol.\n\n```\njulia> nameof(sin), nameof(Float64)\n(:sin, :Float64)\n```";
     "fieldnames" => fieldnames_, false, "    fieldnames(T)\n\nThe names of the fields of struct type `T`, as a tuple of symbols.\n\n```\njulia> struct Point; x::Float64; y::Float64; end\n\njulia> fieldnames(Point)\n(:x, :y)\n```";
     "getfield" => getfield_, false, "    getfield(x, name)\n\nThe field `name` (a symbol, or a 1-based position) of the user value `x`; `x.name` is the same.\n\n```\njulia> struct Point; x::Float64; y::Float64; end\n\njulia> getfield(Point(1, 2), :y)\n2.0\n```";

@@ -58,6 +58,42 @@ fn slices(interp: &Interp, args: &Args, name: &str, along: Along) -> EvalResult 
     Ok(Value::List(Rc::new(RefCell::new(out))))
 }
 
+/// `stack(vectors)`: the vectors (all of one length) as the columns of a matrix.
+fn stack_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("stack", 1, 1)?;
+    let columns = interp.elements_of(&args.pos[0])?;
+    if columns.is_empty() {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            "stack of an empty collection is undefined",
+        ));
+    }
+    call_named(interp, "hcat", columns)
+}
+
+/// `selectdim(A, d, i)`: `A` indexed by `i` along dimension `d` and by `:` along the others.
+fn selectdim_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("selectdim", 3, 3)?;
+    let rank = super::arrays::shape_of(&args.pos[0], "selectdim")?.len();
+    let d = super::to_size(&args.pos[1], "selectdim")?;
+    if d == 0 || d > rank.max(1) {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!("selectdim: dimension {d} is out of range for an array of {rank} dimensions"),
+        ));
+    }
+    let indices: Vec<Value> = (1..=rank.max(1))
+        .map(|k| {
+            if k == d {
+                args.pos[2].clone()
+            } else {
+                Value::Builtin(super::colon())
+            }
+        })
+        .collect();
+    interp.index_value(&args.pos[0], &indices)
+}
+
 fn eachcol_(interp: &mut Interp, args: Args) -> EvalResult {
     slices(interp, &args, "eachcol", Along::Columns)
 }
@@ -118,6 +154,8 @@ fn permutedims_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "stack" => stack_, false, "    stack(vectors)\n\nThe vectors (of one length) as the columns of a matrix.\n\n```\njulia> stack([[1, 2], [3, 4]])\n2×2 Matrix{Int64}:\n 1  3\n 2  4\n```";
+    "selectdim" => selectdim_, false, "    selectdim(A, d, i)\n\nThe slice of `A` at index `i` along dimension `d` (all of the other dimensions).\n\n```\njulia> selectdim([1 2; 3 4], 1, 2)\n2-element Vector{Int64}:\n 3\n 4\n```";
     "eachcol" => eachcol_, false, "    eachcol(A)\n\nThe columns of the matrix `A`, each as a vector (a vector of vectors here; Julia gives a lazy collection of views).\n\n```\njulia> [sum(c) for c in eachcol([1 2; 3 4])]\n2-element Vector{Int64}:\n 4\n 6\n```";
     "eachrow" => eachrow_, false, "    eachrow(A)\n\nThe rows of the matrix `A`, each as a vector.\n\n```\njulia> collect(eachrow([1 2; 3 4]))[2]\n2-element Vector{Int64}:\n 3\n 4\n```";
     "mapslices" => mapslices_, false, "    mapslices(f, A; dims)\n\n`f` applied to each column (`dims=1`) or each row (`dims=2`) of the matrix `A`; each result, a number or a vector, takes the slice's place.\n\n```\njulia> mapslices(sum, [1 2; 3 4]; dims=1)\n1×2 Matrix{Int64}:\n 4  6\n\njulia> mapslices(x -> x / sum(x), [1.0 3.0; 1.0 1.0]; dims=2)\n2×2 Matrix{Float64}:\n 0.25  0.75\n 0.5   0.5\n```";

@@ -58,6 +58,58 @@ fn lowercase_(_: &mut Interp, args: Args) -> EvalResult {
     recased(&args, "lowercase", str::to_lowercase)
 }
 
+/// `titlecase(s)`: the first letter of each word upper case, the rest lower case.
+fn titlecase_(_: &mut Interp, args: Args) -> EvalResult {
+    recased(&args, "titlecase", |s| {
+        let mut out = String::with_capacity(s.len());
+        let mut word_start = true;
+        for c in s.chars() {
+            if c.is_alphabetic() {
+                if word_start {
+                    out.extend(c.to_uppercase());
+                } else {
+                    out.extend(c.to_lowercase());
+                }
+                word_start = false;
+            } else {
+                out.push(c);
+                word_start = true;
+            }
+        }
+        out
+    })
+}
+
+/// `chop(s; head = 0, tail = 1)`: `s` without its first `head` and last `tail` characters.
+fn chop_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("chop", 1, 1)?;
+    args.keywords("chop", &["head", "tail"])?;
+    let s = text(&args, 0, "chop")?;
+    let count = |key: &str, default: usize| {
+        args.kw(key)
+            .map_or(Ok(default), |v| super::to_size(v, "chop"))
+    };
+    let (head, tail) = (count("head", 0)?, count("tail", 1)?);
+    let n = s.chars().count();
+    let kept: String = s
+        .chars()
+        .skip(head)
+        .take(n.saturating_sub(head + tail))
+        .collect();
+    Ok(Value::str(kept))
+}
+
+/// `chomp(s)`: `s` without one trailing newline (`\n` or `\r\n`).
+fn chomp_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("chomp", 1, 1)?;
+    let s = text(&args, 0, "chomp")?;
+    let trimmed = s
+        .strip_suffix("\r\n")
+        .or_else(|| s.strip_suffix('\n'))
+        .unwrap_or(&s);
+    Ok(Value::str(trimmed))
+}
+
 fn strip_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::str(text(&args, 0, "strip")?.trim()))
 }
@@ -87,7 +139,10 @@ fn join_(_: &mut Interp, args: Args) -> EvalResult {
     ))
 }
 
-fn replace_(_: &mut Interp, args: Args) -> EvalResult {
+fn replace_(interp: &mut Interp, args: Args) -> EvalResult {
+    if !matches!(args.pos.first(), Some(Value::Str(_) | Value::Char(_))) {
+        return replace_elements(interp, &args);
+    }
     args.arity("replace", 2, 2)?;
     let s = text(&args, 0, "replace")?;
     match &args.pos[1] {
@@ -96,6 +151,34 @@ fn replace_(_: &mut Interp, args: Args) -> EvalResult {
         )),
         _ => Err(fail(ErrorKind::ArgumentError, "replace(s, old => new)")),
     }
+}
+
+/// `replace(v, old => new, ...)`: a copy of the collection `v` with each element equal to an
+/// `old` replaced by its `new` (the first matching pair wins).
+fn replace_elements(interp: &mut Interp, args: &Args) -> EvalResult {
+    args.arity("replace", 2, usize::MAX)?;
+    let pairs = args.pos[1..]
+        .iter()
+        .map(|p| match p {
+            Value::Tuple(pair) if pair.len() == 2 => Ok((pair[0].clone(), pair[1].clone())),
+            _ => Err(fail(
+                ErrorKind::ArgumentError,
+                "replace(v, old => new, ...)",
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let shape = super::arrays::shape_of(&args.pos[0], "replace")?;
+    let replaced: Vec<Value> = interp
+        .elements_of(&args.pos[0])?
+        .into_iter()
+        .map(|x| {
+            pairs
+                .iter()
+                .find(|(old, _)| crate::eval::operators::values_equal(old, &x))
+                .map_or(x, |(_, new)| new.clone())
+        })
+        .collect();
+    crate::eval::collections::collect_values(interp, replaced, &shape)
 }
 
 fn occursin_(_: &mut Interp, args: Args) -> EvalResult {
@@ -145,6 +228,10 @@ fn rpad_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn parse_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("parse", 2, 2)?;
+    args.keywords("parse", &["base"])?;
+    if let Some(base) = args.kw("base") {
+        return parse_in_base(&args, super::to_int(base, "parse")?);
+    }
     let f = args.pos[0].clone();
     // `parse(Int, '7')` reads the digit; `Int('7')` would give its code point.
     let written = match &args.pos[1] {
@@ -152,6 +239,35 @@ fn parse_(interp: &mut Interp, args: Args) -> EvalResult {
         other => other.clone(),
     };
     interp.call(&f, vec![written])
+}
+
+/// `parse(Int, s; base)`: an integer written in `base` (2 to 36).
+fn parse_in_base(args: &Args, base: i64) -> EvalResult {
+    let is_int = matches!(&args.pos[0], Value::Builtin(b) if matches!(b.name, "Int" | "Int64"));
+    if !is_int {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            "parse: `base` is for integer types (parse(Int, s; base = 16))",
+        ));
+    }
+    let radix = u32::try_from(base)
+        .ok()
+        .filter(|b| (2..=36).contains(b))
+        .ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                format!("invalid base: base must be 2 ≤ base ≤ 36, got {base}"),
+            )
+        })?;
+    let s = text(args, 1, "parse")?;
+    i64::from_str_radix(s.trim(), radix)
+        .map(Value::Int)
+        .map_err(|_| {
+            fail(
+                ErrorKind::ArgumentError,
+                format!("invalid base {base} digits in \"{s}\""),
+            )
+        })
 }
 
 /// `tryparse(T, s)`: `parse(T, s)`, or `nothing` when `s` is not a `T`.
@@ -220,6 +336,9 @@ crate::builtins! {
     "lpad" => lpad_, false, "    lpad(s, n, [fill])\n\n`s` printed and padded on the left to `n` characters.\n\n```\njulia> lpad(7, 3, \"0\")\n\"007\"\n```";
     "rpad" => rpad_, false, "    rpad(s, n, [fill])\n\n`s` printed and padded on the right to `n` characters.\n\n```\njulia> rpad(\"a\", 3) * \"|\"\n\"a  |\"\n```";
     "tryparse" => tryparse_, false, "    tryparse(T, s)\n\nThe number of type `T` written in the string `s`, or `nothing` when it is not one.\n\n```\njulia> tryparse(Int, \"42\"), tryparse(Int, \"4x\"), tryparse(Float64, \"1e3\")\n(42, nothing, 1000.0)\n```";
+    "titlecase" => titlecase_, false, "    titlecase(s)\n\nThe string with the first letter of each word upper case and the others lower case.\n\n```\njulia> titlecase(\"the quick FOX\")\n\"The Quick Fox\"\n```";
+    "chop" => chop_, false, "    chop(s; head = 0, tail = 1)\n\nThe string without its first `head` and last `tail` characters.\n\n```\njulia> chop(\"abcd\"), chop(\"abcd\"; head = 1, tail = 2)\n(\"abc\", \"b\")\n```";
+    "chomp" => chomp_, false, "    chomp(s)\n\nThe string without one trailing newline.\n\n```\njulia> chomp(\"line\\n\")\n\"line\"\n```";
     "parse" => parse_, false, "    parse(T, s)\n\nThe number written in `s`, as type `T`.\n\n```\njulia> parse(Float64, \"2.5\")\n2.5\n```";
     "Symbol" => symbol_, false, "    Symbol(s)\n\nThe symbol with the given name.\n\n```\njulia> Symbol(\"central\")\n:central\n```";
 }

@@ -1,5 +1,6 @@
 //! Matrices built from others, all from `ad::ops` primitives (so they differentiate like any
-//! other code): `diag`, `diagm`, `Diagonal`, `Symmetric`, `tr`, `kron`, `I`, `triu` and `tril`.
+//! other code): `diag`, `diagm`, `Diagonal`, `Symmetric`, `tr`, `kron`, `I`, `triu`, `tril`,
+//! `cross` and `normalize`.
 
 use super::*;
 use crate::builtins::Args;
@@ -326,7 +327,53 @@ fn symmetric_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(from_tensor(ops::gather(&t, &pos, &[n, n])?, eltype, false))
 }
 
+/// `cross(a, b)`: the cross product of two 3-vectors, `a[[2,3,1]] .* b[[3,1,2]] -
+/// a[[3,1,2]] .* b[[2,3,1]]`.
+fn cross_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("cross", 2, 2)?;
+    let vector = |v: &Value| -> Result<(Tensor, ElType), crate::eval::Flow> {
+        match operand(v)? {
+            Some(o) if o.tensor().shape() == [3] => Ok((o.tensor().clone(), o.eltype)),
+            _ => Err(fail(
+                ErrorKind::DimensionMismatch,
+                "cross product is only defined for vectors of length 3",
+            )),
+        }
+    };
+    let ((a, ea), (b, eb)) = (vector(&args.pos[0])?, vector(&args.pos[1])?);
+    let rotated = |t: &Tensor, order: [usize; 3]| ops::gather(t, &order, &[3]);
+    let first = ops::binary(
+        BinaryFn::Mul,
+        &rotated(&a, [1, 2, 0])?,
+        &rotated(&b, [2, 0, 1])?,
+    )?;
+    let second = ops::binary(
+        BinaryFn::Mul,
+        &rotated(&a, [2, 0, 1])?,
+        &rotated(&b, [1, 2, 0])?,
+    )?;
+    let eltype = if ea == ElType::Float64 || eb == ElType::Float64 {
+        ElType::Float64
+    } else {
+        ElType::Int64
+    };
+    Ok(from_tensor(
+        ops::binary(BinaryFn::Sub, &first, &second)?,
+        eltype,
+        false,
+    ))
+}
+
+/// `normalize(v, p = 2)`: `v ./ norm(v, p)`.
+fn normalize_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("normalize", 1, 2)?;
+    let length = crate::builtins::call_named(interp, "norm", args.pos.clone())?;
+    interp.binary(difflab_syntax::BinOp::Div, true, &args.pos[0], &length)
+}
+
 crate::builtins! {
+    "cross" => cross_, false, "    cross(a, b)\n    a × b\n\nThe cross product of two vectors of length 3 (differentiable).\n\n```\njulia> cross([1, 0, 0], [0, 1, 0])\n3-element Vector{Int64}:\n 0\n 0\n 1\n```";
+    "normalize" => normalize_, false, "    normalize(v, p = 2)\n\n`v` divided by its `p`-norm (differentiable).\n\n```\njulia> normalize([3.0, 4.0])\n2-element Vector{Float64}:\n 0.6\n 0.8\n```";
     "diag" => diag_, false, "    diag(A, k=0)\n\nThe `k`-th diagonal of a matrix as a vector.\n\n```\njulia> diag([1 2; 3 4])\n2-element Vector{Int64}:\n 1\n 4\n```";
     "diagm" => diagm_, false, "    diagm(v)\n    diagm(k => v, ...)\n    diagm(m, n, k => v, ...)\n\nA matrix with `v` on its `k`-th diagonal (square unless m×n is given).\n\n```\njulia> diagm([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
     "Diagonal" => diagonal_, false, "    Diagonal(v)\n    Diagonal(A)\n\nThe square matrix with the vector `v` on its diagonal and zeros elsewhere, or the diagonal part of a square matrix `A`. It is a plain `Matrix` here, not Julia's lazy `Diagonal` type, so it prints as a dense matrix; it differentiates like `diagm`.\n\n```\njulia> Diagonal([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";

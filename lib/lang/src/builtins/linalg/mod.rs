@@ -17,7 +17,8 @@
 //! least-squares maps, `Inverse`, `lu`), `solve` (`\`, `inv`, `det` and their rules),
 //! `construct` (`diag`, `diagm`, `tr`, `kron`, `I`, `triu`, `tril`), `spectral`
 //! (`issymmetric`, `cond`, `eigvals`) and `matrix_functions` (`eigmax`, `eigmin`, `opnorm`,
-//! `logabsdet`, `pinv`, the matrix `exp`) each register their own builtins; `uniform` gives the
+//! `logabsdet`, `pinv`, the matrix `exp`) and `decompositions` (`cholesky`, `qr`, `svd`,
+//! `eigen`) each register their own builtins; `uniform` gives the
 //! bare `I` its arithmetic (`A + λ*I`).
 
 use crate::error::ErrorKind;
@@ -52,6 +53,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
 }
 
 pub(crate) mod construct;
+pub(crate) mod decompositions;
 pub(crate) mod factorize;
 pub(crate) mod matrix_functions;
 pub(crate) mod solve;

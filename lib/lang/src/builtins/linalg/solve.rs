@@ -414,6 +414,11 @@ pub fn inv_matrix(interp: &mut Interp, a: &Value) -> EvalResult {
 
 fn det_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("det", 1, 1)?;
+    if let Some(f) = super::decompositions::as_factorization(&args.pos[0]) {
+        if let Some(log_determinant) = f.logdet(interp) {
+            return crate::builtins::call_named(interp, "exp", vec![log_determinant?]);
+        }
+    }
     let (t, _) = matrix_tensor(interp, &args.pos[0], "det")?;
     if t.shape().is_empty() {
         return Ok(Value::from_scalar(ops::binary(

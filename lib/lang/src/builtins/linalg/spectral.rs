@@ -36,6 +36,33 @@ fn issymmetric_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Bool(symmetric))
 }
 
+/// Whether every entry of a plain matrix with `keep(i, j)` false is zero (`istril`, `istriu`,
+/// `isdiag`).
+fn zero_outside(
+    interp: &mut Interp,
+    args: &Args,
+    name: &str,
+    keep: fn(usize, usize) -> bool,
+) -> EvalResult {
+    args.arity(name, 1, 1)?;
+    let (m, _, a) = plain_matrix(interp, &args.pos[0], name)?;
+    Ok(Value::Bool(a.iter().enumerate().all(|(k, &x)| {
+        x == 0.0 || keep(k % m.max(1), k / m.max(1))
+    })))
+}
+
+fn istril_(interp: &mut Interp, args: Args) -> EvalResult {
+    zero_outside(interp, &args, "istril", |i, j| i >= j)
+}
+
+fn istriu_(interp: &mut Interp, args: Args) -> EvalResult {
+    zero_outside(interp, &args, "istriu", |i, j| i <= j)
+}
+
+fn isdiag_(interp: &mut Interp, args: Args) -> EvalResult {
+    zero_outside(interp, &args, "isdiag", |i, j| i == j)
+}
+
 /// The singular values of a plain `m × n` matrix (column-major), largest first.
 fn singular_values(
     a: &[f64],
@@ -180,6 +207,9 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
 
 crate::builtins! {
     "issymmetric" => issymmetric_, false, "    issymmetric(A)\n\nWhether a matrix equals its transpose exactly.\n\n```\njulia> issymmetric([1.0 2.0; 2.0 1.0])\ntrue\n```";
+    "istril" => istril_, false, "    istril(A)\n\nWhether every entry above the diagonal of `A` is zero.\n\n```\njulia> istril([1 0; 2 3]), istril([1 2; 0 3])\n(true, false)\n```";
+    "istriu" => istriu_, false, "    istriu(A)\n\nWhether every entry below the diagonal of `A` is zero.\n\n```\njulia> istriu([1 2; 0 3])\ntrue\n```";
+    "isdiag" => isdiag_, false, "    isdiag(A)\n\nWhether every entry off the diagonal of `A` is zero.\n\n```\njulia> isdiag([1 0; 0 3]), isdiag([1 2; 0 3])\n(true, false)\n```";
     "rank" => rank_, false, "    rank(A; atol = 0, rtol = min(m, n) * eps())\n\nThe numerical rank of `A`: the number of its singular values above `max(atol, rtol * σ₁)`.\n\n```\njulia> rank([1.0 2.0; 2.0 4.0]), rank([1.0 0.0; 0.0 1.0])\n(1, 2)\n```";
     "cond" => cond_, false, "    cond(A, p=2)\n\nThe condition number in the `p`-norm (`p` = 1, 2 or Inf): for p = 2 the ratio of the largest to the smallest singular value. Not differentiable.\n\n```\njulia> cond([1.0 0.0; 0.0 2.0])\n2.0\n```";
     "eigvals" => eigvals_, false, "    eigvals(A)\n\nThe eigenvalues of a square matrix in increasing order (symmetric matrices use the symmetric solver; complex eigenvalues are an error). Not differentiable.\n\n```\njulia> eigvals([2.0 1.0; 1.0 2.0])\n2-element Vector{Float64}:\n 1.0\n 3.0\n```";

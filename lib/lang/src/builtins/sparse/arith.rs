@@ -289,6 +289,11 @@ pub fn sparse_binary(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Op
         if let Some(f) = o.as_any().downcast_ref::<crate::builtins::linalg::Lu>() {
             return Some(f.solve(interp, b));
         }
+        if let Some(f) = crate::builtins::linalg::decompositions::as_factorization(a) {
+            if let Some(x) = f.solve(interp, b) {
+                return Some(x);
+            }
+        }
     }
     if !matches!(a, Value::Sparse(_)) && !matches!(b, Value::Sparse(_)) {
         return None;
