@@ -118,7 +118,7 @@ pub fn decompress_into(
     let expected = single_shape(result)?;
     check_compressed(b, expected, "compressed matrix")?;
     check_values(values, result)?;
-    run_plan(&result.plan, values, [b, b]);
+    run_single_plan(&result.plan, values, b);
     Ok(())
 }
 
@@ -324,6 +324,20 @@ impl<'a> Block<'a> {
 fn read(blocks: &[Block<'_>; 2], s: Source) -> f64 {
     let (block, row, col) = s.at();
     blocks[block].get(row, col)
+}
+
+/// [`run_plan`] for a result with one compressed matrix. A direct plan reading a contiguous
+/// matrix (the layouts AD produces) is a gather with fixed strides, without choosing a block
+/// and a layout per entry: that choice was most of a sparse Hessian's decompression.
+fn run_single_plan(plan: &Plan, values: &mut [f64], b: ArrayView2<'_, f64>) {
+    if let (Plan::Direct { sources }, Block::Flat { data, strides }) = (plan, Block::new(b)) {
+        for (value, s) in values.iter_mut().zip(sources) {
+            let (_, row, col) = s.at();
+            *value = data[row * strides[0] + col * strides[1]];
+        }
+        return;
+    }
+    run_plan(plan, values, [b, b]);
 }
 
 fn run_plan(plan: &Plan, values: &mut [f64], blocks: [ArrayView2<'_, f64>; 2]) {

@@ -255,38 +255,41 @@ fn seeds(groups: &[Vec<usize>], shape: &[usize]) -> Vec<Tensor> {
         .collect()
 }
 
-/// The compressed matrix: line `c` (a JVP, VJP or HVP) is column `c`, or row `c` when the
-/// coloring groups rows.
+/// The compressed matrix of `shape` whose columns (or rows, `by_rows`) are `lines`: built
+/// from their numbers in its memory order (column-major for columns, row-major for rows), so
+/// nothing is zero-filled first and each line is one copy.
 fn compressed(
-    mut b: ndarray::Array2<f64>,
+    shape: (usize, usize),
     lines: &[Tensor],
     by_rows: bool,
 ) -> Result<ndarray::Array2<f64>, AdError> {
-    for (c, line) in lines.iter().enumerate() {
+    use ndarray::ShapeBuilder;
+    let lane = if by_rows { shape.1 } else { shape.0 };
+    let mut data = Vec::with_capacity(shape.0 * shape.1);
+    for line in lines {
         let values = crate::tensor::col_major_slice(line.primal());
-        let mut lane = if by_rows {
-            b.row_mut(c)
-        } else {
-            b.column_mut(c)
-        };
-        if lane.len() != values.len() {
+        if values.len() != lane {
             return Err(AdError::DimensionMismatch(format!(
-                "the function returned {} values where the sparsity pattern has {}",
+                "the function returned {} values where the sparsity pattern has {lane}",
                 values.len(),
-                lane.len()
             )));
         }
-        lane.assign(&ndarray::ArrayView1::from(&values[..]));
+        data.extend_from_slice(&values);
     }
-    Ok(b)
+    let built = if by_rows {
+        ndarray::Array2::from_shape_vec(shape, data)
+    } else {
+        ndarray::Array2::from_shape_vec(shape.f(), data)
+    };
+    built.map_err(|e| AdError::DimensionMismatch(e.to_string()))
 }
 
 fn finish(plan: &SparsePlan, lines: &[Tensor]) -> Result<CsMat<f64>, AdError> {
-    let zeros = plan
+    let shape = plan
         .coloring
-        .compressed_zeros()
+        .compressed_shape()
         .ok_or_else(|| AdError::Argument("bidirectional colorings need MixedMode".into()))?;
-    let b = compressed(zeros, lines, plan.coloring.row_groups().is_some())?;
+    let b = compressed(shape, lines, plan.coloring.row_groups().is_some())?;
     plan.matrix(|values| decompress_into(values, b.view(), &plan.coloring))
 }
 
@@ -462,10 +465,13 @@ where
     };
     let (y, jvps) = pushforward(f, forward, x, &plan.column_seeds)?;
     let (_, vjps) = pullback(f, reverse, x, &plan.row_seeds)?;
-    let (br, bc) = result
-        .bidirectional_compressed_zeros()
+    let (rows, columns) = result
+        .bidirectional_shapes()
         .ok_or_else(|| AdError::Argument("mixed mode needs a bidirectional coloring".into()))?;
-    let (br, bc) = (compressed(br, &vjps, true)?, compressed(bc, &jvps, false)?);
+    let (br, bc) = (
+        compressed(rows, &vjps, true)?,
+        compressed(columns, &jvps, false)?,
+    );
     let matrix =
         plan.matrix(|values| decompress_bidirectional_into(values, br.view(), bc.view(), result))?;
     Ok((y, matrix))
