@@ -49,19 +49,28 @@ impl Interp {
                     .map_err(|f| self.locate(f, target.span))
             }
             ExprKind::Tuple(parts) => {
-                let items = super::iterate::elements(&v)?;
-                if items.len() < parts.len() {
+                let mut items = super::iterate::elements(&v)?;
+                let slurp = parts.last().filter(|p| p.splat);
+                let named = parts.len() - usize::from(slurp.is_some());
+                if items.len() < named {
                     return Err(fail(
                         ErrorKind::BoundsError,
                         format!(
                             "cannot destructure {} values into {} places",
                             items.len(),
-                            parts.len()
+                            named
                         ),
                     ));
                 }
+                let rest = items.split_off(named);
                 for (part, item) in parts.iter().zip(items) {
-                    self.assign_to(&part.value, item)?;
+                    if !part.splat {
+                        self.assign_to(&part.value, item)?;
+                    }
+                }
+                if let Some(part) = slurp {
+                    let gathered = self.rest_like(&v, rest)?;
+                    self.assign_to(&part.value, gathered)?;
                 }
                 Ok(())
             }
@@ -83,6 +92,27 @@ impl Interp {
                 ))
             }
             _ => Err(fail(ErrorKind::ArgumentError, "invalid assignment target")),
+        }
+    }
+
+    /// The values left for `rest...` in `a, rest... = v`, in the kind of collection Julia
+    /// gives: a tuple from a tuple, a string from a string, a vector otherwise.
+    fn rest_like(&mut self, v: &Value, rest: Vec<Value>) -> EvalResult {
+        match v {
+            Value::Tuple(_) => Ok(Value::Tuple(std::rc::Rc::new(rest))),
+            Value::Str(_) => Ok(Value::str(
+                rest.iter()
+                    .map(crate::display::print_string)
+                    .collect::<String>(),
+            )),
+            // An empty rest keeps the vector's element type (`Int64[]` from `[1]`).
+            Value::Array(a) if rest.is_empty() => {
+                Ok(crate::builtins::array(a.borrow().eltype, &[0], Vec::new()))
+            }
+            _ => {
+                let n = rest.len();
+                super::collections::collect_values(self, rest, &[n])
+            }
         }
     }
 

@@ -299,7 +299,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Fails unless `target` can be assigned to: a name, `x[i]`, `x.f`, or (for plain `=`) a
-    /// tuple of those.
+    /// tuple of those whose last may be `name...`.
     fn check_target(&self, target: &Expr, plain: bool) -> PResult<()> {
         let ok = match &target.kind {
             ExprKind::Ident(_) | ExprKind::Index { .. } | ExprKind::Field { .. } => true,
@@ -308,8 +308,11 @@ impl<'s> Parser<'s> {
                 matches!(value.kind, ExprKind::Ident(_))
             }
             ExprKind::Tuple(items) if plain && !items.is_empty() => {
-                for item in items {
-                    if item.splat {
+                let last = items.len() - 1;
+                for (k, item) in items.iter().enumerate() {
+                    // `a, rest... = xs` gathers the remaining values into the last name.
+                    let slurps = k == last && matches!(item.value.kind, ExprKind::Ident(_));
+                    if item.splat && !slurps {
                         return Err(self.invalid_target(&item.value));
                     }
                     self.check_target(&item.value, true)?;
