@@ -206,6 +206,17 @@ fn promote_type_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(super::io::type_as_value(joined, &name))
 }
 
+/// `Base.promote_eltype(xs...)`: the type the element types of the collections promote to.
+fn promote_eltype_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("promote_eltype", 1, usize::MAX)?;
+    let eltypes = args
+        .pos
+        .iter()
+        .map(|x| call_named(interp, "eltype", vec![x.clone()]))
+        .collect::<Result<Vec<_>, _>>()?;
+    promote_type_(interp, Args::positional(eltypes))
+}
+
 /// `promote(x, y, …)`: the numbers converted to their common type, as a tuple.
 fn promote_(interp: &mut Interp, args: Args) -> EvalResult {
     let joined = args
@@ -515,6 +526,7 @@ crate::builtins! {
     "minmax" => minmax_, false, "    minmax(a, b)\n\n`(min(a, b), max(a, b))`.\n\n```\njulia> minmax(3, 1)\n(1, 3)\n```";
     "muladd" => muladd_, false, "    muladd(x, y, z)\n\n`x * y + z` (differentiated as that expression).\n\n```\njulia> muladd(2, 3, 1)\n7\n```";
     "promote" => promote_, false, "    promote(xs...)\n\nThe numbers converted to their common type (`Bool` < `Int64` < `Float64`), as a tuple.\n\n```\njulia> promote(1, 2.5, true)\n(1.0, 2.5, 1.0)\n```";
+    "promote_eltype" => promote_eltype_, false, "    Base.promote_eltype(xs...)\n\nThe type that the element types of the collections `xs` promote to.\n\n```\njulia> Base.promote_eltype([1, 2], [1.5])\nFloat64\n```";
     "promote_type" => promote_type_, false, "    promote_type(T, S, ...)\n\nThe type that values of these types are converted to when they meet in arithmetic.\n\n```\njulia> promote_type(Int, Float64), promote_type(Bool, Int)\n(Float64, Int64)\n```";
     "evalpoly" => evalpoly_, false, "    evalpoly(x, p)\n\nThe polynomial with coefficients `p` (a tuple or vector, constant term first) at `x`, by Horner's rule; differentiable in `x` and in the coefficients.\n\n```\njulia> evalpoly(2, (1, 2, 3))\n17\n```";
     "sinc" => sinc_, false, "    sinc(x)\n\nThe normalized sinc function `sin(πx)/(πx)`, 1 at zero (differentiable everywhere, zero included).\n\n```\njulia> sinc(0.0), sinc(0.5) ≈ 2 / π\n(1.0, true)\n```";

@@ -437,8 +437,11 @@ impl Interp {
                         None => view_positions(&a, indices)?.0,
                     }
                 };
+                // The numbers to write, also before the mutable borrow: the value may hold this
+                // array (`x[1] = Any[x]`), and even its error message reads it.
+                let written = Written::of(&v)?;
                 let mut a = cell.borrow_mut();
-                write_positions(&mut a, &pos, &v)?;
+                write_positions(&mut a, &pos, written)?;
                 if a.links.is_some() {
                     drop(a);
                     return crate::builtins::views::after_write(cell, Some(&pos));
@@ -663,17 +666,35 @@ fn element(a: &Array, k: usize) -> EvalResult {
     }
 }
 
-/// Writes `v` (a scalar, or an array with one element per position) at `pos`.
-fn write_positions(a: &mut Array, pos: &[usize], v: &Value) -> Result<(), Flow> {
-    if let (Tensor::Plain(data), Some(x)) = (&mut a.data, plain_scalar(v)?) {
-        check_eltype(a.eltype, x)?;
-        let data = Rc::make_mut(data);
-        for &k in pos {
-            set_linear(data, k, x);
-        }
-        return Ok(());
+/// The numbers an indexed write stores: one plain number, or a tensor of them.
+enum Written {
+    Plain(f64),
+    Numbers(Tensor),
+}
+
+impl Written {
+    fn of(v: &Value) -> Result<Written, Flow> {
+        Ok(match plain_scalar(v)? {
+            Some(x) => Written::Plain(x),
+            None => Written::Numbers(crate::eval::operators::to_tensor(v)?),
+        })
     }
-    let source = crate::eval::operators::to_tensor(v)?;
+}
+
+/// Writes a scalar, or an array with one element per position, at `pos`.
+fn write_positions(a: &mut Array, pos: &[usize], written: Written) -> Result<(), Flow> {
+    let source = match (written, &mut a.data) {
+        (Written::Plain(x), Tensor::Plain(data)) => {
+            check_eltype(a.eltype, x)?;
+            let data = Rc::make_mut(data);
+            for &k in pos {
+                set_linear(data, k, x);
+            }
+            return Ok(());
+        }
+        (Written::Plain(x), _) => Tensor::scalar(x),
+        (Written::Numbers(t), _) => t,
+    };
     write_tensor(a, pos, &source)
 }
 
