@@ -82,6 +82,19 @@ pub(crate) fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> E
     interp.call(&Value::Builtin(builtin), args)
 }
 
+/// Calls the builtin `name` (which must exist) with keywords, elementwise when `dotted`: for
+/// builtins composed from others (`std` is `sqrt.(var(x; dims))`).
+pub(crate) fn call_builtin(
+    interp: &mut Interp,
+    name: &str,
+    pos: Vec<Value>,
+    kw: Vec<(Name, Value)>,
+    dotted: bool,
+) -> EvalResult {
+    let builtin = lookup(Name::new(name)).expect("call_builtin names a builtin");
+    call(interp, builtin, pos, kw, dotted)
+}
+
 /// The number of a plain `Int`, `Float64` or `Bool`; `None` for anything else (numbers
 /// carrying derivatives, tracers, containers).
 pub(crate) fn plain_number(v: &Value) -> Option<f64> {

@@ -3,24 +3,12 @@
 //! their structure; `median` and `quantile` read the sorted values and combine the elements
 //! they pick, so derivatives flow through those elements as in Julia's AD packages.
 
-use super::{lookup, to_float, Args};
+use super::{call_builtin, to_float, Args};
 use crate::error::ErrorKind;
 use crate::eval::iterate::elements;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::value::Value;
 use difflab_syntax::{BinOp, Name};
-
-/// Calls the builtin `name` with keywords, elementwise when `dotted`.
-fn call_builtin(
-    interp: &mut Interp,
-    name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(Name, Value)>,
-    dotted: bool,
-) -> EvalResult {
-    let builtin = lookup(Name::new(name)).expect("Statistics calls registered builtins");
-    super::call(interp, builtin, pos, kw, dotted)
-}
 
 /// The `dims` keyword, passed on to `sum` and `mean`.
 fn dims_keyword(args: &Args) -> Vec<(Name, Value)> {

@@ -34,8 +34,7 @@ impl Factorization {
             .get("U")
             .filter(|_| self.type_name.starts_with("Cholesky"))?;
         let call = |interp: &mut Interp, name: &str, v: Value, dotted: bool| {
-            let f = crate::builtins::lookup(difflab_syntax::Name::new(name)).expect("a builtin");
-            crate::builtins::call(interp, f, vec![v], Vec::new(), dotted)
+            crate::builtins::call_builtin(interp, name, vec![v], Vec::new(), dotted)
         };
         Some((|| {
             let diagonal = call(interp, "diag", u.clone(), false)?;
