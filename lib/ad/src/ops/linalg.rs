@@ -20,21 +20,90 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if crate::reverse::is_tape_tag([a, b], tag) {
         return super::taping::matmul(a, b, tag);
     }
-    let n = chunk_len([a, b], tag);
-    let (va, _) = a.split(tag);
-    let (vb, _) = b.split(tag);
-    let pa = partials_or_zero(a, tag, n);
-    let pb = partials_or_zero(b, tag, n);
-    let partials = pa
+    let (va, pa) = a.split(tag);
+    let (vb, pb) = b.split(tag);
+    let value = matmul(va, vb)?;
+    // A constant operand contributes no term: `A·dB` alone, not `0·B + A·dB`.
+    let partials = match (pa, pb) {
+        (None, Some(pb)) => times_partials(va, pb, true)?,
+        (Some(pa), None) => times_partials(vb, pa, false)?,
+        _ => {
+            let n = chunk_len([a, b], tag);
+            let left = times_partials(vb, &partials_or_zero(a, tag, n), false)?;
+            let right = times_partials(va, &partials_or_zero(b, tag, n), true)?;
+            left.iter()
+                .zip(&right)
+                .map(|(l, r)| elementwise::binary(elementwise::BinaryFn::Add, l, r))
+                .collect::<Result<_>>()?
+        }
+    };
+    Ok(Tensor::dual(tag, value, partials))
+}
+
+/// `c·dᵢ` (with `constant_left`) or `dᵢ·c` for every partial `dᵢ`. Plain partials are placed
+/// side by side (as the columns of one matrix right of `c`, as its rows left of it) and
+/// multiplied in one product: a chunk of small products, each packing `c` again, costs several
+/// times one wide product.
+fn times_partials(
+    constant: &Tensor,
+    partials: &[Tensor],
+    constant_left: bool,
+) -> Result<Vec<Tensor>> {
+    let one = |d: &Tensor| {
+        if constant_left {
+            matmul(constant, d)
+        } else {
+            matmul(d, constant)
+        }
+    };
+    // Left of `c`, a vector is a column (the outer product), which does not stack as rows.
+    let stackable = partials.len() > 1
+        && constant.is_plain()
+        && partials
+            .iter()
+            .all(|d| d.is_plain() && (constant_left || d.shape().len() == 2));
+    if !stackable {
+        return partials.iter().map(one).collect();
+    }
+    let axis = ndarray::Axis(if constant_left { 1 } else { 0 });
+    let views = partials
         .iter()
-        .zip(&pb)
-        .map(|(da, db)| {
-            let left = matmul(da, vb)?;
-            let right = matmul(va, db)?;
-            elementwise::binary(elementwise::BinaryFn::Add, &left, &right)
+        .map(matrix_view)
+        .collect::<Result<Vec<_>>>()?;
+    let stacked = ndarray::concatenate(axis, &views)
+        .map_err(|e| AdError::DimensionMismatch(e.to_string()))?;
+    let stacked = Tensor::plain(stacked.into_dyn());
+    let product = if constant_left {
+        matmul_plain(constant, &stacked)?
+    } else {
+        matmul_plain(&stacked, constant)?
+    };
+    let product = matrix_view(&product)?;
+    let right_is_vector = |d: &Tensor| if constant_left { d } else { constant }.shape().len() == 1;
+    let mut start = 0;
+    partials
+        .iter()
+        .zip(&views)
+        .map(|(d, view)| {
+            let width = view.len_of(axis);
+            let block = product.slice_axis(axis, ndarray::Slice::from(start..start + width));
+            start += width;
+            shaped_like_product(block.to_owned(), right_is_vector(d))
         })
-        .collect::<Result<_>>()?;
-    Ok(Tensor::dual(tag, matmul(va, vb)?, partials))
+        .collect()
+}
+
+/// A block of a stacked product as the tensor one product would have given: a vector when the
+/// right operand was a vector.
+fn shaped_like_product(block: Array2<f64>, vector: bool) -> Result<Tensor> {
+    let rows = block.nrows();
+    let out = if vector {
+        block.into_shape_with_order(rows).map(|v| v.into_dyn())
+    } else {
+        Ok(block.into_dyn())
+    };
+    out.map(Tensor::plain)
+        .map_err(|e| AdError::Argument(e.to_string()))
 }
 
 /// The numbers of a vector (as one column) or a matrix, without copying them.
@@ -123,15 +192,7 @@ fn matmul_plain(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             mb.ncols()
         )));
     }
-    let rows = ma.nrows();
-    let product = product(ma, mb)?;
-    let out = if b.shape().len() == 1 {
-        product.into_shape_with_order(rows).map(|v| v.into_dyn())
-    } else {
-        Ok(product.into_dyn())
-    };
-    out.map(Tensor::plain)
-        .map_err(|e| AdError::Argument(e.to_string()))
+    shaped_like_product(product(ma, mb)?, b.shape().len() == 1)
 }
 
 #[cfg(test)]
@@ -155,6 +216,69 @@ mod tests {
         for (i, j) in [(0, 0), (17, 250), (299, 1), (123, 299)] {
             let expected: f64 = (0..n).map(|k| entry(i, k) * entry(j, k)).sum();
             assert_eq!(product.primal()[[i, j]], expected, "({i}, {j})");
+        }
+    }
+
+    /// Every partial of a product, one plain product at a time: the rule the stacked products
+    /// must reproduce.
+    fn partial_by_partial(a: &Tensor, b: &Tensor, tag: Tag) -> Vec<Vec<f64>> {
+        let n = chunk_len([a, b], tag);
+        let (va, vb) = (a.split(tag).0, b.split(tag).0);
+        partials_or_zero(a, tag, n)
+            .iter()
+            .zip(&partials_or_zero(b, tag, n))
+            .map(|(da, db)| {
+                let (l, r) = (matmul_plain(da, vb).unwrap(), matmul_plain(va, db).unwrap());
+                let (l, r) = (l.to_col_major(), r.to_col_major());
+                l.iter().zip(&r).map(|(x, y)| x + y).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_chunk_of_partials_multiplies_as_one_product_with_each_partials_result() {
+        let numbers = |shape: &[usize], seed: usize| {
+            let len = shape.iter().product::<usize>();
+            let data = (0..len)
+                .map(|k| ((k * 7 + seed * 5) % 13) as f64 - 6.0)
+                .collect();
+            Tensor::from_col_major(shape, data)
+        };
+        let dual = |shape: &[usize], tag: Tag, seed: usize| {
+            let partials = (1..=3).map(|k| numbers(shape, seed + k)).collect();
+            Tensor::dual(tag, numbers(shape, seed), partials)
+        };
+        let tag = Tag::fresh();
+        let cases = [
+            (numbers(&[4, 3], 0), dual(&[3], tag, 1)),
+            (numbers(&[4, 3], 0), dual(&[3, 2], tag, 1)),
+            (dual(&[4, 3], tag, 2), numbers(&[3], 0)),
+            (dual(&[4, 3], tag, 2), numbers(&[3, 2], 0)),
+            (dual(&[4, 3], tag, 2), dual(&[3, 2], tag, 5)),
+            (dual(&[4], tag, 2), numbers(&[1, 2], 0)),
+        ];
+        for (a, b) in cases {
+            let Tensor::Dual(product) = matmul(&a, &b).unwrap() else {
+                panic!("dual expected")
+            };
+            assert_eq!(
+                product.value.to_col_major(),
+                matmul_plain(a.split(tag).0, b.split(tag).0)
+                    .unwrap()
+                    .to_col_major()
+            );
+            let got: Vec<Vec<f64>> = product.partials.iter().map(Tensor::to_col_major).collect();
+            assert_eq!(
+                got,
+                partial_by_partial(&a, &b, tag),
+                "{:?} · {:?}",
+                a.shape(),
+                b.shape()
+            );
+            assert!(product
+                .partials
+                .iter()
+                .all(|p| p.shape() == product.value.shape()));
         }
     }
 

@@ -263,6 +263,12 @@ pub fn transpose(t: &Tensor) -> Result<Tensor> {
         [] => Ok(t.clone()),
         [n] => reshape(t, &[1, n]),
         [m, n] => {
+            match t {
+                // One copy with the axes swapped: the numbers keep their memory order.
+                Tensor::Plain(a) => return Ok(Tensor::plain(a.as_ref().clone().reversed_axes())),
+                Tensor::Dual(d) => return d.map_layers(transpose),
+                _ => {}
+            }
             // Element (j, i) of the result is element (i, j) of t.
             let order: Vec<usize> = (0..m)
                 .flat_map(|i| (0..n).map(move |j| i + j * m))
