@@ -669,12 +669,18 @@ pub fn approx_scalar(x: f64, y: f64) -> bool {
 
 /// `isapprox(a, b; rtol, atol)` on numbers or arrays (arrays compare by norm, as Julia does).
 pub fn isapprox(
-    _: &mut Interp,
+    interp: &mut Interp,
     a: &Value,
     b: &Value,
     rtol: Option<f64>,
     atol: Option<f64>,
 ) -> EvalResult {
+    if matches!(a, Value::Sparse(_)) || matches!(b, Value::Sparse(_)) {
+        // Julia compares any two arrays by the norm of their difference.
+        let densify = crate::builtins::sparse::arith::densify;
+        let (a, b) = (densify(interp, a)?, densify(interp, b)?);
+        return isapprox(interp, &a, &b, rtol, atol);
+    }
     let (Some(x), Some(y)) = (operand(a)?, operand(b)?) else {
         return Err(fail(
             ErrorKind::MethodError,

@@ -3,8 +3,9 @@
 //! `F.Q`, `F.R`; `F.U`, `F.S`, `F.V`, `F.Vt`; `F.values`, `F.vectors`), they destructure as
 //! Julia's do (`Q, R = qr(A)`), and a Cholesky factorization solves (`F \ b`) and gives
 //! `logdet(F)` and `det(F)`. Under sparsity detection every entry of a factor depends on every
-//! entry of `A` (SparseConnectivityTracer's conservative rule); numbers carrying derivatives
-//! are refused, naming the operations that differentiate instead.
+//! entry of `A` (SparseConnectivityTracer's conservative rule). `cholesky` differentiates (its
+//! rules are in `cholesky.rs`); for the others numbers carrying derivatives are refused, naming
+//! the operations that differentiate instead.
 
 use super::*;
 use crate::builtins::Args;
@@ -132,26 +133,38 @@ fn input(
     if t.is_plain() {
         return Ok(Input::Plain(m, n, t.to_col_major()));
     }
-    if t.has_tracer() && t.tag().is_none() {
-        // No values (global) or values that only choose branches (local): every entry of a
-        // factor depends on every entry of `A`.
-        let set = union_all(&tracer::sets_of(&t));
-        let factors = shapes(m, n)
-            .into_iter()
-            .map(|shape| {
-                let count = shape.iter().product();
-                let tracer = Tracer::new(&shape, vec![set.clone(); count], None);
-                from_tensor(Tensor::Tracer(Rc::new(tracer)), ElType::Float64, false)
-            })
-            .collect();
+    if let Some(factors) = traced_factors(&t, shapes)? {
         return Ok(Input::Traced(factors));
     }
     Err(fail(
         ErrorKind::MethodError,
         format!(
-            "`{name}` has no derivative rule; differentiate through `A \\ b`, `det`, `logdet` or `inv`, which have rules"
+            "`{name}` has no derivative rule; differentiate through `A \\ b`, `det`, `logdet`, `inv` or `cholesky`, which have rules"
         ),
     ))
+}
+
+/// For sparsity tracers, the dense patterns of the factors of `t`, given their shapes by
+/// `shapes(m, n)`: with no values (global) or values that only choose branches (local), every
+/// entry of a factor depends on every entry of `A`.
+fn traced_factors(
+    t: &Tensor,
+    shapes: impl Fn(usize, usize) -> Vec<Vec<usize>>,
+) -> Result<Option<Vec<Value>>, crate::eval::Flow> {
+    if !t.has_tracer() || t.tag().is_some() {
+        return Ok(None);
+    }
+    let (m, n) = matrix_size(t)?;
+    let set = union_all(&tracer::sets_of(t));
+    let factors = shapes(m, n)
+        .into_iter()
+        .map(|shape| {
+            let count = shape.iter().product();
+            let tracer = Tracer::new(&shape, vec![set.clone(); count], None);
+            from_tensor(Tensor::Tracer(Rc::new(tracer)), ElType::Float64, false)
+        })
+        .collect();
+    Ok(Some(factors))
 }
 
 /// Julia's `PosDefException`.
@@ -215,39 +228,14 @@ fn cholesky_(interp: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    let fields = match input(interp, &args.pos[0], "cholesky", |_, n| vec![vec![n, n]; 3])? {
-        Input::Traced(f) => f,
-        Input::Plain(..) if pivoting == "RowMaximum" => return Err(fail(
+    let (t, _) = matrix_tensor(interp, &args.pos[0], "cholesky")?;
+    let fields = match traced_factors(&t, |_, n| vec![vec![n, n]; 3])? {
+        Some(traced) => traced,
+        None if pivoting == "RowMaximum" => return Err(fail(
             ErrorKind::ArgumentError,
             "the pivoted Cholesky factorization (RowMaximum()) is not available; use cholesky(A)",
         )),
-        Input::Plain(m, n, a) => {
-            if m != n {
-                return Err(fail(
-                    ErrorKind::DimensionMismatch,
-                    format!("matrix is not square: dimensions are ({m}, {n})"),
-                ));
-            }
-            if check && !is_symmetric(n, &a) {
-                return Err(not_positive_definite("Hermitian"));
-            }
-            let llt = interruptible(&a, move |a| {
-                faer::MatRef::from_column_major_slice(a, n, n)
-                    .llt(faer::Side::Lower)
-                    .map(|f| numbers(f.L()))
-            })?;
-            let l = match llt {
-                Ok(l) => l,
-                Err(_) if check => return Err(not_positive_definite("positive definite")),
-                Err(_) => vec![f64::NAN; n * n],
-            };
-            let u: Vec<f64> = (0..n * n).map(|k| l[k / n + (k % n) * n]).collect();
-            // Julia stores U in the upper triangle and leaves A's strict lower triangle.
-            let factors = (0..n * n)
-                .map(|k| if k % n <= k / n { u[k] } else { a[k] })
-                .collect();
-            vec![matrix(n, n, l), matrix(n, n, u), matrix(n, n, factors)]
-        }
+        None => cholesky_fields(&t, check)?,
     };
     Ok(Value::object(Factorization {
         type_name: "Cholesky{Float64, Matrix{Float64}}",
@@ -255,6 +243,38 @@ fn cholesky_(interp: &mut Interp, args: Args) -> EvalResult {
         destructured: &["L", "U"],
         shown: &[("U factor", "U")],
     }))
+}
+
+/// `L`, `U` and `factors` of `cholesky(A)` for plain numbers and numbers carrying derivatives
+/// (their rules are in [`super::cholesky`]); with `check = false` a matrix that is not
+/// positive definite gives factors of NaN, as Julia's unchecked factorization is unusable.
+fn cholesky_fields(a: &Tensor, check: bool) -> Result<Vec<Value>, crate::eval::Flow> {
+    let (m, n) = matrix_size(a)?;
+    if m != n {
+        return Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!("matrix is not square: dimensions are ({m}, {n})"),
+        ));
+    }
+    if check && !is_symmetric(n, &a.to_col_major()) {
+        return Err(not_positive_definite("Hermitian"));
+    }
+    let l = match super::cholesky::factor(a) {
+        Ok(l) => l,
+        Err(AdError::Argument(message)) if message == super::cholesky::NOT_POSITIVE_DEFINITE => {
+            if check {
+                return Err(not_positive_definite("positive definite"));
+            }
+            Tensor::filled(&[n, n], f64::NAN)
+        }
+        Err(other) => return Err(other.into()),
+    };
+    let u = ops::transpose(&l)?;
+    let factors = super::cholesky::factors_field(&u, a, n)?;
+    Ok([l, u, factors]
+        .into_iter()
+        .map(|t| from_tensor(t, ElType::Float64, false))
+        .collect())
 }
 
 /// `qr(A)`: `A = QR` with `Q` orthonormal columns (`m × min(m, n)`) and `R` upper triangular.
@@ -428,7 +448,7 @@ fn real_vector(v: &[faer::c64]) -> Vec<f64> {
 crate::builtins! {
     "NoPivot" => no_pivot_, false, "    NoPivot()\n\nThe pivoting strategy \"none\" of LinearAlgebra's factorizations: `cholesky(A, NoPivot())` is `cholesky(A)`.\n\n```\njulia> cholesky([4.0 0.0; 0.0 1.0], NoPivot()).U[1, 1]\n2.0\n```";
     "RowMaximum" => row_maximum_, false, "    RowMaximum()\n\nThe pivoting strategy that picks the largest remaining entry; `cholesky(A, RowMaximum())` is accepted under sparsity detection (every factor entry depends on all of `A`) and refused for numbers, where the pivoted factorization is not available.\n\n```\njulia> RowMaximum()\nRowMaximum()\n```";
-    "cholesky" => cholesky_, false, "    cholesky(A; check = true)\n\nThe Cholesky factorization of a symmetric positive definite matrix: fields `L` and `U` with `A == L * L' == U' * U` (and Julia's `factors`); `F \\ b` solves with it, and `logdet(F)`, `det(F)` read it. A matrix that is not symmetric or not positive definite is a `PosDefException` (with `check = false`, the factors are NaN instead). `cholesky(A, NoPivot())` is the same.\n\n```\njulia> F = cholesky([4.0 2.0; 2.0 3.0]); F.L\n2×2 Matrix{Float64}:\n 2.0  0.0\n 1.0  1.41421\n\njulia> F \\ [2.0, 1.0]\n2-element Vector{Float64}:\n 0.5\n 0.0\n```";
+    "cholesky" => cholesky_, false, "    cholesky(A; check = true)\n\nThe Cholesky factorization of a symmetric positive definite matrix: fields `L` and `U` with `A == L * L' == U' * U` (and Julia's `factors`); `F \\ b` solves with it, and `logdet(F)`, `det(F)` read it. A matrix that is not symmetric or not positive definite is a `PosDefException` (with `check = false`, the factors are NaN instead). `cholesky(A, NoPivot())` is the same. It differentiates under every backend but the symbolic one; as Julia's, it reads the upper triangle of `A`, so a gradient with respect to `A` lies there.\n\n```\njulia> F = cholesky([4.0 2.0; 2.0 3.0]); F.L\n2×2 Matrix{Float64}:\n 2.0  0.0\n 1.0  1.41421\n\njulia> F \\ [2.0, 1.0]\n2-element Vector{Float64}:\n 0.5\n 0.0\n\njulia> g = gradient(s -> logdet(cholesky([4.0 s; s 3.0])), AutoForwardDiff(), 2.0);\n\njulia> g ≈ -2 * 2.0 / (12 - 2.0^2)  # d/ds log(12 - s²)\ntrue\n```";
     "qr" => qr_, false, "    qr(A)\n\nThe QR factorization `A = Q * R`: `Q` has orthonormal columns (`m × min(m, n)`; Julia's `Q` is an `m × m` operator whose first columns these are) and `R` is upper triangular. `Q, R = qr(A)` destructures it.\n\n```\njulia> Q, R = qr([3.0 1.0; 4.0 2.0]); Q * R ≈ [3.0 1.0; 4.0 2.0], abs.(R[1, 1])\n(true, 5.0)\n```";
     "svd" => svd_, false, "    svd(A)\n\nThe thin singular value decomposition `A = U * Diagonal(S) * Vt`, with the singular values `S` decreasing; fields `U`, `S`, `V`, `Vt`, and `U, S, V = svd(A)`.\n\n```\njulia> F = svd([3.0 0.0; 0.0 -2.0]); F.S\n2-element Vector{Float64}:\n 3.0\n 2.0\n```";
     "eigen" => eigen_, false, "    eigen(A)\n\nThe eigenvalues of a square matrix in increasing order (`F.values`) and its unit eigenvectors as the columns of `F.vectors`; `values, vectors = eigen(A)`. Symmetric matrices take the symmetric solver. Complex eigenvalues are a `DomainError` (difflab has no complex numbers).\n\n```\njulia> values, vectors = eigen([2.0 1.0; 1.0 2.0]); values\n2-element Vector{Float64}:\n 1.0\n 3.0\n```";

@@ -256,7 +256,8 @@ fn frobenius(m: &CsMat<f64>) -> f64 {
     m.data().iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
-fn densify(interp: &Interp, v: &Value) -> EvalResult {
+/// A sparse matrix as the dense matrix of its entries; other values as they are.
+pub(crate) fn densify(interp: &Interp, v: &Value) -> EvalResult {
     match v {
         Value::Sparse(s) => {
             let s = s.borrow();
