@@ -68,6 +68,10 @@ fn keys_(interp: &mut Interp, args: Args) -> EvalResult {
         Value::NamedTuple(items) => Ok(Value::Tuple(std::rc::Rc::new(
             items.iter().map(|(k, _)| Value::Symbol(*k)).collect(),
         ))),
+        // The keys of a matrix are its cartesian indices, as in Julia.
+        other if super::cartesian::shape_of(other).is_some_and(|s| s.len() > 1) => {
+            super::call_named(interp, "CartesianIndices", vec![other.clone()])
+        }
         other => super::arrays::eachindex_of(other),
     }
 }

@@ -449,10 +449,16 @@ fn atan_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn max_(_: &mut Interp, args: Args) -> EvalResult {
+    if let Some(result) = super::cartesian::extremum(&args.pos, true) {
+        return result;
+    }
     fold_binary(BinaryFn::Max, "max", args)
 }
 
 fn min_(_: &mut Interp, args: Args) -> EvalResult {
+    if let Some(result) = super::cartesian::extremum(&args.pos, false) {
+        return result;
+    }
     fold_binary(BinaryFn::Min, "min", args)
 }
 

@@ -11,6 +11,7 @@ pub mod ad;
 mod args;
 pub mod arrays;
 pub mod bench;
+pub mod cartesian;
 pub mod chars;
 pub mod collections;
 pub mod coloring;
@@ -220,8 +221,9 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 56] {
+fn families() -> [&'static [Builtin]; 57] {
     [
+        cartesian::BUILTINS,
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
         coloring::BUILTINS,

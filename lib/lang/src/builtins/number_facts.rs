@@ -458,6 +458,9 @@ fn sine_and_cosine(interp: &mut Interp, x: Value) -> EvalResult {
 /// `oneunit(x)`: `one(x)` (difflab's numbers carry no units).
 fn oneunit_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("oneunit", 1, 1)?;
+    if let Some(unit) = super::cartesian::oneunit(&args.pos[0]) {
+        return Ok(unit);
+    }
     call_named(interp, "one", vec![args.pos[0].clone()])
 }
 

@@ -398,7 +398,7 @@ fn extremum_and_position(args: &Args, largest: bool, name: &str) -> Result<(Valu
 /// `argmax(x)` / `argmin(x)`: the index of the extremum.
 fn arg_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
     let (_, k) = extremum_and_position(args, largest, name)?;
-    Ok(Value::Int(k as i64 + 1))
+    Ok(position_in(args, k))
 }
 
 /// `findmax(x)` / `findmin(x)`: `(x[k], k)` for the index `k` of the extremum.
@@ -406,8 +406,15 @@ fn find_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
     let (element, k) = extremum_and_position(args, largest, name)?;
     Ok(Value::Tuple(std::rc::Rc::new(vec![
         element,
-        Value::Int(k as i64 + 1),
+        position_in(args, k),
     ])))
+}
+
+/// The index of the 0-based position `k` in the searched array (the last argument): an `Int`,
+/// or a `CartesianIndex` in an array of two or more dimensions.
+fn position_in(args: &Args, k: usize) -> Value {
+    let shape = args.pos.last().and_then(super::cartesian::shape_of);
+    super::cartesian::position(shape.as_deref().unwrap_or(&[]), k)
 }
 
 fn findmax_(_: &mut Interp, args: Args) -> EvalResult {

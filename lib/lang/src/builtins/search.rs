@@ -117,6 +117,15 @@ fn findall_(interp: &mut Interp, args: Args) -> EvalResult {
         let starts = super::string_index::char_starts(s);
         idx = idx.iter().map(|&p| starts[p as usize - 1]).collect();
     }
+    if let Some(shape) = searched_shape(&args) {
+        let positions = idx
+            .iter()
+            .map(|&p| super::cartesian::position(&shape, p as usize - 1))
+            .collect();
+        return Ok(Value::List(std::rc::Rc::new(std::cell::RefCell::new(
+            positions,
+        ))));
+    }
     let n = idx.len();
     Ok(super::array(ElType::Int64, &[n], idx))
 }
@@ -133,9 +142,21 @@ fn findfirst_(interp: &mut Interp, args: Args) -> EvalResult {
         (true, Some(Value::Str(s))) => {
             Value::Int(super::string_index::byte_index_of_char(s, position as usize - 1) as i64)
         }
-        (true, _) => Value::Int(position),
+        (true, _) => match searched_shape(&args) {
+            Some(shape) => super::cartesian::position(&shape, position as usize - 1),
+            None => Value::Int(position),
+        },
         (false, _) => Value::Nothing,
     })
+}
+
+/// The shape of the searched array (the last argument) when it has two or more dimensions,
+/// whose positions are `CartesianIndex`es as in Julia.
+fn searched_shape(args: &Args) -> Option<Vec<usize>> {
+    args.pos
+        .last()
+        .and_then(super::cartesian::shape_of)
+        .filter(|shape| shape.len() > 1)
 }
 
 /// For `any`, `all` and `count` of a sparse Bool matrix: its stored `true`s and its size,

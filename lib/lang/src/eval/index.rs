@@ -266,6 +266,9 @@ impl Interp {
 
     /// `container[indices...]` with evaluated indices.
     pub fn index_value(&mut self, container: &Value, indices: &[Value]) -> EvalResult {
+        if let Some(spread) = cartesian_spread(container, indices)? {
+            return self.index_value(container, &spread);
+        }
         match container {
             Value::Array(a) => {
                 let a = a.borrow();
@@ -412,6 +415,9 @@ impl Interp {
         indices: &[Value],
         v: Value,
     ) -> Result<(), Flow> {
+        if let Some(spread) = cartesian_spread(container, indices)? {
+            return self.set_index_values(container, &spread, v);
+        }
         // `x[1:2] = x` reads the array being written: it reads a copy instead.
         let v = unaliased(container, &v);
         match container {
@@ -571,6 +577,22 @@ impl Interp {
 }
 
 /// The key of `d[k]` (`d[a, b]` is the key `(a, b)`, as in Julia).
+/// The indices of an array indexed with `CartesianIndex`es, spread into integers
+/// ([`crate::builtins::cartesian::spread`]); `None` when there are none or the container is
+/// not an array.
+fn cartesian_spread(container: &Value, indices: &[Value]) -> Result<Option<Vec<Value>>, Flow> {
+    if !indices
+        .iter()
+        .any(|v| matches!(v, Value::Object(_) | Value::List(_)))
+    {
+        return Ok(None);
+    }
+    match crate::builtins::cartesian::shape_of(container) {
+        Some(shape) => crate::builtins::cartesian::spread(&shape, indices),
+        None => Ok(None),
+    }
+}
+
 fn dict_key(indices: &[Value]) -> Value {
     match indices {
         [k] => k.clone(),

@@ -250,6 +250,9 @@ impl Interp {
         if let Some(result) = crate::builtins::linalg::uniform::binary(self, op, dotted, a, b) {
             return result;
         }
+        if let Some(result) = crate::builtins::cartesian::binary(op, dotted, a, b) {
+            return result;
+        }
         // Sparse matrices have their own arithmetic (results stay sparse where Julia's do).
         let sparse = if dotted {
             crate::builtins::sparse::sparse_broadcast(self, op, a, b)
