@@ -29,6 +29,7 @@ pub mod io;
 pub mod iterators;
 mod keyed;
 pub mod linalg;
+pub mod markers;
 pub mod math;
 pub mod matpower;
 pub mod mtx;
@@ -221,8 +222,9 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 57] {
+fn families() -> [&'static [Builtin]; 58] {
     [
+        markers::BUILTINS,
         cartesian::BUILTINS,
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,

@@ -1,17 +1,20 @@
-//! Implicit functions: `ImplicitFunction(forward, conditions; linear_solver,
-//! conditions_backend)`, differentiated with the implicit function theorem instead of through
+//! Implicit functions: `ImplicitFunction(forward, conditions; representation, linear_solver,
+//! backends, conditions_backend)`, differentiated with the implicit function theorem instead of through
 //! `forward` (which may use loops, mutation, anything).
 //!
 //! When `x` carries partials `ẋ` (forward mode around it), the output's partials solve
 //! `A ẏ = −B ẋ` with `A = ∂c/∂y` and `B = ∂c/∂x` at `(x, y(x))`, all partials of a chunk from one
 //! set-up: `B ẋ` are pushforwards of the conditions in `x`; `A` is applied matrix-free by
 //! pushforwards in `y` inside GMRES (`IterativeLinearSolver`), or materialized and factorized
-//! once (`DirectLinearSolver`), or handed to the user's `presolve`/`solve` functions.
+//! once (`DirectLinearSolver`, and GMRES under `MatrixRepresentation()`), solved by least
+//! squares (`IterativeLeastSquaresSolver`, more conditions than unknowns allowed), or handed to
+//! the user's `presolve`/`solve` functions.
 
 use super::backends::as_backend;
 use super::custom_rule::{record_plain_pullback, transpose_times};
 use crate::builtins::linalg::factorize::DenseLu;
 use crate::builtins::linalg::LinearMap;
+use crate::builtins::markers::is_marker;
 use crate::builtins::sparse::SparseLu;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
@@ -85,7 +88,7 @@ impl LinearMap for Factors {
 enum TransposedSolve {
     /// A factorization of `A` (`None` when `A` is singular).
     Factors(Option<Box<Factors>>),
-    /// The columns of `A⁻ᵀ`, from the user's solver.
+    /// The columns of `A⁻ᵀ` (from the user's solver), or of `A⁺ᵀ` (least squares).
     Inverse(Vec<Vec<f64>>),
 }
 
@@ -95,7 +98,7 @@ impl TransposedSolve {
         match self {
             TransposedSolve::Factors(factors) => factors.as_ref()?.apply_plain(ct, 1, true).ok(),
             TransposedSolve::Inverse(columns) => {
-                let mut u = vec![0.0; ct.len()];
+                let mut u = vec![0.0; columns.first().map_or(0, Vec::len)];
                 for (column, &c) in columns.iter().zip(ct) {
                     for (ui, &a) in u.iter_mut().zip(column) {
                         *ui += a * c;
@@ -124,6 +127,8 @@ pub enum LinearSolver {
         /// Warn when the solve fails.
         verbose: bool,
     },
+    /// Least squares on the materialized `A`, which may have more conditions than unknowns.
+    LeastSquares,
     /// The user's `presolve(A, y)` and `solve(Afact, b)` functions, or, for a value `object`
     /// of a subtype of `AbstractLinearSolver`, the methods `presolve(object, A, y)` and
     /// `solve(object, Afact, b)`.
@@ -176,6 +181,7 @@ impl Object for LinearSolver {
         match self {
             LinearSolver::Iterative { .. } => "IterativeLinearSolver".into(),
             LinearSolver::Direct { .. } => "DirectLinearSolver".into(),
+            LinearSolver::LeastSquares => "IterativeLeastSquaresSolver".into(),
             LinearSolver::User { .. } => "LinearSolver".into(),
         }
     }
@@ -191,6 +197,7 @@ impl Object for LinearSolver {
                 format!("IterativeLinearSolver(verbose={verbose}, accept_inconsistent={accept_inconsistent}, rtol={rtol})")
             }
             LinearSolver::Direct { verbose } => format!("DirectLinearSolver(verbose={verbose})"),
+            LinearSolver::LeastSquares => "IterativeLeastSquaresSolver()".into(),
             LinearSolver::User { .. } => "LinearSolver(presolve, solve)".into(),
         }
     }
@@ -239,6 +246,11 @@ fn iterative_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Object(Rc::new(Box::new(solver))))
 }
 
+fn least_squares_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("IterativeLeastSquaresSolver", 0, 0)?;
+    Ok(Value::object(LinearSolver::LeastSquares))
+}
+
 fn direct_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("DirectLinearSolver", 0, 0)?;
     Ok(Value::Object(Rc::new(Box::new(LinearSolver::Direct {
@@ -251,7 +263,14 @@ pub struct ImplicitFunction {
     forward: Value,
     conditions: Value,
     solver: LinearSolver,
-    backend: Backend,
+    /// `representation=MatrixRepresentation()`: `A` is materialized, also for GMRES.
+    matrix_representation: bool,
+    /// Differentiates the conditions in `x` (`B`).
+    backend_x: Backend,
+    /// Differentiates the conditions in `y` (`A`).
+    backend_y: Backend,
+    /// The `backends` keyword as given (`nothing`: `conditions_backend` or forward mode).
+    backends: Value,
 }
 
 fn numbers(v: &Value, what: &str) -> Result<Tensor, Flow> {
@@ -264,6 +283,17 @@ fn numbers(v: &Value, what: &str) -> Result<Tensor, Flow> {
             ),
         )
     })
+}
+
+/// `M v` for a column-major `M` with `rows` rows.
+fn matrix_times(matrix: &[f64], rows: usize, v: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; rows];
+    for (column, &x) in matrix.chunks(rows.max(1)).zip(v) {
+        for (o, &a) in out.iter_mut().zip(column) {
+            *o += a * x;
+        }
+    }
+    out
 }
 
 fn array_value(t: Tensor) -> Value {
@@ -344,14 +374,16 @@ impl ImplicitFunction {
         let x0 = &d.value;
         let out = self.run_forward(interp, x0, extra, kw)?;
         let y0 = out.y.clone();
-        if y0.shape() != self.conditions(interp, x0, &y0, &out.z, extra, kw)?.shape() {
+        let c = self.conditions(interp, x0, &y0, &out.z, extra, kw)?;
+        let least_squares = matches!(self.solver, LinearSolver::LeastSquares);
+        if y0.shape() != c.shape() && !(least_squares && c.len() >= y0.len()) {
             return Err(fail(
                 ErrorKind::DimensionMismatch,
                 "ImplicitFunction: the conditions c must have the size of y",
             ));
         }
         let mut in_x = |u: &Tensor| self.conditions(interp, u, &y0, &out.z, extra, kw);
-        let (_, bx) = primitives::pushforward(&mut in_x, &self.backend, x0, &d.partials)?;
+        let (_, bx) = primitives::pushforward(&mut in_x, &self.backend_x, x0, &d.partials)?;
         let rhs: Vec<Vec<f64>> = bx
             .iter()
             .map(|b| b.to_col_major().iter().map(|v| -v).collect())
@@ -382,14 +414,21 @@ impl ImplicitFunction {
                 accept_inconsistent,
                 rtol,
             } => {
+                let matrix = match self.matrix_representation {
+                    true => Some(self.materialize(interp, at)?),
+                    false => None,
+                };
                 let mut out = Vec::with_capacity(rhs.len());
                 for b in rhs {
                     let mut product = |v: &[f64]| -> Result<Vec<f64>, Flow> {
+                        if let Some(a) = &matrix {
+                            return Ok(matrix_times(a, m, v));
+                        }
                         let mut in_y =
                             |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
                         let (_, av) = primitives::pushforward(
                             &mut in_y,
-                            &self.backend,
+                            &self.backend_y,
                             y0,
                             &[Tensor::from_col_major(y0.shape(), v.to_vec())],
                         )?;
@@ -432,7 +471,29 @@ impl ImplicitFunction {
                 let a = self.materialize(interp, at)?;
                 LinearSolver::solve_user(interp, (presolve, solve, object), a, y0, rhs)
             }
+            LinearSolver::LeastSquares => {
+                let pseudo_inverse = self.pseudo_inverse(interp, at)?;
+                Ok(rhs
+                    .iter()
+                    .map(|b| matrix_times(&pseudo_inverse, m, b))
+                    .collect())
+            }
         }
+    }
+
+    /// `A⁺` (column-major, `len(y) × len(c)`): the least-squares solution of `A X = I`.
+    fn pseudo_inverse(&self, interp: &mut Interp, at: &Point) -> Result<Vec<f64>, Flow> {
+        let m = at.y0.len();
+        let a = self.materialize(interp, at)?;
+        let conditions = a.len() / m.max(1);
+        let identity = (0..conditions * conditions)
+            .map(|k| f64::from(u8::from(k % conditions == k / conditions)))
+            .collect();
+        let solution = crate::builtins::linalg::solve_tensor(
+            &Tensor::from_col_major(&[conditions, m], a),
+            &Tensor::from_col_major(&[conditions, conditions], identity),
+        )?;
+        Ok(solution.to_col_major())
     }
 
     /// Sparsity detection: `y` depends on the inputs `x` reaches through the conditions, within
@@ -458,17 +519,25 @@ impl ImplicitFunction {
         let b = tracer::sets_of(&self.conditions(interp, &traced_x, &y0, &out.z, extra, kw)?);
         let traced_y = tracer::input(&y0, !x.global);
         let a = tracer::sets_of(&self.conditions(interp, &x0, &traced_y, &out.z, extra, kw)?);
-        if a.len() != y0.len() || b.len() != y0.len() {
+        let square = a.len() == y0.len();
+        let least_squares = matches!(self.solver, LinearSolver::LeastSquares);
+        if a.len() != b.len() || !(square || least_squares && a.len() > y0.len()) {
             return Err(fail(
                 ErrorKind::DimensionMismatch,
                 "ImplicitFunction: the conditions c must have the size of y",
             ));
         }
-        let columns: Vec<Vec<usize>> = a
-            .iter()
-            .map(|s| s.iter().map(|&k| k as usize).collect())
-            .collect();
-        let sets = tracer::solution_sets(&columns, &b);
+        let sets = if square {
+            let columns: Vec<Vec<usize>> = a
+                .iter()
+                .map(|s| s.iter().map(|&k| k as usize).collect())
+                .collect();
+            tracer::solution_sets(&columns, &b)
+        } else {
+            // A least-squares solution mixes every condition: each y may depend on all inputs
+            // the conditions reach.
+            vec![tracer::union_all(&b); y0.len()]
+        };
         let primal = (!x.global).then(|| y0.to_col_major());
         let y = Tensor::Tracer(Rc::new(tracer::Tracer::new(y0.shape(), sets, primal)));
         Ok(Output { y, z: out.z })
@@ -490,10 +559,14 @@ impl ImplicitFunction {
         let at = Point::at(x0, &out, extra, kw);
         let transposed_solve = self.transposed_solve(interp, &at)?;
         let mut in_x = |u: &Tensor| self.conditions(interp, u, &y0, &out.z, extra, kw);
-        let (_, b) = di::value_and_jacobian(&mut in_x, &self.backend, x0)?;
+        let (_, b) = di::value_and_jacobian(&mut in_x, &self.backend_x, x0)?;
+        let conditions = b.shape().first().copied().unwrap_or(m);
         let b = b.to_col_major();
         let y = record_plain_pullback(x, y0, move |ct| match transposed_solve.apply(ct) {
-            Some(u) => transpose_times(&b, m, &u).into_iter().map(|g| -g).collect(),
+            Some(u) => transpose_times(&b, conditions, &u)
+                .into_iter()
+                .map(|g| -g)
+                .collect(),
             None => vec![f64::NAN; n],
         });
         Ok(Output { y, z: out.z })
@@ -503,6 +576,16 @@ impl ImplicitFunction {
     /// user's solver (which the sweep cannot call), with `A⁻ᵀ` computed now by the user's
     /// `presolve` and `solve` applied to `Aᵀ` and each unit vector.
     fn transposed_solve(&self, interp: &mut Interp, at: &Point) -> Result<TransposedSolve, Flow> {
+        if let LinearSolver::LeastSquares = self.solver {
+            // The columns of A⁺ᵀ are the rows of A⁺.
+            let pseudo_inverse = self.pseudo_inverse(interp, at)?;
+            let m = at.y0.len();
+            let conditions = pseudo_inverse.len() / m.max(1);
+            let rows = (0..m)
+                .map(|i| (0..conditions).map(|j| pseudo_inverse[i + j * m]).collect())
+                .collect();
+            return Ok(TransposedSolve::Inverse(rows));
+        }
         let LinearSolver::User {
             presolve,
             solve,
@@ -545,12 +628,12 @@ impl ImplicitFunction {
             Some(p) if p.nnz() * 4 <= m * m => {
                 let plan = sparse::plan_jacobian(
                     p,
-                    &self.backend,
+                    &self.backend_y,
                     &GreedyColoringAlgorithm::default(),
                     y0.shape(),
                     y0.shape(),
                 )?;
-                let (_, a) = sparse::sparse_jacobian(&mut in_y, &self.backend, &plan, y0)?;
+                let (_, a) = sparse::sparse_jacobian(&mut in_y, &self.backend_y, &plan, y0)?;
                 SparseLu::new(&a).map(|lu| Factors::Sparse(Box::new(lu)))
             }
             _ => DenseLu::new(m, &self.materialize(interp, at)?).map(Factors::Dense),
@@ -563,8 +646,17 @@ impl ImplicitFunction {
     fn materialize(&self, interp: &mut Interp, at: &Point) -> Result<Vec<f64>, Flow> {
         let (x0, y0) = (at.x0, at.y0);
         let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
-        let (_, a) = di::value_and_jacobian(&mut in_y, &self.backend, y0)?;
+        let (_, a) = di::value_and_jacobian(&mut in_y, &self.backend_y, y0)?;
         Ok(a.to_col_major())
+    }
+}
+
+impl ImplicitFunction {
+    fn representation_name(&self) -> &'static str {
+        match self.matrix_representation {
+            true => "MatrixRepresentation",
+            false => "OperatorRepresentation",
+        }
     }
 }
 
@@ -574,13 +666,41 @@ impl Object for ImplicitFunction {
     }
 
     fn show(&self) -> String {
+        let backends = match &self.backends {
+            Value::Nothing => format!("conditions_backend={}", self.backend_y),
+            given => format!("backends={}", crate::display::repr(given)),
+        };
         format!(
-            "ImplicitFunction({}, {}; linear_solver={}, conditions_backend={})",
+            "ImplicitFunction({}, {}; representation={}(), linear_solver={}, {backends})",
             crate::display::repr(&self.forward),
             crate::display::repr(&self.conditions),
+            self.representation_name(),
             self.solver.show(),
-            self.backend
         )
+    }
+
+    fn field(&self, name: &str) -> Option<Value> {
+        match name {
+            "forward" | "solver" => Some(self.forward.clone()),
+            "conditions" => Some(self.conditions.clone()),
+            "linear_solver" => Some(Value::object(self.solver.clone())),
+            "representation" => Some(crate::builtins::markers::marker(self.representation_name())),
+            "backends" => Some(self.backends.clone()),
+            "conditions_backend" => Some(super::backends::backend_value(self.backend_y.clone())),
+            _ => None,
+        }
+    }
+
+    fn field_names(&self) -> Vec<&'static str> {
+        vec![
+            "forward",
+            "solver",
+            "conditions",
+            "linear_solver",
+            "representation",
+            "backends",
+            "conditions_backend",
+        ]
     }
 
     fn call(
@@ -682,19 +802,62 @@ fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
             })?
             .clone(),
     };
+    let backends = args.kw("backends").cloned().unwrap_or(Value::Nothing);
+    let (backend_x, backend_y) = match &backends {
+        Value::Nothing => (backend.clone(), backend),
+        given => (
+            per_argument_backend(given, "x")?,
+            per_argument_backend(given, "y")?,
+        ),
+    };
+    let matrix_representation = match args.kw("representation") {
+        None => false,
+        Some(v) if is_marker(v, "OperatorRepresentation") => false,
+        Some(v) if is_marker(v, "MatrixRepresentation") => true,
+        Some(other) => return Err(fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "representation must be MatrixRepresentation() or OperatorRepresentation(), got {}",
+                crate::display::repr(other)
+            ),
+        )),
+    };
+    crate::builtins::markers::strict_keyword(&args, "ImplicitFunction")?;
     Ok(Value::Object(Rc::new(Box::new(ImplicitFunction {
         forward: args.pos[0].clone(),
         conditions: args.pos[1].clone(),
         solver,
-        backend,
+        matrix_representation,
+        backend_x,
+        backend_y,
+        backends,
     }))))
 }
 
+/// The backend for argument `name` (`x` or `y`) of ImplicitDifferentiation's
+/// `backends=(x=..., y=...)`.
+fn per_argument_backend(backends: &Value, name: &str) -> Result<Backend, Flow> {
+    let found = match backends {
+        Value::NamedTuple(fields) => fields
+            .iter()
+            .find(|(k, _)| k.as_str() == name)
+            .and_then(|(_, v)| as_backend(v)),
+        _ => None,
+    };
+    found.cloned().ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            "backends must be nothing or a named tuple of two backends, (x=..., y=...)",
+        )
+    })
+}
+
 crate::builtins! {
-    "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; linear_solver=IterativeLinearSolver(), conditions_backend=nothing)\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions.\n\nEvery backend works through it: forward mode solves `A·ẏ = -B·ẋ` for all partials of a chunk, reverse mode solves `Aᵀu = ȳ` and returns `-Bᵀu` (with `A` and `B` materialized at the point), finite differences call `forward`. The sparsity detectors trace the conditions: each `y` entry depends on the inputs that reach its block of `A = ∂c/∂y` (elementwise problems stay diagonal), so `AutoSparse` works around it. Second order works when finite differences take one of the two orders (`SecondOrder(AutoFiniteDiff(), AutoForwardDiff())`, `SecondOrder(AutoReverseDiff(), AutoFiniteDiff())`, …); two AD backends raise an `ArgumentError` saying so.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
+    "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; representation=OperatorRepresentation(), linear_solver=IterativeLinearSolver(), backends=nothing, conditions_backend=nothing, strict=Val(true))\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions; ImplicitDifferentiation's `backends=(x=..., y=...)` chooses one backend for `B = ∂c/∂x` and one for `A = ∂c/∂y`. `representation=MatrixRepresentation()` materializes `A` (GMRES then runs on the matrix); `IterativeLeastSquaresSolver()` accepts more conditions than unknowns. The fields `forward`, `conditions`, `linear_solver`, `representation`, `backends` and `conditions_backend` read the settings back.\n\nEvery backend works through it: forward mode solves `A·ẏ = -B·ẋ` for all partials of a chunk, reverse mode solves `Aᵀu = ȳ` and returns `-Bᵀu` (with `A` and `B` materialized at the point), finite differences call `forward`. The sparsity detectors trace the conditions: each `y` entry depends on the inputs that reach its block of `A = ∂c/∂y` (elementwise problems stay diagonal), so `AutoSparse` works around it. Second order works when finite differences take one of the two orders (`SecondOrder(AutoFiniteDiff(), AutoForwardDiff())`, `SecondOrder(AutoReverseDiff(), AutoFiniteDiff())`, …); two AD backends raise an `ArgumentError` saying so.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
     "presolve" => presolve_, false, "    presolve(solver, A, y)\n\nImplicitDifferentiation's first method of a linear solver: prepares `A = ∂c/∂y` (for example factorizes it) for several `solve`s with right-hand sides like `y`. Write your own for a subtype of `AbstractLinearSolver` after `import ImplicitDifferentiation: presolve, solve`; the builtin solvers return `A`.\n\n```\njulia> import ImplicitDifferentiation: presolve, solve, AbstractLinearSolver\n\njulia> struct LUSolver <: AbstractLinearSolver end\n\njulia> presolve(::LUSolver, A, y) = lu(A);\n\njulia> solve(::LUSolver, F, b) = F \\ b;\n\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=LUSolver());\n\njulia> jacobian(implicit, AutoReverseDiff(), [4.0])\n1×1 Matrix{Float64}:\n 0.25\n```";
     "solve" => solve_, false, "    solve(solver, Afact, b)\n\nImplicitDifferentiation's second method of a linear solver: `x` with `A x = b`, given what `presolve` returned (NaNs when it fails). The builtin solvers compute `Afact \\ b`; see `?presolve` for a solver of your own.\n\n```\njulia> solve(DirectLinearSolver(), [2.0 0.0; 0.0 4.0], [1.0, 1.0])\n2-element Vector{Float64}:\n 0.5\n 0.25\n```";
     "IterativeLinearSolver" => iterative_, false, "    IterativeLinearSolver(; verbose=true, accept_inconsistent=false, rtol=1e-12)\n\nThe default linear solver of `ImplicitFunction`: restarted GMRES on matrix-free products with `∂c/∂y`, stopping at the relative residual `rtol`. When it does not converge the result is NaN, with a warning unless `verbose=false`; `accept_inconsistent=true` keeps the least-squares answer instead.\n\n```\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=IterativeLinearSolver(verbose=false));\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 16.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.125\n```";
+    "IterativeLeastSquaresSolver" => least_squares_, false, "    IterativeLeastSquaresSolver()\n\nA linear solver for `ImplicitFunction` that solves `A ẏ = −B ẋ` in the least-squares sense, so the conditions may outnumber the unknowns (an overdetermined but consistent system, such as optimality conditions written twice). `A` is materialized at each point and solved by least squares (a QR factorization); reverse mode applies `A⁺ᵀ`.\n\n```\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> vcat(y .^ 2 .- x, 2 .* (y .^ 2 .- x)); linear_solver=IterativeLeastSquaresSolver());\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0])\n1×1 Matrix{Float64}:\n 0.25\n```";
     "DirectLinearSolver" => direct_, false, "    DirectLinearSolver(; verbose=true)\n\nA linear solver for `ImplicitFunction` that materializes `∂c/∂y` once per point and factorizes it with faer: a sparse LU when its pattern (traced through the conditions) is sparse and `y` has at least 64 entries, computed with one pushforward per color, a dense LU with partial pivoting otherwise; a singular matrix gives NaN with a warning unless `verbose=false`.\n\n```\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=DirectLinearSolver());\n\njulia> jacobian(implicit, AutoReverseDiff(), [4.0, 16.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.125\n```";
 }
 

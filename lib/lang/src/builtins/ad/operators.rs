@@ -357,6 +357,11 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
             sparse = Some(wrapper);
         }
     }
+    if matches!(variant, Variant::Prepare | Variant::PrepareSamePoint) {
+        // A preparation is used only with the function, backend and input shape it was made
+        // for, which is all it depends on: strict or not, the checks are those.
+        crate::builtins::markers::strict_keyword(&args, &format!("prepare_{}", op.name()))?;
+    }
     let p = parse(op, variant, args.pos)?;
     let (x, scalar_x) = numeric(&p.x, "input x")?;
     let two_arg = p.y.is_some();
