@@ -12,7 +12,7 @@ use std::fmt;
 use crate::pattern::SparsityPattern;
 
 /// Why a coloring cannot be decompressed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Violation {
     /// A color vector does not have one color per row or column.
     WrongLength {
@@ -89,7 +89,7 @@ fn check_length(what: &'static str, colors: &[usize], expected: usize) -> Result
 /// For every stored entry (CSC order): whether the color of its column, `colors[j]`, is
 /// nonzero and carried by no other column of row `i`. Then `B[i, colors[j]]` is exactly
 /// `A[i, j]` after column compression.
-fn unique_in_row(pattern: &SparsityPattern, colors: &[usize]) -> Vec<bool> {
+pub(crate) fn unique_in_row(pattern: &SparsityPattern, colors: &[usize]) -> Vec<bool> {
     let transposed = pattern.transpose();
     let ncolors = colors.iter().copied().max().unwrap_or(0);
     let mut count = vec![0usize; ncolors + 1];

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::check::Violation;
 use crate::problem::{Partition, Structure};
 
 /// Everything that can go wrong when building a pattern, coloring it, or compressing and
@@ -90,6 +91,14 @@ pub enum ColoringError {
         /// What the operation needs: `true` for a bidirectional result.
         needs_bidirectional: bool,
     },
+    /// Given colors do not allow decompression (see [`crate::coloring_with_colors`]).
+    InvalidColoring(Violation),
+}
+
+impl From<Violation> for ColoringError {
+    fn from(violation: Violation) -> Self {
+        Self::InvalidColoring(violation)
+    }
 }
 
 impl fmt::Display for ColoringError {
@@ -158,6 +167,7 @@ impl fmt::Display for ColoringError {
                     )
                 }
             }
+            Self::InvalidColoring(violation) => write!(f, "invalid coloring: {violation}"),
         }
     }
 }

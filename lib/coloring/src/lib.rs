@@ -9,7 +9,8 @@
 //! Where to look:
 //! - `pattern.rs` ([`SparsityPattern`]) and `graph.rs` (bipartite and adjacency graphs);
 //! - `problem.rs` ([`ColoringProblem`], [`GreedyColoringAlgorithm`]) and `interface.rs`
-//!   ([`coloring`], which dispatches to the algorithms);
+//!   ([`coloring`], which dispatches to the algorithms) and `constant.rs`
+//!   ([`coloring_with_colors`], a result from given colors);
 //! - algorithms: `order.rs` ([`Order`]), `distance2.rs` (column/row coloring), `star.rs`,
 //!   `acyclic.rs` with `forest.rs` (symmetric coloring and bicoloring), `postprocess.rs`;
 //! - `result.rs` ([`ColoringResult`] and its decompression plan), `decompress.rs`
@@ -49,6 +50,7 @@
 
 mod acyclic;
 mod check;
+mod constant;
 mod decompress;
 mod distance2;
 mod error;
@@ -66,6 +68,7 @@ pub use check::{
     directly_recoverable_columns, structurally_biorthogonal, structurally_orthogonal_columns,
     structurally_orthogonal_rows, symmetrically_orthogonal_columns, Violation,
 };
+pub use constant::coloring_with_colors;
 pub use decompress::{
     compress, compress_bidirectional, compress_bidirectional_dense, compress_dense, decompress,
     decompress_bidirectional, decompress_bidirectional_into, decompress_into,

@@ -224,6 +224,22 @@ pub(crate) fn build_row_plan(pattern: &SparsityPattern, colors: &[usize]) -> Pla
     Plan::Direct { sources }
 }
 
+/// Given symmetrically orthogonal colors: `A[i, j]` is read in the column of `j`'s color at
+/// row `i` when `j` is alone in its color there, else (the symmetric entry) in the column of
+/// `i`'s color at row `j`.
+pub(crate) fn build_symmetric_direct_plan(pattern: &SparsityPattern, colors: &[usize]) -> Plan {
+    let unique = crate::check::unique_in_row(pattern, colors);
+    let sources = pattern
+        .entries()
+        .zip(unique)
+        .map(|((i, j), alone)| match alone {
+            true => main_source(i, colors[j]),
+            false => main_source(j, colors[i]),
+        })
+        .collect();
+    Plan::Direct { sources }
+}
+
 /// Star coloring: the diagonal is read in its own column; `A[i, j]` is read in the column of
 /// the hub of its star, at the row of the other end.
 pub(crate) fn build_star_plan(

@@ -60,6 +60,8 @@ pub enum ErrorKind {
     OverflowError,
     /// A Cholesky factorization of a matrix that is not symmetric positive definite.
     PosDefException,
+    /// Given colors that do not allow decompression (SparseMatrixColorings).
+    InvalidColoringError,
     /// A string index inside a multi-byte character.
     StringIndexError,
     /// A value of the wrong type where a specific type is required.
@@ -93,6 +95,7 @@ impl ErrorKind {
             DivideError => "DivideError",
             OverflowError => "OverflowError",
             PosDefException => "PosDefException",
+            InvalidColoringError => "InvalidColoringError",
             StringIndexError => "StringIndexError",
             TypeError => "TypeError",
             SystemError => "SystemError",
@@ -121,6 +124,7 @@ impl ErrorKind {
             "DivideError" => DivideError,
             "OverflowError" => OverflowError,
             "PosDefException" => PosDefException,
+            "InvalidColoringError" => InvalidColoringError,
             "StringIndexError" => StringIndexError,
             "TypeError" => TypeError,
             "SystemError" => SystemError,

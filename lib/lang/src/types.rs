@@ -561,7 +561,9 @@ pub fn is_derivative_number_type(v: &Value) -> bool {
 /// `ADTypes.AbstractSparsityDetector`s).
 fn library_supertype(name: &str) -> Option<Type> {
     let abstract_name = match name {
-        "IterativeLinearSolver" | "DirectLinearSolver" => "AbstractLinearSolver",
+        "IterativeLinearSolver" | "DirectLinearSolver" | "IterativeLeastSquaresSolver" => {
+            "AbstractLinearSolver"
+        }
         "TracerSparsityDetector"
         | "TracerLocalSparsityDetector"
         | "KnownJacobianSparsityDetector"

@@ -448,15 +448,20 @@ fn colored(matrix: &Value, problem: &Value, algorithm: &Value) -> EvalResult {
             )
         })?
         .0;
-    let algorithm = &downcast::<AlgorithmValue>(algorithm)
-        .ok_or_else(|| {
-            fail(
-                ErrorKind::ArgumentError,
-                "the third argument must be a GreedyColoringAlgorithm",
-            )
-        })?
-        .0;
-    let result = coloring(&pattern, problem, algorithm).map_err(coloring_error)?;
+    let result = match super::coloring_constant::as_constant(algorithm) {
+        Some(constant) => super::coloring_constant::colored(&pattern, problem, constant)?,
+        None => {
+            let algorithm = &downcast::<AlgorithmValue>(algorithm)
+                .ok_or_else(|| {
+                    fail(
+                        ErrorKind::ArgumentError,
+                        "the third argument must be a GreedyColoringAlgorithm or a ConstantColoringAlgorithm",
+                    )
+                })?
+                .0;
+            coloring(&pattern, problem, algorithm).map_err(coloring_error)?
+        }
+    };
     Ok(Value::object(ResultValue {
         result,
         matrix: matrix.clone(),

@@ -35,7 +35,7 @@ fn answer(
 }
 
 /// The violation's message with 1-based row and column numbers.
-fn one_based(violation: &Violation) -> String {
+pub(super) fn one_based(violation: &Violation) -> String {
     let shifted = match *violation {
         Violation::NotSymmetric { row, col } => Violation::NotSymmetric {
             row: row + 1,

@@ -16,6 +16,7 @@ pub mod chars;
 pub mod collections;
 pub mod coloring;
 mod coloring_checks;
+mod coloring_constant;
 pub mod concat;
 pub mod deepcopy;
 pub mod derived_math;
@@ -222,8 +223,9 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 58] {
+fn families() -> [&'static [Builtin]; 60] {
     [
+        coloring_constant::BUILTINS,
         markers::BUILTINS,
         cartesian::BUILTINS,
         ad::sparse_ad::BUILTINS,
@@ -231,6 +233,7 @@ fn families() -> [&'static [Builtin]; 58] {
         coloring::BUILTINS,
         coloring_checks::BUILTINS,
         ad::implicit::BUILTINS,
+        ad::implicit_prep::BUILTINS,
         ad::compare::BUILTINS,
         ad::differentiate_with::BUILTINS,
         plots::BUILTINS,
@@ -330,7 +333,12 @@ pub fn constant(name: &str) -> Option<Value> {
         | "Int32"
         | "Float32"
         | "SparseMatrixCSC"
-        | "AbstractSparseMatrix" => Value::Type(std::rc::Rc::new(crate::types::Type::named(name))),
+        | "AbstractSparseMatrix"
+        | "JVP"
+        | "VJP"
+        | "ImplicitFunctionPreparation" => {
+            Value::Type(std::rc::Rc::new(crate::types::Type::named(name)))
+        }
         "DataType" => Value::Type(std::rc::Rc::new(crate::types::Type::Prim(
             crate::types::Prim::DataType,
         ))),

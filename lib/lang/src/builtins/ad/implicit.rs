@@ -12,6 +12,7 @@
 
 use super::backends::as_backend;
 use super::custom_rule::{record_plain_pullback, transpose_times};
+use super::implicit_prep::{as_implicit_preparation, ImplicitPreparation};
 use crate::builtins::linalg::factorize::DenseLu;
 use crate::builtins::linalg::LinearMap;
 use crate::builtins::markers::is_marker;
@@ -39,23 +40,37 @@ const SPARSE_FROM: usize = 64;
 /// The point the implicit function theorem is applied at: `x`, `y(x)`, the byproduct `z` and
 /// the extra arguments the conditions take.
 #[derive(Clone, Copy)]
-struct Point<'a> {
-    x0: &'a Tensor,
-    y0: &'a Tensor,
-    z: &'a Option<Value>,
-    extra: &'a [Value],
+pub(super) struct Point<'a> {
+    pub(super) x0: &'a Tensor,
+    pub(super) y0: &'a Tensor,
+    pub(super) z: &'a Option<Value>,
+    pub(super) extra: &'a [Value],
     kw: &'a [(Name, Value)],
+    /// The preparation of a prepared call (`implicit(prep, x, args...)`).
+    prepared: Option<&'a ImplicitPreparation>,
 }
 
 impl<'a> Point<'a> {
-    fn at(x0: &'a Tensor, out: &'a Output, extra: &'a [Value], kw: &'a [(Name, Value)]) -> Self {
+    fn at(
+        x0: &'a Tensor,
+        out: &'a Output,
+        extra: &'a [Value],
+        kw: &'a [(Name, Value)],
+        prepared: Option<&'a ImplicitPreparation>,
+    ) -> Self {
         Point {
             x0,
             y0: &out.y,
             z: &out.z,
             extra,
             kw,
+            prepared,
         }
+    }
+
+    /// The point as values, as a preparation's operators take it.
+    pub(super) fn values(&self) -> (Value, Value) {
+        (array_value(self.x0.clone()), array_value(self.y0.clone()))
     }
 }
 
@@ -358,11 +373,12 @@ impl ImplicitFunction {
         x: &Tensor,
         extra: &[Value],
         kw: &[(Name, Value)],
+        prepared: Option<&ImplicitPreparation>,
     ) -> Result<Output, Flow> {
         let d = match x {
             Tensor::Plain(_) => return self.run_forward(interp, x, extra, kw),
             Tensor::Dual(d) if d.value.is_plain() => d,
-            Tensor::Tracked(tr) if tr.value.is_plain() => return self.apply_reverse(interp, x, &tr.value, extra, kw),
+            Tensor::Tracked(tr) if tr.value.is_plain() => return self.apply_reverse(interp, x, &tr.value, extra, kw, prepared),
             Tensor::Tracer(tr) => return self.apply_tracer(interp, tr, extra, kw),
             _ => {
                 return Err(fail(
@@ -382,13 +398,23 @@ impl ImplicitFunction {
                 "ImplicitFunction: the conditions c must have the size of y",
             ));
         }
-        let mut in_x = |u: &Tensor| self.conditions(interp, u, &y0, &out.z, extra, kw);
-        let (_, bx) = primitives::pushforward(&mut in_x, &self.backend_x, x0, &d.partials)?;
+        let at = Point::at(x0, &out, extra, kw, prepared);
+        let tangents = d.partials.iter().map(|p| array_value(p.clone())).collect();
+        let bx = match prepared.and_then(|p| p.b_applied(interp, self, &at, tangents, false)) {
+            Some(bx) => bx?
+                .iter()
+                .map(|b| numbers(b, "B ẋ"))
+                .collect::<Result<Vec<_>, _>>()?,
+            None => {
+                let mut in_x = |u: &Tensor| self.conditions(interp, u, &y0, &out.z, extra, kw);
+                primitives::pushforward(&mut in_x, &self.backend_x, x0, &d.partials)?.1
+            }
+        };
         let rhs: Vec<Vec<f64>> = bx
             .iter()
             .map(|b| b.to_col_major().iter().map(|v| -v).collect())
             .collect();
-        let solutions = self.solve(interp, &Point::at(x0, &out, extra, kw), &rhs)?;
+        let solutions = self.solve(interp, &at, &rhs)?;
         let partials = solutions
             .into_iter()
             .map(|s| Tensor::from_col_major(y0.shape(), s))
@@ -423,6 +449,13 @@ impl ImplicitFunction {
                     let mut product = |v: &[f64]| -> Result<Vec<f64>, Flow> {
                         if let Some(a) = &matrix {
                             return Ok(matrix_times(a, m, v));
+                        }
+                        let direction = array_value(Tensor::from_col_major(y0.shape(), v.to_vec()));
+                        if let Some(av) = at
+                            .prepared
+                            .and_then(|p| p.a_times(interp, self, at, direction))
+                        {
+                            return Ok(numbers(&av?, "A v")?.to_col_major());
                         }
                         let mut in_y =
                             |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
@@ -552,16 +585,14 @@ impl ImplicitFunction {
         x0: &Tensor,
         extra: &[Value],
         kw: &[(Name, Value)],
+        prepared: Option<&ImplicitPreparation>,
     ) -> Result<Output, Flow> {
         let out = self.run_forward(interp, x0, extra, kw)?;
         let y0 = out.y.clone();
-        let (m, n) = (y0.len(), x0.len());
-        let at = Point::at(x0, &out, extra, kw);
+        let n = x0.len();
+        let at = Point::at(x0, &out, extra, kw, prepared);
         let transposed_solve = self.transposed_solve(interp, &at)?;
-        let mut in_x = |u: &Tensor| self.conditions(interp, u, &y0, &out.z, extra, kw);
-        let (_, b) = di::value_and_jacobian(&mut in_x, &self.backend_x, x0)?;
-        let conditions = b.shape().first().copied().unwrap_or(m);
-        let b = b.to_col_major();
+        let (conditions, b) = self.b_matrix(interp, &at)?;
         let y = record_plain_pullback(x, y0, move |ct| match transposed_solve.apply(ct) {
             Some(u) => transpose_times(&b, conditions, &u)
                 .into_iter()
@@ -570,6 +601,35 @@ impl ImplicitFunction {
             None => vec![f64::NAN; n],
         });
         Ok(Output { y, z: out.z })
+    }
+
+    /// `B = ∂c/∂x` at the point as (its number of rows, its column-major numbers): a Jacobian,
+    /// or with a prepared call's `prep_Bᵀ`, one pullback per condition.
+    fn b_matrix(&self, interp: &mut Interp, at: &Point) -> Result<(usize, Vec<f64>), Flow> {
+        let (x0, y0) = (at.x0, at.y0);
+        let c = self.conditions(interp, x0, y0, at.z, at.extra, at.kw)?;
+        let rows = c.len();
+        let units = (0..rows)
+            .map(|i| {
+                let unit = (0..rows).map(|k| f64::from(u8::from(k == i))).collect();
+                array_value(Tensor::from_col_major(c.shape(), unit))
+            })
+            .collect();
+        if let Some(b_rows) = at
+            .prepared
+            .and_then(|p| p.b_applied(interp, self, at, units, true))
+        {
+            let b_rows = b_rows?
+                .iter()
+                .map(|r| Ok(numbers(r, "Bᵀ w")?.to_col_major()))
+                .collect::<Result<Vec<_>, Flow>>()?;
+            let n = x0.len();
+            let b = (0..rows * n).map(|k| b_rows[k % rows][k / rows]).collect();
+            return Ok((rows, b));
+        }
+        let mut in_x = |u: &Tensor| self.conditions(interp, u, y0, at.z, at.extra, at.kw);
+        let (_, b) = di::value_and_jacobian(&mut in_x, &self.backend_x, x0)?;
+        Ok((b.shape().first().copied().unwrap_or(rows), b.to_col_major()))
     }
 
     /// How the backward sweep solves `Aᵀu = ȳ`: with a factorization of `A`, or, for the
@@ -644,6 +704,9 @@ impl ImplicitFunction {
 
     /// `A = ∂c/∂y` as a dense column-major matrix.
     fn materialize(&self, interp: &mut Interp, at: &Point) -> Result<Vec<f64>, Flow> {
+        if let Some(a) = at.prepared.and_then(|p| p.a_matrix(interp, self, at)) {
+            return Ok(numbers(&a?, "A")?.to_col_major());
+        }
         let (x0, y0) = (at.x0, at.y0);
         let mut in_y = |w: &Tensor| self.conditions(interp, x0, w, at.z, at.extra, at.kw);
         let (_, a) = di::value_and_jacobian(&mut in_y, &self.backend_y, y0)?;
@@ -652,6 +715,57 @@ impl ImplicitFunction {
 }
 
 impl ImplicitFunction {
+    /// The conditions function.
+    pub(super) fn conditions_value(&self) -> Value {
+        self.conditions.clone()
+    }
+
+    /// The `backends` keyword as given (`nothing` when absent).
+    pub(super) fn backends_value(&self) -> &Value {
+        &self.backends
+    }
+
+    /// The backend differentiating the conditions in `x`.
+    pub(super) fn backend_for_x(&self) -> &Backend {
+        &self.backend_x
+    }
+
+    /// The backend differentiating the conditions in `y`.
+    pub(super) fn backend_for_y(&self) -> &Backend {
+        &self.backend_y
+    }
+
+    /// Whether `A` is materialized (`representation=MatrixRepresentation()`).
+    pub(super) fn is_matrix_representation(&self) -> bool {
+        self.matrix_representation
+    }
+
+    /// `forward(x, args...)` as values: `y` and the byproduct `z` (`None` when `forward`
+    /// returns `y` alone).
+    pub(super) fn forward_at(
+        &self,
+        interp: &mut Interp,
+        x: &Value,
+        extra: &[Value],
+    ) -> Result<(Value, Option<Value>), Flow> {
+        let out = self.run_forward(interp, &numbers(x, "x")?, extra, &[])?;
+        Ok((array_value(out.y), out.z))
+    }
+
+    /// `conditions(x, y[, z], args...)` as a value.
+    pub(super) fn conditions_at(
+        &self,
+        interp: &mut Interp,
+        x: &Value,
+        y: &Value,
+        z: Option<&Value>,
+        extra: &[Value],
+    ) -> EvalResult {
+        let (x, y) = (numbers(x, "x")?, numbers(y, "y")?);
+        let c = self.conditions(interp, &x, &y, &z.cloned(), extra, &[])?;
+        Ok(array_value(c))
+    }
+
     fn representation_name(&self) -> &'static str {
         match self.matrix_representation {
             true => "MatrixRepresentation",
@@ -710,14 +824,22 @@ impl Object for ImplicitFunction {
         kwargs: Vec<(Name, Value)>,
     ) -> Option<EvalResult> {
         Some((|| {
+            let prepared = args.first().and_then(as_implicit_preparation);
+            let args = &args[usize::from(prepared.is_some())..];
             let Some((x, extra)) = args.split_first() else {
                 return Err(fail(
                     ErrorKind::MethodError,
-                    "an ImplicitFunction takes the input x first",
+                    "an ImplicitFunction takes the input x first (after its preparation)",
                 ));
             };
+            if prepared.is_some() && !kwargs.is_empty() {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    "a prepared call of an ImplicitFunction takes positional arguments only, as its preparation does",
+                ));
+            }
             let t = numbers(x, "x")?;
-            let out = self.apply(interp, &t, extra, &kwargs)?;
+            let out = self.apply(interp, &t, extra, &kwargs, prepared)?;
             let y = array_value(out.y);
             Ok(match out.z {
                 Some(z) => Value::Tuple(Rc::new(vec![y, z])),
@@ -814,13 +936,15 @@ fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
         None => false,
         Some(v) if is_marker(v, "OperatorRepresentation") => false,
         Some(v) if is_marker(v, "MatrixRepresentation") => true,
-        Some(other) => return Err(fail(
-            ErrorKind::ArgumentError,
-            format!(
+        Some(other) => {
+            return Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
                 "representation must be MatrixRepresentation() or OperatorRepresentation(), got {}",
                 crate::display::repr(other)
             ),
-        )),
+            ))
+        }
     };
     crate::builtins::markers::strict_keyword(&args, "ImplicitFunction")?;
     Ok(Value::Object(Rc::new(Box::new(ImplicitFunction {
@@ -888,7 +1012,7 @@ mod tests {
         let Ok(out) = system.run_forward(&mut interp, &x0, &[], &[]) else {
             panic!("forward runs")
         };
-        let factors = system.factorize(&mut interp, &Point::at(&x0, &out, &[], &[]));
+        let factors = system.factorize(&mut interp, &Point::at(&x0, &out, &[], &[], None));
         let Ok(Some(factors)) = factors else {
             panic!("A factorizes")
         };

@@ -11,6 +11,7 @@ pub mod differentiate_with;
 pub mod explain;
 pub mod formula;
 pub mod implicit;
+pub mod implicit_prep;
 pub mod operators;
 pub mod prep;
 pub mod recommend;
