@@ -46,6 +46,16 @@ pub enum Violation {
         /// Column of the entry.
         col: usize,
     },
+    /// A color beyond the number of rows or columns colored: no coloring needs more colors
+    /// than vertices, and compressing with it would need that many.
+    ColorOutOfRange {
+        /// `"row colors"` or `"column colors"`.
+        what: &'static str,
+        /// The color received.
+        color: usize,
+        /// The number of rows or columns.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for Violation {
@@ -69,12 +79,17 @@ impl fmt::Display for Violation {
                 f,
                 "the value of entry ({row}, {col}) does not appear in the compressed matrix"
             ),
+            Self::ColorOutOfRange { what, color, limit } => write!(
+                f,
+                "{what} must lie between 0 and {limit} (one per vertex at most), got {color}"
+            ),
         }
     }
 }
 
 impl std::error::Error for Violation {}
 
+/// One color per vertex, none beyond the number of vertices.
 fn check_length(what: &'static str, colors: &[usize], expected: usize) -> Result<(), Violation> {
     if colors.len() != expected {
         return Err(Violation::WrongLength {
@@ -83,7 +98,14 @@ fn check_length(what: &'static str, colors: &[usize], expected: usize) -> Result
             found: colors.len(),
         });
     }
-    Ok(())
+    match colors.iter().find(|&&c| c > expected) {
+        Some(&color) => Err(Violation::ColorOutOfRange {
+            what,
+            color,
+            limit: expected,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// For every stored entry (CSC order): whether the color of its column, `colors[j]`, is
