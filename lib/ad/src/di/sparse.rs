@@ -132,7 +132,9 @@ impl RowEntries {
 }
 
 impl SparsePlan {
-    fn new(
+    /// The plan of a coloring made elsewhere (colors given in advance), for inputs of
+    /// `input_shape` and outputs of `output_shape` (`[]` for a Hessian).
+    pub fn new(
         coloring: ColoringResult,
         input_shape: &[usize],
         output_shape: &[usize],
@@ -222,10 +224,27 @@ pub fn plan_jacobian(
     input_shape: &[usize],
     output_shape: &[usize],
 ) -> Result<SparsePlan, AdError> {
-    let problem = match dense.first_order().mode() {
+    let problem = jacobian_problem(dense);
+    plan_coloring(pattern, problem, algorithm, input_shape, output_shape)
+}
+
+/// The coloring problem of a sparse Jacobian computed with `dense`: rows for reverse mode
+/// (one pullback per row color), columns otherwise.
+pub fn jacobian_problem(dense: &Backend) -> ColoringProblem {
+    match dense.first_order().mode() {
         Mode::Reverse => ColoringProblem::ROW,
         _ => ColoringProblem::COLUMN,
-    };
+    }
+}
+
+/// Colors a Jacobian pattern for a one-sided `problem` (column or row).
+pub fn plan_coloring(
+    pattern: SparsityPattern,
+    problem: ColoringProblem,
+    algorithm: &GreedyColoringAlgorithm,
+    input_shape: &[usize],
+    output_shape: &[usize],
+) -> Result<SparsePlan, AdError> {
     let coloring = coloring(&pattern, problem, algorithm).map_err(pattern_error)?;
     SparsePlan::new(coloring, input_shape, output_shape)
 }

@@ -1,6 +1,7 @@
 //! SparseMatrixColorings' `ConstantColoringAlgorithm`: a coloring known in advance (for a
-//! matrix whose structure is fixed), which `coloring` and ADTypes' `column_coloring`,
-//! `row_coloring` and `symmetric_coloring` use in place of a greedy algorithm. The colors are
+//! matrix whose structure is fixed), which `coloring`, ADTypes' `column_coloring`,
+//! `row_coloring` and `symmetric_coloring`, and `AutoSparse` use in place of a greedy
+//! algorithm. The colors are
 //! checked against the matrix (`InvalidColoringError` when they do not allow decompression),
 //! the matrix must have the algorithm's size (`DimensionMismatch`) and the problem must be the
 //! algorithm's own (`MethodError`), as in SMC.
@@ -187,5 +188,5 @@ fn constant_coloring_algorithm_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "ConstantColoringAlgorithm" => constant_coloring_algorithm_, false, "    ConstantColoringAlgorithm(A, color; partition=:column, structure=:nonsymmetric, decompression=:direct)\n    ConstantColoringAlgorithm{partition}(A, color)\n    ConstantColoringAlgorithm{partition, structure}(A, color)\n\nA coloring known in advance for matrices with the structure of `A`: `coloring(A, problem, algorithm)` (and ADTypes' `column_coloring`, `row_coloring`, `symmetric_coloring`) returns a result with these colors, after checking that they allow direct decompression (`InvalidColoringError` otherwise), that the matrix has `A`'s size and that the problem is the algorithm's.\n\n```\njulia> A = sparse([1.0 0.0 2.0; 0.0 3.0 0.0]);\n\njulia> r = coloring(A, ColoringProblem(), ConstantColoringAlgorithm(A, [1, 1, 2]));\n\njulia> decompress(compress(A, r), r) == A\ntrue\n```";
+    "ConstantColoringAlgorithm" => constant_coloring_algorithm_, false, "    ConstantColoringAlgorithm(A, color; partition=:column, structure=:nonsymmetric, decompression=:direct)\n    ConstantColoringAlgorithm{partition}(A, color)\n    ConstantColoringAlgorithm{partition, structure}(A, color)\n\nA coloring known in advance for matrices with the structure of `A`: `coloring(A, problem, algorithm)` (and ADTypes' `column_coloring`, `row_coloring`, `symmetric_coloring`) returns a result with these colors, after checking that they allow direct decompression (`InvalidColoringError` otherwise), that the matrix has `A`'s size and that the problem is the algorithm's. `AutoSparse(backend; coloring_algorithm=ConstantColoringAlgorithm(P, colors))` colors with it (columns for forward mode, `{:row}` for reverse mode, `structure=:symmetric` for Hessians).\n\n```\njulia> A = sparse([1.0 0.0 2.0; 0.0 3.0 0.0]);\n\njulia> r = coloring(A, ColoringProblem(), ConstantColoringAlgorithm(A, [1, 1, 2]));\n\njulia> decompress(compress(A, r), r) == A\ntrue\n```";
 }

@@ -16,7 +16,7 @@ pub mod chars;
 pub mod collections;
 pub mod coloring;
 mod coloring_checks;
-mod coloring_constant;
+pub(crate) mod coloring_constant;
 pub mod concat;
 pub mod deepcopy;
 pub mod derived_math;

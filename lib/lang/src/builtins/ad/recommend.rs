@@ -6,7 +6,7 @@
 
 use super::backends::backend_value;
 use super::explain::{timed, Stage};
-use super::sparse_ad::{AutoSparse, Detector};
+use super::sparse_ad::{AutoSparse, Detector, SparseColoring};
 use crate::builtins::progress::Progress;
 use crate::builtins::table::Table;
 use crate::builtins::Args;
@@ -53,7 +53,7 @@ fn sparse(dense: Backend, detector: Detector) -> Value {
         dense,
         mixed_reverse: None,
         detector,
-        algorithm: GreedyColoringAlgorithm::default(),
+        algorithm: SparseColoring::Greedy(GreedyColoringAlgorithm::default()),
     })
 }
 

@@ -19,7 +19,7 @@ use difflab_ad::di::sparse::{self, SparsePlan};
 use difflab_ad::di::Backend;
 use difflab_ad::symbolic::Program;
 use difflab_ad::{AdError, Tensor};
-use difflab_coloring::{GreedyColoringAlgorithm, SparsityPattern};
+use difflab_coloring::{ColoringProblem, GreedyColoringAlgorithm, SparsityPattern};
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -430,7 +430,52 @@ pub struct AutoSparse {
     /// How the pattern is found.
     pub detector: Detector,
     /// How it is colored.
-    pub algorithm: GreedyColoringAlgorithm,
+    pub algorithm: SparseColoring,
+}
+
+/// How `AutoSparse` colors a pattern: greedily, or with SparseMatrixColorings'
+/// `ConstantColoringAlgorithm` (colors given in advance, checked against the pattern).
+pub enum SparseColoring {
+    /// `GreedyColoringAlgorithm(...)`.
+    Greedy(GreedyColoringAlgorithm),
+    /// `ConstantColoringAlgorithm(...)`, as given.
+    Given(Value),
+}
+
+impl SparseColoring {
+    fn show(&self) -> String {
+        match self {
+            SparseColoring::Greedy(algorithm) => AlgorithmValue(algorithm.clone()).show(),
+            SparseColoring::Given(algorithm) => crate::display::repr(algorithm),
+        }
+    }
+
+    /// The plan of `pattern` for `problem`, with the shapes of the input and output.
+    fn plan(
+        &self,
+        pattern: SparsityPattern,
+        problem: ColoringProblem,
+        input_shape: &[usize],
+        output_shape: &[usize],
+    ) -> Result<SparsePlan, Flow> {
+        let greedy = match self {
+            SparseColoring::Greedy(algorithm) => algorithm,
+            SparseColoring::Given(given) => {
+                let constant = crate::builtins::coloring_constant::as_constant(given)
+                    .expect("only constant colorings are given");
+                let coloring =
+                    crate::builtins::coloring_constant::colored(&pattern, problem, constant)?;
+                return Ok(SparsePlan::new(coloring, input_shape, output_shape)?);
+            }
+        };
+        Ok(match problem {
+            ColoringProblem::SYMMETRIC => sparse::plan_hessian(pattern, greedy, input_shape)?,
+            ColoringProblem::BIDIRECTIONAL => {
+                sparse::plan_bidirectional(pattern, greedy, input_shape, output_shape)?
+            }
+            _ => sparse::plan_coloring(pattern, problem, greedy, input_shape, output_shape)?,
+        })
+    }
 }
 
 impl Object for AutoSparse {
@@ -446,7 +491,7 @@ impl Object for AutoSparse {
         format!(
             "AutoSparse({dense}; sparsity_detector={}, coloring_algorithm={})",
             self.detector.show(),
-            AlgorithmValue(self.algorithm.clone()).show()
+            self.algorithm.show()
         )
     }
 
@@ -505,18 +550,22 @@ fn auto_sparse_(_: &mut Interp, args: Args) -> EvalResult {
             .clone(),
     };
     let algorithm = match args.pos.get(2).or(args.kw("coloring_algorithm")) {
-        None => GreedyColoringAlgorithm::default(),
-        Some(Value::Object(o)) if o.as_any().is::<AlgorithmValue>() => o
-            .as_any()
-            .downcast_ref::<AlgorithmValue>()
-            .expect("checked")
-            .0
-            .clone(),
+        None => SparseColoring::Greedy(GreedyColoringAlgorithm::default()),
+        Some(Value::Object(o)) if o.as_any().is::<AlgorithmValue>() => SparseColoring::Greedy(
+            o.as_any()
+                .downcast_ref::<AlgorithmValue>()
+                .expect("checked")
+                .0
+                .clone(),
+        ),
+        Some(given) if crate::builtins::coloring_constant::as_constant(given).is_some() => {
+            SparseColoring::Given(given.clone())
+        }
         Some(other) => {
             return Err(fail(
                 ErrorKind::ArgumentError,
                 format!(
-                    "coloring_algorithm must be a GreedyColoringAlgorithm, got {}",
+                    "coloring_algorithm must be a GreedyColoringAlgorithm or a ConstantColoringAlgorithm, got {}",
                     crate::display::repr(other)
                 ),
             ))
@@ -544,13 +593,10 @@ pub fn plan_of_program(
     let m = program.output_shape().iter().product();
     let pattern = SparsityPattern::from_entries(m, x.len(), &program.jacobian_entries())
         .map_err(|e| AdError::Argument(e.to_string()))?;
-    let plan = sparse::plan_jacobian(
-        pattern,
-        &sparse.dense,
-        &sparse.algorithm,
-        x.shape(),
-        program.output_shape(),
-    )?;
+    let problem = sparse::jacobian_problem(&sparse.dense);
+    let plan = sparse
+        .algorithm
+        .plan(pattern, problem, x.shape(), program.output_shape())?;
     Ok(Some(Rc::new(plan)))
 }
 
@@ -581,26 +627,19 @@ fn coloring_plan(
     x: &Tensor,
     hessian: bool,
 ) -> Result<Rc<SparsePlan>, Flow> {
-    let plan = if hessian {
-        sparse::plan_hessian(pattern, &sparse.algorithm, x.shape())?
-    } else {
-        let output_shape = match y_shape {
-            Some(shape) => shape.to_vec(),
-            None => vec![pattern.nrows()],
-        };
-        match &sparse.mixed_reverse {
-            Some(_) => {
-                sparse::plan_bidirectional(pattern, &sparse.algorithm, x.shape(), &output_shape)?
-            }
-            None => sparse::plan_jacobian(
-                pattern,
-                &sparse.dense,
-                &sparse.algorithm,
-                x.shape(),
-                &output_shape,
-            )?,
-        }
+    let output_shape = match (hessian, y_shape) {
+        (true, _) => Vec::new(),
+        (false, Some(shape)) => shape.to_vec(),
+        (false, None) => vec![pattern.nrows()],
     };
+    let problem = match (hessian, &sparse.mixed_reverse) {
+        (true, _) => ColoringProblem::SYMMETRIC,
+        (false, Some(_)) => ColoringProblem::BIDIRECTIONAL,
+        (false, None) => sparse::jacobian_problem(&sparse.dense),
+    };
+    let plan = sparse
+        .algorithm
+        .plan(pattern, problem, x.shape(), &output_shape)?;
     Ok(Rc::new(plan))
 }
 
@@ -613,5 +652,5 @@ crate::builtins! {
     "jacobian_sparsity" => jacobian_sparsity_, false, "    jacobian_sparsity(f, x, detector)\n    jacobian_sparsity(f!, y, x, detector)\n\nThe sparsity pattern of the Jacobian of `f` at `x`, as a sparse Bool matrix.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], ones(3), TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";
     "hessian_sparsity" => hessian_sparsity_, false, "    hessian_sparsity(f, x, detector)\n\nThe sparsity pattern of the Hessian of a scalar `f`: pairs of inputs that interact nonlinearly.\n\n```\njulia> hessian_sparsity(x -> x[1] * x[2] + x[3]^2, ones(3), TracerSparsityDetector())\n3×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n ⋅  1  ⋅\n 1  ⋅  ⋅\n ⋅  ⋅  1\n```";
     "MixedMode" => mixed_mode_, false, "    MixedMode(forward, reverse)\n\nMixed-mode sparse Jacobians: wrapped in `AutoSparse`, the pattern is colored from both sides (bidirectional coloring); columns are computed by pushforwards with `forward` and rows by pullbacks with `reverse`. Good for Jacobians with both dense rows and dense columns (arrowheads).\n\n```\njulia> back = AutoSparse(MixedMode(AutoForwardDiff(), AutoReverseDiff()); coloring_algorithm=GreedyColoringAlgorithm(RandomOrder(0); postprocessing=true));\n```";
-    "AutoSparse" => auto_sparse_, false, "    AutoSparse(backend; sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm())\n    AutoSparse(backend, detector, algorithm)\n\nSparse Jacobians and Hessians: at preparation the pattern is detected and colored; each call then computes one pushforward (or pullback, or HVP) per color and decompresses them into a `SparseMatrixCSC`. Other operators use `backend` as is.\n\n```\njulia> back = AutoSparse(SecondOrder(AutoForwardDiff(), AutoFiniteDiff()); sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm());\n\njulia> prep = prepare_hessian(x -> sum(diff(x) .^ 2), back, zeros(1000)); ncolors(prep)\n3\n```";
+    "AutoSparse" => auto_sparse_, false, "    AutoSparse(backend; sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm())\n    AutoSparse(backend, detector, algorithm)\n\nSparse Jacobians and Hessians: at preparation the pattern is detected and colored (or colored as given, with a `ConstantColoringAlgorithm`); each call then computes one pushforward (or pullback, or HVP) per color and decompresses them into a `SparseMatrixCSC`. Other operators use `backend` as is.\n\n```\njulia> back = AutoSparse(SecondOrder(AutoForwardDiff(), AutoFiniteDiff()); sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm());\n\njulia> prep = prepare_hessian(x -> sum(diff(x) .^ 2), back, zeros(1000)); ncolors(prep)\n3\n```";
 }
