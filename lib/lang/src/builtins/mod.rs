@@ -223,7 +223,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 60] {
+fn families() -> [&'static [Builtin]; 61] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -234,6 +234,7 @@ fn families() -> [&'static [Builtin]; 60] {
         coloring_checks::BUILTINS,
         ad::implicit::BUILTINS,
         ad::implicit_prep::BUILTINS,
+        ad::implicit_solvers::BUILTINS,
         ad::compare::BUILTINS,
         ad::differentiate_with::BUILTINS,
         plots::BUILTINS,

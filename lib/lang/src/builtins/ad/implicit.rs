@@ -13,6 +13,7 @@
 use super::backends::as_backend;
 use super::custom_rule::{record_plain_pullback, transpose_times};
 use super::implicit_prep::{as_implicit_preparation, ImplicitPreparation};
+use super::implicit_solvers::{abstract_linear_solver, LinearSolver, DEFAULT_RTOL};
 use crate::builtins::linalg::factorize::DenseLu;
 use crate::builtins::linalg::LinearMap;
 use crate::builtins::markers::is_marker;
@@ -125,154 +126,6 @@ impl TransposedSolve {
     }
 }
 
-/// How the linear systems of the implicit function theorem are solved.
-#[derive(Clone)]
-pub enum LinearSolver {
-    /// GMRES on matrix-free products with `A` (the default).
-    Iterative {
-        /// Warn when the solve fails (the result is then NaN).
-        verbose: bool,
-        /// Accept a least-squares solution of an inconsistent system.
-        accept_inconsistent: bool,
-        /// The relative residual at which GMRES stops.
-        rtol: f64,
-    },
-    /// `A` materialized and factorized once per point.
-    Direct {
-        /// Warn when the solve fails.
-        verbose: bool,
-    },
-    /// Least squares on the materialized `A`, which may have more conditions than unknowns.
-    LeastSquares,
-    /// The user's `presolve(A, y)` and `solve(Afact, b)` functions, or, for a value `object`
-    /// of a subtype of `AbstractLinearSolver`, the methods `presolve(object, A, y)` and
-    /// `solve(object, Afact, b)`.
-    User {
-        /// `presolve`.
-        presolve: Value,
-        /// `solve`.
-        solve: Value,
-        /// The user's solver value, passed first to its methods.
-        object: Option<Value>,
-    },
-}
-
-impl LinearSolver {
-    /// Calls the user's `presolve` or `solve` with the solver value first when there is one.
-    fn call_user(
-        interp: &mut Interp,
-        function: &Value,
-        object: &Option<Value>,
-        args: [Value; 2],
-    ) -> EvalResult {
-        let mut all: Vec<Value> = object.iter().cloned().collect();
-        all.extend(args);
-        interp.call(function, all)
-    }
-
-    /// `A⁻¹ b` for every `b` of `rhs` with the user's `presolve` and `solve` (`A` is `m×m`).
-    fn solve_user(
-        interp: &mut Interp,
-        (presolve, solve, object): (&Value, &Value, &Option<Value>),
-        a: Vec<f64>,
-        y0: &Tensor,
-        rhs: &[Vec<f64>],
-    ) -> Result<Vec<Vec<f64>>, Flow> {
-        let m = y0.len();
-        let a = crate::builtins::array(crate::show::ElType::Float64, &[m, m], a);
-        let factor = Self::call_user(interp, presolve, object, [a, array_value(y0.clone())])?;
-        let mut out = Vec::with_capacity(rhs.len());
-        for b in rhs {
-            let b = crate::builtins::array(crate::show::ElType::Float64, &[m], b.clone());
-            let x = Self::call_user(interp, solve, object, [factor.clone(), b])?;
-            out.push(numbers(&x, "the solution returned by solve")?.to_col_major());
-        }
-        Ok(out)
-    }
-}
-
-impl Object for LinearSolver {
-    fn type_name(&self) -> String {
-        match self {
-            LinearSolver::Iterative { .. } => "IterativeLinearSolver".into(),
-            LinearSolver::Direct { .. } => "DirectLinearSolver".into(),
-            LinearSolver::LeastSquares => "IterativeLeastSquaresSolver".into(),
-            LinearSolver::User { .. } => "LinearSolver".into(),
-        }
-    }
-
-    fn show(&self) -> String {
-        match self {
-            LinearSolver::Iterative {
-                verbose,
-                accept_inconsistent,
-                rtol,
-            } => {
-                let rtol = crate::show::float(*rtol);
-                format!("IterativeLinearSolver(verbose={verbose}, accept_inconsistent={accept_inconsistent}, rtol={rtol})")
-            }
-            LinearSolver::Direct { verbose } => format!("DirectLinearSolver(verbose={verbose})"),
-            LinearSolver::LeastSquares => "IterativeLeastSquaresSolver()".into(),
-            LinearSolver::User { .. } => "LinearSolver(presolve, solve)".into(),
-        }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
-
-fn flag(args: &Args, name: &str, default: bool) -> Result<bool, Flow> {
-    match args.kw(name) {
-        None => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(fail(
-            ErrorKind::ArgumentError,
-            format!(
-                "{name} must be true or false, got {}",
-                crate::display::repr(other)
-            ),
-        )),
-    }
-}
-
-/// GMRES's default relative residual.
-const DEFAULT_RTOL: f64 = 1e-12;
-
-fn iterative_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("IterativeLinearSolver", 0, 0)?;
-    let rtol = match args.kw("rtol") {
-        None => DEFAULT_RTOL,
-        Some(v) => match crate::builtins::to_float(v, "IterativeLinearSolver")? {
-            rtol if rtol > 0.0 && rtol < 1.0 => rtol,
-            _ => {
-                return Err(fail(
-                    ErrorKind::ArgumentError,
-                    "IterativeLinearSolver: rtol must lie in (0, 1)",
-                ))
-            }
-        },
-    };
-    let solver = LinearSolver::Iterative {
-        verbose: flag(&args, "verbose", true)?,
-        accept_inconsistent: flag(&args, "accept_inconsistent", false)?,
-        rtol,
-    };
-    Ok(Value::Object(Rc::new(Box::new(solver))))
-}
-
-fn least_squares_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("IterativeLeastSquaresSolver", 0, 0)?;
-    Ok(Value::object(LinearSolver::LeastSquares))
-}
-
-fn direct_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("DirectLinearSolver", 0, 0)?;
-    Ok(Value::Object(Rc::new(Box::new(LinearSolver::Direct {
-        verbose: flag(&args, "verbose", true)?,
-    }))))
-}
-
 /// A function defined by `forward` and the `conditions` its output satisfies.
 pub struct ImplicitFunction {
     forward: Value,
@@ -288,7 +141,8 @@ pub struct ImplicitFunction {
     backends: Value,
 }
 
-fn numbers(v: &Value, what: &str) -> Result<Tensor, Flow> {
+/// The numbers of `v`, an argument or a result of the implicit function (`what` names it).
+pub(super) fn numbers(v: &Value, what: &str) -> Result<Tensor, Flow> {
     operand(v)?.map(|o| o.tensor().clone()).ok_or_else(|| {
         fail(
             ErrorKind::ArgumentError,
@@ -311,7 +165,8 @@ fn matrix_times(matrix: &[f64], rows: usize, v: &[f64]) -> Vec<f64> {
     out
 }
 
-fn array_value(t: Tensor) -> Value {
+/// A `Float64` array holding `t`.
+pub(super) fn array_value(t: Tensor) -> Value {
     Value::Array(Rc::new(RefCell::new(Array::new(
         crate::show::ElType::Float64,
         t,
@@ -853,44 +708,6 @@ impl Object for ImplicitFunction {
     }
 }
 
-/// ImplicitDifferentiation's `AbstractLinearSolver`, the supertype of user solvers.
-pub fn abstract_linear_solver() -> Type {
-    crate::types::library_abstract_type("AbstractLinearSolver").expect("a library type")
-}
-
-/// `presolve(solver, A, y)` of the builtin solvers: `A` itself (each `solve` uses `\`).
-fn presolve_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("presolve", 3, 3)?;
-    require_solver(&args.pos[0], "presolve")?;
-    Ok(args.pos[1].clone())
-}
-
-/// `solve(solver, A, b)` of the builtin solvers: `A \ b`.
-fn solve_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("solve", 3, 3)?;
-    require_solver(&args.pos[0], "solve")?;
-    interp.binary(
-        difflab_syntax::BinOp::LeftDiv,
-        false,
-        &args.pos[1],
-        &args.pos[2],
-    )
-}
-
-/// A `MethodError` unless `v` is one of the builtin linear solvers.
-fn require_solver(v: &Value, name: &str) -> Result<(), Flow> {
-    match v {
-        Value::Object(o) if o.as_any().is::<LinearSolver>() => Ok(()),
-        other => Err(fail(
-            ErrorKind::MethodError,
-            format!(
-                "no method matching {name}(::{}, ::Matrix{{Float64}}, ::Vector{{Float64}}): define it for your solver type (after `import ImplicitDifferentiation: {name}`)",
-                other.type_name()
-            ),
-        )),
-    }
-}
-
 fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("ImplicitFunction", 2, 2)?;
     let solver = match args.kw("linear_solver") {
@@ -978,11 +795,6 @@ fn per_argument_backend(backends: &Value, name: &str) -> Result<Backend, Flow> {
 
 crate::builtins! {
     "ImplicitFunction" => implicit_function_, false, "    ImplicitFunction(forward, conditions; representation=OperatorRepresentation(), linear_solver=IterativeLinearSolver(), backends=nothing, conditions_backend=nothing, strict=Val(true))\n\nA function `x -> y` computed by `forward(x, args...)` and characterized by `conditions(x, y, args...) = 0` (or, when `forward` returns `(y, z)`, by `conditions(x, y, z, args...)`). Calling it returns what `forward` returns; differentiating it uses the implicit function theorem `∂c/∂y · ∂y/∂x = -∂c/∂x` instead of differentiating `forward`, which may use loops, mutation or anything. Extra positional and keyword arguments go to both functions and are constants for differentiation. The linear systems are solved by GMRES on matrix-free products (`IterativeLinearSolver`, no Jacobian is materialized), by a factorization (`DirectLinearSolver`), or by your own `(presolve=(A, y) -> F, solve=(F, b) -> x)`; a failed solve gives NaNs with a warning. `conditions_backend` (default AutoForwardDiff()) differentiates the conditions; ImplicitDifferentiation's `backends=(x=..., y=...)` chooses one backend for `B = ∂c/∂x` and one for `A = ∂c/∂y`. `representation=MatrixRepresentation()` materializes `A` (GMRES then runs on the matrix); `IterativeLeastSquaresSolver()` accepts more conditions than unknowns. The fields `forward`, `conditions`, `linear_solver`, `representation`, `backends` and `conditions_backend` read the settings back.\n\nEvery backend works through it: forward mode solves `A·ẏ = -B·ẋ` for all partials of a chunk, reverse mode solves `Aᵀu = ȳ` and returns `-Bᵀu` (with `A` and `B` materialized at the point), finite differences call `forward`. The sparsity detectors trace the conditions: each `y` entry depends on the inputs that reach its block of `A = ∂c/∂y` (elementwise problems stay diagonal), so `AutoSparse` works around it. Second order works when finite differences take one of the two orders (`SecondOrder(AutoFiniteDiff(), AutoForwardDiff())`, `SecondOrder(AutoReverseDiff(), AutoFiniteDiff())`, …); two AD backends raise an `ArgumentError` saying so.\n\n```\njulia> forward(x) = sqrt.(x);              # any algorithm\n\njulia> conditions(x, y) = y .^ 2 .- x;     # what its output satisfies\n\njulia> implicit = ImplicitFunction(forward, conditions);\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 9.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.166667\n```";
-    "presolve" => presolve_, false, "    presolve(solver, A, y)\n\nImplicitDifferentiation's first method of a linear solver: prepares `A = ∂c/∂y` (for example factorizes it) for several `solve`s with right-hand sides like `y`. Write your own for a subtype of `AbstractLinearSolver` after `import ImplicitDifferentiation: presolve, solve`; the builtin solvers return `A`.\n\n```\njulia> import ImplicitDifferentiation: presolve, solve, AbstractLinearSolver\n\njulia> struct LUSolver <: AbstractLinearSolver end\n\njulia> presolve(::LUSolver, A, y) = lu(A);\n\njulia> solve(::LUSolver, F, b) = F \\ b;\n\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=LUSolver());\n\njulia> jacobian(implicit, AutoReverseDiff(), [4.0])\n1×1 Matrix{Float64}:\n 0.25\n```";
-    "solve" => solve_, false, "    solve(solver, Afact, b)\n\nImplicitDifferentiation's second method of a linear solver: `x` with `A x = b`, given what `presolve` returned (NaNs when it fails). The builtin solvers compute `Afact \\ b`; see `?presolve` for a solver of your own.\n\n```\njulia> solve(DirectLinearSolver(), [2.0 0.0; 0.0 4.0], [1.0, 1.0])\n2-element Vector{Float64}:\n 0.5\n 0.25\n```";
-    "IterativeLinearSolver" => iterative_, false, "    IterativeLinearSolver(; verbose=true, accept_inconsistent=false, rtol=1e-12)\n\nThe default linear solver of `ImplicitFunction`: restarted GMRES on matrix-free products with `∂c/∂y`, stopping at the relative residual `rtol`. When it does not converge the result is NaN, with a warning unless `verbose=false`; `accept_inconsistent=true` keeps the least-squares answer instead.\n\n```\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=IterativeLinearSolver(verbose=false));\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0, 16.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.125\n```";
-    "IterativeLeastSquaresSolver" => least_squares_, false, "    IterativeLeastSquaresSolver()\n\nA linear solver for `ImplicitFunction` that solves `A ẏ = −B ẋ` in the least-squares sense, so the conditions may outnumber the unknowns (an overdetermined but consistent system, such as optimality conditions written twice). `A` is materialized at each point and solved by least squares (a QR factorization); reverse mode applies `A⁺ᵀ`.\n\n```\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> vcat(y .^ 2 .- x, 2 .* (y .^ 2 .- x)); linear_solver=IterativeLeastSquaresSolver());\n\njulia> jacobian(implicit, AutoForwardDiff(), [4.0])\n1×1 Matrix{Float64}:\n 0.25\n```";
-    "DirectLinearSolver" => direct_, false, "    DirectLinearSolver(; verbose=true)\n\nA linear solver for `ImplicitFunction` that materializes `∂c/∂y` once per point and factorizes it with faer: a sparse LU when its pattern (traced through the conditions) is sparse and `y` has at least 64 entries, computed with one pushforward per color, a dense LU with partial pivoting otherwise; a singular matrix gives NaN with a warning unless `verbose=false`.\n\n```\njulia> implicit = ImplicitFunction(x -> sqrt.(x), (x, y) -> y .^ 2 .- x; linear_solver=DirectLinearSolver());\n\njulia> jacobian(implicit, AutoReverseDiff(), [4.0, 16.0])\n2×2 Matrix{Float64}:\n 0.25  0.0\n 0.0   0.125\n```";
 }
 
 #[cfg(test)]

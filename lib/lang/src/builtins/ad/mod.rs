@@ -12,6 +12,7 @@ pub mod explain;
 pub mod formula;
 pub mod implicit;
 pub mod implicit_prep;
+pub mod implicit_solvers;
 pub mod operators;
 pub mod prep;
 pub mod recommend;
