@@ -116,7 +116,16 @@ impl Object for ProblemValue {
 }
 
 fn symbol_kw<'a>(args: &'a Args, name: &str, default: &'a str) -> Result<&'a str, Flow> {
-    match args.kw(name) {
+    symbol_or(args.kw(name), name, default)
+}
+
+/// The name of a symbol argument or keyword `v` called `name`, or `default` when absent.
+pub(super) fn symbol_or<'a>(
+    v: Option<&'a Value>,
+    name: &str,
+    default: &'a str,
+) -> Result<&'a str, Flow> {
+    match v {
         None => Ok(default),
         Some(Value::Symbol(s)) => Ok(s.as_str()),
         Some(other) => Err(fail(

@@ -6,7 +6,7 @@
 //! the matrix must have the algorithm's size (`DimensionMismatch`) and the problem must be the
 //! algorithm's own (`MethodError`), as in SMC.
 
-use super::coloring::pattern_and_matrix;
+use super::coloring::{pattern_and_matrix, symbol_or};
 use super::{to_size, Args};
 use crate::error::ErrorKind;
 use crate::eval::iterate::elements;
@@ -112,21 +112,6 @@ pub fn colored(
     })
 }
 
-/// A symbol argument or keyword (`partition`, `structure`, `decompression`).
-fn symbol(v: Option<&Value>, name: &str, default: &'static str) -> Result<String, Flow> {
-    match v {
-        None => Ok(default.into()),
-        Some(Value::Symbol(s)) => Ok(s.as_str().to_string()),
-        Some(other) => Err(fail(
-            ErrorKind::ArgumentError,
-            format!(
-                "{name} must be a symbol, got {}",
-                crate::display::repr(other)
-            ),
-        )),
-    }
-}
-
 fn constant_coloring_algorithm_(_: &mut Interp, args: Args) -> EvalResult {
     args.keywords(
         "ConstantColoringAlgorithm",
@@ -145,7 +130,7 @@ fn constant_coloring_algorithm_(_: &mut Interp, args: Args) -> EvalResult {
         ));
     };
     let given = |k: usize, keyword: &str| args.pos[..parameters].get(k).or(args.kw(keyword));
-    let partition = match symbol(given(0, "partition"), "partition", "column")?.as_str() {
+    let partition = match symbol_or(given(0, "partition"), "partition", "column")? {
         "column" => Partition::Column,
         "row" => Partition::Row,
         other => {
@@ -155,7 +140,7 @@ fn constant_coloring_algorithm_(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    let structure = match symbol(given(1, "structure"), "structure", "nonsymmetric")?.as_str() {
+    let structure = match symbol_or(given(1, "structure"), "structure", "nonsymmetric")? {
         "nonsymmetric" => Structure::Nonsymmetric,
         "symmetric" if partition == Partition::Column => Structure::Symmetric,
         other => {
@@ -165,7 +150,7 @@ fn constant_coloring_algorithm_(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    let decompression = symbol(args.kw("decompression"), "decompression", "direct")?;
+    let decompression = symbol_or(args.kw("decompression"), "decompression", "direct")?;
     if decompression != "direct" {
         return Err(fail(
             ErrorKind::ArgumentError,

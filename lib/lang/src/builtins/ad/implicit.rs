@@ -369,19 +369,13 @@ impl ImplicitFunction {
         }
     }
 
-    /// `A⁺` (column-major, `len(y) × len(c)`): the least-squares solution of `A X = I`.
+    /// `A⁺` (column-major, `len(y) × len(c)`).
     fn pseudo_inverse(&self, interp: &mut Interp, at: &Point) -> Result<Vec<f64>, Flow> {
         let m = at.y0.len();
         let a = self.materialize(interp, at)?;
         let conditions = a.len() / m.max(1);
-        let identity = (0..conditions * conditions)
-            .map(|k| f64::from(u8::from(k % conditions == k / conditions)))
-            .collect();
-        let solution = crate::builtins::linalg::solve_tensor(
-            &Tensor::from_col_major(&[conditions, m], a),
-            &Tensor::from_col_major(&[conditions, conditions], identity),
-        )?;
-        Ok(solution.to_col_major())
+        let a = Tensor::from_col_major(&[conditions, m], a);
+        Ok(crate::builtins::linalg::matrix_functions::pinv_tensor(&a)?.to_col_major())
     }
 
     /// Sparsity detection: `y` depends on the inputs `x` reaches through the conditions, within

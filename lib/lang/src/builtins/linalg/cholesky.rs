@@ -6,6 +6,7 @@
 //! ChainRules give it. The rules are written with differentiable operations (`\`, products,
 //! transposes), so derivatives of derivatives follow.
 
+use super::construct::weighted;
 use super::*;
 use difflab_ad::reverse::{tracked_with, value_below};
 
@@ -77,26 +78,16 @@ fn gradient(l: &Tensor, l_bar: &Tensor, n: usize) -> AdResult<Tensor> {
 
 /// `Φ(X)`: the lower triangle of `X` with its diagonal halved.
 fn phi(x: &Tensor, n: usize) -> AdResult<Tensor> {
-    let weights = (0..n * n).map(|k| match (k % n).cmp(&(k / n)) {
+    weighted(x, (n, n), |i, j| match i.cmp(&j) {
         std::cmp::Ordering::Greater => 1.0,
         std::cmp::Ordering::Equal => 0.5,
         std::cmp::Ordering::Less => 0.0,
-    });
-    ops::binary(
-        BinaryFn::Mul,
-        x,
-        &Tensor::from_col_major(&[n, n], weights.collect()),
-    )
+    })
 }
 
-/// The entries `(i, j)` of `x` where `keep(i, j)`, zeros elsewhere.
+/// The entries `(i, j)` of the `n × n` matrix `x` where `keep(i, j)`, zeros elsewhere.
 fn masked(x: &Tensor, n: usize, keep: impl Fn(usize, usize) -> bool) -> AdResult<Tensor> {
-    let mask = (0..n * n).map(|k| f64::from(u8::from(keep(k % n, k / n))));
-    ops::binary(
-        BinaryFn::Mul,
-        x,
-        &Tensor::from_col_major(&[n, n], mask.collect()),
-    )
+    weighted(x, (n, n), |i, j| f64::from(u8::from(keep(i, j))))
 }
 
 /// `triu(X) + triu(X, 1)ᵀ`: the symmetric matrix whose upper triangle is that of `X`.

@@ -209,11 +209,23 @@ fn triangle(interp: &mut Interp, args: &Args, name: &str, upper: bool) -> EvalRe
             format!("no method matching {name}(::{})", args.pos[0].type_name()),
         ));
     };
-    let mask: Vec<f64> = (0..m * n)
-        .map(|p| f64::from(u8::from(keep(p % m.max(1), p / m.max(1)))))
-        .collect();
-    let out = ops::binary(BinaryFn::Mul, &t, &Tensor::from_col_major(&[m, n], mask))?;
-    Ok(from_tensor(out, eltype, false))
+    let kept = |i, j| f64::from(u8::from(keep(i, j)));
+    Ok(from_tensor(weighted(&t, (m, n), kept)?, eltype, false))
+}
+
+/// Entry `(i, j)` of the `m × n` matrix `t` times `weight(i, j)` (a mask when the weights are
+/// 0 and 1): a product with a constant matrix, so every number kind differentiates through it.
+pub(super) fn weighted(
+    t: &Tensor,
+    (m, n): (usize, usize),
+    weight: impl Fn(usize, usize) -> f64,
+) -> AdResult<Tensor> {
+    let mask = (0..m * n).map(|p| weight(p % m.max(1), p / m.max(1)));
+    ops::binary(
+        BinaryFn::Mul,
+        t,
+        &Tensor::from_col_major(&[m, n], mask.collect()),
+    )
 }
 
 fn triu_(interp: &mut Interp, args: Args) -> EvalResult {

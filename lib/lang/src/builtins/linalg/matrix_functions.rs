@@ -182,9 +182,15 @@ fn logabsdet_(interp: &mut Interp, args: Args) -> EvalResult {
 fn pinv_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("pinv", 1, 1)?;
     let (t, _) = matrix_tensor(interp, &args.pos[0], "pinv")?;
-    let a = as_matrix(&t)?;
+    Ok(from_tensor(pinv_tensor(&t)?, ElType::Float64, false))
+}
+
+/// The pseudo-inverse `A⁺` of a matrix of any number kind: least squares for plain numbers,
+/// `(AᵀA)⁻¹Aᵀ` or `Aᵀ(AAᵀ)⁻¹` (full rank) for numbers carrying derivatives.
+pub(crate) fn pinv_tensor(t: &Tensor) -> AdResult<Tensor> {
+    let a = as_matrix(t)?;
     let (m, n) = matrix_size(&a)?;
-    let result = if a.is_plain() {
+    Ok(if a.is_plain() {
         let map = least_squares(m, n, &col_major_slice(a.primal()))?;
         apply_linear(&map, &identity(m), false)?
     } else if m == n {
@@ -196,8 +202,7 @@ fn pinv_(interp: &mut Interp, args: Args) -> EvalResult {
         } else {
             ops::matmul(&at, &inv_tensor(&ops::matmul(&a, &at)?)?)?
         }
-    };
-    Ok(from_tensor(result, ElType::Float64, false))
+    })
 }
 
 /// `exp(A)` for a square matrix: `(Σₖ₌₀ᵐ (A/2ˢ)ᵏ/k!)^(2ˢ)` with `2ˢ ≥ 2‖A‖₁` and m = 18 terms
