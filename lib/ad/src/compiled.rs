@@ -178,6 +178,8 @@ impl CompiledTape {
         let y = f(&input)?;
         let output = source(&y, tape.tag());
         let (recording, nodes) = tape.take_recording();
+        // Replays run on the steps, never on this tape's tracked values again.
+        tape.finish();
         if recording.opaque {
             return Ok(Err(NotCompiled::CustomRule));
         }

@@ -75,6 +75,7 @@ pub struct Tape {
     tag: Tag,
     nodes: RefCell<Vec<Vec<(usize, Backward)>>>,
     recording: Option<RefCell<Recording>>,
+    finished: std::cell::Cell<bool>,
 }
 
 /// A value recorded on a tape.
@@ -102,6 +103,7 @@ impl Tape {
             tag: Tag::fresh(),
             nodes: RefCell::new(Vec::new()),
             recording: None,
+            finished: std::cell::Cell::new(false),
         })
     }
 
@@ -111,7 +113,20 @@ impl Tape {
             tag: Tag::fresh(),
             nodes: RefCell::new(Vec::new()),
             recording: Some(RefCell::new(Recording::default())),
+            finished: std::cell::Cell::new(false),
         })
+    }
+
+    /// Marks the differentiation this tape records as over: no sweep will run on it again, so
+    /// its values left in the function's buffers are constants from now on (see
+    /// [`Tensor::without_dead_layers`]).
+    pub fn finish(&self) {
+        self.finished.set(true);
+    }
+
+    /// True once [`Tape::finish`] was called.
+    pub fn is_finished(&self) -> bool {
+        self.finished.get()
     }
 
     /// True for a tape made with [`Tape::compiling`].

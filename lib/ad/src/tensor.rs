@@ -122,6 +122,33 @@ impl Tensor {
         self.len() == 0
     }
 
+    /// The same numbers without the layers of finished differentiations, such as those left in
+    /// an array a differentiated function writes at every call: dual layers whose partials are
+    /// all zero (equal to their value both as numbers and as constants of any differentiation)
+    /// and values of finished reverse tapes (which no sweep will reach again).
+    pub fn without_dead_layers(&self) -> Tensor {
+        match self {
+            Tensor::Dual(d) if d.partials.iter().all(Tensor::is_all_zero) => {
+                d.value.without_dead_layers()
+            }
+            Tensor::Dual(d) => {
+                let value = d.value.without_dead_layers();
+                Tensor::dual(d.tag, value, d.partials.clone())
+            }
+            Tensor::Tracked(t) if t.tape.is_finished() => t.value.without_dead_layers(),
+            other => other.clone(),
+        }
+    }
+
+    /// True when every number, and every partial of every layer, is zero.
+    fn is_all_zero(&self) -> bool {
+        match self {
+            Tensor::Plain(a) => a.iter().all(|v| *v == 0.0),
+            Tensor::Dual(d) => d.value.is_all_zero() && d.partials.iter().all(Tensor::is_all_zero),
+            _ => false,
+        }
+    }
+
     /// The plain numbers underneath every layer of duals.
     pub fn primal(&self) -> &ArrayD<f64> {
         match self {
@@ -277,6 +304,30 @@ pub fn top_tag<'a>(operands: impl IntoIterator<Item = &'a Tensor>) -> Option<Tag
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dead_layers_go_and_live_ones_stay() {
+        let (old, new) = (Tag::fresh(), Tag::fresh());
+        // A finished differentiation's layer (zero partials) under a live one.
+        let stale = Tensor::dual(old, Tensor::scalar(2.0), vec![Tensor::scalar(0.0)]);
+        let live = Tensor::dual(new, stale, vec![Tensor::scalar(3.0)]);
+        let Tensor::Dual(d) = live.without_dead_layers() else {
+            panic!("the live layer stays");
+        };
+        assert_eq!(d.tag, new);
+        assert!(d.value.is_plain(), "the dead layer under it goes");
+        assert_eq!(d.partials[0].primal()[[]], 3.0);
+        // A layer with a derivative is never dropped, whatever its tag.
+        let kept = Tensor::dual(old, Tensor::scalar(2.0), vec![Tensor::scalar(1.0)]);
+        assert!(matches!(kept.without_dead_layers(), Tensor::Dual(_)));
+        // A finished tape's value is a constant.
+        let tape = crate::reverse::Tape::new();
+        let tracked = tape.input(Tensor::scalar(5.0));
+        assert!(matches!(tracked.without_dead_layers(), Tensor::Tracked(_)));
+        tape.finish();
+        assert_eq!(tracked.without_dead_layers().primal()[[]], 5.0);
+        assert!(tracked.without_dead_layers().is_plain());
+    }
 
     #[test]
     fn column_major_round_trip() {

@@ -4,8 +4,10 @@
 //! technique: [`Backend::Forward`] (dual numbers with chunked partials, like ForwardDiff),
 //! [`Backend::Reverse`] (a tape, like ReverseDiff; `compile` replays a recorded tape),
 //! [`Backend::FiniteDiff`] (differences, like FiniteDiff), [`Backend::Symbolic`] (a traced and
-//! compiled graph of scalar operations, like FastDifferentiation) and [`Backend::SecondOrder`]
-//! (one backend differentiating another).
+//! compiled graph of scalar operations, like FastDifferentiation), [`Backend::SecondOrder`]
+//! (one backend differentiating another), and DifferentiationInterface's test backends
+//! [`Backend::ZeroForward`] and [`Backend::ZeroReverse`] (every derivative is zero: what is
+//! left is the cost of calling the function and of the operator's own bookkeeping).
 
 use std::fmt;
 
@@ -48,6 +50,9 @@ pub enum Backend {
     FiniteDiff {
         /// The difference scheme.
         fdtype: FdType,
+        /// FiniteDiff's `relstep` and `absstep`: the step is `max(relstep·max(1, |x|), absstep)`
+        /// (`None`: the scheme's default relative step, and `absstep = relstep`).
+        steps: Option<(f64, f64)>,
     },
     /// Symbolic tracing: preparation traces the function into a graph of scalar operations and
     /// compiles it ([`crate::symbolic::Program`]); pushforwards then run its instructions on up
@@ -59,6 +64,11 @@ pub enum Backend {
         /// `AutoSymbolics`): the technique is the same, the name is shown back.
         package: SymbolicPackage,
     },
+    /// A forward-mode backend whose pushforwards are zero (DifferentiationInterface's
+    /// `AutoZeroForward`): it evaluates the function and nothing else.
+    ZeroForward,
+    /// A reverse-mode backend whose pullbacks are zero (`AutoZeroReverse`).
+    ZeroReverse,
     /// `outer` differentiates what `inner` computes (Hessians, HVPs, second derivatives).
     SecondOrder {
         /// The outer backend.
@@ -88,8 +98,10 @@ impl Backend {
     /// The first-order mode (of the inner backend for `SecondOrder`).
     pub fn mode(&self) -> Mode {
         match self {
-            Backend::Forward { .. } | Backend::Symbolic { .. } => Mode::Forward,
-            Backend::Reverse { .. } => Mode::Reverse,
+            Backend::Forward { .. } | Backend::Symbolic { .. } | Backend::ZeroForward => {
+                Mode::Forward
+            }
+            Backend::Reverse { .. } | Backend::ZeroReverse => Mode::Reverse,
             Backend::FiniteDiff { .. } => Mode::FiniteDifferences,
             Backend::SecondOrder { inner, .. } => inner.mode(),
         }
@@ -108,9 +120,11 @@ impl Backend {
         match self {
             Backend::Reverse { compile } => *compile,
             Backend::SecondOrder { outer, inner } => outer.compiles_tape() || inner.compiles_tape(),
-            Backend::Forward { .. } | Backend::FiniteDiff { .. } | Backend::Symbolic { .. } => {
-                false
-            }
+            Backend::Forward { .. }
+            | Backend::FiniteDiff { .. }
+            | Backend::Symbolic { .. }
+            | Backend::ZeroForward
+            | Backend::ZeroReverse => false,
         }
     }
 
@@ -121,7 +135,11 @@ impl Backend {
             Backend::SecondOrder { outer, inner } => {
                 outer.traces_symbolically() || inner.traces_symbolically()
             }
-            Backend::Forward { .. } | Backend::Reverse { .. } | Backend::FiniteDiff { .. } => false,
+            Backend::Forward { .. }
+            | Backend::Reverse { .. }
+            | Backend::FiniteDiff { .. }
+            | Backend::ZeroForward
+            | Backend::ZeroReverse => false,
         }
     }
 
@@ -137,15 +155,25 @@ impl Backend {
             }
             Backend::Reverse { compile: true }
             | Backend::FiniteDiff { .. }
-            | Backend::Symbolic { .. } => false,
+            | Backend::Symbolic { .. }
+            | Backend::ZeroForward
+            | Backend::ZeroReverse => false,
         }
+    }
+
+    /// True when every derivative of this backend is zero by definition (the test backends).
+    pub fn is_zero(&self) -> bool {
+        matches!(
+            self.first_order(),
+            Backend::ZeroForward | Backend::ZeroReverse
+        )
     }
 
     /// True when gradients come from one pullback rather than a pushforward per input.
     pub fn gradient_by_pullback(&self) -> bool {
         matches!(
             self.first_order(),
-            Backend::Reverse { .. } | Backend::Symbolic { .. }
+            Backend::Reverse { .. } | Backend::Symbolic { .. } | Backend::ZeroReverse
         )
     }
 
@@ -179,13 +207,15 @@ impl fmt::Display for Backend {
             Backend::Forward { chunk: Some(c) } => write!(f, "AutoForwardDiff(chunksize={c})"),
             Backend::Reverse { compile: false } => write!(f, "AutoReverseDiff()"),
             Backend::Reverse { compile: true } => write!(f, "AutoReverseDiff(compile=true)"),
-            Backend::FiniteDiff {
-                fdtype: FdType::Central,
-            } => write!(f, "AutoFiniteDiff()"),
-            Backend::FiniteDiff {
-                fdtype: FdType::Forward,
-            } => {
-                write!(f, "AutoFiniteDiff(fdtype=:forward)")
+            Backend::FiniteDiff { fdtype, steps } => {
+                let mut options = Vec::new();
+                if *fdtype == FdType::Forward {
+                    options.push("fdtype=:forward".to_string());
+                }
+                if let Some((rel, abs)) = steps {
+                    options.push(format!("relstep={rel:e}, absstep={abs:e}"));
+                }
+                write!(f, "AutoFiniteDiff({})", options.join(", "))
             }
             Backend::Symbolic {
                 package: SymbolicPackage::FastDifferentiation,
@@ -193,6 +223,8 @@ impl fmt::Display for Backend {
             Backend::Symbolic {
                 package: SymbolicPackage::Symbolics,
             } => write!(f, "AutoSymbolics()"),
+            Backend::ZeroForward => write!(f, "AutoZeroForward()"),
+            Backend::ZeroReverse => write!(f, "AutoZeroReverse()"),
             Backend::SecondOrder { outer, inner } => write!(f, "SecondOrder({outer}, {inner})"),
         }
     }

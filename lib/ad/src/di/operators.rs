@@ -90,6 +90,8 @@ fn batch_size(backend: &Backend, n: usize) -> usize {
         Backend::FiniteDiff { .. } => n.clamp(1, FD_BATCH),
         Backend::Symbolic { .. } => even_chunk(n, SYMBOLIC_LANES),
         Backend::Reverse { .. } => 1,
+        // Zeros cost nothing per direction: one evaluation for all of them.
+        Backend::ZeroForward | Backend::ZeroReverse => n.max(1),
         Backend::SecondOrder { .. } => unreachable!("first_order unwraps SecondOrder"),
     }
 }

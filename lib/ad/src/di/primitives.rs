@@ -3,7 +3,7 @@
 //!
 //! Forward mode pushes a chunk of tangents through one evaluation on dual numbers; reverse mode
 //! records a tape and sweeps it backwards once per cotangent; finite differences evaluate the
-//! function at shifted points. A backend without a native primitive builds it from the other
+//! function at shifted points; the zero backends evaluate it and return zeros. A backend without a native primitive builds it from the other
 //! one through basis vectors, as DifferentiationInterface does.
 
 use super::backend::{default_chunk, even_chunk, Backend, FdType, SYMBOLIC_LANES};
@@ -104,7 +104,14 @@ where
             let lanes = even_chunk(tangents.len(), SYMBOLIC_LANES);
             forward_pushforward(f, x, tangents, lanes)
         }
-        Backend::FiniteDiff { fdtype } => finite_pushforward(f, x, tangents, *fdtype),
+        Backend::FiniteDiff { fdtype, steps } => {
+            finite_pushforward(f, x, tangents, *fdtype, *steps)
+        }
+        Backend::ZeroForward | Backend::ZeroReverse => {
+            let y = f(x)?;
+            let zeros = vec![Tensor::filled(y.shape(), 0.0); tangents.len()];
+            Ok((y, zeros))
+        }
         Backend::Reverse { .. } => {
             // Jᵀ from one pullback per output coordinate, then J·t.
             let y = f(x)?;
@@ -139,6 +146,10 @@ where
     match backend.first_order() {
         Backend::Reverse { .. } | Backend::Symbolic { .. } => {
             super::reverse::pullback(f, x, cotangents)
+        }
+        Backend::ZeroForward | Backend::ZeroReverse => {
+            let y = f(x)?;
+            Ok((y, vec![Tensor::filled(x.shape(), 0.0); cotangents.len()]))
         }
         other => {
             // J from pushforwards of the input basis, then Jᵀ·c.
@@ -190,21 +201,25 @@ where
         let tag = Tag::fresh();
         let y = f(&Tensor::dual(tag, x.clone(), batch.to_vec()))?;
         let (v, partials) = split_dual(&y, tag, batch.len());
-        value.get_or_insert(v);
-        out.extend(partials);
+        value.get_or_insert_with(|| v.without_dead_layers());
+        out.extend(partials.iter().map(Tensor::without_dead_layers));
     }
     Ok((value.expect("at least one batch"), out))
 }
 
-/// The step for a difference along `t` at `x`: Julia's FiniteDiff relative steps.
-fn step(x: &Tensor, t: &Tensor, fdtype: FdType) -> f64 {
+/// The step for a difference along `t` at `x`: Julia's FiniteDiff relative steps, or the
+/// user's `(relstep, absstep)`.
+fn step(x: &Tensor, t: &Tensor, fdtype: FdType, steps: Option<(f64, f64)>) -> f64 {
     let scale = x.primal().iter().fold(1.0_f64, |m, v| m.max(v.abs()));
     let tnorm = t.primal().iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-    let rel = match fdtype {
-        FdType::Forward => f64::EPSILON.sqrt(),
-        FdType::Central => f64::EPSILON.cbrt(),
-    };
-    rel * scale / tnorm.max(f64::MIN_POSITIVE)
+    let (rel, abs) = steps.unwrap_or_else(|| {
+        let rel = match fdtype {
+            FdType::Forward => f64::EPSILON.sqrt(),
+            FdType::Central => f64::EPSILON.cbrt(),
+        };
+        (rel, 0.0)
+    });
+    (rel * scale).max(abs) / tnorm.max(f64::MIN_POSITIVE)
 }
 
 fn finite_pushforward<E, F>(
@@ -212,6 +227,7 @@ fn finite_pushforward<E, F>(
     x: &Tensor,
     tangents: &[Tensor],
     fdtype: FdType,
+    steps: Option<(f64, f64)>,
 ) -> Result<(Tensor, Vec<Tensor>), E>
 where
     E: From<AdError>,
@@ -224,7 +240,7 @@ where
             out.push(Tensor::filled(y.shape(), 0.0));
             continue;
         }
-        let h = step(x, t, fdtype);
+        let h = step(x, t, fdtype, steps);
         let shifted = |sign: f64| -> Result<Tensor, AdError> {
             ops::binary(
                 BinaryFn::Add,

@@ -16,6 +16,14 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     let tape = Tape::new();
+    // However the pullback ends, its tape is finished afterwards.
+    struct Finish<'a>(&'a Tape);
+    impl Drop for Finish<'_> {
+        fn drop(&mut self) {
+            self.0.finish();
+        }
+    }
+    let _finish = Finish(&tape);
     let input = tape.input(x.clone());
     let Tensor::Tracked(leaf) = &input else {
         unreachable!("tape inputs are tracked")

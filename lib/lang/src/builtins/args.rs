@@ -88,6 +88,15 @@ impl Args {
         Some(&self.keywords[i].1)
     }
 
+    /// Every keyword argument (recorded as read), for a builtin that hands them all to a
+    /// function written in the language, which checks them itself.
+    pub fn all_keywords(&self) -> Vec<(Name, Value)> {
+        if let Some(read) = &self.read {
+            read.set(u64::MAX);
+        }
+        self.keywords.clone()
+    }
+
     /// Positional argument `i` as an `Int`.
     pub fn int(&self, i: usize, name: &str) -> Result<i64, Flow> {
         to_int(&self.pos[i], name)

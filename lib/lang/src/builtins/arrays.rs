@@ -339,9 +339,13 @@ fn collect_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn range_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("range", 1, 2)?;
+    args.arity("range", 1, 3)?;
     let start = super::to_float(&args.pos[0], "range")?;
-    let length = args.kw("length").map(|v| to_size(v, "range")).transpose()?;
+    // `range(start, stop, length)`, positional since Julia 1.7.
+    let length = match (args.pos.get(2), args.kw("length")) {
+        (Some(v), _) | (None, Some(v)) => Some(to_size(v, "range")?),
+        _ => None,
+    };
     let stop = match (args.pos.get(1), args.kw("stop")) {
         (Some(v), _) | (None, Some(v)) => Some(super::to_float(v, "range")?),
         _ => None,
@@ -926,7 +930,7 @@ crate::builtins! {
     "vec" => vec_, false, "    vec(x)\n\nThe elements of an array as a vector, column by column.\n\n```\njulia> vec([1 2; 3 4])\n4-element Vector{Int64}:\n 1\n 3\n 2\n 4\n```";
     "collect" => collect_, false, "    collect(x)\n\nThe elements of a range or collection as an array.\n\n```\njulia> collect(1:3)\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "LinRange" => linrange_, false, "    LinRange(start, stop, n)\n\n`n` evenly spaced `Float64`s from `start` to `stop`, as a lazy range (shown as a range, where Julia shows a `LinRange`).\n\n```\njulia> collect(LinRange(0, 1, 5))\n5-element Vector{Float64}:\n 0.0\n 0.25\n 0.5\n 0.75\n 1.0\n```";
-    "range" => range_, false, "    range(start, stop; length)\n    range(start; stop, step, length)\n\nAn evenly spaced range.\n\n```\njulia> collect(range(0, 1; length=3))\n3-element Vector{Float64}:\n 0.0\n 0.5\n 1.0\n```";
+    "range" => range_, false, "    range(start, stop, length)\n    range(start, stop; length)\n    range(start; stop, step, length)\n\nAn evenly spaced range.\n\n```\njulia> collect(range(0, 1; length=3))\n3-element Vector{Float64}:\n 0.0\n 0.5\n 1.0\n```";
     "step" => step_, false, "    step(r)\n\nThe step of a range.\n\n```\njulia> step(1:2:9)\n2\n```";
     "first" => first_, false, "    first(x, [n])\n\nThe first element (or the first `n`).\n\n```\njulia> first([3, 4, 5])\n3\n```";
     "last" => last_, false, "    last(x, [n])\n\nThe last element (or the last `n`).\n\n```\njulia> last(1:10)\n10\n```";

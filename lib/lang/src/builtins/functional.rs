@@ -84,6 +84,14 @@ fn map_(interp: &mut Interp, args: Args) -> EvalResult {
             )
         });
     }
+    // Over tuples alone, a tuple (named tuples keep their names), as in Julia.
+    if args.pos[1..].iter().all(|c| matches!(c, Value::Tuple(_))) {
+        return Ok(Value::Tuple(Rc::new(out)));
+    }
+    if let [_, Value::NamedTuple(fields)] = args.pos.as_slice() {
+        let names = fields.iter().map(|(k, _)| *k);
+        return Ok(Value::NamedTuple(Rc::new(names.zip(out).collect())));
+    }
     let n = out.len();
     let shape = match &args.pos[1] {
         Value::Array(a) if args.pos.len() == 2 => a.borrow().data.shape().to_vec(),

@@ -132,7 +132,11 @@ fn mode_(_: &mut Interp, args: Args) -> EvalResult {
     match backend {
         Some(Backend::Symbolic { .. }) => Ok(marker("SymbolicMode")),
         Some(
-            b @ (Backend::Forward { .. } | Backend::Reverse { .. } | Backend::FiniteDiff { .. }),
+            b @ (Backend::Forward { .. }
+            | Backend::Reverse { .. }
+            | Backend::FiniteDiff { .. }
+            | Backend::ZeroForward
+            | Backend::ZeroReverse),
         ) => Ok(marker(match b.mode() {
             Mode::Reverse => "ReverseMode",
             Mode::Forward | Mode::FiniteDifferences => "ForwardMode",

@@ -660,7 +660,12 @@ fn zero_one(args: &Args, name: &str, x: f64) -> EvalResult {
     }
 }
 
-fn zero_(_: &mut Interp, args: Args) -> EvalResult {
+fn zero_(interp: &mut Interp, args: Args) -> EvalResult {
+    if let [scenario] = &args.pos[..] {
+        if super::ad::scenarios::as_scenario(scenario).is_some() {
+            return super::ad::scenarios::zero_scenario(interp, scenario);
+        }
+    }
     zero_one(&args, "zero", 0.0)
 }
 

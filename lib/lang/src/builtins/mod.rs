@@ -223,7 +223,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 61] {
+fn families() -> [&'static [Builtin]; 62] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -236,6 +236,7 @@ fn families() -> [&'static [Builtin]; 61] {
         ad::implicit_prep::BUILTINS,
         ad::implicit_solvers::BUILTINS,
         ad::compare::BUILTINS,
+        ad::scenarios::BUILTINS,
         ad::differentiate_with::BUILTINS,
         plots::BUILTINS,
         ad::backends::BUILTINS,
@@ -323,6 +324,23 @@ pub fn constant(name: &str) -> Option<Value> {
         "Inf" | "Inf64" => Value::Float(f64::INFINITY),
         "NaN" | "NaN64" => Value::Float(f64::NAN),
         "nothing" => Value::Nothing,
+        // DifferentiationInterfaceTest's operator lists, for `excluded=`.
+        "FIRST_ORDER" | "SECOND_ORDER" => {
+            let ops: &[&str] = if name == "FIRST_ORDER" {
+                &[
+                    "pushforward",
+                    "pullback",
+                    "derivative",
+                    "gradient",
+                    "jacobian",
+                ]
+            } else {
+                &["hvp", "second_derivative", "hessian"]
+            };
+            Value::List(std::rc::Rc::new(std::cell::RefCell::new(
+                ops.iter().map(|o| Value::Symbol(Name::new(o))).collect(),
+            )))
+        }
         "missing" | "undef" => Value::Nothing,
         "stdout" => Value::Symbol(Name::new("stdout")),
         "stderr" => Value::Symbol(Name::new("stderr")),
@@ -352,7 +370,7 @@ pub fn constant(name: &str) -> Option<Value> {
         )),
         "Any" | "Number" | "Real" | "Integer" | "AbstractArray" | "AbstractVector"
         | "AbstractMatrix" | "String" | "AbstractString" | "AbstractChar" | "Function"
-        | "Nothing" | "Tuple" | "AbstractSet" | "AbstractDict" | "AbstractRange" => {
+        | "Nothing" | "Tuple" | "NamedTuple" | "AbstractSet" | "AbstractDict" | "AbstractRange" => {
             io::type_value(name)
         }
         _ => return None,

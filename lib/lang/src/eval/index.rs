@@ -369,6 +369,14 @@ impl Interp {
             Value::Builtin(b) if crate::types::Prim::from_name(b.name).is_some() => {
                 self.typed_vector(difflab_syntax::Name::new(b.name), indices.to_vec())
             }
+            // `typeof(t)[]` for a number carrying derivatives: its arrays are `Float64` ones.
+            number_type
+                if crate::types::Type::from_value(number_type).is_some_and(|t| {
+                    t.is_subtype(&crate::types::Type::Prim(crate::types::Prim::Number))
+                }) =>
+            {
+                self.typed_vector(difflab_syntax::Name::new("Float64"), indices.to_vec())
+            }
             // `Point[]`, `Point[p, q]`: a vector of a user type.
             Value::Type(t)
                 if matches!(
@@ -748,6 +756,13 @@ pub(crate) fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Res
     // A dual written into an array turns the whole array into a dual one.
     ops::scatter_into(&mut a.data, pos, source)?;
     a.eltype = ElType::Float64;
+    if pos.len() > 1 || pos.len() == a.data.len() {
+        // A buffer written at every call of a differentiated function would otherwise keep one
+        // layer per finished differentiation, each without derivatives once overwritten, and
+        // grow slower at every call. Single-element writes into longer arrays (loops) skip the
+        // scan.
+        a.data = a.data.without_dead_layers();
+    }
     Ok(())
 }
 

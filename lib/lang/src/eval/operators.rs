@@ -586,6 +586,20 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             (Value::Object(x), Value::Object(y)) if x.equals(&***y).is_some() => {
                 x.equals(&***y) == Some(true)
             }
+            (Value::Sparse(x), Value::Sparse(y)) => {
+                // Equal entries at equal positions; stored zeros count as zeros.
+                let entries = |m: &sprs::CsMat<f64>| {
+                    let mut e: Vec<(usize, usize, f64)> = m
+                        .iter()
+                        .filter(|(v, _)| **v != 0.0)
+                        .map(|(v, (i, j))| (j, i, *v))
+                        .collect();
+                    e.sort_by_key(|&(j, i, _)| (j, i));
+                    e
+                };
+                let (x, y) = (x.borrow(), y.borrow());
+                x.matrix.shape() == y.matrix.shape() && entries(&x.matrix) == entries(&y.matrix)
+            }
             _ => match (operand(a).ok().flatten(), operand(b).ok().flatten()) {
                 (Some(x), Some(y)) => {
                     x.tensor().shape() == y.tensor().shape()

@@ -1,6 +1,7 @@
 //! Backend constructors of the language: `AutoForwardDiff(; chunksize)`,
 //! `AutoReverseDiff(; compile)`, `AutoFiniteDiff(; fdtype)`, `AutoFastDifferentiation()`,
-//! `SecondOrder(outer, inner)`, and the clear error for backends of the documents that difflab
+//! `SecondOrder(outer, inner)`, the test backends `AutoZeroForward()` and `AutoZeroReverse()`,
+//! and the clear error for backends of the documents that difflab
 //! does not implement.
 
 use crate::builtins::{to_size, Args};
@@ -31,7 +32,13 @@ impl Object for BackendValue {
                 Some(chunk.map_or(Value::Nothing, |c| Value::Int(c as i64)))
             }
             (Backend::Reverse { compile }, "compile") => Some(Value::Bool(*compile)),
-            (Backend::FiniteDiff { fdtype }, "fdtype") => {
+            (Backend::FiniteDiff { steps, .. }, "relstep") => {
+                Some(steps.map_or(Value::Nothing, |(rel, _)| Value::Float(rel)))
+            }
+            (Backend::FiniteDiff { steps, .. }, "absstep") => {
+                Some(steps.map_or(Value::Nothing, |(_, abs)| Value::Float(abs)))
+            }
+            (Backend::FiniteDiff { fdtype, .. }, "fdtype") => {
                 Some(Value::Symbol(difflab_syntax::Name::new(match fdtype {
                     FdType::Forward => "forward",
                     FdType::Central => "central",
@@ -47,9 +54,9 @@ impl Object for BackendValue {
         match self.0 {
             Backend::Forward { .. } => vec!["chunksize"],
             Backend::Reverse { .. } => vec!["compile"],
-            Backend::FiniteDiff { .. } => vec!["fdtype"],
+            Backend::FiniteDiff { .. } => vec!["fdtype", "relstep", "absstep"],
             Backend::SecondOrder { .. } => vec!["outer", "inner"],
-            Backend::Symbolic { .. } => vec![],
+            Backend::Symbolic { .. } | Backend::ZeroForward | Backend::ZeroReverse => vec![],
         }
     }
 
@@ -125,8 +132,31 @@ fn auto_finite(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    args.keywords("AutoFiniteDiff", &["fdtype"])?;
-    Ok(backend_value(Backend::FiniteDiff { fdtype }))
+    args.keywords("AutoFiniteDiff", &["fdtype", "relstep", "absstep"])?;
+    let positive = |name: &str| -> Result<Option<f64>, Flow> {
+        match args.kw(name) {
+            None | Some(Value::Nothing) => Ok(None),
+            Some(v) => match crate::builtins::to_float(v, "AutoFiniteDiff")? {
+                h if h > 0.0 && h.is_finite() => Ok(Some(h)),
+                h => Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!("{name} must be a positive finite number, got {h}"),
+                )),
+            },
+        }
+    };
+    let steps = match (positive("relstep")?, positive("absstep")?) {
+        (None, None) => None,
+        (Some(rel), abs) => Some((rel, abs.unwrap_or(rel))),
+        (None, Some(abs)) => Some((
+            match fdtype {
+                FdType::Forward => f64::EPSILON.sqrt(),
+                FdType::Central => f64::EPSILON.cbrt(),
+            },
+            abs,
+        )),
+    };
+    Ok(backend_value(Backend::FiniteDiff { fdtype, steps }))
 }
 
 fn symbolic(args: &Args, name: &str, package: SymbolicPackage) -> EvalResult {
@@ -145,6 +175,18 @@ fn auto_fastdiff(_: &mut Interp, args: Args) -> EvalResult {
 
 fn auto_symbolics(_: &mut Interp, args: Args) -> EvalResult {
     symbolic(&args, "AutoSymbolics", SymbolicPackage::Symbolics)
+}
+
+fn auto_zero_forward(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("AutoZeroForward", 0, 0)?;
+    args.keywords("AutoZeroForward", &[])?;
+    Ok(backend_value(Backend::ZeroForward))
+}
+
+fn auto_zero_reverse(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("AutoZeroReverse", 0, 0)?;
+    args.keywords("AutoZeroReverse", &[])?;
+    Ok(backend_value(Backend::ZeroReverse))
 }
 
 fn second_order(_: &mut Interp, args: Args) -> EvalResult {
@@ -222,7 +264,7 @@ fn outer_(_: &mut Interp, args: Args) -> EvalResult {
 
 /// The backends difflab implements, for error messages.
 pub const IMPLEMENTED: &str =
-    "AutoForwardDiff(), AutoReverseDiff(), AutoFiniteDiff(), AutoFastDifferentiation(), AutoSymbolics(), SecondOrder(outer, inner)";
+    "AutoForwardDiff(), AutoReverseDiff(), AutoFiniteDiff(), AutoFastDifferentiation(), AutoSymbolics(), SecondOrder(outer, inner), and the test backends AutoZeroForward(), AutoZeroReverse()";
 
 fn not_implemented(name: &str) -> Flow {
     fail(
@@ -249,7 +291,7 @@ unavailable!(
 crate::builtins! {
     "AutoForwardDiff" => auto_forward, false, "    AutoForwardDiff(; chunksize=nothing)\n\nForward-mode AD with dual numbers (the technique of ForwardDiff.jl). Each pass carries `chunksize` partials; by default all inputs up to 12, else evenly split batches of at most 12. Cheap when inputs are few.\n\nPreparing (`prepare_jacobian(f, AutoForwardDiff(), x)` and the other `prepare_*`) records a function that computes on scalars (loops, indexing, scalar arithmetic) once, as a program of its scalar operations; every call with the preparation then runs the same passes of dual numbers over that recording instead of interpreting `f`, so a comparison shows the algorithm's cost. Before each call, the globals, helpers and captured variables `f` read are compared with their values at recording, and a change records it again. A function that branches on values (`if x[1] > 0`), prints or changes what it reads, and one made of whole-array operations (already compiled kernels), runs as written at every call; the preparation's display says which. The same holds for `AutoReverseDiff()` and `SecondOrder` over both.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoForwardDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
     "AutoReverseDiff" => auto_reverse, false, "    AutoReverseDiff(; compile=false)\n\nReverse-mode AD with a tape (the technique of ReverseDiff.jl): the function runs once while every primitive records how to send cotangents back, then one backward sweep gives a whole gradient (one sweep per output for Jacobians). With `compile=true`, preparing (`prepare_gradient(f, AutoReverseDiff(compile=true), x)` and the other `prepare_*`) records the tape once, and every call with that preparation replays the recorded operations on the new input without running `f` (much faster for scalar loops). As in ReverseDiff, a compiled tape follows the control flow of the recording: every comparison on a value that depends on `x` (`if`, `while`, `?:`, `ifelse` conditions) is checked at each replay, and a different outcome is an `ArgumentError` instead of a wrong derivative; choices made without a comparison (`sort`, `argmax`, conversion to integers) are not detected, so use `compile=false` for such functions. `Constant` contexts with other values than at preparation, and custom rules (`DifferentiateWith`, `ImplicitFunction`), make it record at every call (a warning says so at preparation). With `compile=false`, a prepared function that computes on scalars runs on a recording too, a traced program without guards (a function that branches on values runs as written; see `?AutoForwardDiff`). Globals and captured variables the function read are checked at each call, and a change records it again. Without a preparation, `compile` makes no difference.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoReverseDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n\njulia> f(x) = sum(x .^ 3); b = AutoReverseDiff(compile=true);\n\njulia> prep = prepare_gradient(f, b, zeros(2));\n\njulia> gradient(f, prep, b, [1.0, 2.0])\n2-element Vector{Float64}:\n  3.0\n 12.0\n```";
-    "AutoFiniteDiff" => auto_finite, false, "    AutoFiniteDiff(; fdtype=:central)\n\nFinite differences (the technique of FiniteDiff.jl): `:central` (step ∛ε·max(1, |x|), error O(h²)) or `:forward` (step √ε·max(1, |x|)). Needs only function evaluations; accurate to about 1e-10 (central) or 1e-8 (forward).\n\n```\njulia> derivative(sin, AutoFiniteDiff(), 0.0)\n0.9999999999938886\n```";
+    "AutoFiniteDiff" => auto_finite, false, "    AutoFiniteDiff(; fdtype=:central, relstep, absstep)\n\nFinite differences (the technique of FiniteDiff.jl): `:central` (step ∛ε·max(1, |x|), error O(h²)) or `:forward` (step √ε·max(1, |x|)). `relstep` replaces the relative step (the step is then `max(relstep·max(1, |x|), absstep)`, with `absstep = relstep` unless given). Needs only function evaluations; accurate to about 1e-10 (central) or 1e-8 (forward).\n\n```\njulia> derivative(sin, AutoFiniteDiff(), 0.0)\n0.9999999999938886\n```";
     "check_available" => check_available_, false, "    check_available(backend)\n\nWhether `backend` can be used (always `true` for the backends difflab builds; the unimplemented ones are errors when constructed).\n\n```\njulia> check_available(AutoForwardDiff())\ntrue\n```";
     "check_inplace" => check_inplace_, false, "    check_inplace(backend)\n\nWhether `backend` differentiates in-place functions `f!(y, x)` (`true` for every difflab backend).\n\n```\njulia> check_inplace(AutoReverseDiff())\ntrue\n```";
     "inner" => inner_, false, "    inner(backend::SecondOrder)\n\nThe inner backend of a `SecondOrder` (the one differentiating the function itself).\n\n```\njulia> inner(SecondOrder(AutoForwardDiff(), AutoReverseDiff()))\nAutoReverseDiff()\n```";
@@ -262,6 +304,8 @@ crate::builtins! {
     "AutoTracker" => tracker, false, "    AutoTracker()\n\nNot implemented in difflab; use AutoReverseDiff().\n\n```\njulia> AutoTracker()\nERROR: ArgumentError: ...\n```";
     "AutoFastDifferentiation" => auto_fastdiff, false, "    AutoFastDifferentiation()\n\nSymbolic differentiation (the technique of FastDifferentiation.jl, and of CasADi's expression graphs). Preparing (`prepare_jacobian(f, AutoFastDifferentiation(), x)` and the other `prepare_*`) runs `f` once on symbolic numbers that have no values, recording every scalar operation into a graph, and compiles that graph into flat instructions; calls with the preparation then never run `f`: pushforwards run the instructions for up to 32 directions at once, gradients and pullbacks sweep them backwards, Hessians and HVPs run forward over reverse on them. Scalar loops cost what their arithmetic costs. Tracing needs a function without value-dependent control flow: a comparison on a traced number (`if x > 0`), a conversion to an integer, or an operation without a symbolic rule (factorizations) stops it, and the preparation warns and differentiates `f` by forward mode (gradients by a tape) instead. Like a compiled tape, the program is checked at each call against the globals and captured variables `f` read at preparation (a change records it again) and against its `Constant` contexts (other values make it run `f`); what the function does besides computing (printing, counting its calls) happens once, when it is traced. Without a preparation it works as forward mode. `AutoSparse(AutoFastDifferentiation())` gives sparse Jacobians and Hessians from the compiled program; with the default detector, a Jacobian's pattern is read off the program itself. A sparse Jacobian or Hessian is differentiated symbolically at preparation into a program of its own that computes each nonzero once (constant entries, such as a stencil's or a quadratic's Hessian, cost nothing per call; `f(x)` is computed only when asked for: as with DI's FastDifferentiation extension, `jacobian(f!, y, prep, backend, x)` leaves `y` as it was, and `value_and_jacobian` fills it); the preparation's display says how many instructions it has. A derivative chosen by value (`max`, `min`, `relu`, `mod`), or one larger than a lane per color, runs the program once with one tangent lane per color instead.\n\n```\njulia> f(x) = [x[1]^2 * x[2], sin(x[2])]; b = AutoFastDifferentiation();\n\njulia> prep = prepare_jacobian(f, b, zeros(2));\n\njulia> jacobian(f, prep, b, [1.0, 0.0])\n2×2 Matrix{Float64}:\n 0.0  1.0\n 0.0  1.0\n```";
     "AutoSymbolics" => auto_symbolics, false, "    AutoSymbolics()\n\nSymbolic differentiation under the name of Symbolics.jl's backend: in difflab it is the same technique as `AutoFastDifferentiation()` (see `?AutoFastDifferentiation`): preparation traces the function once into a program of scalar operations, calls run that program, and `AutoSparse(AutoSymbolics())` reads a Jacobian's pattern off it.\n\n```\njulia> f(x) = sum(x .^ 3); b = AutoSymbolics();\n\njulia> prep = prepare_gradient(f, b, zeros(2));\n\njulia> gradient(f, prep, b, [1.0, 2.0])\n2-element Vector{Float64}:\n  3.0\n 12.0\n```";
+    "AutoZeroForward" => auto_zero_forward, false, "    AutoZeroForward()\n\nDifferentiationInterface's forward-mode test backend: every derivative it computes is zero (pushforwards are zeros shaped like the output). It evaluates the function once per call and nothing else, so benchmarks measure what an operator costs besides differentiating, and tests check that operators run on every kind of input. `mode(AutoZeroForward())` is `ForwardMode()`; it goes inside `SecondOrder` and `AutoSparse` like any backend.\n\n```\njulia> value_and_gradient(x -> sum(abs2, x), AutoZeroForward(), [1.0, 2.0])\n(5.0, [0.0, 0.0])\n```";
+    "AutoZeroReverse" => auto_zero_reverse, false, "    AutoZeroReverse()\n\nDifferentiationInterface's reverse-mode test backend: every derivative it computes is zero (pullbacks are zeros shaped like the input). See `?AutoZeroForward`; `mode(AutoZeroReverse())` is `ReverseMode()`.\n\n```\njulia> jacobian(x -> [x[1] * x[2]], AutoZeroReverse(), [1.0, 2.0])\n1×2 Matrix{Float64}:\n 0.0  0.0\n```";
     "AutoPolyesterForwardDiff" => polyester, false, "    AutoPolyesterForwardDiff()\n\nNot implemented in difflab; use AutoForwardDiff().\n\n```\njulia> AutoPolyesterForwardDiff()\nERROR: ArgumentError: ...\n```";
     "AutoDiffractor" => diffractor, false, "    AutoDiffractor()\n\nNot implemented in difflab.\n\n```\njulia> AutoDiffractor()\nERROR: ArgumentError: ...\n```";
     "AutoChainRules" => chainrules, false, "    AutoChainRules()\n\nNot implemented in difflab.\n\n```\njulia> AutoChainRules()\nERROR: ArgumentError: ...\n```";

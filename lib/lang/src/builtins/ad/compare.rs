@@ -1,252 +1,26 @@
-//! Comparing backends, as DifferentiationInterfaceTest does: `Scenario`s (an operator, a
-//! function, an input and the expected results), `default_scenarios()`, and
-//! `test_differentiation` / `benchmark_differentiation`, which return tables.
+//! Comparing backends, as DifferentiationInterfaceTest does: `test_differentiation` checks
+//! every backend on every scenario (see `scenarios.rs`) and `benchmark_differentiation` times
+//! them; both return tables.
 
 use super::backends::as_backend;
 use super::operators::{run, Op, Variant};
+use super::scenarios::{as_scenario, Scenario};
 use crate::allocator::Allocations;
 use crate::builtins::progress::Progress;
 use crate::builtins::table::Table;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
 use crate::eval::iterate::elements;
-use crate::eval::operators::operand;
+use crate::eval::operators::{operand, values_equal};
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
 use crate::value::Value;
+use difflab_ad::di::Backend;
 use difflab_syntax::Name;
 use std::any::Any;
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
-
-/// A test case for one operator.
-pub struct Scenario {
-    op: Op,
-    in_place: bool,
-    f: Value,
-    y: Option<Value>,
-    x: Value,
-    tangent: Option<Value>,
-    contexts: Vec<Value>,
-    res1: Option<Value>,
-    res2: Option<Value>,
-    name: String,
-}
-
-fn op_of(v: &Value) -> Result<Op, Flow> {
-    let Value::Symbol(s) = v else {
-        return Err(fail(
-            ErrorKind::ArgumentError,
-            "Scenario: the first argument is the operator, as a symbol like :gradient",
-        ));
-    };
-    Ok(match s.as_str() {
-        "derivative" => Op::Derivative,
-        "second_derivative" => Op::SecondDerivative,
-        "gradient" => Op::Gradient,
-        "jacobian" => Op::Jacobian,
-        "hessian" => Op::Hessian,
-        "pushforward" => Op::Pushforward,
-        "pullback" => Op::Pullback,
-        "hvp" => Op::Hvp,
-        other => {
-            return Err(fail(
-                ErrorKind::ArgumentError,
-                format!("Scenario: unknown operator :{other}"),
-            ))
-        }
-    })
-}
-
-impl Object for Scenario {
-    fn type_name(&self) -> String {
-        "Scenario".into()
-    }
-
-    fn show(&self) -> String {
-        format!(
-            "Scenario{{:{}, :{}}} {}",
-            self.op.name(),
-            if self.in_place { "in" } else { "out" },
-            self.name
-        )
-    }
-
-    fn field(&self, name: &str) -> Option<Value> {
-        match name {
-            "f" => Some(self.f.clone()),
-            "x" => Some(self.x.clone()),
-            "y" => self.y.clone(),
-            "t" => self.tangent.clone(),
-            "res1" => self.res1.clone(),
-            "res2" => self.res2.clone(),
-            "name" => Some(Value::str(self.name.clone())),
-            "operator" => Some(Value::Symbol(Name::new(self.op.name()))),
-            _ => None,
-        }
-    }
-
-    fn field_names(&self) -> Vec<&'static str> {
-        vec!["operator", "f", "x", "y", "t", "res1", "res2", "name"]
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
-
-fn scenario_(_: &mut Interp, mut args: Args) -> EvalResult {
-    let mut pos = std::mem::take(&mut args.pos).into_iter().peekable();
-    let op = op_of(
-        &pos.next()
-            .ok_or_else(|| fail(ErrorKind::MethodError, "Scenario needs an operator"))?,
-    )?;
-    let mut in_place = false;
-    if let Some(Value::Symbol(s)) = pos.peek() {
-        in_place = s.as_str() == "in";
-        pos.next();
-    }
-    let f = pos
-        .next()
-        .ok_or_else(|| fail(ErrorKind::MethodError, "Scenario needs a function"))?;
-    let rest: Vec<Value> = pos.collect();
-    let (plain, contexts): (Vec<Value>, Vec<Value>) = rest
-        .into_iter()
-        .partition(|v| super::contexts::as_context(v).is_none());
-    let needed = if matches!(op, Op::Pushforward | Op::Pullback | Op::Hvp) {
-        2
-    } else {
-        1
-    };
-    let mut plain = plain.into_iter();
-    let y = match plain.len() {
-        n if n == needed => None,
-        n if n == needed + 1 => plain.next(),
-        n => {
-            return Err(fail(
-                ErrorKind::MethodError,
-                format!(
-                    "Scenario :{}: expected {needed} input(s) after the function, got {n}",
-                    op.name()
-                ),
-            ))
-        }
-    };
-    let x = plain.next().expect("counted");
-    let tangent = plain.next();
-    let kw = |k: &str| args.kw(k).cloned();
-    let name = kw("name")
-        .map(|v| crate::display::print_string(&v))
-        .unwrap_or_else(|| {
-            let shape = operand(&x)
-                .ok()
-                .flatten()
-                .map(|o| o.tensor().shape().to_vec())
-                .unwrap_or_default();
-            let input = if shape.is_empty() {
-                "number".into()
-            } else {
-                crate::show::summary(crate::show::ElType::Float64, &shape)
-            };
-            format!("{}: {input}", crate::display::repr(&f))
-        });
-    Ok(Value::Object(Rc::new(Box::new(Scenario {
-        op,
-        in_place,
-        f,
-        y,
-        x,
-        tangent,
-        contexts,
-        res1: kw("res1"),
-        res2: kw("res2"),
-        name,
-    }))))
-}
-
-fn as_scenario(v: &Value) -> Option<&Scenario> {
-    match v {
-        Value::Object(o) => o.as_any().downcast_ref::<Scenario>(),
-        _ => None,
-    }
-}
-
-/// The default scenarios, written in the language with their closed-form results.
-const DEFAULT_SCENARIOS: &str = r#"
-x0 = 0.42
-x6 = collect(1.0:6.0)
-x23 = reshape(collect(1.0:6.0), 2, 3)
-arr_to_num(x) = sum(x .^ 4) * sum(x .^ 6)
-arr_grad(x) = 4 .* x .^ 3 .* sum(x .^ 6) .+ 6 .* x .^ 5 .* sum(x .^ 4)
-vec_to_vec(x) = vcat(sin.(x), cos.(x))
-mat_to_mat(x) = hcat(vec(sin.(x)), vec(cos.(x)))
-diagonal(v) = [i == j ? v[i] : 0.0 for i in 1:length(v), j in 1:length(v)]
-trig_jac(x) = vcat(diagonal(vec(cos.(x))), diagonal(vec(-sin.(x))))
-num_to_vec(t) = sin.([1.0, 2.0] .* t)
-function num_to_vec!(y, t)
-    y[1], y[2] = sin(t), sin(2t)
-    nothing
-end
-function vec_to_vec!(y, x)
-    n = length(x)
-    for i in 1:n
-        y[i], y[n + i] = sin(x[i]), cos(x[i])
-    end
-    nothing
-end
-scaled_norm(x, c) = c * sum(abs2, x)
-[
-    Scenario(:derivative, sin, x0; res1=cos(x0), name="sin: number"),
-    Scenario(:second_derivative, sin, x0; res1=cos(x0), res2=-sin(x0), name="sin: number"),
-    Scenario(:pushforward, sin, x0, 3.14; res1=cos(x0) * 3.14, name="sin: number"),
-    Scenario(:pullback, sin, x0, -1 / 12; res1=cos(x0) * (-1 / 12), name="sin: number"),
-    Scenario(:derivative, num_to_vec, x0; res1=[1.0, 2.0] .* cos.([1.0, 2.0] .* x0), name="num_to_vec: number"),
-    Scenario(:gradient, arr_to_num, x6; res1=arr_grad(x6), name="arr_to_num: 6-element Vector"),
-    Scenario(:gradient, arr_to_num, x23; res1=arr_grad(x23), name="arr_to_num: 2×3 Matrix"),
-    Scenario(:pushforward, arr_to_num, x6, -x6; res1=-10 * arr_to_num(x6), name="arr_to_num: 6-element Vector"),
-    Scenario(:hvp, arr_to_num, x6, -x6; res1=arr_grad(x6), res2=-9 .* arr_grad(x6), name="arr_to_num: 6-element Vector"),
-    Scenario(:jacobian, vec_to_vec, x6; res1=trig_jac(x6), name="vec_to_vec: 6-element Vector"),
-    Scenario(:jacobian, mat_to_mat, x23; res1=trig_jac(x23), name="mat_to_mat: 2×3 Matrix"),
-    Scenario(:pullback, vec_to_vec, x6, collect(-11.0:2.0:11.0); res1=trig_jac(x6)' * collect(-11.0:2.0:11.0), name="vec_to_vec: 6-element Vector"),
-    Scenario(:hessian, x -> sum(diff(x) .^ 3), x6; res1=3 .* vcat(0.0, diff(x6) .^ 2) .- 3 .* vcat(diff(x6) .^ 2, 0.0),
-             res2=[6.0 -6 0 0 0 0; -6 12 -6 0 0 0; 0 -6 12 -6 0 0; 0 0 -6 12 -6 0; 0 0 0 -6 12 -6; 0 0 0 0 -6 6], name="sumdiffcube: 6-element Vector"),
-    Scenario{:gradient, :in}(arr_to_num, x6; res1=arr_grad(x6), name="arr_to_num: 6-element Vector"),
-    Scenario{:jacobian, :in}(vec_to_vec, x6; res1=trig_jac(x6), name="vec_to_vec: 6-element Vector"),
-    Scenario(:derivative, num_to_vec!, zeros(2), x0; res1=[1.0, 2.0] .* cos.([1.0, 2.0] .* x0), name="num_to_vec!: number"),
-    Scenario(:jacobian, vec_to_vec!, zeros(12), x6; res1=trig_jac(x6), name="vec_to_vec!: 6-element Vector"),
-    Scenario(:pushforward, vec_to_vec!, zeros(12), x6, ones(6); res1=trig_jac(x6) * ones(6), name="vec_to_vec!: 6-element Vector"),
-    Scenario(:gradient, scaled_norm, x6, Constant(3.0); res1=6 .* x6, name="scaled_norm: 6-element Vector, Constant"),
-]
-"#;
-
-/// Sparse Jacobian and Hessian scenarios, after DifferentiationInterfaceTest's
-/// `sparse_scenarios()`: banded structures whose dense references are known in closed form.
-const SPARSE_SCENARIOS: &str = r#"
-x6 = collect(1.0:6.0)
-bidiagonal(d, u) = [i == j ? d[i] : (j == i + 1 ? u[i] : 0.0) for i in 1:length(d), j in 1:length(d) + 1]
-diffsquare(x) = diff(x) .^ 2
-diffcube(x) = diff(x) .^ 3
-sumdiffcube(x) = sum(diff(x) .^ 3)
-dx = diff(x6)
-[
-    Scenario(:jacobian, diffsquare, x6; res1=bidiagonal(-2 .* dx, 2 .* dx), name="diffsquare: 6-element Vector"),
-    Scenario(:jacobian, diffcube, x6; res1=bidiagonal(-3 .* dx .^ 2, 3 .* dx .^ 2), name="diffcube: 6-element Vector"),
-    Scenario(:jacobian, x -> vcat(diffsquare(x), diffcube(x)), x6; res1=vcat(bidiagonal(-2 .* dx, 2 .* dx), bidiagonal(-3 .* dx .^ 2, 3 .* dx .^ 2)), name="vcat(diffsquare, diffcube): 6-element Vector"),
-    Scenario(:hessian, sumdiffcube, x6; res1=3 .* vcat(0.0, dx .^ 2) .- 3 .* vcat(dx .^ 2, 0.0),
-             res2=[6.0 -6 0 0 0 0; -6 12 -6 0 0 0; 0 -6 12 -6 0 0; 0 0 -6 12 -6 0; 0 0 0 -6 12 -6; 0 0 0 0 -6 6], name="sumdiffcube: 6-element Vector"),
-]
-"#;
-
-fn sparse_scenarios_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("sparse_scenarios", 0, 0)?;
-    interp.eval_library("sparse_scenarios", SPARSE_SCENARIOS)
-}
-
-fn default_scenarios_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("default_scenarios", 0, 0)?;
-    interp.eval_library("default_scenarios", DEFAULT_SCENARIOS)
-}
 
 /// A function wrapper that counts its calls.
 struct Counted {
@@ -278,54 +52,100 @@ impl Object for Counted {
     }
 }
 
-/// Calls operator `op` of scenario `s` in `variant` with `f` (and `prep`, when given).
+/// The arguments of one operator call: the scenario's own, or those preparation gets.
+struct CallPoint {
+    y: Option<Value>,
+    x: Value,
+    tangent: Option<Value>,
+    contexts: Vec<Value>,
+}
+
+impl CallPoint {
+    fn execution(s: &Scenario) -> CallPoint {
+        CallPoint {
+            y: s.function_in_place.then(|| s.y.clone()),
+            x: s.x.clone(),
+            tangent: s.tangent.clone(),
+            contexts: s.contexts.clone(),
+        }
+    }
+
+    /// DifferentiationInterfaceTest prepares on `prep_args` (zeros by default), not on the
+    /// point of execution, so that a preparation which kept values would show.
+    fn preparation(s: &Scenario) -> CallPoint {
+        let exec = CallPoint::execution(s);
+        CallPoint {
+            y: exec.y.map(|y| s.prep_arg("y").unwrap_or(y)),
+            x: s.prep_arg("x").unwrap_or(exec.x),
+            tangent: exec.tangent.map(|t| s.prep_arg("t").unwrap_or(t)),
+            contexts: match s.prep_arg("contexts") {
+                Some(Value::Tuple(items)) => items.to_vec(),
+                _ => exec.contexts,
+            },
+        }
+    }
+}
+
+/// Calls operator `op` in `variant` with `f` at `point` (and `prep`, when given), with result
+/// buffers shaped like the scenario's results for in-place variants.
+#[allow(clippy::too_many_arguments)]
 fn call_op(
     interp: &mut Interp,
     s: &Scenario,
+    op: Op,
     variant: Variant,
     f: &Value,
     backend: &Value,
     prep: Option<&Value>,
+    point: &CallPoint,
 ) -> EvalResult {
     let mut pos = vec![f.clone()];
-    if let Some(y) = &s.y {
+    if let Some(y) = &point.y {
         pos.push(crate::builtins::arrays::deep_copy(y));
     }
     if matches!(variant, Variant::Bang | Variant::ValueAndBang) {
-        pos.extend(buffers(s)?);
+        pos.extend(buffers(s, op)?);
     }
     pos.extend(prep.cloned());
     pos.push(backend.clone());
-    pos.push(s.x.clone());
-    pos.extend(s.tangent.clone());
-    pos.extend(s.contexts.iter().cloned());
-    run(interp, s.op, variant, Args::positional(pos))
+    pos.push(point.x.clone());
+    pos.extend(point.tangent.clone());
+    pos.extend(point.contexts.iter().cloned());
+    run(interp, op, variant, Args::positional(pos))
 }
 
-/// Result buffers for in-place variants, shaped like the expected results.
-fn buffers(s: &Scenario) -> Result<Vec<Value>, Flow> {
-    let like = |v: &Value| -> Value {
+/// Result buffers for in-place variants of `op`, shaped like the expected results.
+fn buffers(s: &Scenario, op: Op) -> Result<Vec<Value>, Flow> {
+    let like = |v: &Option<Value>| -> Result<Value, Flow> {
         match v {
-            Value::Tuple(items) => Value::Tuple(Rc::new(items.iter().map(zero_like).collect())),
-            other => zero_like(other),
+            Some(Value::Tuple(items)) => {
+                Ok(Value::Tuple(Rc::new(items.iter().map(zero_like).collect())))
+            }
+            Some(other) => Ok(zero_like(other)),
+            None => Err(fail(
+                ErrorKind::ArgumentError,
+                "in-place scenarios need res1 (and res2 for second order) to shape the results",
+            )),
         }
     };
-    let expected: Vec<&Value> = match s.op {
-        Op::SecondDerivative => s.res2.iter().collect(),
-        Op::Hessian => s.res2.iter().collect(),
-        Op::Hvp => s.res2.iter().collect(),
-        _ => s.res1.iter().collect(),
-    };
-    if expected.is_empty() {
-        return Err(fail(
-            ErrorKind::ArgumentError,
-            "in-place scenarios need res1 (and res2 for second order)",
-        ));
-    }
-    Ok(expected.into_iter().map(like).collect())
+    Ok(match op {
+        Op::Hessian | Op::SecondDerivative | Op::Hvp => vec![like(&s.res2)?],
+        Op::ValueGradientAndHessian
+        | Op::ValueDerivativeAndSecondDerivative
+        | Op::GradientAndHvp => {
+            vec![like(&s.res1)?, like(&s.res2)?]
+        }
+        _ => vec![like(&s.res1)?],
+    })
 }
 
+/// A buffer like `v` (DIT's `similar`): a sparse matrix keeps its pattern.
 fn zero_like(v: &Value) -> Value {
+    if let Value::Sparse(s) = v {
+        let mut copy = s.borrow().clone();
+        copy.matrix.data_mut().fill(0.0);
+        return Value::Sparse(Rc::new(std::cell::RefCell::new(copy)));
+    }
     match operand(v).ok().flatten() {
         Some(o) if !o.scalar => crate::builtins::array(
             crate::show::ElType::Float64,
@@ -336,12 +156,15 @@ fn zero_like(v: &Value) -> Value {
     }
 }
 
-/// The largest relative difference between a result and its reference (tuples elementwise).
-/// The largest errors of `got` against `want`: relative (`|u - v| / max(|v|, 1)`) and absolute.
+/// The largest errors of `got` against `want` (tuples elementwise): relative
+/// (`|u - v| / max(|v|, 1)`) and absolute.
 fn max_error(got: &Value, want: &Value) -> Option<(f64, f64)> {
-    // Sparse results (AutoSparse) are compared through their dense form.
+    // Sparse results (AutoSparse) and references are compared through their dense forms.
     if let Value::Sparse(_) = got {
         return max_error(&crate::builtins::sparse::to_dense(got).ok()?, want);
+    }
+    if let Value::Sparse(_) = want {
+        return max_error(got, &crate::builtins::sparse::to_dense(want).ok()?);
     }
     let larger = |(r, a): (f64, f64), (s, b): (f64, f64)| (r.max(s), a.max(b));
     if let (Value::Tuple(a), Value::Tuple(b)) = (got, want) {
@@ -365,19 +188,18 @@ fn max_error(got: &Value, want: &Value) -> Option<(f64, f64)> {
     )
 }
 
-/// The result of an operator call that is compared with `res2` (second order) or `res1`.
-fn checked_part(s: &Scenario, variant: Variant, out: &Value) -> Option<(Value, Value)> {
-    let result = match (variant, out) {
-        (Variant::ValueAnd | Variant::ValueAndBang, Value::Tuple(items)) => {
-            items.last().cloned()?
-        }
-        (_, v) => v.clone(),
-    };
-    let reference = match s.op {
-        Op::SecondDerivative | Op::Hessian | Op::Hvp => s.res2.clone()?,
-        _ => s.res1.clone()?,
-    };
-    Some((result, reference))
+/// The stored entries of a sparse result, or the nonzeros of a dense one (DIT's `mynnz`).
+fn nonzeros(v: &Value) -> Option<usize> {
+    match v {
+        Value::Sparse(s) => Some(s.borrow().matrix.nnz()),
+        other => operand(other).ok().flatten().map(|o| {
+            o.tensor()
+                .to_col_major()
+                .iter()
+                .filter(|x| **x != 0.0)
+                .count()
+        }),
+    }
 }
 
 fn is_backend(v: &Value) -> bool {
@@ -418,64 +240,404 @@ fn backend_name(b: &Value) -> Value {
     Value::str(crate::display::repr(b))
 }
 
+/// DifferentiationInterfaceTest's `compatible`: sparse backends take Jacobians and Hessians
+/// only (mixed-mode ones Jacobians only), second-order backends second-order operators only.
+fn compatible(backend: &Value, s: &Scenario) -> bool {
+    let sparse = super::sparse_ad::as_auto_sparse(backend);
+    let dense = sparse.map(|a| &a.dense).or_else(|| as_backend(backend));
+    let second_order = matches!(dense, Some(Backend::SecondOrder { .. }));
+    let mixed = sparse.is_some_and(|a| a.mixed_reverse.is_some());
+    (sparse.is_none() || matches!(s.op, Op::Jacobian | Op::Hessian))
+        && (!mixed || s.op == Op::Jacobian)
+        && (!second_order || s.order() == 2)
+}
+
+/// The call that returns the value with the result (`value_and_gradient`,
+/// `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the one that returns the result
+/// alone, each in the scenario's operator place.
+fn checked_calls(s: &Scenario) -> [(Op, Variant, String); 2] {
+    let (plain, bang) = if s.operator_in_place {
+        (Variant::Bang, Variant::ValueAndBang)
+    } else {
+        (Variant::Plain, Variant::ValueAnd)
+    };
+    let suffix = if s.operator_in_place { "!" } else { "" };
+    let valued = match s.op {
+        Op::SecondDerivative => (Op::ValueDerivativeAndSecondDerivative, plain),
+        Op::Hessian => (Op::ValueGradientAndHessian, plain),
+        Op::Hvp => (Op::GradientAndHvp, plain),
+        op => (op, bang),
+    };
+    let valued_name = match valued.0 {
+        Op::ValueDerivativeAndSecondDerivative
+        | Op::ValueGradientAndHessian
+        | Op::GradientAndHvp => valued.0.name().to_string(),
+        op => format!("value_and_{}", op.name()),
+    };
+    [
+        (valued.0, valued.1, format!("{valued_name}{suffix}")),
+        (s.op, plain, format!("{}{suffix}", s.op.name())),
+    ]
+}
+
+/// What a call returned, split into the parts compared with the scenario: the primal value
+/// (when the call returns it), the first-order and the second-order result.
+fn parts(s: &Scenario, op: Op, variant: Variant, out: &Value) -> [Option<Value>; 3] {
+    let item = |k: usize| match out {
+        Value::Tuple(items) => items.get(k).cloned(),
+        _ => None,
+    };
+    match (op, variant) {
+        (Op::ValueDerivativeAndSecondDerivative | Op::ValueGradientAndHessian, _) => {
+            [item(0), item(1), item(2)]
+        }
+        (Op::GradientAndHvp, _) => [None, item(0), item(1)],
+        (_, Variant::ValueAnd | Variant::ValueAndBang) => [item(0), item(1), None],
+        _ if s.order() == 2 => [None, None, Some(out.clone())],
+        _ => [None, Some(out.clone()), None],
+    }
+}
+
+/// How results are compared: the tolerances, or the user's `isapprox`.
+struct Comparison {
+    rtol: f64,
+    atol: f64,
+    isapprox: Option<Value>,
+}
+
+impl Comparison {
+    /// `Ok(error)` when `got` matches `want` (the relative error, when measured), else the reason.
+    fn check(
+        &self,
+        interp: &mut Interp,
+        what: &str,
+        got: &Value,
+        want: &Value,
+    ) -> Result<Result<Option<f64>, String>, Flow> {
+        if let Some(isapprox) = &self.isapprox {
+            let kw = vec![
+                (Name::new("rtol"), Value::Float(self.rtol)),
+                (Name::new("atol"), Value::Float(self.atol)),
+            ];
+            let same = interp.call_value(isapprox, vec![got.clone(), want.clone()], kw)?;
+            return Ok(if matches!(same, Value::Bool(true)) {
+                Ok(None)
+            } else {
+                Err(format!("{what}: isapprox is false"))
+            });
+        }
+        Ok(match max_error(got, want) {
+            Some((e, absolute)) if e <= self.rtol || absolute <= self.atol => Ok(Some(e)),
+            Some((e, absolute)) => Err(format!(
+                "{what}: relative error {e:.3e} above rtol {:e} (absolute {absolute:.3e} above atol {:e})",
+                self.rtol, self.atol
+            )),
+            None => Err(format!("{what}: the result does not have the shape of the reference")),
+        })
+    }
+}
+
+/// The options of `test_differentiation`.
+struct TestOptions {
+    correctness: bool,
+    comparison: Comparison,
+    sparsity: bool,
+    reprepare: bool,
+    scenario_intact: bool,
+}
+
+/// One operator call of a scenario, checked: `Ok(largest relative error)` or the reason it
+/// failed. The call runs twice (as upstream does, so a preparation that is changed by its first
+/// use shows), prepared with and without `strict`.
+fn checked_call(
+    interp: &mut Interp,
+    s: &Scenario,
+    backend: &Value,
+    (op, variant): (Op, Variant),
+    prepared: bool,
+    options: &TestOptions,
+) -> Result<Result<Option<f64>, String>, Flow> {
+    let execution = CallPoint::execution(s);
+    let preparation = if options.reprepare
+        && size_of(&s.x) != s.prep_arg("x").as_ref().map(size_of).unwrap_or_default()
+    {
+        CallPoint::execution(s)
+    } else {
+        CallPoint::preparation(s)
+    };
+    let mut preps = Vec::new();
+    if prepared {
+        for strict in [true, false] {
+            let prep = call_op(
+                interp,
+                s,
+                s.op,
+                Variant::Prepare,
+                &s.f,
+                backend,
+                None,
+                &preparation,
+            );
+            let prep = if strict {
+                prep
+            } else {
+                prep_nonstrict(interp, s, backend, &preparation)
+            };
+            match prep {
+                Ok(p) => preps.push(Some(p)),
+                Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => {
+                    return Ok(Err(e.headline()))
+                }
+                Err(other) => return Err(other),
+            }
+        }
+    } else {
+        preps.push(None);
+    }
+    let mut worst: Option<f64> = None;
+    for prep in &preps {
+        for _ in 0..2 {
+            let out = match call_op(
+                interp,
+                s,
+                op,
+                variant,
+                &s.f,
+                backend,
+                prep.as_ref(),
+                &execution,
+            ) {
+                Ok(out) => out,
+                Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => {
+                    return Ok(Err(e.headline()))
+                }
+                Err(other) => return Err(other),
+            };
+            if !options.correctness {
+                continue;
+            }
+            let [y, res1, res2] = parts(s, op, variant, &out);
+            let expected = [Some(s.y.clone()), s.res1.clone(), s.res2.clone()];
+            for ((got, want), what) in [y, res1, res2]
+                .iter()
+                .zip(&expected)
+                .zip(["value", "res1", "res2"])
+            {
+                let Some(got) = got else { continue };
+                let Some(want) = want else {
+                    return Ok(Err(format!("no reference {what} to compare with")));
+                };
+                match options.comparison.check(interp, what, got, want)? {
+                    Ok(e) => {
+                        worst = match (worst, e) {
+                            (Some(w), Some(e)) => Some(w.max(e)),
+                            (w, e) => w.or(e),
+                        }
+                    }
+                    Err(reason) => return Ok(Err(reason)),
+                }
+                if options.sparsity
+                    && what != "value"
+                    && matches!(s.op, Op::Jacobian | Op::Hessian)
+                    && nonzeros(got) != nonzeros(want)
+                {
+                    return Ok(Err(format!(
+                        "{what}: {:?} nonzeros where the reference has {:?}",
+                        nonzeros(got),
+                        nonzeros(want)
+                    )));
+                }
+            }
+        }
+    }
+    Ok(Ok(worst))
+}
+
+/// A preparation with `strict=Val(false)`.
+fn prep_nonstrict(
+    interp: &mut Interp,
+    s: &Scenario,
+    backend: &Value,
+    point: &CallPoint,
+) -> EvalResult {
+    let mut pos = vec![s.f.clone()];
+    pos.extend(point.y.as_ref().map(crate::builtins::arrays::deep_copy));
+    pos.push(backend.clone());
+    pos.push(point.x.clone());
+    pos.extend(point.tangent.clone());
+    pos.extend(point.contexts.iter().cloned());
+    let strict =
+        crate::builtins::call_builtin(interp, "Val", vec![Value::Bool(false)], Vec::new(), false)?;
+    let name = format!("prepare_{}", s.op.name());
+    crate::builtins::call_builtin(
+        interp,
+        &name,
+        pos,
+        vec![(Name::new("strict"), strict)],
+        false,
+    )
+}
+
+fn size_of(v: &Value) -> Vec<usize> {
+    operand(v)
+        .ok()
+        .flatten()
+        .map(|o| o.tensor().shape().to_vec())
+        .unwrap_or_default()
+}
+
+/// Deep copies of what a scenario holds, to check afterwards that testing left it intact.
+fn snapshot(s: &Scenario) -> Vec<Value> {
+    let mut held = vec![s.x.clone(), s.y.clone()];
+    held.extend(s.tangent.clone());
+    held.extend(s.res1.clone());
+    held.extend(s.res2.clone());
+    held.iter()
+        .map(crate::builtins::arrays::deep_copy)
+        .collect()
+}
+
+fn symbol_list(v: Option<&Value>, name: &str) -> Result<Vec<String>, Flow> {
+    let Some(v) = v else { return Ok(Vec::new()) };
+    elements(v)?
+        .iter()
+        .map(|e| match e {
+            Value::Symbol(s) => Ok(s.as_str().to_string()),
+            other => Err(fail(
+                ErrorKind::ArgumentError,
+                format!(
+                    "{name} takes a vector of operator symbols, got a {}",
+                    other.type_name()
+                ),
+            )),
+        })
+        .collect()
+}
+
+fn flag(args: &Args, name: &str, default: bool) -> Result<bool, Flow> {
+    match args.kw(name) {
+        None => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(fail(
+            ErrorKind::TypeError,
+            format!(
+                "{name} must be true or false, got {}",
+                crate::display::repr(other)
+            ),
+        )),
+    }
+}
+
 fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("test_differentiation", 2, 2)?;
+    args.arity("test_differentiation", 1, 2)?;
+    args.keywords(
+        "test_differentiation",
+        &[
+            "testset_name",
+            "correctness",
+            "type_stability",
+            "allocations",
+            "benchmark",
+            "excluded",
+            "detailed",
+            "logging",
+            "isapprox",
+            "atol",
+            "rtol",
+            "scenario_intact",
+            "sparsity",
+            "reprepare",
+            "count_calls",
+            "benchmark_test",
+            "benchmark_seconds",
+            "adaptive_batchsize",
+        ],
+    )?;
     let tolerance = |name: &str, default: f64| -> Result<f64, Flow> {
         args.kw(name)
             .map(|v| super::super::to_float(v, "test_differentiation"))
             .transpose()
             .map(|t| t.unwrap_or(default))
     };
-    let (rtol, atol) = (tolerance("rtol", 1e-3)?, tolerance("atol", 0.0)?);
-    let correctness = !matches!(args.kw("correctness"), Some(Value::Bool(false)));
+    for (name, needs) in [("type_stability", "JET"), ("allocations", "AllocCheck")] {
+        match args.kw(name) {
+            None => {}
+            Some(Value::Symbol(s)) if s.as_str() == "none" => {}
+            Some(other) => {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!(
+                    "{name}={} needs {needs}, which difflab does not have; only :none is accepted",
+                    crate::display::repr(other)
+                ),
+                ))
+            }
+        }
+    }
+    let options = TestOptions {
+        correctness: flag(&args, "correctness", true)?,
+        comparison: Comparison {
+            rtol: tolerance("rtol", 1e-3)?,
+            atol: tolerance("atol", 0.0)?,
+            isapprox: args.kw("isapprox").cloned(),
+        },
+        sparsity: flag(&args, "sparsity", false)?,
+        reprepare: flag(&args, "reprepare", true)?,
+        scenario_intact: flag(&args, "scenario_intact", true)?,
+    };
+    let logging = flag(&args, "logging", false)?;
+    flag(&args, "detailed", false)?;
+    for unused in ["count_calls", "benchmark_test", "adaptive_batchsize"] {
+        flag(&args, unused, true)?;
+    }
+    let _ = args.kw("benchmark_seconds");
+    let title = match args.kw("testset_name") {
+        None | Some(Value::Nothing) => "test_differentiation".to_string(),
+        Some(v) => crate::display::print_string(v),
+    };
+    let excluded = symbol_list(args.kw("excluded"), "excluded")?;
     let backends = backends_of(&args.pos[0])?;
-    let scenarios = scenarios_of(&args.pos[1])?;
+    let scenarios = match args.pos.get(1) {
+        Some(v) => scenarios_of(v)?,
+        None => scenarios_of(&super::scenarios::default_scenarios(interp)?)?,
+    };
+    let scenarios: Vec<Value> = scenarios
+        .into_iter()
+        .filter(|v| {
+            !excluded
+                .iter()
+                .any(|e| e == as_scenario(v).expect("checked").op.name())
+        })
+        .collect();
     let mut rows = Vec::new();
-    let mut progress = Progress::start("test_differentiation", backends.len() * scenarios.len());
+    let mut progress =
+        logging.then(|| Progress::start("test_differentiation", backends.len() * scenarios.len()));
     for b in &backends {
         for sv in &scenarios {
             let s = as_scenario(sv).expect("checked");
-            progress.step(
-                interp,
-                &format!("{} with {}", s.name, crate::display::repr(b)),
-            );
-            let variants: &[Variant] = if s.in_place {
-                &[Variant::Bang, Variant::ValueAndBang]
-            } else {
-                &[Variant::Plain, Variant::ValueAnd]
-            };
-            for &prepared in &[false, true] {
-                for &variant in variants {
+            if let Some(p) = progress.as_mut() {
+                p.step(
+                    interp,
+                    &format!("{} with {}", s.show(), crate::display::repr(b)),
+                );
+            }
+            if !compatible(b, s) {
+                continue;
+            }
+            let before = snapshot(s);
+            let first = rows.len();
+            for prepared in [false, true] {
+                for (op, variant, label) in checked_calls(s) {
                     interp.check_interrupt()?;
-                    let outcome = (|| -> Result<Value, Flow> {
-                        let prep = if prepared {
-                            Some(call_op(interp, s, Variant::Prepare, &s.f, b, None)?)
-                        } else {
-                            None
+                    let (passed, error, message) =
+                        match checked_call(interp, s, b, (op, variant), prepared, &options)? {
+                            Ok(e) => (true, e.map_or(Value::Nothing, Value::Float), String::new()),
+                            Err(reason) => (false, Value::Nothing, reason),
                         };
-                        call_op(interp, s, variant, &s.f, b, prep.as_ref())
-                    })();
-                    let (passed, error, message) = match outcome {
-                        Ok(_) if !correctness => (true, Value::Nothing, String::new()),
-                        Ok(out) => match checked_part(s, variant, &out).and_then(|(got, want)| max_error(&got, &want)) {
-                            Some((e, absolute)) if e <= rtol || absolute <= atol => (true, Value::Float(e), String::new()),
-                            Some((e, absolute)) => (false, Value::Float(e), format!("relative error {e:.3e} above rtol {rtol:e} (absolute {absolute:.3e} above atol {atol:e})")),
-                            None => (false, Value::Nothing, "the result does not have the shape of the reference (or no reference given)".into()),
-                        },
-                        Err(Flow::Error(e)) if e.kind == ErrorKind::InterruptException => return Err(Flow::Error(e)),
-                        Err(Flow::Error(e)) => (false, Value::Nothing, e.headline()),
-                        Err(other) => return Err(other),
-                    };
-                    let variant_name = match variant {
-                        Variant::Plain => s.op.name().to_string(),
-                        Variant::ValueAnd => format!("value_and_{}", s.op.name()),
-                        Variant::Bang => format!("{}!", s.op.name()),
-                        _ => format!("value_and_{}!", s.op.name()),
-                    };
                     rows.push(vec![
                         backend_name(b),
-                        Value::str(s.name.clone()),
-                        Value::str(variant_name),
+                        Value::str(s.show()),
+                        Value::str(label),
                         Value::Bool(prepared),
                         Value::Bool(passed),
                         error,
@@ -483,16 +645,40 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
                     ]);
                 }
             }
+            let intact = snapshot(s)
+                .iter()
+                .zip(&before)
+                .all(|(a, b)| values_equal(a, b));
+            if options.scenario_intact && !intact {
+                for row in &mut rows[first..] {
+                    row[4] = Value::Bool(false);
+                    row[6] = Value::str(
+                        "testing changed the scenario (its input, output, tangents or results)",
+                    );
+                }
+            }
         }
     }
-    progress.finish(interp);
-    Ok(Value::Object(Rc::new(Box::new(Table {
-        title: "test_differentiation".into(),
+    if let Some(p) = progress {
+        p.finish(interp);
+    }
+    let table = Value::Object(Rc::new(Box::new(Table {
+        title,
         columns: vec![
             "backend", "scenario", "operator", "prepared", "passed", "error", "message",
         ],
         rows,
-    }))))
+    })));
+    match args.kw("benchmark") {
+        None => Ok(table),
+        Some(Value::Symbol(s)) if s.as_str() == "none" => Ok(table),
+        Some(mode) => {
+            let mut pos = vec![args.pos[0].clone()];
+            pos.extend(args.pos.get(1).cloned());
+            let kw = vec![(Name::new("benchmark"), mode.clone())];
+            crate::builtins::call_builtin(interp, "benchmark_differentiation", pos, kw, false)
+        }
+    }
 }
 
 /// The fastest of repeated runs: its time and allocations, and the number of runs.
@@ -540,20 +726,44 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             "benchmark must be :prepared or :full",
         ));
     }
+    args.keywords(
+        "benchmark_differentiation",
+        &[
+            "benchmark",
+            "testset_name",
+            "logging",
+            "count_calls",
+            "benchmark_seconds",
+            "benchmark_aggregation",
+        ],
+    )?;
+    let _ = (
+        args.kw("count_calls"),
+        args.kw("benchmark_seconds"),
+        args.kw("benchmark_aggregation"),
+    );
+    let title = match args.kw("testset_name") {
+        None | Some(Value::Nothing) => "benchmark_differentiation".to_string(),
+        Some(v) => crate::display::print_string(v),
+    };
     let backends = backends_of(&args.pos[0])?;
     let scenarios = scenarios_of(&args.pos[1])?;
     let mut rows = Vec::new();
-    let mut progress = Progress::start(
-        "benchmark_differentiation",
-        backends.len() * scenarios.len(),
-    );
+    let mut progress = flag(&args, "logging", true)?.then(|| {
+        Progress::start(
+            "benchmark_differentiation",
+            backends.len() * scenarios.len(),
+        )
+    });
     for b in &backends {
         for sv in &scenarios {
             let s = as_scenario(sv).expect("checked");
-            progress.step(
-                interp,
-                &format!("{} with {}", s.name, crate::display::repr(b)),
-            );
+            if let Some(p) = progress.as_mut() {
+                p.step(
+                    interp,
+                    &format!("{} with {}", s.show(), crate::display::repr(b)),
+                );
+            }
             let counted = Value::Object(Rc::new(Box::new(Counted {
                 inner: s.f.clone(),
                 calls: Cell::new(0),
@@ -565,21 +775,22 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
                     .map_or(0, |c| c.calls.replace(0)),
                 _ => 0,
             };
-            let variant = if s.in_place {
+            let variant = if s.operator_in_place {
                 Variant::Bang
             } else {
                 Variant::Plain
             };
-            let prep = call_op(interp, s, Variant::Prepare, &counted, b, None)?;
+            let point = CallPoint::execution(s);
+            let prep = call_op(interp, s, s.op, Variant::Prepare, &counted, b, None, &point)?;
             calls_of(&counted);
             // One call to count evaluations of f per operator call.
-            call_op(interp, s, variant, &counted, b, Some(&prep))?;
+            call_op(interp, s, s.op, variant, &counted, b, Some(&prep), &point)?;
             let calls = calls_of(&counted);
             let length = operand(&s.x)?.map_or(1, |o| o.tensor().len());
             let mut record = |prepared: bool, calls: usize, timing: Timing| {
                 rows.push(vec![
                     backend_name(b),
-                    Value::str(s.name.clone()),
+                    Value::str(s.show()),
                     Value::str(s.op.name()),
                     Value::Bool(prepared),
                     Value::Int(calls as i64),
@@ -592,24 +803,26 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
                 ]);
             };
             let timing = time_it(interp, |me| {
-                call_op(me, s, variant, &counted, b, Some(&prep)).map(drop)
+                call_op(me, s, s.op, variant, &counted, b, Some(&prep), &point).map(drop)
             })?;
             record(true, calls, timing);
             if mode == "full" {
                 // Without a preparation f runs as written: its calls are counted apart.
                 calls_of(&counted);
-                call_op(interp, s, variant, &counted, b, None)?;
+                call_op(interp, s, s.op, variant, &counted, b, None, &point)?;
                 let unprepared_calls = calls_of(&counted);
                 let timing = time_it(interp, |me| {
-                    call_op(me, s, variant, &counted, b, None).map(drop)
+                    call_op(me, s, s.op, variant, &counted, b, None, &point).map(drop)
                 })?;
                 record(false, unprepared_calls, timing);
             }
         }
     }
-    progress.finish(interp);
+    if let Some(p) = progress {
+        p.finish(interp);
+    }
     Ok(Value::Object(Rc::new(Box::new(Table {
-        title: "benchmark_differentiation".into(),
+        title,
         columns: vec![
             "backend", "scenario", "operator", "prepared", "calls", "samples", "evals", "time",
             "allocs", "bytes", "length",
@@ -619,9 +832,6 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "Scenario" => scenario_, false, "    Scenario(:op, f, x, [t], [contexts...]; res1, res2, name)\n    Scenario{:op, :out}(f, x; res1)\n    Scenario(:op, f!, y, x; ...)\n\nA test case for one operator (`:derivative`, `:gradient`, `:jacobian`, `:hessian`, `:hvp`, `:pushforward`, `:pullback`, `:second_derivative`): the function, the input, the tangent for pushforward/pullback/hvp, and the expected results (`res2` for second-order results). `:in` scenarios test the in-place variants.\n\n```\njulia> Scenario{:gradient, :out}(x -> sum(abs2, x), [1.0, 2.0]; res1=[2.0, 4.0])\nScenario{:gradient, :out} #anonymous: 2-element Vector{Float64}\n```";
-    "default_scenarios" => default_scenarios_, false, "    default_scenarios()\n\nA set of 19 scenarios with closed-form results covering every operator and input shape (numbers, vectors, matrices), after DifferentiationInterfaceTest's defaults: one-argument functions in their out-of-place and `:in` (in-place `op!`) variants, two-argument functions `f!(y, x)` (derivative, Jacobian, pushforward), and a `Constant` context.\n\n```\njulia> t = test_differentiation(AutoForwardDiff(), default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
-    "sparse_scenarios" => sparse_scenarios_, false, "    sparse_scenarios()\n\nJacobian and Hessian scenarios with banded structure (`diff(x) .^ 2`, `diff(x) .^ 3`, `sum(diff(x) .^ 3)`) and closed-form references, for testing `AutoSparse` backends.\n\n```\njulia> t = test_differentiation([AutoSparse(AutoForwardDiff())], sparse_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
-    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios; correctness=true, rtol=1e-3, atol=0)\n\nRuns every backend on every scenario, with and without preparation, in the scenario's variants, and returns a table: one row per backend × scenario × variant with `passed`, the largest relative `error` (`|got - want| / max(|want|, 1)`), and a `message` saying why a row failed. A row passes when the relative error is at most `rtol` or the absolute error at most `atol`; `correctness=false` only checks that every call runs. A progress bar on stderr shows which backend and scenario runs.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
-    "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared)\n\nTimes every backend on every scenario (a progress bar on stderr shows which one runs, redrawn in place in the terminal and in notebooks) and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call; none when the preparation runs a recording of f, see `?AutoForwardDiff`), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
+    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios=default_scenarios(); correctness=true, rtol=1e-3, atol=0, excluded=Symbol[], sparsity=false, scenario_intact=true, reprepare=true, isapprox, logging=false, testset_name, benchmark=:none)\n\nRuns every backend on every scenario it is compatible with (sparse backends take Jacobians and Hessians, `SecondOrder` backends second-order operators), as DifferentiationInterfaceTest does, and returns a table: one row per backend × scenario × call × prepared, where the calls are the one returning the value too (`value_and_gradient`, `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the operator alone, in the scenario's operator place. Each call runs twice; prepared, with a preparation made on the scenario's `prep_args` (zeros by default; on the input itself when its size differs, unless `reprepare=false`), with `strict=Val(true)` and `Val(false)`. A row passes when the value and results match the scenario's (relative error `|got - want| / max(|want|, 1)` at most `rtol`, or absolute at most `atol`, or the user's `isapprox(got, want; atol, rtol)`), when `sparsity=true` Jacobians and Hessians have the reference's number of nonzeros, and when testing left the scenario intact; `message` says why a row failed. `correctness=false` only checks that every call runs; `excluded` drops operators (`FIRST_ORDER`, `SECOND_ORDER`); `logging=true` shows a progress bar on stderr; `testset_name` titles the table; `benchmark=:prepared` or `:full` returns `benchmark_differentiation`'s table instead.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
+    "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared, logging=true, testset_name)\n\nTimes every backend on every scenario (a progress bar on stderr shows which one runs, redrawn in place in the terminal and in notebooks; `logging=false` leaves it out; `testset_name` titles the table) and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call; none when the preparation runs a recording of f, see `?AutoForwardDiff`), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
 }

@@ -1,6 +1,7 @@
 //! Contexts: extra arguments passed to the differentiated function after the input,
 //! `Constant(c)` (not differentiated) and `Cache(c)` (scratch space the function may overwrite;
-//! each evaluation gets a fresh copy that can hold derivative numbers).
+//! each evaluation gets a fresh copy that can hold derivative numbers) and `ConstantOrCache(c)`
+//! (constants and scratch space together, passed as they are).
 
 use crate::builtins::Args;
 use crate::eval::{EvalResult, Interp};
@@ -15,13 +16,16 @@ pub enum Context {
     Constant(Value),
     /// Scratch space; copied for each evaluation.
     Cache(Value),
+    /// Constants and scratch space mixed (a named tuple of both, say), passed as is and never
+    /// differentiated; the function must cope with numbers carrying derivatives in it.
+    ConstantOrCache(Value),
 }
 
 impl Context {
     /// The value to pass to one evaluation of the function.
     pub fn argument(&self) -> Value {
         match self {
-            Context::Constant(v) => v.clone(),
+            Context::Constant(v) | Context::ConstantOrCache(v) => v.clone(),
             Context::Cache(v) => crate::builtins::arrays::deep_copy(v),
         }
     }
@@ -32,6 +36,7 @@ impl Object for Context {
         match self {
             Context::Constant(_) => "Constant".into(),
             Context::Cache(_) => "Cache".into(),
+            Context::ConstantOrCache(_) => "ConstantOrCache".into(),
         }
     }
 
@@ -39,13 +44,16 @@ impl Object for Context {
         let (name, v) = match self {
             Context::Constant(v) => ("Constant", v),
             Context::Cache(v) => ("Cache", v),
+            Context::ConstantOrCache(v) => ("ConstantOrCache", v),
         };
         format!("{name}({})", crate::display::repr(v))
     }
 
     fn field(&self, name: &str) -> Option<Value> {
         match (self, name) {
-            (Context::Constant(v) | Context::Cache(v), "data") => Some(v.clone()),
+            (Context::Constant(v) | Context::Cache(v) | Context::ConstantOrCache(v), "data") => {
+                Some(v.clone())
+            }
             _ => None,
         }
     }
@@ -81,7 +89,13 @@ fn cache_(_: &mut Interp, args: Args) -> EvalResult {
     )))))
 }
 
+fn constant_or_cache_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("ConstantOrCache", 1, 1)?;
+    Ok(Value::object(Context::ConstantOrCache(args.pos[0].clone())))
+}
+
 crate::builtins! {
     "Constant" => constant_, false, "    Constant(c)\n\nA context argument passed to the function after the input and never differentiated: `gradient(f, backend, x, Constant(a))` differentiates `x -> f(x, a)`.\n\n```\njulia> gradient((x, a) -> a * sum(abs2, x), AutoForwardDiff(), [1.0, 2.0], Constant(3.0))\n2-element Vector{Float64}:\n  6.0\n 12.0\n```";
+    "ConstantOrCache" => constant_or_cache_, false, "    ConstantOrCache(c)\n\nA context argument holding constants and scratch space together (a named tuple of both, say), passed to the function as it is and never differentiated; as in DifferentiationInterface, the function must cope with numbers carrying derivatives in its scratch arrays (difflab's arrays hold them).\n\n```\njulia> f(x, c) = (c.buffer .= c.scale .* x; sum(abs2, c.buffer));\n\njulia> gradient(f, AutoForwardDiff(), [1.0, 2.0], ConstantOrCache((; scale=2.0, buffer=zeros(2))))\n2-element Vector{Float64}:\n  8.0\n 16.0\n```";
     "Cache" => cache_, false, "    Cache(c)\n\nA context argument the function may overwrite as scratch space; each evaluation gets a fresh copy that can hold numbers carrying derivatives.\n\n```\njulia> f(x, buf) = (buf .= x .^ 2; sum(buf));\n\njulia> gradient(f, AutoForwardDiff(), [1.0, 2.0], Cache(zeros(2)))\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
 }

@@ -231,7 +231,7 @@ fn describe(
                 if op == Op::Jacobian { m } else { 1 },
             )
         }
-        Backend::FiniteDiff { fdtype } if !second_order => {
+        Backend::FiniteDiff { fdtype, .. } if !second_order => {
             let per = if *fdtype == FdType::Central { 2 } else { 1 };
             path.push(format!(
                 "finite differences ({}): {} evaluations of the function",
@@ -239,6 +239,10 @@ fn describe(
                 per * directions + 1
             ));
             ("finite differences", None, per * directions, per * n)
+        }
+        Backend::ZeroForward | Backend::ZeroReverse if !second_order => {
+            path.push("zero backend: the function runs once and every derivative is zero".into());
+            ("zero", None, 0, 0)
         }
         Backend::Symbolic { .. } if !second_order => {
             path.push("symbolic: the function was traced into a program at preparation; derivatives are sweeps over its instructions".into());

@@ -17,5 +17,6 @@ pub mod operators;
 pub mod prep;
 pub mod recommend;
 pub mod recording;
+pub mod scenarios;
 pub mod sparse_ad;
 pub mod tracers;

@@ -124,6 +124,16 @@ impl Op {
     }
 }
 
+impl Parsed {
+    /// The size of the output array of `f!(y, x)`, if the function is in place.
+    pub fn y_shape(&self) -> Option<Vec<usize>> {
+        self.y.as_ref().map(|y| match y {
+            Value::Array(a) => a.borrow().data.shape().to_vec(),
+            _ => Vec::new(),
+        })
+    }
+}
+
 /// The sorted arguments of an operator call.
 pub struct Parsed {
     f: Value,
@@ -224,12 +234,17 @@ pub fn plain_values(v: &Value) -> Result<Vec<f64>, Flow> {
     Ok(o.tensor().to_col_major())
 }
 
+/// The tensor of an operator's input, tangent or buffer; anything but numbers and arrays of
+/// numbers is a `MethodError`, as in DifferentiationInterface, which has no method for it.
 fn numeric(v: &Value, what: &str) -> Result<(Tensor, bool), Flow> {
     let o = operand(v)?.ok_or_else(|| {
-        argument_error(format!(
-            "the {what} must be a number or an array of numbers, got a {}",
-            v.type_name()
-        ))
+        fail(
+            ErrorKind::MethodError,
+            format!(
+                "the {what} must be a number or an array of numbers, got a {}",
+                v.type_name()
+            ),
+        )
     })?;
     Ok((o.tensor().clone(), o.scalar))
 }
@@ -603,6 +618,21 @@ fn finish(op: Op, variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -
                         *b.borrow_mut() = Rc::try_unwrap(r)
                             .map_or_else(|shared| shared.borrow().clone(), RefCell::into_inner);
                     }
+                    // A dense result written into a sparse matrix holds the result's nonzeros.
+                    (Value::Sparse(b), r @ Value::Array(_)) => {
+                        let (matrix, eltype) =
+                            crate::builtins::sparse::sparse_of_dense(&r, op.name())?;
+                        if let Value::Sparse(fresh) =
+                            crate::builtins::sparse::sparse_value(matrix, eltype)
+                        {
+                            *b.borrow_mut() = fresh.borrow().clone();
+                        }
+                    }
+                    // A sparse result (AutoSparse) written into a dense matrix, as DI decompresses.
+                    (b, r @ Value::Sparse(_)) if matches!(b, Value::Array(_)) => write_into(
+                        b,
+                        &numeric(&crate::builtins::sparse::to_dense(&r)?, "result")?.0,
+                    )?,
                     (b, r) if matches!(b, Value::Array(_)) => {
                         write_into(b, &numeric(&r, "result")?.0)?
                     }

@@ -90,6 +90,8 @@ pub struct Compiled {
     pub constants: Vec<Value>,
     /// What the function read while it was recorded (a replay bakes that in too).
     pub reads: crate::eval::reads::ReadLog,
+    /// The size of the output array `f!(y, x)` filled when it was recorded.
+    pub y_shape: Option<Vec<usize>>,
 }
 
 impl Compiled {

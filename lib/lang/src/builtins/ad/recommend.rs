@@ -70,6 +70,7 @@ fn candidates(op: &str) -> Vec<Value> {
     };
     let finite = dense(Backend::FiniteDiff {
         fdtype: FdType::Central,
+        steps: None,
     });
     let mut list = match op {
         "hessian" => vec![

@@ -124,6 +124,7 @@ pub(super) fn record(
     };
     Ok(Some(stand_in.map(|tape| Compiled {
         tape,
+        y_shape: p.y_shape(),
         constants: constants(p).iter().map(deep_copy).collect(),
         reads,
     })))
@@ -149,7 +150,8 @@ pub(super) fn stand_in(
         if !recorded.same_constants(&constants(p)) {
             return Ok(None);
         }
-        if interp.reads_unchanged(&recorded.reads) {
+        // An output array of another size than at recording: recorded again below.
+        if recorded.y_shape == p.y_shape() && interp.reads_unchanged(&recorded.reads) {
             return Ok(Some(recorded.tape.clone()));
         }
     }
@@ -175,7 +177,7 @@ fn constants(p: &Parsed) -> Vec<Value> {
         .iter()
         .filter_map(as_context)
         .filter_map(|c| match c {
-            Context::Constant(v) => Some(v.clone()),
+            Context::Constant(v) | Context::ConstantOrCache(v) => Some(v.clone()),
             Context::Cache(_) => None,
         })
         .collect()

@@ -369,7 +369,7 @@ fn transposed(a: &CsMat<f64>) -> Result<CsMat<f64>, Flow> {
 }
 
 /// The plain numbers of a dense matrix or vector (a column) as a sparse matrix.
-fn sparse_of_dense(v: &Value, name: &str) -> Result<(CsMat<f64>, ElType), Flow> {
+pub fn sparse_of_dense(v: &Value, name: &str) -> Result<(CsMat<f64>, ElType), Flow> {
     let o = operand(v)?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
