@@ -124,8 +124,9 @@ impl Tensor {
 
     /// The same numbers without the layers of finished differentiations, such as those left in
     /// an array a differentiated function writes at every call: dual layers whose partials are
-    /// all zero (equal to their value both as numbers and as constants of any differentiation)
-    /// and values of finished reverse tapes (which no sweep will reach again).
+    /// all zero (equal to their value both as numbers and as constants of any differentiation),
+    /// values of finished reverse tapes (which no sweep will reach again), and symbolic values
+    /// of finished tracings (NaN: they never had numbers).
     pub fn without_dead_layers(&self) -> Tensor {
         match self {
             Tensor::Dual(d) if d.partials.iter().all(Tensor::is_all_zero) => {
@@ -136,7 +137,21 @@ impl Tensor {
                 Tensor::dual(d.tag, value, d.partials.clone())
             }
             Tensor::Tracked(t) if t.tape.is_finished() => t.value.without_dead_layers(),
+            // A finished tracing's values were never numbers: what is left of them is unknown.
+            Tensor::Symbolic(s) if s.graph.is_finished() => {
+                Tensor::Plain(Rc::new(s.primal.clone()))
+            }
             other => other.clone(),
+        }
+    }
+
+    /// True when the outer layer belongs to a finished tape or tracing (a constant-time check,
+    /// unlike [`Tensor::without_dead_layers`]).
+    pub fn outer_layer_is_dead(&self) -> bool {
+        match self {
+            Tensor::Tracked(t) => t.tape.is_finished(),
+            Tensor::Symbolic(s) => s.graph.is_finished(),
+            _ => false,
         }
     }
 

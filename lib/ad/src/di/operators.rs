@@ -293,8 +293,14 @@ where
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
     let n = x.len();
-    let chunk = batch_size(backend.second_order().0, n);
     limits::reserve_numbers(n.saturating_mul(n).saturating_mul(2))?;
+    if let Backend::FiniteDiff { steps, .. } = backend {
+        // FiniteDiff's own Hessian: one stencil of the function per pair of inputs, rather
+        // than differences of differences.
+        let (y, g) = value_and_gradient_seeded(f, backend, x, seeds)?;
+        return Ok((y, g, super::primitives::finite_hessian(f, x, *steps)?));
+    }
+    let chunk = batch_size(backend.second_order().0, n);
     let mut columns = Vec::with_capacity(n);
     let mut value_and_gradient = None;
     seeds.fit(x.shape());

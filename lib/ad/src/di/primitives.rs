@@ -207,6 +207,54 @@ where
     Ok((value.expect("at least one batch"), out))
 }
 
+/// The Hessian of a scalar `f` at `x` by central differences of the function itself, as
+/// FiniteDiff's `hcentral` does: `(f(x + hᵢeᵢ + hⱼeⱼ) - f(x + hᵢeᵢ - hⱼeⱼ) - f(x - hᵢeᵢ + hⱼeⱼ)
+/// + f(x - hᵢeᵢ - hⱼeⱼ)) / 4hᵢhⱼ`, with `hᵢ = ε^¼·max(1, |xᵢ|)` (truncation and rounding errors
+/// then balance at about √ε), or the user's `(relstep, absstep)`.
+pub fn finite_hessian<E, F>(f: &mut F, x: &Tensor, steps: Option<(f64, f64)>) -> Result<Tensor, E>
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    let point = x.to_col_major();
+    let n = point.len();
+    let h: Vec<f64> = point
+        .iter()
+        .map(|v| match steps {
+            Some((rel, abs)) => (rel * v.abs()).max(abs),
+            None => f64::EPSILON.powf(0.25) * v.abs().max(1.0),
+        })
+        .collect();
+    let mut value_at = |shifts: [(usize, f64); 2]| -> Result<f64, E> {
+        let mut shifted = point.clone();
+        for (k, s) in shifts {
+            shifted[k] += s;
+        }
+        let y = f(&Tensor::from_col_major(x.shape(), shifted))?;
+        if y.len() != 1 {
+            return Err(
+                AdError::Argument("hessian needs a function returning a number".into()).into(),
+            );
+        }
+        Ok(y.primal().iter().copied().next().unwrap_or(f64::NAN))
+    };
+    let mut hessian = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..=i {
+            crate::limits::check()?;
+            let (a, b) = (h[i], h[j]);
+            let entry = (value_at([(i, a), (j, b)])?
+                - value_at([(i, a), (j, -b)])?
+                - value_at([(i, -a), (j, b)])?
+                + value_at([(i, -a), (j, -b)])?)
+                / (4.0 * a * b);
+            hessian[i + j * n] = entry;
+            hessian[j + i * n] = entry;
+        }
+    }
+    Ok(Tensor::from_col_major(&[n, n], hessian))
+}
+
 /// The step for a difference along `t` at `x`: Julia's FiniteDiff relative steps, or the
 /// user's `(relstep, absstep)`.
 fn step(x: &Tensor, t: &Tensor, fdtype: FdType, steps: Option<(f64, f64)>) -> f64 {

@@ -61,6 +61,8 @@ pub struct Graph {
     /// How many arithmetic kernels (elementwise, reductions, products) ran on traced values,
     /// whatever their sizes: what an interpreter evaluating the function dispatched.
     kernel_calls: std::cell::Cell<usize>,
+    /// Set once the tracing that records into this graph is over.
+    finished: std::cell::Cell<bool>,
 }
 
 impl Default for Graph {
@@ -87,7 +89,19 @@ impl Graph {
             operations: RefCell::default(),
             limit,
             kernel_calls: std::cell::Cell::new(0),
+            finished: std::cell::Cell::new(false),
         }
+    }
+
+    /// Marks the tracing as over: symbolic values of this graph left in the function's
+    /// buffers are dead from now on (see [`Tensor::without_dead_layers`]).
+    pub fn finish(&self) {
+        self.finished.set(true);
+    }
+
+    /// True once [`Graph::finish`] was called.
+    pub fn is_finished(&self) -> bool {
+        self.finished.get()
     }
 
     fn push(&self, node: Node) -> Result<u32> {

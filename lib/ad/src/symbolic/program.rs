@@ -81,7 +81,9 @@ impl Program {
             unreachable!("symbolic input")
         };
         let graph = s.graph.clone();
-        let out = f(&input)?;
+        let out = f(&input);
+        graph.finish();
+        let out = out?;
         let outputs: Vec<u32> = match &out {
             Tensor::Symbolic(o) if Rc::ptr_eq(&o.graph, &graph) => super::ids(&o.ids),
             Tensor::Plain(a) => {

@@ -1,10 +1,11 @@
-//! Waiting and memory: `sleep(seconds)`, interruptible, and `GC.gc()`.
+//! Time, waiting and memory: `time()`, `time_ns()`, `sleep(seconds)` (interruptible), and
+//! `GC.gc()`.
 
 use super::Args;
 use crate::error::ErrorKind;
 use crate::eval::{fail, EvalResult, Interp};
 use crate::value::Value;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How long `sleep` waits between looks at the interrupt flag, so an interrupt ends it within
 /// this time.
@@ -33,6 +34,25 @@ fn sleep_(interp: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
+/// `time()`: seconds since the Unix epoch, as Julia's wall clock.
+fn time_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("time", 0, 0)?;
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    Ok(Value::Float(since.as_secs_f64()))
+}
+
+/// `time_ns()`: nanoseconds of a monotonic clock (from an arbitrary start), for timing.
+fn time_ns_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("time_ns", 0, 0)?;
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(Instant::now);
+    Ok(Value::Int(
+        i64::try_from(start.elapsed().as_nanos()).unwrap_or(i64::MAX),
+    ))
+}
+
 /// Frees what only reference cycles keep alive (a function's frame held by a closure it
 /// returned, once that closure is gone); the rest is freed as soon as it is unreachable.
 fn gc_(_: &mut Interp, args: Args) -> EvalResult {
@@ -42,6 +62,8 @@ fn gc_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "time" => time_, false, "    time()\n\nThe wall-clock time in seconds since the Unix epoch, with fractions (`time() - t0` times a piece of code; `@elapsed` does it in one step).\n\n```\njulia> t0 = time(); time() >= t0\ntrue\n```";
+    "time_ns" => time_ns_, false, "    time_ns()\n\nNanoseconds of a monotonic clock, from an arbitrary start: differences of two calls time code without being affected by changes of the wall clock.\n\n```\njulia> t0 = time_ns(); time_ns() >= t0\ntrue\n```";
     "GC.gc" => gc_, false, "    GC.gc()\n\nFrees the memory that reference cycles keep (function frames held only by closures that are gone); everything else is freed as soon as nothing refers to it, so calling it is never needed for correctness.\n\n```\njulia> GC.gc()\n```";
     "sleep" => sleep_, false, "    sleep(seconds)\n\nWaits `seconds` (a non-negative number, fractions allowed); an interrupt (Ctrl-C, or a notebook's interrupt) ends the wait within a few milliseconds.\n\n```\njulia> sleep(0.01)\n```";
 }

@@ -753,6 +753,17 @@ pub(crate) fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Res
         }
         return Ok(());
     }
+    let whole = pos.len() == a.data.len() && pos.iter().enumerate().all(|(j, &k)| j == k);
+    if whole && source.len() == pos.len() {
+        // Every element replaced in order: nothing of the old contents (possibly numbers of a
+        // finished differentiation or tracing) survives.
+        a.data = ops::reshape(source, a.data.shape())?;
+        a.eltype = ElType::Float64;
+        return Ok(());
+    }
+    if a.data.outer_layer_is_dead() {
+        a.data = a.data.without_dead_layers();
+    }
     // A dual written into an array turns the whole array into a dual one.
     ops::scatter_into(&mut a.data, pos, source)?;
     a.eltype = ElType::Float64;

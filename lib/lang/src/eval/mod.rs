@@ -30,6 +30,7 @@ use difflab_syntax::{Block, Expr, ExprKind, Name, Span, StrPart};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use scope::{Scope, ScopeRef};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -219,18 +220,35 @@ impl Interp {
     }
 
     /// Evaluates library code written in the language (`name` labels its errors) in a scope of
-    /// its own, leaving the caller's state and the globals untouched.
-    pub fn eval_library(&mut self, name: &str, text: &str) -> EvalResult {
-        let program = difflab_syntax::parse(text).map_err(|e| {
-            fail(
-                ErrorKind::LoadError,
-                format!("in library code {name}: {}", e.message()),
-            )
-        })?;
-        let source = Rc::new(Source {
-            name: name.to_string(),
-            text: text.to_string(),
-        });
+    /// its own, leaving the caller's state and the globals untouched. Each text is parsed once
+    /// per thread (the scenario library is evaluated at every call of its builtins).
+    pub fn eval_library(&mut self, name: &'static str, text: &'static str) -> EvalResult {
+        type Parsed = (Rc<difflab_syntax::ast::Block>, Rc<Source>);
+        thread_local! {
+            static PARSED: RefCell<HashMap<usize, Parsed>> = RefCell::new(HashMap::new());
+        }
+        let key = text.as_ptr() as usize;
+        let cached = PARSED.with(|p| p.borrow().get(&key).cloned());
+        let (program, source) = match cached {
+            Some(parsed) => parsed,
+            None => {
+                let program = difflab_syntax::parse(text).map_err(|e| {
+                    fail(
+                        ErrorKind::LoadError,
+                        format!("in library code {name}: {}", e.message()),
+                    )
+                })?;
+                let parsed = (
+                    Rc::new(program),
+                    Rc::new(Source {
+                        name: name.to_string(),
+                        text: text.to_string(),
+                    }),
+                );
+                PARSED.with(|p| p.borrow_mut().insert(key, parsed.clone()));
+                parsed
+            }
+        };
         let saved = std::mem::replace(&mut self.source, source);
         let frame = Scope::new(None, true);
         let result = self.with_frame(frame, |me| me.eval_block(&program));

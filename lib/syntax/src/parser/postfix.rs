@@ -137,6 +137,10 @@ impl<'s> Parser<'s> {
                     value: self.parse_generator_tail(expr)?,
                     splat: false,
                 });
+                // `sum(x^2 for x in v; init=0.0)`: keywords may follow the generator.
+                if self.at(&TokenKind::Semicolon) {
+                    continue;
+                }
                 let close = self.expect(&TokenKind::RParen, "\")\"")?;
                 return Ok((args, kwargs, close.span));
             }

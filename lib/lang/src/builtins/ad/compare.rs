@@ -156,8 +156,9 @@ fn zero_like(v: &Value) -> Value {
     }
 }
 
-/// The largest errors of `got` against `want` (tuples elementwise): relative
-/// (`|u - v| / max(|v|, 1)`) and absolute.
+/// The errors of `got` against `want` as Julia's `isapprox` measures them (for tuples, the
+/// worst of their entries): relative (`‖u - v‖ / max(‖u‖, ‖v‖)`, 0 when both are zero) and
+/// absolute (`‖u - v‖`).
 fn max_error(got: &Value, want: &Value) -> Option<(f64, f64)> {
     // Sparse results (AutoSparse) and references are compared through their dense forms.
     if let Value::Sparse(_) = got {
@@ -180,12 +181,15 @@ fn max_error(got: &Value, want: &Value) -> Option<(f64, f64)> {
     if p.len() != q.len() {
         return None;
     }
-    Some(
-        p.iter()
-            .zip(&q)
-            .map(|(u, v)| ((u - v).abs() / v.abs().max(1.0), (u - v).abs()))
-            .fold((0.0, 0.0), larger),
-    )
+    let norm = |v: &mut dyn Iterator<Item = f64>| v.map(|e| e * e).sum::<f64>().sqrt();
+    let difference = norm(&mut p.iter().zip(&q).map(|(u, v)| u - v));
+    let scale = norm(&mut p.iter().copied()).max(norm(&mut q.iter().copied()));
+    let relative = if difference == 0.0 {
+        0.0
+    } else {
+        difference / scale
+    };
+    Some((relative, difference))
 }
 
 /// The stored entries of a sparse result, or the nonzeros of a dense one (DIT's `mynnz`).
@@ -832,6 +836,6 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios=default_scenarios(); correctness=true, rtol=1e-3, atol=0, excluded=Symbol[], sparsity=false, scenario_intact=true, reprepare=true, isapprox, logging=false, testset_name, benchmark=:none)\n\nRuns every backend on every scenario it is compatible with (sparse backends take Jacobians and Hessians, `SecondOrder` backends second-order operators), as DifferentiationInterfaceTest does, and returns a table: one row per backend × scenario × call × prepared, where the calls are the one returning the value too (`value_and_gradient`, `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the operator alone, in the scenario's operator place. Each call runs twice; prepared, with a preparation made on the scenario's `prep_args` (zeros by default; on the input itself when its size differs, unless `reprepare=false`), with `strict=Val(true)` and `Val(false)`. A row passes when the value and results match the scenario's (relative error `|got - want| / max(|want|, 1)` at most `rtol`, or absolute at most `atol`, or the user's `isapprox(got, want; atol, rtol)`), when `sparsity=true` Jacobians and Hessians have the reference's number of nonzeros, and when testing left the scenario intact; `message` says why a row failed. `correctness=false` only checks that every call runs; `excluded` drops operators (`FIRST_ORDER`, `SECOND_ORDER`); `logging=true` shows a progress bar on stderr; `testset_name` titles the table; `benchmark=:prepared` or `:full` returns `benchmark_differentiation`'s table instead.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
+    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios=default_scenarios(); correctness=true, rtol=1e-3, atol=0, excluded=Symbol[], sparsity=false, scenario_intact=true, reprepare=true, isapprox, logging=false, testset_name, benchmark=:none)\n\nRuns every backend on every scenario it is compatible with (sparse backends take Jacobians and Hessians, `SecondOrder` backends second-order operators), as DifferentiationInterfaceTest does, and returns a table: one row per backend × scenario × call × prepared, where the calls are the one returning the value too (`value_and_gradient`, `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the operator alone, in the scenario's operator place. Each call runs twice; prepared, with a preparation made on the scenario's `prep_args` (zeros by default; on the input itself when its size differs, unless `reprepare=false`), with `strict=Val(true)` and `Val(false)`. A row passes when the value and results match the scenario's (as Julia's `isapprox`: the relative error `‖got - want‖ / max(‖got‖, ‖want‖)` at most `rtol`, or the absolute `‖got - want‖` at most `atol`; tuples entry by entry; or the user's `isapprox(got, want; atol, rtol)`), when `sparsity=true` Jacobians and Hessians have the reference's number of nonzeros, and when testing left the scenario intact; `message` says why a row failed. `correctness=false` only checks that every call runs; `excluded` drops operators (`FIRST_ORDER`, `SECOND_ORDER`); `logging=true` shows a progress bar on stderr; `testset_name` titles the table; `benchmark=:prepared` or `:full` returns `benchmark_differentiation`'s table instead.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
     "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared, logging=true, testset_name)\n\nTimes every backend on every scenario (a progress bar on stderr shows which one runs, redrawn in place in the terminal and in notebooks; `logging=false` leaves it out; `testset_name` titles the table) and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call; none when the preparation runs a recording of f, see `?AutoForwardDiff`), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
 }

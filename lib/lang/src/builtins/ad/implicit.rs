@@ -797,7 +797,7 @@ mod tests {
     use crate::builtins::test_support;
 
     /// The factorization `DirectLinearSolver` picks for the conditions of `system` at `x`.
-    fn factors_at(system: &str, x: &str) -> Factors {
+    fn factors_at(system: &'static str, x: &'static str) -> Factors {
         let mut interp = test_support::interp();
         let (Ok(f), Ok(x0)) = (
             interp.eval_library("test", system),
