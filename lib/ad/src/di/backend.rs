@@ -53,6 +53,9 @@ pub enum Backend {
         /// FiniteDiff's `relstep` and `absstep`: the step is `max(relstep·max(1, |x|), absstep)`
         /// (`None`: the scheme's default relative step, and `absstep = relstep`).
         steps: Option<(f64, f64)>,
+        /// FiniteDiff's `dir`: forward differences step by `dir` times the step (`-1`: backward
+        /// differences); central ones ignore it.
+        dir: f64,
     },
     /// Symbolic tracing: preparation traces the function into a graph of scalar operations and
     /// compiles it ([`crate::symbolic::Program`]); pushforwards then run its instructions on up
@@ -207,13 +210,16 @@ impl fmt::Display for Backend {
             Backend::Forward { chunk: Some(c) } => write!(f, "AutoForwardDiff(chunksize={c})"),
             Backend::Reverse { compile: false } => write!(f, "AutoReverseDiff()"),
             Backend::Reverse { compile: true } => write!(f, "AutoReverseDiff(compile=true)"),
-            Backend::FiniteDiff { fdtype, steps } => {
+            Backend::FiniteDiff { fdtype, steps, dir } => {
                 let mut options = Vec::new();
                 if *fdtype == FdType::Forward {
                     options.push("fdtype=:forward".to_string());
                 }
                 if let Some((rel, abs)) = steps {
                     options.push(format!("relstep={rel:e}, absstep={abs:e}"));
+                }
+                if *dir != 1.0 {
+                    options.push(format!("dir={dir}"));
                 }
                 write!(f, "AutoFiniteDiff({})", options.join(", "))
             }

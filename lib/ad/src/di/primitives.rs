@@ -104,8 +104,8 @@ where
             let lanes = even_chunk(tangents.len(), SYMBOLIC_LANES);
             forward_pushforward(f, x, tangents, lanes)
         }
-        Backend::FiniteDiff { fdtype, steps } => {
-            finite_pushforward(f, x, tangents, *fdtype, *steps)
+        Backend::FiniteDiff { fdtype, steps, dir } => {
+            finite_pushforward(f, x, tangents, *fdtype, *steps, *dir)
         }
         Backend::ZeroForward | Backend::ZeroReverse => {
             let y = f(x)?;
@@ -276,6 +276,7 @@ fn finite_pushforward<E, F>(
     tangents: &[Tensor],
     fdtype: FdType,
     steps: Option<(f64, f64)>,
+    dir: f64,
 ) -> Result<(Tensor, Vec<Tensor>), E>
 where
     E: From<AdError>,
@@ -297,7 +298,7 @@ where
             )
         };
         let (upper, lower, width) = match fdtype {
-            FdType::Forward => (f(&shifted(1.0)?)?, y.clone(), h),
+            FdType::Forward => (f(&shifted(dir)?)?, y.clone(), dir * h),
             FdType::Central => (f(&shifted(1.0)?)?, f(&shifted(-1.0)?)?, 2.0 * h),
         };
         let difference = ops::binary(BinaryFn::Sub, &upper, &lower)?;

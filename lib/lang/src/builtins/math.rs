@@ -637,6 +637,24 @@ fn zero_one(args: &Args, name: &str, x: f64) -> EvalResult {
         {
             Ok(in_type(ElType::Float64))
         }
+        // A sparse matrix's zero stores nothing; its one is the sparse identity.
+        Value::Sparse(s) => {
+            let s = s.borrow();
+            let (m, n) = (s.matrix.rows(), s.matrix.cols());
+            if x == 0.0 {
+                return Ok(super::sparse::sparse_value(
+                    sprs::CsMat::zero((m, n)),
+                    s.eltype,
+                ));
+            }
+            if m != n {
+                return Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    "multiplicative identity defined only for square matrices",
+                ));
+            }
+            Ok(super::sparse::sparse_value(sprs::CsMat::eye(n), s.eltype))
+        }
         Value::Array(a) => {
             let a = a.borrow();
             let shape = a.data.shape().to_vec();
@@ -686,6 +704,10 @@ pub fn isapprox(
     rtol: Option<f64>,
     atol: Option<f64>,
 ) -> EvalResult {
+    // `A ≈ I`: the uniform identity stands for the identity of `A`'s size.
+    let sized_a = super::linalg::uniform::sized_like(interp, a, b)?;
+    let sized_b = super::linalg::uniform::sized_like(interp, b, a)?;
+    let (a, b) = (&sized_a, &sized_b);
     if matches!(a, Value::Sparse(_)) || matches!(b, Value::Sparse(_)) {
         // Julia compares any two arrays by the norm of their difference.
         let densify = crate::builtins::sparse::arith::densify;

@@ -38,6 +38,7 @@ impl Object for BackendValue {
             (Backend::FiniteDiff { steps, .. }, "absstep") => {
                 Some(steps.map_or(Value::Nothing, |(_, abs)| Value::Float(abs)))
             }
+            (Backend::FiniteDiff { dir, .. }, "dir") => Some(Value::Float(*dir)),
             (Backend::FiniteDiff { fdtype, .. }, "fdtype") => {
                 Some(Value::Symbol(difflab_syntax::Name::new(match fdtype {
                     FdType::Forward => "forward",
@@ -54,7 +55,7 @@ impl Object for BackendValue {
         match self.0 {
             Backend::Forward { .. } => vec!["chunksize"],
             Backend::Reverse { .. } => vec!["compile"],
-            Backend::FiniteDiff { .. } => vec!["fdtype", "relstep", "absstep"],
+            Backend::FiniteDiff { .. } => vec!["fdtype", "relstep", "absstep", "dir"],
             Backend::SecondOrder { .. } => vec!["outer", "inner"],
             Backend::Symbolic { .. } | Backend::ZeroForward | Backend::ZeroReverse => vec![],
         }
@@ -132,7 +133,19 @@ fn auto_finite(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    args.keywords("AutoFiniteDiff", &["fdtype", "relstep", "absstep"])?;
+    args.keywords("AutoFiniteDiff", &["fdtype", "relstep", "absstep", "dir"])?;
+    let dir = match args.kw("dir") {
+        None => 1.0,
+        Some(v) => match crate::builtins::to_float(v, "AutoFiniteDiff")? {
+            d if d != 0.0 && d.is_finite() => d,
+            d => {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!("dir must be a finite nonzero number, got {d}"),
+                ))
+            }
+        },
+    };
     let positive = |name: &str| -> Result<Option<f64>, Flow> {
         match args.kw(name) {
             None | Some(Value::Nothing) => Ok(None),
@@ -156,7 +169,7 @@ fn auto_finite(_: &mut Interp, args: Args) -> EvalResult {
             abs,
         )),
     };
-    Ok(backend_value(Backend::FiniteDiff { fdtype, steps }))
+    Ok(backend_value(Backend::FiniteDiff { fdtype, steps, dir }))
 }
 
 fn symbolic(args: &Args, name: &str, package: SymbolicPackage) -> EvalResult {
@@ -291,7 +304,7 @@ unavailable!(
 crate::builtins! {
     "AutoForwardDiff" => auto_forward, false, "    AutoForwardDiff(; chunksize=nothing)\n\nForward-mode AD with dual numbers (the technique of ForwardDiff.jl). Each pass carries `chunksize` partials; by default all inputs up to 12, else evenly split batches of at most 12. Cheap when inputs are few.\n\nPreparing (`prepare_jacobian(f, AutoForwardDiff(), x)` and the other `prepare_*`) records a function that computes on scalars (loops, indexing, scalar arithmetic) once, as a program of its scalar operations; every call with the preparation then runs the same passes of dual numbers over that recording instead of interpreting `f`, so a comparison shows the algorithm's cost. Before each call, the globals, helpers and captured variables `f` read are compared with their values at recording, and a change records it again. A function that branches on values (`if x[1] > 0`), prints or changes what it reads, and one made of whole-array operations (already compiled kernels), runs as written at every call; the preparation's display says which. The same holds for `AutoReverseDiff()` and `SecondOrder` over both.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoForwardDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
     "AutoReverseDiff" => auto_reverse, false, "    AutoReverseDiff(; compile=false)\n\nReverse-mode AD with a tape (the technique of ReverseDiff.jl): the function runs once while every primitive records how to send cotangents back, then one backward sweep gives a whole gradient (one sweep per output for Jacobians). With `compile=true`, preparing (`prepare_gradient(f, AutoReverseDiff(compile=true), x)` and the other `prepare_*`) records the tape once, and every call with that preparation replays the recorded operations on the new input without running `f` (much faster for scalar loops). As in ReverseDiff, a compiled tape follows the control flow of the recording: every comparison on a value that depends on `x` (`if`, `while`, `?:`, `ifelse` conditions) is checked at each replay, and a different outcome is an `ArgumentError` instead of a wrong derivative; choices made without a comparison (`sort`, `argmax`, conversion to integers) are not detected, so use `compile=false` for such functions. `Constant` contexts with other values than at preparation, and custom rules (`DifferentiateWith`, `ImplicitFunction`), make it record at every call (a warning says so at preparation). With `compile=false`, a prepared function that computes on scalars runs on a recording too, a traced program without guards (a function that branches on values runs as written; see `?AutoForwardDiff`). Globals and captured variables the function read are checked at each call, and a change records it again. Without a preparation, `compile` makes no difference.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoReverseDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n\njulia> f(x) = sum(x .^ 3); b = AutoReverseDiff(compile=true);\n\njulia> prep = prepare_gradient(f, b, zeros(2));\n\njulia> gradient(f, prep, b, [1.0, 2.0])\n2-element Vector{Float64}:\n  3.0\n 12.0\n```";
-    "AutoFiniteDiff" => auto_finite, false, "    AutoFiniteDiff(; fdtype=:central, relstep, absstep)\n\nFinite differences (the technique of FiniteDiff.jl): `:central` (step ∛ε·max(1, |x|), error O(h²)) or `:forward` (step √ε·max(1, |x|)). `relstep` replaces the relative step (the step is then `max(relstep·max(1, |x|), absstep)`, with `absstep = relstep` unless given). Needs only function evaluations; accurate to about 1e-10 (central) or 1e-8 (forward).\n\n```\njulia> derivative(sin, AutoFiniteDiff(), 0.0)\n0.9999999999938886\n```";
+    "AutoFiniteDiff" => auto_finite, false, "    AutoFiniteDiff(; fdtype=:central, relstep, absstep)\n\nFinite differences (the technique of FiniteDiff.jl): `:central` (step ∛ε·max(1, |x|), error O(h²)) or `:forward` (step √ε·max(1, |x|)). `relstep` replaces the relative step (the step is then `max(relstep·max(1, |x|), absstep)`, with `absstep = relstep` unless given); `dir` scales and orients the step of forward differences (`dir=-1`: backward differences). Needs only function evaluations; accurate to about 1e-10 (central) or 1e-8 (forward).\n\n```\njulia> derivative(sin, AutoFiniteDiff(), 0.0)\n0.9999999999938886\n```";
     "check_available" => check_available_, false, "    check_available(backend)\n\nWhether `backend` can be used (always `true` for the backends difflab builds; the unimplemented ones are errors when constructed).\n\n```\njulia> check_available(AutoForwardDiff())\ntrue\n```";
     "check_inplace" => check_inplace_, false, "    check_inplace(backend)\n\nWhether `backend` differentiates in-place functions `f!(y, x)` (`true` for every difflab backend).\n\n```\njulia> check_inplace(AutoReverseDiff())\ntrue\n```";
     "inner" => inner_, false, "    inner(backend::SecondOrder)\n\nThe inner backend of a `SecondOrder` (the one differentiating the function itself).\n\n```\njulia> inner(SecondOrder(AutoForwardDiff(), AutoReverseDiff()))\nAutoReverseDiff()\n```";

@@ -563,17 +563,20 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             .transpose()
             .map(|t| t.unwrap_or(default))
     };
-    for (name, needs) in [("type_stability", "JET"), ("allocations", "AllocCheck")] {
+    // Julia's inferred types (JET) and allocation-free code (AllocCheck) have no counterpart in
+    // an interpreter, so these categories are accepted, for code written for DIT, and check
+    // nothing; the values are DIT's own.
+    for name in ["type_stability", "allocations"] {
         match args.kw(name) {
             None => {}
-            Some(Value::Symbol(s)) if s.as_str() == "none" => {}
+            Some(Value::Symbol(s)) if matches!(s.as_str(), "none" | "prepared" | "full") => {}
             Some(other) => {
                 return Err(fail(
                     ErrorKind::ArgumentError,
                     format!(
-                    "{name}={} needs {needs}, which difflab does not have; only :none is accepted",
-                    crate::display::repr(other)
-                ),
+                        "{name} is :none, :prepared or :full, got {}",
+                        crate::display::repr(other)
+                    ),
                 ))
             }
         }
@@ -836,6 +839,6 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios=default_scenarios(); correctness=true, rtol=1e-3, atol=0, excluded=Symbol[], sparsity=false, scenario_intact=true, reprepare=true, isapprox, logging=false, testset_name, benchmark=:none)\n\nRuns every backend on every scenario it is compatible with (sparse backends take Jacobians and Hessians, `SecondOrder` backends second-order operators), as DifferentiationInterfaceTest does, and returns a table: one row per backend × scenario × call × prepared, where the calls are the one returning the value too (`value_and_gradient`, `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the operator alone, in the scenario's operator place. Each call runs twice; prepared, with a preparation made on the scenario's `prep_args` (zeros by default; on the input itself when its size differs, unless `reprepare=false`), with `strict=Val(true)` and `Val(false)`. A row passes when the value and results match the scenario's (as Julia's `isapprox`: the relative error `‖got - want‖ / max(‖got‖, ‖want‖)` at most `rtol`, or the absolute `‖got - want‖` at most `atol`; tuples entry by entry; or the user's `isapprox(got, want; atol, rtol)`), when `sparsity=true` Jacobians and Hessians have the reference's number of nonzeros, and when testing left the scenario intact; `message` says why a row failed. `correctness=false` only checks that every call runs; `excluded` drops operators (`FIRST_ORDER`, `SECOND_ORDER`); `logging=true` shows a progress bar on stderr; `testset_name` titles the table; `benchmark=:prepared` or `:full` returns `benchmark_differentiation`'s table instead.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
+    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios=default_scenarios(); correctness=true, rtol=1e-3, atol=0, excluded=Symbol[], sparsity=false, scenario_intact=true, reprepare=true, isapprox, logging=false, testset_name, benchmark=:none)\n\nRuns every backend on every scenario it is compatible with (sparse backends take Jacobians and Hessians, `SecondOrder` backends second-order operators), as DifferentiationInterfaceTest does, and returns a table: one row per backend × scenario × call × prepared, where the calls are the one returning the value too (`value_and_gradient`, `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the operator alone, in the scenario's operator place. Each call runs twice; prepared, with a preparation made on the scenario's `prep_args` (zeros by default; on the input itself when its size differs, unless `reprepare=false`), with `strict=Val(true)` and `Val(false)`. A row passes when the value and results match the scenario's (as Julia's `isapprox`: the relative error `‖got - want‖ / max(‖got‖, ‖want‖)` at most `rtol`, or the absolute `‖got - want‖` at most `atol`; tuples entry by entry; or the user's `isapprox(got, want; atol, rtol)`), when `sparsity=true` Jacobians and Hessians have the reference's number of nonzeros, and when testing left the scenario intact; `message` says why a row failed. `correctness=false` only checks that every call runs; `excluded` drops operators (`FIRST_ORDER`, `SECOND_ORDER`); `logging=true` shows a progress bar on stderr; `testset_name` titles the table; `benchmark=:prepared` or `:full` returns `benchmark_differentiation`'s table instead; `type_stability` and `allocations` (`:none`, `:prepared`, `:full`) are accepted for code written for DIT and check nothing: an interpreter has no inferred types or allocation-free compiled code to check.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
     "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared, logging=true, testset_name)\n\nTimes every backend on every scenario (a progress bar on stderr shows which one runs, redrawn in place in the terminal and in notebooks; `logging=false` leaves it out; `testset_name` titles the table) and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call; none when the preparation runs a recording of f, see `?AutoForwardDiff`), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
 }

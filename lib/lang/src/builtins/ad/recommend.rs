@@ -71,6 +71,7 @@ fn candidates(op: &str) -> Vec<Value> {
     let finite = dense(Backend::FiniteDiff {
         fdtype: FdType::Central,
         steps: None,
+        dir: 1.0,
     });
     let mut list = match op {
         "hessian" => vec![

@@ -114,6 +114,14 @@ pub fn binary(
         }
         (BinOp::Sub, Some(s), None) => crate::eval::operators::unary(UnaryOp::Neg, false, b)
             .and_then(|minus| plus_scaled_identity(interp, &minus, &s)),
+        (BinOp::Approx, _, _) => crate::builtins::math::isapprox(interp, a, b, None, None),
+        (BinOp::Eq | BinOp::Ne, Some(x), Some(y)) => interp.binary(op, false, &x, &y),
+        (BinOp::Eq | BinOp::Ne, None, Some(s)) => {
+            matrix_like(interp, &s, a).and_then(|m| interp.binary(op, false, a, &m))
+        }
+        (BinOp::Eq | BinOp::Ne, Some(s), None) => {
+            matrix_like(interp, &s, b).and_then(|m| interp.binary(op, false, &m, b))
+        }
         _ => Err(fail(
             ErrorKind::MethodError,
             format!(
@@ -124,6 +132,23 @@ pub fn binary(
             ),
         )),
     })
+}
+
+/// `λ*I` as a matrix of the size of the square matrix `like` (for `A == I`, `A ≈ I`).
+fn matrix_like(interp: &mut Interp, scale: &Value, like: &Value) -> EvalResult {
+    let zero =
+        crate::builtins::call_builtin(interp, "zero", vec![like.clone()], Vec::new(), false)?;
+    plus_scaled_identity(interp, &zero, scale)
+}
+
+/// `v` itself, or, when `v` is `I` or `λ*I`, what it stands for beside `like`: the matrix of
+/// `like`'s size, or its scale when `like` is a scaling too.
+pub fn sized_like(interp: &mut Interp, v: &Value, like: &Value) -> EvalResult {
+    match (scale_of(v), scale_of(like)) {
+        (Some(scale), None) => matrix_like(interp, &scale, like),
+        (Some(scale), Some(_)) => Ok(scale),
+        (None, _) => Ok(v.clone()),
+    }
 }
 
 /// `-(λ*I)`.
