@@ -97,6 +97,22 @@ impl Args {
         self.keywords.clone()
     }
 
+    /// The `Bool` keyword `name`, `default` when not given; anything but `true` or `false` is a
+    /// `TypeError`, as for a keyword declared `::Bool` in Julia.
+    pub fn flag(&self, name: &str, default: bool) -> Result<bool, Flow> {
+        match self.kw(name) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(other) => Err(fail(
+                ErrorKind::TypeError,
+                format!(
+                    "{name} must be true or false, got {}",
+                    crate::display::repr(other)
+                ),
+            )),
+        }
+    }
+
     /// Positional argument `i` as an `Int`.
     pub fn int(&self, i: usize, name: &str) -> Result<i64, Flow> {
         to_int(&self.pos[i], name)

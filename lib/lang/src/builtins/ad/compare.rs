@@ -518,20 +518,6 @@ fn symbol_list(v: Option<&Value>, name: &str) -> Result<Vec<String>, Flow> {
         .collect()
 }
 
-fn flag(args: &Args, name: &str, default: bool) -> Result<bool, Flow> {
-    match args.kw(name) {
-        None => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(fail(
-            ErrorKind::TypeError,
-            format!(
-                "{name} must be true or false, got {}",
-                crate::display::repr(other)
-            ),
-        )),
-    }
-}
-
 fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("test_differentiation", 1, 2)?;
     args.keywords(
@@ -582,20 +568,20 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
         }
     }
     let options = TestOptions {
-        correctness: flag(&args, "correctness", true)?,
+        correctness: args.flag("correctness", true)?,
         comparison: Comparison {
             rtol: tolerance("rtol", 1e-3)?,
             atol: tolerance("atol", 0.0)?,
             isapprox: args.kw("isapprox").cloned(),
         },
-        sparsity: flag(&args, "sparsity", false)?,
-        reprepare: flag(&args, "reprepare", true)?,
-        scenario_intact: flag(&args, "scenario_intact", true)?,
+        sparsity: args.flag("sparsity", false)?,
+        reprepare: args.flag("reprepare", true)?,
+        scenario_intact: args.flag("scenario_intact", true)?,
     };
-    let logging = flag(&args, "logging", false)?;
-    flag(&args, "detailed", false)?;
+    let logging = args.flag("logging", false)?;
+    args.flag("detailed", false)?;
     for unused in ["count_calls", "benchmark_test", "adaptive_batchsize"] {
-        flag(&args, unused, true)?;
+        args.flag(unused, true)?;
     }
     let _ = args.kw("benchmark_seconds");
     let title = match args.kw("testset_name") {
@@ -756,7 +742,7 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     let backends = backends_of(&args.pos[0])?;
     let scenarios = scenarios_of(&args.pos[1])?;
     let mut rows = Vec::new();
-    let mut progress = flag(&args, "logging", true)?.then(|| {
+    let mut progress = args.flag("logging", true)?.then(|| {
         Progress::start(
             "benchmark_differentiation",
             backends.len() * scenarios.len(),

@@ -112,20 +112,6 @@ impl Object for LinearSolver {
     }
 }
 
-fn flag(args: &Args, name: &str, default: bool) -> Result<bool, Flow> {
-    match args.kw(name) {
-        None => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(fail(
-            ErrorKind::ArgumentError,
-            format!(
-                "{name} must be true or false, got {}",
-                crate::display::repr(other)
-            ),
-        )),
-    }
-}
-
 /// GMRES's default relative residual.
 pub(super) const DEFAULT_RTOL: f64 = 1e-12;
 
@@ -144,8 +130,8 @@ fn iterative_(_: &mut Interp, args: Args) -> EvalResult {
         },
     };
     let solver = LinearSolver::Iterative {
-        verbose: flag(&args, "verbose", true)?,
-        accept_inconsistent: flag(&args, "accept_inconsistent", false)?,
+        verbose: args.flag("verbose", true)?,
+        accept_inconsistent: args.flag("accept_inconsistent", false)?,
         rtol,
     };
     Ok(Value::Object(Rc::new(Box::new(solver))))
@@ -159,7 +145,7 @@ fn least_squares_(_: &mut Interp, args: Args) -> EvalResult {
 fn direct_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("DirectLinearSolver", 0, 0)?;
     Ok(Value::Object(Rc::new(Box::new(LinearSolver::Direct {
-        verbose: flag(&args, "verbose", true)?,
+        verbose: args.flag("verbose", true)?,
     }))))
 }
 
