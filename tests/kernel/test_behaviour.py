@@ -124,7 +124,7 @@ class StateTests(KernelCase):
         code = (
             "f(x) = sum(abs2, x)\n"
             "sc = [Scenario{:gradient, :out}(f, rand(n); res1=nothing) for n in [3, 4, 5]]\n"
-            "benchmark_differentiation([AutoForwardDiff(), AutoFiniteDiff()], sc);"
+            "benchmark_differentiation([AutoForwardDiff(), AutoFiniteDiff()], sc; logging=true);"
         )
         content, outputs = run(self.kc, code, timeout=60)
         self.assertEqual(content["status"], "ok")

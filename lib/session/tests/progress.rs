@@ -1,14 +1,14 @@
 //! Long builtins report progress while they run. A terminal frontend gets a stderr line
 //! redrawn with `\r` that ends at 100% with the total time, each redraw blanking what is left
 //! of a longer one; a frontend that takes progress itself (a notebook) gets updates of one bar
-//! by id and no stderr text. `test_differentiation` shows its bar with `logging=true`, as
-//! DifferentiationInterfaceTest logs its progress.
+//! by id and no stderr text. `benchmark_differentiation` and `test_differentiation` show their
+//! bars with `logging=true`, as DifferentiationInterfaceTest logs its progress.
 
 use difflab_session::{Event, ExecuteOptions, Frontend, Progress, Session, StreamName};
 
 const CODE: &str = "f(x) = sum(abs2, x)
     sc = [Scenario{:gradient, :out}(f, rand(n); res1=nothing) for n in [3, 4]]
-    b = benchmark_differentiation([AutoForwardDiff(), AutoReverseDiff()], sc)
+    b = benchmark_differentiation([AutoForwardDiff(), AutoReverseDiff()], sc; logging=true)
     t = test_differentiation([AutoForwardDiff()], sc; logging=true)";
 
 #[test]

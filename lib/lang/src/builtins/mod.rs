@@ -223,7 +223,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 62] {
+fn families() -> [&'static [Builtin]; 63] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -236,6 +236,7 @@ fn families() -> [&'static [Builtin]; 62] {
         ad::implicit_prep::BUILTINS,
         ad::implicit_solvers::BUILTINS,
         ad::compare::BUILTINS,
+        ad::benchmarking::BUILTINS,
         ad::scenarios::BUILTINS,
         ad::differentiate_with::BUILTINS,
         plots::BUILTINS,

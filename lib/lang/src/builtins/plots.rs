@@ -171,8 +171,10 @@ fn scale(args: &Args, key: &str) -> Scale {
     }
 }
 
-/// `plot(benchmark_table)`: time against input size, one line per backend, solid for prepared
-/// and dashed for unprepared timings (Figure 2 of the DifferentiationInterface paper).
+/// `plot(benchmark_table)`: the operator's time against input size, one line per backend, solid
+/// for prepared and dashed for unprepared timings (Figure 2 of the DifferentiationInterface
+/// paper). Preparations and the calls that also return the value (`value_and_gradient`,
+/// `gradient_and_hvp`, ...) are left out.
 fn plot_table(table: &crate::builtins::table::Table, args: &Args) -> EvalResult {
     let column = |name: &str| {
         table.column(name).ok_or_else(|| {
@@ -190,13 +192,19 @@ fn plot_table(table: &crate::builtins::table::Table, args: &Args) -> EvalResult 
         column("length")?,
         column("time")?,
     );
+    let operators = table.column("operator");
     let mut rows = Vec::with_capacity(times.len());
     for k in 0..times.len() {
-        let tag = if matches!(prepared[k], Value::Bool(true)) {
-            "prepared"
-        } else {
-            "unprepared"
+        let tag = match prepared[k] {
+            Value::Bool(true) => "prepared",
+            Value::Bool(false) => "unprepared",
+            _ => continue,
         };
+        if let Some(Value::Str(op)) = operators.as_ref().map(|ops| &ops[k]) {
+            if op.contains("_and_") {
+                continue;
+            }
+        }
         let x = super::to_float(&lengths[k], "plot")?;
         let y = super::to_float(&times[k], "plot")?;
         rows.push(BenchmarkRow::new(

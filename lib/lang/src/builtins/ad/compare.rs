@@ -5,7 +5,6 @@
 use super::backends::as_backend;
 use super::operators::{run, Op, Variant};
 use super::scenarios::{as_scenario, Scenario};
-use crate::allocator::Allocations;
 use crate::builtins::progress::Progress;
 use crate::builtins::table::Table;
 use crate::builtins::Args;
@@ -17,43 +16,10 @@ use crate::object::Object;
 use crate::value::Value;
 use difflab_ad::di::Backend;
 use difflab_syntax::Name;
-use std::any::Any;
-use std::cell::Cell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
-
-/// A function wrapper that counts its calls.
-struct Counted {
-    inner: Value,
-    calls: Cell<usize>,
-}
-
-impl Object for Counted {
-    fn type_name(&self) -> String {
-        "Function".into()
-    }
-
-    fn show(&self) -> String {
-        crate::display::repr(&self.inner)
-    }
-
-    fn call(
-        &self,
-        interp: &mut Interp,
-        args: Vec<Value>,
-        kwargs: Vec<(Name, Value)>,
-    ) -> Option<EvalResult> {
-        self.calls.set(self.calls.get() + 1);
-        Some(interp.call_value(&self.inner, args, kwargs))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
 
 /// The arguments of one operator call: the scenario's own, or those preparation gets.
-struct CallPoint {
+pub(super) struct CallPoint {
     y: Option<Value>,
     x: Value,
     tangent: Option<Value>,
@@ -61,7 +27,7 @@ struct CallPoint {
 }
 
 impl CallPoint {
-    fn execution(s: &Scenario) -> CallPoint {
+    pub(super) fn execution(s: &Scenario) -> CallPoint {
         CallPoint {
             y: s.function_in_place.then(|| s.y.clone()),
             x: s.x.clone(),
@@ -72,7 +38,7 @@ impl CallPoint {
 
     /// DifferentiationInterfaceTest prepares on `prep_args` (zeros by default), not on the
     /// point of execution, so that a preparation which kept values would show.
-    fn preparation(s: &Scenario) -> CallPoint {
+    pub(super) fn preparation(s: &Scenario) -> CallPoint {
         let exec = CallPoint::execution(s);
         CallPoint {
             y: exec.y.map(|y| s.prep_arg("y").unwrap_or(y)),
@@ -89,7 +55,7 @@ impl CallPoint {
 /// Calls operator `op` in `variant` with `f` at `point` (and `prep`, when given), with result
 /// buffers shaped like the scenario's results for in-place variants.
 #[allow(clippy::too_many_arguments)]
-fn call_op(
+pub(super) fn call_op(
     interp: &mut Interp,
     s: &Scenario,
     op: Op,
@@ -112,6 +78,27 @@ fn call_op(
     pos.extend(point.tangent.clone());
     pos.extend(point.contexts.iter().cloned());
     run(interp, op, variant, Args::positional(pos))
+}
+
+/// The preparation of the scenario's operator for `f` at `point`.
+pub(super) fn prepare(
+    interp: &mut Interp,
+    s: &Scenario,
+    f: &Value,
+    backend: &Value,
+    point: &CallPoint,
+) -> EvalResult {
+    call_op(interp, s, s.op, Variant::Prepare, f, backend, None, point)
+}
+
+/// `Ok(Err(message))` for an error raised by the code under test, which the tables report;
+/// interrupts and everything else go on.
+pub(super) fn caught<T>(outcome: Result<T, Flow>) -> Result<Result<T, String>, Flow> {
+    match outcome {
+        Ok(v) => Ok(Ok(v)),
+        Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => Ok(Err(e.headline())),
+        Err(other) => Err(other),
+    }
 }
 
 /// Result buffers for in-place variants of `op`, shaped like the expected results.
@@ -210,7 +197,7 @@ fn is_backend(v: &Value) -> bool {
     as_backend(v).is_some() || super::sparse_ad::as_auto_sparse(v).is_some()
 }
 
-fn backends_of(v: &Value) -> Result<Vec<Value>, Flow> {
+pub(super) fn backends_of(v: &Value) -> Result<Vec<Value>, Flow> {
     let list = if is_backend(v) {
         vec![v.clone()]
     } else {
@@ -225,7 +212,7 @@ fn backends_of(v: &Value) -> Result<Vec<Value>, Flow> {
     Ok(list)
 }
 
-fn scenarios_of(v: &Value) -> Result<Vec<Value>, Flow> {
+pub(super) fn scenarios_of(v: &Value) -> Result<Vec<Value>, Flow> {
     let list = if as_scenario(v).is_some() {
         vec![v.clone()]
     } else {
@@ -240,13 +227,13 @@ fn scenarios_of(v: &Value) -> Result<Vec<Value>, Flow> {
     Ok(list)
 }
 
-fn backend_name(b: &Value) -> Value {
+pub(super) fn backend_name(b: &Value) -> Value {
     Value::str(crate::display::repr(b))
 }
 
 /// DifferentiationInterfaceTest's `compatible`: sparse backends take Jacobians and Hessians
 /// only (mixed-mode ones Jacobians only), second-order backends second-order operators only.
-fn compatible(backend: &Value, s: &Scenario) -> bool {
+pub(super) fn compatible(backend: &Value, s: &Scenario) -> bool {
     let sparse = super::sparse_ad::as_auto_sparse(backend);
     let dense = sparse.map(|a| &a.dense).or_else(|| as_backend(backend));
     let second_order = matches!(dense, Some(Backend::SecondOrder { .. }));
@@ -259,7 +246,7 @@ fn compatible(backend: &Value, s: &Scenario) -> bool {
 /// The call that returns the value with the result (`value_and_gradient`,
 /// `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the one that returns the result
 /// alone, each in the scenario's operator place.
-fn checked_calls(s: &Scenario) -> [(Op, Variant, String); 2] {
+pub(super) fn checked_calls(s: &Scenario) -> [(Op, Variant, String); 2] {
     let (plain, bang) = if s.operator_in_place {
         (Variant::Bang, Variant::ValueAndBang)
     } else {
@@ -372,27 +359,14 @@ fn checked_call(
     let mut preps = Vec::new();
     if prepared {
         for strict in [true, false] {
-            let prep = call_op(
-                interp,
-                s,
-                s.op,
-                Variant::Prepare,
-                &s.f,
-                backend,
-                None,
-                &preparation,
-            );
             let prep = if strict {
-                prep
+                prepare(interp, s, &s.f, backend, &preparation)
             } else {
                 prep_nonstrict(interp, s, backend, &preparation)
             };
-            match prep {
+            match caught(prep)? {
                 Ok(p) => preps.push(Some(p)),
-                Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => {
-                    return Ok(Err(e.headline()))
-                }
-                Err(other) => return Err(other),
+                Err(message) => return Ok(Err(message)),
             }
         }
     } else {
@@ -401,7 +375,7 @@ fn checked_call(
     let mut worst: Option<f64> = None;
     for prep in &preps {
         for _ in 0..2 {
-            let out = match call_op(
+            let call = call_op(
                 interp,
                 s,
                 op,
@@ -410,12 +384,10 @@ fn checked_call(
                 backend,
                 prep.as_ref(),
                 &execution,
-            ) {
+            );
+            let out = match caught(call)? {
                 Ok(out) => out,
-                Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => {
-                    return Ok(Err(e.headline()))
-                }
-                Err(other) => return Err(other),
+                Err(message) => return Ok(Err(message)),
             };
             if !options.correctness {
                 continue;
@@ -518,6 +490,27 @@ fn symbol_list(v: Option<&Value>, name: &str) -> Result<Vec<String>, Flow> {
         .collect()
 }
 
+/// The table title: `testset_name` when given, else the builtin's name.
+pub(super) fn title_of(args: &Args, default: &str) -> String {
+    match args.kw("testset_name") {
+        None | Some(Value::Nothing) => default.to_string(),
+        Some(v) => crate::display::print_string(v),
+    }
+}
+
+/// The scenarios of `v` whose operators are not in the keyword `excluded`.
+pub(super) fn selected_scenarios(v: &Value, args: &Args) -> Result<Vec<Value>, Flow> {
+    let excluded = symbol_list(args.kw("excluded"), "excluded")?;
+    Ok(scenarios_of(v)?
+        .into_iter()
+        .filter(|v| {
+            !excluded
+                .iter()
+                .any(|e| e == as_scenario(v).expect("checked").op.name())
+        })
+        .collect())
+}
+
 fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("test_differentiation", 1, 2)?;
     args.keywords(
@@ -540,6 +533,7 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             "count_calls",
             "benchmark_test",
             "benchmark_seconds",
+            "benchmark_aggregation",
             "adaptive_batchsize",
         ],
     )?;
@@ -580,28 +574,21 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     };
     let logging = args.flag("logging", false)?;
     args.flag("detailed", false)?;
-    for unused in ["count_calls", "benchmark_test", "adaptive_batchsize"] {
-        args.flag(unused, true)?;
+    for flag in ["adaptive_batchsize", "count_calls", "benchmark_test"] {
+        args.flag(flag, true)?;
     }
-    let _ = args.kw("benchmark_seconds");
-    let title = match args.kw("testset_name") {
-        None | Some(Value::Nothing) => "test_differentiation".to_string(),
-        Some(v) => crate::display::print_string(v),
-    };
-    let excluded = symbol_list(args.kw("excluded"), "excluded")?;
+    // What benchmark_differentiation takes is handed on when a benchmark is asked for.
+    let benchmark_keywords: Vec<(Name, Value)> = super::benchmarking::KEYWORDS
+        .iter()
+        .filter_map(|k| args.kw(k).map(|v| (Name::new(k), v.clone())))
+        .collect();
+    let title = title_of(&args, "test_differentiation");
     let backends = backends_of(&args.pos[0])?;
     let scenarios = match args.pos.get(1) {
-        Some(v) => scenarios_of(v)?,
-        None => scenarios_of(&super::scenarios::default_scenarios(interp)?)?,
+        Some(v) => v.clone(),
+        None => super::scenarios::default_scenarios(interp)?,
     };
-    let scenarios: Vec<Value> = scenarios
-        .into_iter()
-        .filter(|v| {
-            !excluded
-                .iter()
-                .any(|e| e == as_scenario(v).expect("checked").op.name())
-        })
-        .collect();
+    let scenarios = selected_scenarios(&scenarios, &args)?;
     let mut rows = Vec::new();
     let mut progress =
         logging.then(|| Progress::start("test_differentiation", backends.len() * scenarios.len()));
@@ -665,166 +652,20 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     match args.kw("benchmark") {
         None => Ok(table),
         Some(Value::Symbol(s)) if s.as_str() == "none" => Ok(table),
-        Some(mode) => {
+        Some(_) => {
             let mut pos = vec![args.pos[0].clone()];
             pos.extend(args.pos.get(1).cloned());
-            let kw = vec![(Name::new("benchmark"), mode.clone())];
-            crate::builtins::call_builtin(interp, "benchmark_differentiation", pos, kw, false)
+            crate::builtins::call_builtin(
+                interp,
+                "benchmark_differentiation",
+                pos,
+                benchmark_keywords,
+                false,
+            )
         }
     }
-}
-
-/// The fastest of repeated runs: its time and allocations, and the number of runs.
-struct Timing {
-    time: Duration,
-    allocations: Allocations,
-    samples: usize,
-}
-
-/// Runs `f` repeatedly (at least 3 times, about 0.2 s) and keeps the fastest run.
-fn time_it(
-    interp: &mut Interp,
-    mut f: impl FnMut(&mut Interp) -> Result<(), Flow>,
-) -> Result<Timing, Flow> {
-    let started = Instant::now();
-    let mut best = Timing {
-        time: Duration::MAX,
-        allocations: Allocations::default(),
-        samples: 0,
-    };
-    while best.samples < 3
-        || (started.elapsed() < Duration::from_millis(200) && best.samples < 10_000)
-    {
-        interp.check_interrupt()?;
-        let (t, before) = (Instant::now(), Allocations::now());
-        f(interp)?;
-        let (time, allocations) = (t.elapsed(), Allocations::now().since(before));
-        if time < best.time {
-            (best.time, best.allocations) = (time, allocations);
-        }
-        best.samples += 1;
-    }
-    Ok(best)
-}
-
-fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("benchmark_differentiation", 2, 2)?;
-    let mode = match args.kw("benchmark") {
-        Some(Value::Symbol(s)) => s.as_str().to_string(),
-        _ => "prepared".into(),
-    };
-    if !matches!(mode.as_str(), "prepared" | "full") {
-        return Err(fail(
-            ErrorKind::ArgumentError,
-            "benchmark must be :prepared or :full",
-        ));
-    }
-    args.keywords(
-        "benchmark_differentiation",
-        &[
-            "benchmark",
-            "testset_name",
-            "logging",
-            "count_calls",
-            "benchmark_seconds",
-            "benchmark_aggregation",
-        ],
-    )?;
-    let _ = (
-        args.kw("count_calls"),
-        args.kw("benchmark_seconds"),
-        args.kw("benchmark_aggregation"),
-    );
-    let title = match args.kw("testset_name") {
-        None | Some(Value::Nothing) => "benchmark_differentiation".to_string(),
-        Some(v) => crate::display::print_string(v),
-    };
-    let backends = backends_of(&args.pos[0])?;
-    let scenarios = scenarios_of(&args.pos[1])?;
-    let mut rows = Vec::new();
-    let mut progress = args.flag("logging", true)?.then(|| {
-        Progress::start(
-            "benchmark_differentiation",
-            backends.len() * scenarios.len(),
-        )
-    });
-    for b in &backends {
-        for sv in &scenarios {
-            let s = as_scenario(sv).expect("checked");
-            if let Some(p) = progress.as_mut() {
-                p.step(
-                    interp,
-                    &format!("{} with {}", s.show(), crate::display::repr(b)),
-                );
-            }
-            let counted = Value::Object(Rc::new(Box::new(Counted {
-                inner: s.f.clone(),
-                calls: Cell::new(0),
-            })));
-            let calls_of = |v: &Value| match v {
-                Value::Object(o) => o
-                    .as_any()
-                    .downcast_ref::<Counted>()
-                    .map_or(0, |c| c.calls.replace(0)),
-                _ => 0,
-            };
-            let variant = if s.operator_in_place {
-                Variant::Bang
-            } else {
-                Variant::Plain
-            };
-            let point = CallPoint::execution(s);
-            let prep = call_op(interp, s, s.op, Variant::Prepare, &counted, b, None, &point)?;
-            calls_of(&counted);
-            // One call to count evaluations of f per operator call.
-            call_op(interp, s, s.op, variant, &counted, b, Some(&prep), &point)?;
-            let calls = calls_of(&counted);
-            let length = operand(&s.x)?.map_or(1, |o| o.tensor().len());
-            let mut record = |prepared: bool, calls: usize, timing: Timing| {
-                rows.push(vec![
-                    backend_name(b),
-                    Value::str(s.show()),
-                    Value::str(s.op.name()),
-                    Value::Bool(prepared),
-                    Value::Int(calls as i64),
-                    Value::Int(timing.samples as i64),
-                    Value::Int(1),
-                    Value::Float(timing.time.as_secs_f64()),
-                    Value::Int(timing.allocations.count as i64),
-                    Value::Int(timing.allocations.bytes as i64),
-                    Value::Int(length as i64),
-                ]);
-            };
-            let timing = time_it(interp, |me| {
-                call_op(me, s, s.op, variant, &counted, b, Some(&prep), &point).map(drop)
-            })?;
-            record(true, calls, timing);
-            if mode == "full" {
-                // Without a preparation f runs as written: its calls are counted apart.
-                calls_of(&counted);
-                call_op(interp, s, s.op, variant, &counted, b, None, &point)?;
-                let unprepared_calls = calls_of(&counted);
-                let timing = time_it(interp, |me| {
-                    call_op(me, s, s.op, variant, &counted, b, None, &point).map(drop)
-                })?;
-                record(false, unprepared_calls, timing);
-            }
-        }
-    }
-    if let Some(p) = progress {
-        p.finish(interp);
-    }
-    Ok(Value::Object(Rc::new(Box::new(Table {
-        title,
-        columns: vec![
-            "backend", "scenario", "operator", "prepared", "calls", "samples", "evals", "time",
-            "allocs", "bytes", "length",
-        ],
-        rows,
-    }))))
 }
 
 crate::builtins! {
     "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios=default_scenarios(); correctness=true, rtol=1e-3, atol=0, excluded=Symbol[], sparsity=false, scenario_intact=true, reprepare=true, isapprox, logging=false, testset_name, benchmark=:none)\n\nRuns every backend on every scenario it is compatible with (sparse backends take Jacobians and Hessians, `SecondOrder` backends second-order operators), as DifferentiationInterfaceTest does, and returns a table: one row per backend × scenario × call × prepared, where the calls are the one returning the value too (`value_and_gradient`, `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the operator alone, in the scenario's operator place. Each call runs twice; prepared, with a preparation made on the scenario's `prep_args` (zeros by default; on the input itself when its size differs, unless `reprepare=false`), with `strict=Val(true)` and `Val(false)`. A row passes when the value and results match the scenario's (as Julia's `isapprox`: the relative error `‖got - want‖ / max(‖got‖, ‖want‖)` at most `rtol`, or the absolute `‖got - want‖` at most `atol`; tuples entry by entry; or the user's `isapprox(got, want; atol, rtol)`), when `sparsity=true` Jacobians and Hessians have the reference's number of nonzeros, and when testing left the scenario intact; `message` says why a row failed. `correctness=false` only checks that every call runs; `excluded` drops operators (`FIRST_ORDER`, `SECOND_ORDER`); `logging=true` shows a progress bar on stderr; `testset_name` titles the table; `benchmark=:prepared` or `:full` returns `benchmark_differentiation`'s table instead; `type_stability` and `allocations` (`:none`, `:prepared`, `:full`) are accepted for code written for DIT and check nothing: an interpreter has no inferred types or allocation-free compiled code to check.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
-    "benchmark_differentiation" => benchmark_differentiation_, false, "    benchmark_differentiation(backends, scenarios; benchmark=:prepared, logging=true, testset_name)\n\nTimes every backend on every scenario (a progress bar on stderr shows which one runs, redrawn in place in the terminal and in notebooks; `logging=false` leaves it out; `testset_name` titles the table) and returns a table with the columns backend, scenario, operator, prepared, calls (evaluations of f per operator call; none when the preparation runs a recording of f, see `?AutoForwardDiff`), samples, evals, time (seconds, fastest sample), allocs and bytes (allocations of the fastest sample, the interpreter's own included, as Julia counts them), and length (the input size). `benchmark=:full` adds the unprepared timings. `plot(table)` draws time against input size.\n\n```\njulia> scenarios = [Scenario{:gradient, :out}(x -> sum(abs2, x), rand(n); res1=nothing) for n in [10, 100]];\n\njulia> df = benchmark_differentiation([AutoForwardDiff()], scenarios; benchmark=:full);\n```";
 }

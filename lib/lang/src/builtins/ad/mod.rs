@@ -4,6 +4,7 @@
 //! functions and language values to it.
 
 pub mod backends;
+pub mod benchmarking;
 pub mod compare;
 pub mod contexts;
 pub mod custom_rule;

@@ -1,11 +1,10 @@
-//! `recommend(op, f, x)`: runs every backend that applies to the operator on `f` at `x`,
-//! checks each result against forward mode's (at `x` and, with the preparation made at `x`, at
-//! a second point, so a recording that does not hold elsewhere is caught), times the
-//! preparation, the prepared call and the unprepared call, and ranks the backends: correct ones
-//! by prepared time. A backend that gives a wrong result or fails is never recommended.
+//! `recommend(op, f, x)`: builds a `Scenario` of the operator on `f` at `x` with forward mode's
+//! results (`compute_results`) and a preparation point near `x` (so a recording that does not
+//! hold elsewhere is caught), runs every backend that applies through `test_differentiation`
+//! and `benchmark_differentiation`, and ranks them: correct ones by prepared time. A backend
+//! that fails its test is never recommended.
 
 use super::backends::backend_value;
-use super::explain::{timed, Stage};
 use super::sparse_ad::{AutoSparse, Detector, SparseColoring};
 use crate::builtins::progress::Progress;
 use crate::builtins::table::Table;
@@ -21,10 +20,13 @@ use difflab_coloring::GreedyColoringAlgorithm;
 use difflab_plot::{BenchmarkOptions, BenchmarkRow, Plot};
 use difflab_syntax::Name;
 use std::any::Any;
-use std::time::Instant;
+use std::rc::Rc;
 
-/// The relative tolerance of a correct result.
+/// The relative tolerance of a correct result (norm-wise, as `test_differentiation`'s `rtol`).
 const RTOL: f64 = 1e-8;
+
+/// How long each call of each backend is sampled, in seconds.
+const SECONDS: f64 = 0.05;
 
 /// One backend's outcome.
 struct Outcome {
@@ -34,7 +36,7 @@ struct Outcome {
     prepared: f64,
     unprepared: f64,
     preparation: f64,
-    bytes: u64,
+    bytes: f64,
 }
 
 /// The ranked outcomes with a sentence of advice and a chart.
@@ -101,118 +103,98 @@ fn candidates(op: &str) -> Vec<Value> {
     list
 }
 
-fn call_named(interp: &mut Interp, name: &str, args: Vec<Value>) -> EvalResult {
-    let builtin = crate::builtins::lookup(Name::new(name)).expect("the operators exist");
-    interp.call(&Value::Builtin(builtin), args)
-}
-
-fn numbers(v: &Value) -> Option<Vec<f64>> {
+/// The `Table` a builtin returned.
+fn table_of(v: &Value) -> &Table {
     match v {
-        Value::Sparse(s) => {
-            let s = s.borrow();
-            let (m, n) = (s.matrix.rows(), s.matrix.cols());
-            let mut dense = vec![0.0; m * n];
-            for (&value, (i, j)) in s.matrix.iter() {
-                dense[i + j * m] += value;
-            }
-            Some(dense)
-        }
-        other => operand(other).ok()?.map(|o| o.tensor().to_col_major()),
+        Value::Object(o) => o.as_any().downcast_ref::<Table>(),
+        _ => None,
     }
+    .expect("test_differentiation and benchmark_differentiation return tables")
 }
 
-fn agree(a: &[f64], b: &[f64]) -> bool {
-    let scale = b.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
-    a.len() == b.len() && a.iter().zip(b).all(|(p, q)| (p - q).abs() <= RTOL * scale)
+/// Cell `column` of `row` of `table`.
+fn cell<'a>(table: &'a Table, row: &'a [Value], column: &str) -> &'a Value {
+    let j = table
+        .columns
+        .iter()
+        .position(|c| *c == column)
+        .expect("a column of the table");
+    &row[j]
 }
 
-/// The fastest of a few runs of `body` (at most about 0.2 s of them).
-fn fastest(
-    interp: &mut Interp,
-    mut body: impl FnMut(&mut Interp) -> EvalResult,
-) -> Result<(Value, Stage), Flow> {
-    let started = Instant::now();
-    let mut best: Option<Stage> = None;
-    let mut value = Value::Nothing;
-    for _ in 0..20 {
-        let mut one = Vec::new();
-        value = timed(&mut one, "call", || body(interp))?;
-        let run = one.pop().expect("timed");
-        if best.as_ref().is_none_or(|b| run.seconds < b.seconds) {
-            best = Some(run);
-        }
-        if started.elapsed().as_secs_f64() > 0.2 {
-            break;
-        }
-    }
-    Ok((value, best.expect("one run at least")))
-}
-
-/// The outcome of `backend`, or why it failed; `reference` is forward mode's result at `x`
-/// and `x2`.
+/// The outcome of `backend` on `scenario`, the test of operator `op`.
 fn try_backend(
     interp: &mut Interp,
     op: &str,
-    f: &Value,
     backend: &Value,
-    x: &Value,
-    x2: &Value,
-    reference: &(Vec<f64>, Vec<f64>),
+    scenario: &Value,
 ) -> Result<Outcome, Flow> {
-    let name = short_name(backend);
-    let failed = |note: String| Outcome {
-        name: name.clone(),
-        correct: false,
-        note,
-        prepared: f64::NAN,
-        unprepared: f64::NAN,
-        preparation: f64::NAN,
-        bytes: 0,
-    };
-    let start = Instant::now();
-    let prep = match call_named(
+    let tested = crate::builtins::call_builtin(
         interp,
-        &format!("prepare_{op}"),
-        vec![f.clone(), backend.clone(), x.clone()],
-    ) {
-        Ok(p) => p,
-        Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => {
-            return Ok(failed(format!("preparation failed: {}", e.headline())))
-        }
-        Err(other) => return Err(other),
+        "test_differentiation",
+        vec![backend.clone(), scenario.clone()],
+        vec![(Name::new("rtol"), Value::Float(RTOL))],
+        false,
+    )?;
+    let tested = table_of(&tested);
+    let failure = tested
+        .rows
+        .iter()
+        .find(|row| !matches!(cell(tested, row, "passed"), Value::Bool(true)))
+        .map(|row| {
+            let prepared = matches!(cell(tested, row, "prepared"), Value::Bool(true));
+            format!(
+                "fails its test: {}{}: {}",
+                crate::display::print_string(cell(tested, row, "operator")),
+                if prepared { " (prepared)" } else { "" },
+                crate::display::print_string(cell(tested, row, "message"))
+            )
+        });
+    let note = match (tested.rows.is_empty(), failure) {
+        (true, _) => Some("not compatible with the operator".to_string()),
+        (false, failure) => failure,
     };
-    let preparation = start.elapsed().as_secs_f64();
-    let args = |at: &Value| vec![f.clone(), prep.clone(), backend.clone(), at.clone()];
-    let outcome = (|| -> Result<Outcome, Flow> {
-        let (at_x, stage) = fastest(interp, |me| call_named(me, op, args(x)))?;
-        let at_x2 = call_named(interp, op, args(x2))?;
-        let (_, unprepared) = fastest(interp, |me| {
-            call_named(me, op, vec![f.clone(), backend.clone(), x.clone()])
-        })?;
-        let correct = match (numbers(&at_x), numbers(&at_x2)) {
-            (Some(a), Some(b)) => agree(&a, &reference.0) && agree(&b, &reference.1),
-            _ => false,
-        };
-        Ok(Outcome {
-            name: name.clone(),
-            correct,
-            note: if correct {
-                String::new()
-            } else {
-                format!("differs from forward mode by more than {RTOL:e} (relative)")
-            },
-            prepared: stage.seconds,
-            unprepared: unprepared.seconds,
-            preparation,
-            bytes: stage.bytes,
-        })
-    })();
-    match outcome {
-        Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => {
-            Ok(failed(format!("failed: {}", e.headline())))
-        }
-        other => other,
-    }
+    let benchmark = crate::builtins::call_builtin(
+        interp,
+        "benchmark_differentiation",
+        vec![backend.clone(), scenario.clone()],
+        vec![
+            (Name::new("benchmark"), Value::Symbol(Name::new("full"))),
+            (Name::new("benchmark_seconds"), Value::Float(SECONDS)),
+            (Name::new("benchmark_test"), Value::Bool(false)),
+        ],
+        false,
+    )?;
+    let benchmark = table_of(&benchmark);
+    let measured = |prepared: Value, column: &str| {
+        benchmark
+            .rows
+            .iter()
+            .find(|row| {
+                crate::display::print_string(cell(benchmark, row, "operator")) == op
+                    && crate::eval::operators::values_equal(
+                        cell(benchmark, row, "prepared"),
+                        &prepared,
+                    )
+            })
+            .and_then(|row| crate::builtins::to_float(cell(benchmark, row, column), op).ok())
+            .unwrap_or(f64::NAN)
+    };
+    let preparation = benchmark
+        .rows
+        .iter()
+        .find(|row| matches!(cell(benchmark, row, "prepared"), Value::Nothing))
+        .and_then(|row| crate::builtins::to_float(cell(benchmark, row, "time"), op).ok())
+        .unwrap_or(f64::NAN);
+    Ok(Outcome {
+        name: short_name(backend),
+        correct: note.is_none(),
+        note: note.unwrap_or_default(),
+        prepared: measured(Value::Bool(true), "time"),
+        unprepared: measured(Value::Bool(false), "time"),
+        preparation,
+        bytes: measured(Value::Bool(true), "bytes"),
+    })
 }
 
 /// A backend as a table shows it: `AutoSparse` without its default options, the local
@@ -253,6 +235,35 @@ fn perturbed(x: &Value) -> Result<Value, Flow> {
     ))
 }
 
+/// The scenario every backend is tested on: `op` of `f` at `x` with forward mode's results,
+/// prepared at a point near `x`.
+fn scenario(interp: &mut Interp, op: &str, f: Value, x: Value) -> EvalResult {
+    let near = perturbed(&x)?;
+    let prep_args = Value::NamedTuple(Rc::new(vec![
+        (Name::new("x"), near),
+        (Name::new("contexts"), Value::Tuple(Rc::new(Vec::new()))),
+    ]));
+    let symbol = |s: &str| Value::Symbol(Name::new(s));
+    let scenario = crate::builtins::call_builtin(
+        interp,
+        "Scenario",
+        vec![symbol(op), symbol("out"), f, x],
+        vec![
+            (Name::new("prep_args"), prep_args),
+            (Name::new("name"), Value::str(format!("recommend({op})"))),
+        ],
+        false,
+    )?;
+    let forward = dense(Backend::Forward { chunk: None });
+    crate::builtins::call_builtin(
+        interp,
+        "compute_results",
+        vec![scenario, forward],
+        Vec::new(),
+        false,
+    )
+}
+
 fn recommend_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("recommend", 3, 3)?;
     let op = match &args.pos[0] {
@@ -272,27 +283,7 @@ fn recommend_(interp: &mut Interp, args: Args) -> EvalResult {
         }
     };
     let (f, x) = (args.pos[1].clone(), args.pos[2].clone());
-    let x2 = perturbed(&x)?;
-    let forward = dense(Backend::Forward { chunk: None });
-    let reference = (
-        numbers(&call_named(
-            interp,
-            op,
-            vec![f.clone(), forward.clone(), x.clone()],
-        )?),
-        numbers(&call_named(
-            interp,
-            op,
-            vec![f.clone(), forward, x2.clone()],
-        )?),
-    );
-    let (Some(r1), Some(r2)) = reference else {
-        return Err(fail(
-            ErrorKind::ArgumentError,
-            "recommend: the operator's result is not numbers",
-        ));
-    };
-    let reference = (r1, r2);
+    let scenario = scenario(interp, op, f, x)?;
     let backends = candidates(op);
     let mut progress = Progress::start("recommend", backends.len());
     let mut outcomes = Vec::new();
@@ -302,7 +293,7 @@ fn recommend_(interp: &mut Interp, args: Args) -> EvalResult {
         // A candidate's warnings (a symbolic backend falling back to forward mode) are not
         // the user's concern here: the table says how each did.
         let shown = std::mem::replace(&mut interp.out, Box::new(Capture::default()));
-        let outcome = try_backend(interp, op, &f, backend, &x, &x2, &reference);
+        let outcome = try_backend(interp, op, backend, &scenario);
         interp.out = shown;
         outcomes.push(outcome?);
     }
@@ -349,7 +340,7 @@ fn ranked(op: &str, outcomes: Vec<Outcome>) -> Recommendation {
                 Value::Float(o.prepared),
                 Value::Float(o.unprepared),
                 Value::Float(o.preparation),
-                Value::Int(o.bytes as i64),
+                Value::Float(o.bytes),
                 Value::str(o.note.clone()),
             ]
         })
@@ -463,5 +454,5 @@ impl Object for Recommendation {
 }
 
 crate::builtins! {
-    "recommend" => recommend_, false, "    recommend(op, f, x)\n\nWhich backend to use for `op(f, backend, x)` (`op` is `derivative`, `gradient`, `jacobian` or `hessian`): runs every backend that applies (forward, reverse, compiled tape, symbolic, the sparse ones for Jacobians and Hessians with both detectors, and central finite differences as the baseline), checks each result against forward mode at `x` and, with the preparation made at `x`, at a nearby point (a recording that does not hold elsewhere is caught), times the preparation, the prepared call and the unprepared call, and returns them ranked: correct backends by prepared time. A backend that fails or gives a wrong result is never recommended. Shows a progress bar, can be interrupted, and displays as a table with a sentence of advice and a chart of the total time of repeated calls (prepared and unprepared). Fields: `advice`, `best`, `table`, `chart`; it iterates over its rows.\n\n```\njulia> r = recommend(jacobian, x -> diff(x .^ 2), rand(50));\n\njulia> all(row -> row.correct || row.note != \"\", r)\ntrue\n\njulia> occursin(\"Use \", r.advice)\ntrue\n```";
+    "recommend" => recommend_, false, "    recommend(op, f, x)\n\nWhich backend to use for `op(f, backend, x)` (`op` is `derivative`, `gradient`, `jacobian` or `hessian`): runs every backend that applies (forward, reverse, compiled tape, symbolic, the sparse ones for Jacobians and Hessians with both detectors, and central finite differences as the baseline), tests each with `test_differentiation` on a `Scenario` whose results are forward mode's (`compute_results`, relative tolerance 1e-8) and whose preparation point is near `x` (a recording that does not hold elsewhere is caught), times it with `benchmark_differentiation(...; benchmark=:full)` (preparation, prepared and unprepared calls), and returns them ranked: correct backends by prepared time. A backend that fails any of its tests is never recommended; its note says which call failed and why. Shows a progress bar, can be interrupted, and displays as a table with a sentence of advice and a chart of the total time of repeated calls (prepared and unprepared). Fields: `advice`, `best`, `table`, `chart`; it iterates over its rows.\n\n```\njulia> r = recommend(jacobian, x -> diff(x .^ 2), rand(50));\n\njulia> all(row -> row.correct || row.note != \"\", r)\ntrue\n\njulia> occursin(\"Use \", r.advice)\ntrue\n```";
 }
