@@ -8,10 +8,15 @@
 //!   block matrix `[0 Aᵀ; A 0]` (bicoloring), where the columns of `A` are vertices `0..n`
 //!   and its rows are vertices `n..n + m`.
 //!
+//! - [`PatternGraph`]: SparseMatrixColorings' `AdjacencyGraph` as users inspect it: the
+//!   columns of a square pattern as neighbor lists, the diagonal kept in the lists but not
+//!   counted in degrees when `has_diagonal` says it is there.
+//!
 //! Neighbor lists are sorted, which is also the order ColPack uses on sorted input; the dynamic
 //! vertex orders in [`crate::order`] depend on it to reproduce ColPack exactly.
 
 use crate::error::ColoringError;
+use crate::order::{bipartite_order, distance2_degrees, valid_dynamic_order, DynamicOrder, Order};
 use crate::pattern::SparsityPattern;
 
 /// Compressed adjacency lists: the neighbors of vertex `v` are
@@ -43,17 +48,20 @@ impl Adjacency {
     }
 }
 
-/// Which vertex set of a bipartite graph is being colored.
+/// Which vertex set of a bipartite graph is meant (SparseMatrixColorings' `Val(1)` for rows,
+/// `Val(2)` for columns).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Side {
+pub enum Side {
+    /// The rows (`Val(1)`).
     Rows,
+    /// The columns (`Val(2)`).
     Columns,
 }
 
 /// The bipartite graph of an `m × n` pattern: column `j` is adjacent to row `i` when `(i, j)`
 /// is stored.
 #[derive(Debug, Clone)]
-pub(crate) struct BipartiteGraph {
+pub struct BipartiteGraph {
     /// Column → rows.
     by_column: Adjacency,
     /// Row → columns.
@@ -61,7 +69,8 @@ pub(crate) struct BipartiteGraph {
 }
 
 impl BipartiteGraph {
-    pub(crate) fn new(pattern: &SparsityPattern) -> Self {
+    /// The bipartite graph of `pattern`.
+    pub fn new(pattern: &SparsityPattern) -> Self {
         Self {
             by_column: Adjacency::from_pattern(pattern),
             by_row: Adjacency::from_pattern(&pattern.transpose()),
@@ -75,6 +84,130 @@ impl BipartiteGraph {
             Side::Columns => (&self.by_column, &self.by_row),
             Side::Rows => (&self.by_row, &self.by_column),
         }
+    }
+
+    /// The number of vertices on `side`.
+    pub fn nvertices(&self, side: Side) -> usize {
+        self.sides(side).0.len()
+    }
+
+    /// The number of edges (stored entries).
+    pub fn nedges(&self) -> usize {
+        self.by_column.targets.len()
+    }
+
+    /// The vertices of the other side adjacent to vertex `v` of `side`, in increasing order.
+    pub fn neighbors(&self, side: Side, v: usize) -> &[usize] {
+        self.sides(side).0.neighbors(v)
+    }
+
+    /// The number of distinct vertices of `side` sharing a neighbor with `v` (`v` excluded).
+    pub fn degree_dist2(&self, side: Side, v: usize) -> usize {
+        let (adjacency, back) = self.sides(side);
+        let mut seen: Vec<usize> = adjacency
+            .neighbors(v)
+            .iter()
+            .flat_map(|&w| back.neighbors(w).iter().copied())
+            .filter(|&x| x != v)
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len()
+    }
+
+    /// The static distance-2 degrees of every vertex of `side`.
+    pub fn distance2_degrees(&self, side: Side) -> Vec<usize> {
+        let (adjacency, back) = self.sides(side);
+        distance2_degrees(adjacency, back)
+    }
+
+    /// The vertices of `side` in `order` (0-based).
+    pub fn vertices(&self, side: Side, order: Order) -> Vec<usize> {
+        let (adjacency, back) = self.sides(side);
+        bipartite_order(adjacency, back, order)
+    }
+
+    /// Whether `pi` is an order of the vertices of `side` that `spec` may give (see
+    /// [`valid_dynamic_order`]), on the distance-2 graph of that side.
+    pub fn valid_dynamic_order(&self, side: Side, pi: &[usize], spec: DynamicOrder) -> bool {
+        let (adjacency, back) = self.sides(side);
+        valid_dynamic_order(adjacency.len(), pi, spec, |v| {
+            adjacency
+                .neighbors(v)
+                .iter()
+                .flat_map(|&w| back.neighbors(w).iter().copied())
+                .collect()
+        })
+    }
+}
+
+/// The graph of a square pattern whose neighbor lists are its columns (SparseMatrixColorings'
+/// `AdjacencyGraph(A; has_diagonal)`): with `has_diagonal`, a stored diagonal entry stays in
+/// its column's list but is not counted in the degree.
+#[derive(Debug, Clone)]
+pub struct PatternGraph {
+    lists: Adjacency,
+    has_diagonal: bool,
+    /// A stored entry whose mirror is not stored, if any.
+    asymmetry: Option<(usize, usize)>,
+}
+
+impl PatternGraph {
+    /// The graph of square `pattern`; [`ColoringError::NotSquare`] otherwise.
+    pub fn new(pattern: &SparsityPattern, has_diagonal: bool) -> Result<Self, ColoringError> {
+        let (nrows, ncols) = pattern.shape();
+        if nrows != ncols {
+            return Err(ColoringError::NotSquare { nrows, ncols });
+        }
+        Ok(Self {
+            lists: Adjacency::from_pattern(pattern),
+            has_diagonal,
+            asymmetry: pattern.first_asymmetry(),
+        })
+    }
+
+    /// The number of vertices (columns).
+    pub fn nvertices(&self) -> usize {
+        self.lists.len()
+    }
+
+    /// The number of edges: stored entries off the diagonal (all of them without
+    /// `has_diagonal`), each pair `{i, j}` once.
+    pub fn nedges(&self) -> usize {
+        let loops = (0..self.nvertices())
+            .filter(|&v| self.has_diagonal && self.lists.neighbors(v).contains(&v))
+            .count();
+        (self.lists.targets.len() - loops) / 2
+    }
+
+    /// Column `v` of the pattern (with `v` itself when its diagonal entry is stored).
+    pub fn neighbors(&self, v: usize) -> &[usize] {
+        self.lists.neighbors(v)
+    }
+
+    /// The number of neighbors of `v`, itself excluded when `has_diagonal`.
+    pub fn degree(&self, v: usize) -> usize {
+        let loops = self.has_diagonal && self.lists.neighbors(v).binary_search(&v).is_ok();
+        self.lists.degree(v) - usize::from(loops)
+    }
+
+    /// The vertices in `order` (0-based). Degree-based dynamic orders and the perfect
+    /// elimination order need a symmetric pattern (their degree updates count each edge from
+    /// both ends).
+    pub fn vertices(&self, order: Order) -> Result<Vec<usize>, ColoringError> {
+        if let (Order::Dynamic(_) | Order::PerfectElimination, Some((row, col))) =
+            (order, self.asymmetry)
+        {
+            return Err(ColoringError::NotSymmetric { row, col });
+        }
+        Ok(crate::order::adjacency_order(self, order))
+    }
+
+    /// Whether `pi` is an order of the vertices that `spec` may give (see
+    /// [`valid_dynamic_order`]); never for a pattern that is not symmetric.
+    pub fn valid_dynamic_order(&self, pi: &[usize], spec: DynamicOrder) -> bool {
+        self.asymmetry.is_none()
+            && valid_dynamic_order(self.nvertices(), pi, spec, |v| self.neighbors(v).to_vec())
     }
 }
 

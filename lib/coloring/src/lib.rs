@@ -39,7 +39,7 @@
 //! }
 //! let h = h.to_csc();
 //! let pattern = SparsityPattern::from_csmat(&h);
-//! let algorithm = GreedyColoringAlgorithm::with_orders([Order::Natural, Order::SmallestLast])
+//! let algorithm = GreedyColoringAlgorithm::with_orders([Order::Natural, Order::SMALLEST_LAST])
 //!     .decompression(Decompression::Substitution);
 //! let result = coloring(&pattern, ColoringProblem::SYMMETRIC, &algorithm)?;
 //! assert_eq!(result.ncolors(), 2);
@@ -74,8 +74,9 @@ pub use decompress::{
     decompress_bidirectional, decompress_bidirectional_into, decompress_into,
 };
 pub use error::ColoringError;
+pub use graph::{BipartiteGraph, PatternGraph, Side};
 pub use interface::coloring;
-pub use order::Order;
+pub use order::{valid_dynamic_order, Direction, DynamicDegree, DynamicOrder, Order};
 pub use pattern::SparsityPattern;
 pub use problem::{ColoringProblem, Decompression, GreedyColoringAlgorithm, Partition, Structure};
 pub use result::ColoringResult;

@@ -20,9 +20,9 @@ use difflab_coloring::{
 const ORDERS: [Order; 6] = [
     Order::Natural,
     Order::LargestFirst,
-    Order::SmallestLast,
-    Order::IncidenceDegree,
-    Order::DynamicLargestFirst,
+    Order::SMALLEST_LAST,
+    Order::INCIDENCE_DEGREE,
+    Order::DYNAMIC_LARGEST_FIRST,
     Order::Random(42),
 ];
 

@@ -323,9 +323,9 @@ fn substitution_beats_direct_on_an_arrowhead() {
     let deterministic = [
         Order::Natural,
         Order::LargestFirst,
-        Order::SmallestLast,
-        Order::IncidenceDegree,
-        Order::DynamicLargestFirst,
+        Order::SMALLEST_LAST,
+        Order::INCIDENCE_DEGREE,
+        Order::DYNAMIC_LARGEST_FIRST,
     ];
     let random = (0..10).map(Order::Random);
     for postprocessing in [false, true] {
@@ -376,8 +376,8 @@ fn the_best_of_several_orders_is_kept() {
     let orders = [
         Order::Natural,
         Order::LargestFirst,
-        Order::SmallestLast,
-        Order::IncidenceDegree,
+        Order::SMALLEST_LAST,
+        Order::INCIDENCE_DEGREE,
     ];
     let each: Vec<usize> = orders
         .iter()

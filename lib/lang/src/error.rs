@@ -62,6 +62,8 @@ pub enum ErrorKind {
     PosDefException,
     /// Given colors that do not allow decompression (SparseMatrixColorings).
     InvalidColoringError,
+    /// A decompression a coloring result does not offer (SparseMatrixColorings).
+    UnsupportedDecompressionError,
     /// A string index inside a multi-byte character.
     StringIndexError,
     /// A value of the wrong type where a specific type is required.
@@ -96,6 +98,7 @@ impl ErrorKind {
             OverflowError => "OverflowError",
             PosDefException => "PosDefException",
             InvalidColoringError => "InvalidColoringError",
+            UnsupportedDecompressionError => "UnsupportedDecompressionError",
             StringIndexError => "StringIndexError",
             TypeError => "TypeError",
             SystemError => "SystemError",
@@ -125,6 +128,7 @@ impl ErrorKind {
             "OverflowError" => OverflowError,
             "PosDefException" => PosDefException,
             "InvalidColoringError" => InvalidColoringError,
+            "UnsupportedDecompressionError" => UnsupportedDecompressionError,
             "StringIndexError" => StringIndexError,
             "TypeError" => TypeError,
             "SystemError" => SystemError,

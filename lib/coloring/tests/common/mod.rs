@@ -49,9 +49,9 @@ pub fn colpack_order(name: &str) -> Order {
     match name {
         "NATURAL" => Order::Natural,
         "LARGEST_FIRST" => Order::LargestFirst,
-        "SMALLEST_LAST" => Order::SmallestLast,
-        "INCIDENCE_DEGREE" => Order::IncidenceDegree,
-        "DYNAMIC_LARGEST_FIRST" => Order::DynamicLargestFirst,
+        "SMALLEST_LAST" => Order::SMALLEST_LAST,
+        "INCIDENCE_DEGREE" => Order::INCIDENCE_DEGREE,
+        "DYNAMIC_LARGEST_FIRST" => Order::DYNAMIC_LARGEST_FIRST,
         other => panic!("unknown order {other}"),
     }
 }

@@ -3,6 +3,7 @@
 //! algorithm)`, the result getters (`ncolors`, `column_colors`, `row_colors`, `column_groups`,
 //! `row_groups`, `sparsity_pattern`), `compress` / `decompress` and `decompress_single_color!`.
 
+use super::coloring_orders::OrderValue;
 use super::sparse::sparse_value;
 use super::{to_int, Args};
 use crate::error::ErrorKind;
@@ -30,59 +31,6 @@ fn downcast<T: 'static>(v: &Value) -> Option<&T> {
         Value::Object(o) => o.as_any().downcast_ref::<T>(),
         _ => None,
     }
-}
-
-/// A vertex order as a value (`NaturalOrder()`, `RandomOrder(seed)`, ...).
-pub struct OrderValue(pub Order);
-
-impl Object for OrderValue {
-    fn type_name(&self) -> String {
-        self.show().split('(').next().unwrap_or("Order").to_string()
-    }
-
-    fn show(&self) -> String {
-        match self.0 {
-            Order::Natural => "NaturalOrder()".into(),
-            Order::LargestFirst => "LargestFirst()".into(),
-            Order::SmallestLast => "SmallestLast()".into(),
-            Order::IncidenceDegree => "IncidenceDegree()".into(),
-            Order::DynamicLargestFirst => "DynamicLargestFirst()".into(),
-            Order::Random(seed) => format!("RandomOrder({seed})"),
-        }
-    }
-
-    fn is_plain_data(&self) -> bool {
-        true
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
-
-macro_rules! orders {
-    ($($fname:ident => $order:ident),*) => {
-        $(fn $fname(_: &mut Interp, args: Args) -> EvalResult {
-            args.arity(stringify!($order), 0, 0)?;
-            Ok(Value::object(OrderValue(Order::$order)))
-        })*
-    };
-}
-
-orders!(natural_ => Natural, largest_first_ => LargestFirst, smallest_last_ => SmallestLast, incidence_degree_ => IncidenceDegree, dynamic_largest_first_ => DynamicLargestFirst);
-
-fn random_order_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("RandomOrder", 0, 2)?;
-    // `RandomOrder(rng, seed)` as SparseMatrixColorings writes it: the seed decides the order;
-    // `RandomOrder(rng)` alone takes the generator's seed.
-    let seed = match args.pos.as_slice() {
-        [] => 0,
-        [rng] if super::random::as_rng(rng).is_some() => {
-            super::random::as_rng(rng).map_or(0, |r| r.seed)
-        }
-        [.., v] => to_int(v, "RandomOrder")? as u64,
-    };
-    Ok(Value::object(OrderValue(Order::Random(seed))))
 }
 
 /// A coloring problem as a value.
@@ -186,8 +134,21 @@ fn problem_(_: &mut Interp, args: Args) -> EvalResult {
     )))
 }
 
-/// A greedy coloring algorithm as a value.
-pub struct AlgorithmValue(pub GreedyColoringAlgorithm);
+/// A greedy coloring algorithm as a value, with the order values it was given (a random
+/// order keeps its generator and seed, as SparseMatrixColorings' algorithm keeps its orders).
+pub struct AlgorithmValue(pub GreedyColoringAlgorithm, Vec<Value>);
+
+impl AlgorithmValue {
+    /// The value of `algorithm`, its orders shown from the algorithm itself.
+    pub fn new(algorithm: GreedyColoringAlgorithm) -> AlgorithmValue {
+        let orders = algorithm
+            .orders
+            .iter()
+            .map(|o| Value::object(OrderValue::new(*o)))
+            .collect();
+        AlgorithmValue(algorithm, orders)
+    }
+}
 
 impl Object for AlgorithmValue {
     fn type_name(&self) -> String {
@@ -195,12 +156,7 @@ impl Object for AlgorithmValue {
     }
 
     fn show(&self) -> String {
-        let orders: Vec<String> = self
-            .0
-            .orders
-            .iter()
-            .map(|o| OrderValue(*o).show())
-            .collect();
+        let orders: Vec<String> = self.1.iter().map(crate::display::repr).collect();
         let order = if orders.len() == 1 {
             orders[0].clone()
         } else {
@@ -218,13 +174,7 @@ impl Object for AlgorithmValue {
 
     fn field(&self, name: &str) -> Option<Value> {
         match name {
-            "orders" => Some(Value::Tuple(Rc::new(
-                self.0
-                    .orders
-                    .iter()
-                    .map(|o| Value::object(OrderValue(*o)))
-                    .collect(),
-            ))),
+            "orders" => Some(Value::Tuple(Rc::new(self.1.clone()))),
             "postprocessing" => Some(Value::Bool(self.0.postprocessing)),
             _ => None,
         }
@@ -243,13 +193,14 @@ impl Object for AlgorithmValue {
     }
 }
 
-fn algorithm_(_: &mut Interp, args: Args) -> EvalResult {
+fn algorithm_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("GreedyColoringAlgorithm", 0, 2)?;
     args.keywords(
         "GreedyColoringAlgorithm",
         &["decompression", "postprocessing"],
     )?;
     let mut orders = Vec::new();
+    let mut order_values = Vec::new();
     let mut decompression = Decompression::Direct;
     for v in &args.pos {
         match v {
@@ -267,23 +218,27 @@ fn algorithm_(_: &mut Interp, args: Args) -> EvalResult {
                                     "a tuple of orders must hold orders such as LargestFirst()",
                                 )
                             })?
-                            .0,
+                            .resolve(interp),
                     );
+                    order_values.push(o.clone());
                 }
             }
-            other => orders.push(
-                downcast::<OrderValue>(other)
-                    .ok_or_else(|| {
-                        fail(
-                            ErrorKind::ArgumentError,
-                            format!(
-                                "expected an order such as NaturalOrder(), got {}",
-                                crate::display::repr(other)
-                            ),
-                        )
-                    })?
-                    .0,
-            ),
+            other => {
+                order_values.push(other.clone());
+                orders.push(
+                    downcast::<OrderValue>(other)
+                        .ok_or_else(|| {
+                            fail(
+                                ErrorKind::ArgumentError,
+                                format!(
+                                    "expected an order such as NaturalOrder(), got {}",
+                                    crate::display::repr(other)
+                                ),
+                            )
+                        })?
+                        .resolve(interp),
+                )
+            }
         }
     }
     decompression = match symbol_kw(
@@ -306,11 +261,13 @@ fn algorithm_(_: &mut Interp, args: Args) -> EvalResult {
     let postprocessing = matches!(args.kw("postprocessing"), Some(Value::Bool(true)));
     if orders.is_empty() {
         orders.push(Order::Natural);
+        order_values.push(Value::object(OrderValue::new(Order::Natural)));
     }
     Ok(Value::object(AlgorithmValue(
         GreedyColoringAlgorithm::with_orders(orders)
             .decompression(decompression)
             .postprocessing(postprocessing),
+        order_values,
     )))
 }
 
@@ -322,7 +279,7 @@ pub struct ResultValue {
     pub matrix: Value,
 }
 
-fn int_vector(v: &[usize]) -> Value {
+pub(super) fn int_vector(v: &[usize]) -> Value {
     super::array(
         ElType::Int64,
         &[v.len()],
@@ -350,7 +307,7 @@ impl Object for ResultValue {
             "ColoringResult with {} colors for a {m}×{n} matrix ({}, {})",
             self.result.ncolors(),
             ProblemValue(self.result.problem()).show(),
-            AlgorithmValue(self.result.algorithm().clone()).show()
+            AlgorithmValue::new(self.result.algorithm().clone()).show()
         )
     }
 
@@ -577,21 +534,89 @@ fn decompress_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(sparse_value(recovered(parts, r)?, ElType::Float64))
 }
 
-/// `decompress!(A, B, result)`: writes the recovered matrix into `A`, a sparse matrix with the
-/// colored pattern (its stored values are overwritten in place) or a dense matrix.
+/// Which part of a symmetric matrix `decompress!` writes (SparseMatrixColorings' `uplo`).
+#[derive(Clone, Copy, PartialEq)]
+enum Triangle {
+    Upper,
+    Lower,
+    Full,
+}
+
+impl Triangle {
+    fn keeps(self, i: usize, j: usize) -> bool {
+        match self {
+            Triangle::Upper => i <= j,
+            Triangle::Lower => i >= j,
+            Triangle::Full => true,
+        }
+    }
+}
+
+/// The trailing `uplo` symbol of `decompress!(A, B, result, uplo)`, when `args` end with one.
+fn triangle_of(v: &Value) -> Option<Result<Triangle, Flow>> {
+    let Value::Symbol(s) = v else { return None };
+    Some(match s.as_str() {
+        "U" => Ok(Triangle::Upper),
+        "L" => Ok(Triangle::Lower),
+        "F" => Ok(Triangle::Full),
+        other => Err(fail(
+            ErrorKind::ArgumentError,
+            format!("decompress!: uplo must be :U, :L or :F, got :{other}"),
+        )),
+    })
+}
+
+/// `decompress!(A, B, result[, uplo])`: writes the recovered matrix into `A`, a sparse matrix
+/// with the colored pattern (its stored values are overwritten in place) or a dense matrix.
+/// For a symmetric result, `uplo` (`:U`, `:L`) restricts it to one triangle, which a sparse
+/// `A` then has as its pattern.
 fn decompress_in_place(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("decompress!", 3, 4)?;
-    let (target, rest) = args.pos.split_first().expect("arity");
-    let (result, parts) = rest.split_last().expect("arity");
+    let (target, mut rest) = args.pos.split_first().expect("arity");
+    let triangle = match rest.last().and_then(triangle_of) {
+        Some(t) => {
+            rest = &rest[..rest.len() - 1];
+            Some(t?)
+        }
+        None => None,
+    };
+    let Some((result, parts)) = rest.split_last().filter(|(_, parts)| !parts.is_empty()) else {
+        return Err(fail(
+            ErrorKind::MethodError,
+            "decompress! takes (A, B, result[, uplo]) or (A, Br, Bc, result)",
+        ));
+    };
     let r = &the_result(result, "decompress!")?.result;
-    let m = recovered(parts, r)?;
+    if triangle.is_some() && r.problem().structure != Structure::Symmetric {
+        return Err(fail(
+            ErrorKind::MethodError,
+            "decompress!: uplo (:U, :L, :F) applies to symmetric colorings only",
+        ));
+    }
+    let triangle = triangle.unwrap_or(Triangle::Full);
+    let full = recovered(parts, r)?;
+    let m = if triangle == Triangle::Full {
+        full
+    } else {
+        let mut kept = sprs::TriMat::new(full.shape());
+        for (&v, (i, j)) in full.iter() {
+            if triangle.keeps(i, j) {
+                kept.add_triplet(i, j, v);
+            }
+        }
+        kept.to_csc()
+    };
     match target {
         Value::Sparse(a) => {
             let mut a = a.borrow_mut();
-            if !has_pattern(&a.matrix, r.pattern()) {
+            let same_pattern = a.matrix.is_csc()
+                && a.matrix.shape() == m.shape()
+                && a.matrix.indptr().raw_storage() == m.indptr().raw_storage()
+                && a.matrix.indices() == m.indices();
+            if !same_pattern {
                 return Err(fail(
                     ErrorKind::DimensionMismatch,
-                    "decompress!: the sparse target must have the sparsity pattern that was colored (e.g. sparsity_pattern(result) converted to Float64, or a matrix made by decompress)",
+                    "decompress!: the sparse target must have the sparsity pattern that was colored (its upper or lower triangle with uplo :U or :L), e.g. sparsity_pattern(result) converted to Float64, or a matrix made by decompress",
                 ));
             }
             a.matrix.data_mut().copy_from_slice(m.data());
@@ -652,6 +677,14 @@ fn decompress_single_color_(_: &mut Interp, args: Args) -> EvalResult {
     let (colors, by_column) = match (problem.structure, problem.partition) {
         (Structure::Nonsymmetric, Partition::Column) => (r.column_colors(), true),
         (Structure::Nonsymmetric, Partition::Row) => (r.row_colors(), false),
+        (Structure::Symmetric, _)
+            if r.algorithm().decompression == Decompression::Substitution =>
+        {
+            return Err(fail(
+                ErrorKind::UnsupportedDecompressionError,
+                format!("{NAME}: a coloring for decompression by substitution recovers each entry from several colors; decompress! recovers them all"),
+            ))
+        }
         _ => {
             return Err(fail(
                 ErrorKind::ArgumentError,
@@ -737,12 +770,6 @@ fn has_pattern(a: &sprs::CsMat<f64>, pattern: &SparsityPattern) -> bool {
 crate::builtins! {
     "ColoringProblem" => problem_, false, "    ColoringProblem(; structure=:nonsymmetric, partition=:column)\n    ColoringProblem{structure, partition}()\n\nWhat to color: the columns (`:column`, forward-mode Jacobians), rows (`:row`, reverse mode) or both (`:bidirectional`) of a nonsymmetric matrix, or the columns of a symmetric one (`structure=:symmetric`, Hessians).\n\n```\njulia> ColoringProblem(; structure=:symmetric, partition=:column)\nColoringProblem{:symmetric, :column}()\n```";
     "GreedyColoringAlgorithm" => algorithm_, false, "    GreedyColoringAlgorithm(order=NaturalOrder(); decompression=:direct, postprocessing=false)\n\nGreedy coloring visiting vertices in `order` (a tuple of orders: try each, keep the fewest colors). For symmetric problems `:direct` means star coloring and `:substitution` acyclic coloring (fewer colors, triangular solves to decompress). `postprocessing` turns unused colors neutral.\n\n```\njulia> GreedyColoringAlgorithm(LargestFirst(); decompression=:substitution)\nGreedyColoringAlgorithm{:substitution}(LargestFirst(); postprocessing=false)\n```";
-    "NaturalOrder" => natural_, false, "    NaturalOrder()\n\nVisit vertices by increasing index.\n\n```\njulia> GreedyColoringAlgorithm(NaturalOrder())\nGreedyColoringAlgorithm{:direct}(NaturalOrder(); postprocessing=false)\n```";
-    "LargestFirst" => largest_first_, false, "    LargestFirst()\n\nVisit vertices by decreasing degree (distance-2 degree for column/row problems).\n\n```\njulia> GreedyColoringAlgorithm(LargestFirst())\nGreedyColoringAlgorithm{:direct}(LargestFirst(); postprocessing=false)\n```";
-    "SmallestLast" => smallest_last_, false, "    SmallestLast()\n\nRepeatedly remove a vertex of smallest remaining degree; color in reverse order.\n\n```\njulia> GreedyColoringAlgorithm(SmallestLast())\nGreedyColoringAlgorithm{:direct}(SmallestLast(); postprocessing=false)\n```";
-    "IncidenceDegree" => incidence_degree_, false, "    IncidenceDegree()\n\nRepeatedly pick the vertex with the most already-ordered neighbours.\n\n```\njulia> GreedyColoringAlgorithm(IncidenceDegree())\nGreedyColoringAlgorithm{:direct}(IncidenceDegree(); postprocessing=false)\n```";
-    "DynamicLargestFirst" => dynamic_largest_first_, false, "    DynamicLargestFirst()\n\nRepeatedly pick the vertex with the most not-yet-ordered neighbours.\n\n```\njulia> GreedyColoringAlgorithm(DynamicLargestFirst())\nGreedyColoringAlgorithm{:direct}(DynamicLargestFirst(); postprocessing=false)\n```";
-    "RandomOrder" => random_order_, false, "    RandomOrder(seed)\n    RandomOrder(rng, seed)\n\nA random order drawn from `seed` (the same seed gives the same order); a generator given first, as in `RandomOrder(StableRNG(0), 0)`, is accepted.\n\n```\njulia> GreedyColoringAlgorithm(RandomOrder(0))\nGreedyColoringAlgorithm{:direct}(RandomOrder(0); postprocessing=false)\n```";
     "coloring" => coloring_, false, "    coloring(A, problem, algorithm)\n\nColors the rows and/or columns of the sparse or dense matrix `A` so that groups of the same color can be compressed into one column (one directional derivative) and recovered exactly.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], ones(4), 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> column_colors(r)\n3-element Vector{Int64}:\n 1\n 1\n 2\n```";
     "ncolors" => ncolors_, false, "    ncolors(result)\n\nThe number of colors (row plus column colors for bidirectional problems).\n\n```\njulia> A = sparse([1.0 1.0 0.0; 0.0 1.0 1.0]);\n\njulia> ncolors(coloring(A, ColoringProblem(), GreedyColoringAlgorithm()))\n2\n```";
     "column_colors" => column_colors_, false, "    column_colors(result)\n\nThe color of each column (0 = neutral after post-processing).\n\n```\njulia> r = coloring(sparse([1.0 0.0 1.0; 0.0 1.0 0.0]), ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> column_colors(r)\n3-element Vector{Int64}:\n 1\n 1\n 2\n```";
@@ -751,7 +778,7 @@ crate::builtins! {
     "row_groups" => row_groups_, false, "    row_groups(result)\n\nThe rows of each color.\n\n```\njulia> r = coloring(sparse([1.0 0.0; 1.0 1.0; 0.0 1.0]), ColoringProblem(; partition=:row), GreedyColoringAlgorithm());\n\njulia> row_groups(r)\n2-element Vector{Vector{Int64}}:\n [1, 3]\n [2]\n```";
     "sparsity_pattern" => sparsity_pattern_, false, "    sparsity_pattern(result)\n\nThe matrix the coloring was computed for.\n\n```\njulia> r = coloring(sparse([1.0 0.0; 0.0 2.0]), ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> sparsity_pattern(r)\n2×2 SparseMatrixCSC{Float64, Int64} with 2 stored entries:\n 1.0   ⋅\n  ⋅   2.0\n```";
     "compress" => compress_, false, "    compress(A, result)\n\nSums the columns (or rows) of each color: one column per color. For bidirectional results, `(Br, Bc)`.\n\n```\njulia> A = sparse([1.0 0.0 3.0; 0.0 2.0 0.0]); r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> B = compress(A, r)\n2×2 Matrix{Float64}:\n 1.0  3.0\n 2.0  0.0\n```";
-    "decompress!" => decompress_in_place, false, "    decompress!(A, B, result)\n    decompress!(A, Br, Bc, result)\n\nLike `decompress`, but writes the recovered matrix into `A` and returns it: a sparse `A` must have the colored pattern (its stored values are overwritten in place, so a loop reuses one matrix), a dense `A` is filled with zeros elsewhere.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress!(C, compress(A, r), r) == Matrix(A)\ntrue\n```";
+    "decompress!" => decompress_in_place, false, "    decompress!(A, B, result[, uplo])\n    decompress!(A, Br, Bc, result)\n\nLike `decompress`, but writes the recovered matrix into `A` and returns it: a sparse `A` must have the colored pattern (its stored values are overwritten in place, so a loop reuses one matrix), a dense `A` is filled with zeros elsewhere. For a symmetric coloring, `uplo` `:U` or `:L` recovers only the upper or lower triangle (a sparse `A` then has that triangle's pattern, as `triu(A)` gives it); `:F`, the default, the whole matrix.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress!(C, compress(A, r), r) == Matrix(A)\ntrue\n\njulia> H = sparse([2.0 1.0; 1.0 3.0]); s = coloring(H, ColoringProblem(; structure=:symmetric), GreedyColoringAlgorithm());\n\njulia> decompress!(zeros(2, 2), compress(H, s), s, :U)\n2×2 Matrix{Float64}:\n 2.0  1.0\n 0.0  3.0\n```";
     "decompress_single_color!" => decompress_single_color_, false, "    decompress_single_color!(A, b, c, result)\n\nWrites into `A` the entries of color `c` recovered from `b`, the compressed column (column coloring) or row (row coloring) of that color, and returns `A`; the other entries are left as they were. `A` is a sparse matrix with the colored pattern or a dense matrix.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress_single_color!(C, compress(A, r)[:, 2], 2, r)\n3×3 Matrix{Float64}:\n 0.0  0.0  0.0\n 0.0  0.0  0.0\n 0.0  0.0  4.0\n```";
     "column_coloring" => column_coloring_, false, "    column_coloring(A, algorithm)\n\nADTypes' column coloring of `A` (the colors of `coloring(A, ColoringProblem(), algorithm)`): columns of one color share no row, so one Jacobian-vector product gives them all.\n\n```\njulia> column_coloring(sparse([1.0 1 0; 0 0 1]), GreedyColoringAlgorithm())\n3-element Vector{Int64}:\n 1\n 2\n 1\n```";
     "row_coloring" => row_coloring_, false, "    row_coloring(A, algorithm)\n\nADTypes' row coloring of `A`: rows of one color share no column, so one vector-Jacobian product gives them all.\n\n```\njulia> row_coloring(sparse([1.0 0; 1 0; 0 1]), GreedyColoringAlgorithm())\n3-element Vector{Int64}:\n 1\n 2\n 1\n```";

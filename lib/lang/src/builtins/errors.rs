@@ -66,6 +66,7 @@ constructors!(
     divide_error => DivideError, overflow_error => OverflowError,
     pos_def_exception => PosDefException, stack_overflow_error => StackOverflowError,
     invalid_coloring_error => InvalidColoringError,
+    unsupported_decompression_error => UnsupportedDecompressionError,
     string_index_error => StringIndexError,
     out_of_memory_error => OutOfMemoryError, interrupt_exception => InterruptException,
 );
@@ -92,6 +93,7 @@ crate::builtins! {
     "TypeError" => type_error, false, "    TypeError(msg)\n\nThe exception for a value of the wrong type where one is required, e.g. a non-boolean condition.\n\n```\njulia> try; 1 ? 2 : 3; catch e; e isa TypeError; end\ntrue\n```";
     "DivideError" => divide_error, false, "    DivideError()\n\nThe exception for integer division by zero.\n\n```\njulia> try; 1 ÷ 0; catch e; e isa DivideError; end\ntrue\n```";
     "InvalidColoringError" => invalid_coloring_error, false, "    InvalidColoringError(msg)\n\nSparseMatrixColorings' exception for given colors that do not allow decompression (`ConstantColoringAlgorithm`).\n\n```\njulia> A = sparse([1.0 1.0; 0.0 1.0]);\n\njulia> try; coloring(A, ColoringProblem(), ConstantColoringAlgorithm(A, [1, 1])); catch e; e isa InvalidColoringError; end\ntrue\n```";
+    "UnsupportedDecompressionError" => unsupported_decompression_error, false, "    UnsupportedDecompressionError(msg)\n\nSparseMatrixColorings' exception for a decompression a coloring result does not offer: one color at a time from a coloring for decompression by substitution (acyclic), where every entry depends on several colors.\n\n```\njulia> sprint(showerror, UnsupportedDecompressionError(\"hello\"))\n\"UnsupportedDecompressionError: hello\"\n```";
     "OverflowError" => overflow_error, false, "    OverflowError(msg)\n\nThe exception for an integer result that does not fit in `Int64`.\n\n```\njulia> try; factorial(21); catch e; e isa OverflowError; end\ntrue\n```";
     "PosDefException" => pos_def_exception, false, "    PosDefException(msg)\n\nThe exception for a Cholesky factorization of a matrix that is not symmetric positive definite.\n\n```\njulia> try; cholesky([1.0 2.0; 2.0 1.0]); catch e; e isa PosDefException; end\ntrue\n```";
     "StringIndexError" => string_index_error, false, "    StringIndexError(msg)\n\nThe exception for a string index inside a multi-byte character (strings are indexed by byte, as in Julia).\n\n```\njulia> try; \"héllo\"[3]; catch e; e isa StringIndexError; end\ntrue\n```";

@@ -52,6 +52,21 @@ pub fn is_marker(v: &Value, name: &str) -> bool {
     matches!(v, Value::Object(o) if o.as_any().downcast_ref::<Marker>().is_some_and(|m| m.name == name))
 }
 
+/// The parameter of a `Val` value as Julia prints it (`"true"` for `Val(true)`, `"2"` for
+/// `Val(2)`), `None` for anything else.
+pub fn val_parameter(v: &Value) -> Option<&str> {
+    match v {
+        Value::Object(o) => match o.as_any().downcast_ref::<Marker>() {
+            Some(Marker {
+                name: "Val",
+                parameter: Some(p),
+            }) => Some(p.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// `strict=Val(true)` or `strict=Val(false)` (absent: true), as DifferentiationInterface's
 /// preparations take it; anything else is the `TypeError` Julia gives.
 pub fn strict_keyword(args: &Args, name: &str) -> Result<bool, Flow> {

@@ -17,6 +17,8 @@ pub mod collections;
 pub mod coloring;
 mod coloring_checks;
 pub(crate) mod coloring_constant;
+pub mod coloring_graphs;
+pub mod coloring_orders;
 pub mod concat;
 pub mod deepcopy;
 pub mod derived_math;
@@ -223,7 +225,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 63] {
+fn families() -> [&'static [Builtin]; 65] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -231,6 +233,8 @@ fn families() -> [&'static [Builtin]; 63] {
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
         coloring::BUILTINS,
+        coloring_orders::BUILTINS,
+        coloring_graphs::BUILTINS,
         coloring_checks::BUILTINS,
         ad::implicit::BUILTINS,
         ad::implicit_prep::BUILTINS,

@@ -43,12 +43,54 @@ pub fn as_rng(v: &Value) -> Option<&RngValue> {
     }
 }
 
+/// The session's own generator as a value (Julia's `Random.default_rng()`, a `TaskLocalRNG`):
+/// passed to `rand` and friends, it draws from the session's stream.
+struct SessionRng;
+
+impl crate::object::Object for SessionRng {
+    fn type_name(&self) -> String {
+        "TaskLocalRNG".into()
+    }
+    fn show(&self) -> String {
+        "TaskLocalRNG()".into()
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+thread_local! {
+    /// One value for the session's generator, so that `default_rng() === default_rng()`.
+    static SESSION_RNG: Value = Value::object(SessionRng);
+}
+
+/// The session's generator as a value (`default_rng()`).
+pub fn default_rng() -> Value {
+    SESSION_RNG.with(Value::clone)
+}
+
+/// Whether `v` is the session's generator (`default_rng()`).
+pub fn is_session_rng(v: &Value) -> bool {
+    matches!(v, Value::Object(o) if o.as_any().is::<SessionRng>())
+}
+
+/// 64 random bits from generator `rng` (the user's or the session's), advancing it.
+pub fn draw_bits(interp: &mut Interp, rng: &Value) -> u64 {
+    match as_rng(rng) {
+        Some(r) => r.state.borrow_mut().random(),
+        None => interp.rng.random(),
+    }
+}
+
 /// Runs `draw` with the generator given first in `args` (removing it), else the session's.
 pub(crate) fn with_generator<T>(
     interp: &mut Interp,
     args: &mut Args,
     draw: impl FnOnce(&mut Interp, &mut Xoshiro256PlusPlus, &Args) -> T,
 ) -> T {
+    if args.pos.first().is_some_and(is_session_rng) {
+        args.pos.remove(0);
+    }
     match args.pos.first().and_then(as_rng).map(|r| r.state.clone()) {
         Some(state) => {
             let first = args.pos.remove(0);
@@ -220,6 +262,11 @@ fn randn_(interp: &mut Interp, mut args: Args) -> EvalResult {
     })
 }
 
+fn default_rng_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("default_rng", 0, 0)?;
+    Ok(default_rng())
+}
+
 fn seed_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("seed!", 0, 1)?;
     let seed = match args.pos.first() {
@@ -276,6 +323,7 @@ crate::builtins! {
     "Xoshiro" => xoshiro_, false, "    Xoshiro(seed)\n\nA random generator of your own (see `?MersenneTwister`).\n\n```\njulia> rng = Xoshiro(3); length(randn(rng, 4))\n4\n```";
     "StableRNG" => stable_rng_, false, "    StableRNG(seed)\n\nA random generator of your own whose numbers are the same on every machine and version of difflab (see `?MersenneTwister`).\n\n```\njulia> rand(StableRNG(0)) == rand(StableRNG(0))\ntrue\n```";
     "randn" => randn_, false, "    randn([rng,] [dims...])\n\nStandard normal random numbers.\n\n```\njulia> size(randn(2, 3))\n(2, 3)\n```";
+    "default_rng" => default_rng_, false, "    default_rng()\n    Random.default_rng()\n\nThe session's own generator, the one `rand` draws from when given none; passing it first to `rand`, `randn`, `randperm`, … (or to `RandomOrder`) draws from the same stream.\n\n```\njulia> seed!(1); a = rand(default_rng()); seed!(1); a == rand()\ntrue\n\njulia> default_rng() === Random.default_rng()\ntrue\n```";
     "seed!" => seed_, false, "    seed!(k)\n    Random.seed!(k)\n\nRestarts the random stream from seed `k`: the same seed gives the same numbers.\n\n```\njulia> seed!(0); a = rand(); seed!(0); a == rand()\ntrue\n```";
     "shuffle" => shuffle_, false, "    shuffle([rng,] v)\n\nThe elements of the vector `v` in a random order (from the session's seeded generator, or `rng`).\n\n```\njulia> sort(shuffle([3, 1, 2]))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "randperm" => randperm_, false, "    randperm([rng,] n)\n\nA random permutation of `1:n`.\n\n```\njulia> sort(randperm(3))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";

@@ -445,7 +445,7 @@ pub enum SparseColoring {
 impl SparseColoring {
     fn show(&self) -> String {
         match self {
-            SparseColoring::Greedy(algorithm) => AlgorithmValue(algorithm.clone()).show(),
+            SparseColoring::Greedy(algorithm) => AlgorithmValue::new(algorithm.clone()).show(),
             SparseColoring::Given(algorithm) => crate::display::repr(algorithm),
         }
     }
