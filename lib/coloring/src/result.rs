@@ -78,6 +78,33 @@ impl ColoringResult {
         &self.algorithm
     }
 
+    /// The stored entries that color `color` (1-based) recovers directly, as `(position in
+    /// CSC order, index along the compressed line of that color)`: the row of a compressed
+    /// column (column and symmetric results) or the column of a compressed row (row results).
+    /// `None` for bidirectional results and decompression by substitution, where entries
+    /// depend on several colors.
+    pub fn entries_of_color(&self, color: usize) -> Option<Vec<(usize, usize)>> {
+        let Plan::Direct { sources } = &self.plan else {
+            return None;
+        };
+        let by_row = match (&self.row_groups, &self.column_groups) {
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            _ => return None,
+        };
+        Some(
+            sources
+                .iter()
+                .enumerate()
+                .filter_map(|(k, s)| {
+                    let (_, row, col) = s.at();
+                    let (line, index) = if by_row { (row, col) } else { (col, row) };
+                    (line + 1 == color).then_some((k, index))
+                })
+                .collect(),
+        )
+    }
+
     /// The vertex order, among the algorithm's, that gave the fewest colors.
     pub fn order(&self) -> Order {
         self.order

@@ -652,14 +652,40 @@ fn decompress_in_place(_: &mut Interp, args: Args) -> EvalResult {
     Ok(target.clone())
 }
 
-/// `decompress_single_color!(A, b, c, result)`: writes into `A` the entries that color `c`
-/// recovers from `b`, the compressed column (or row) of that color, and leaves the others
-/// alone. Column and row colorings only: there each entry belongs to exactly one color.
+/// The entries of `pattern` in `triangle`.
+fn triangle_pattern(
+    pattern: &SparsityPattern,
+    triangle: Triangle,
+) -> Result<SparsityPattern, Flow> {
+    if triangle == Triangle::Full {
+        return Ok(pattern.clone());
+    }
+    let (m, n) = pattern.shape();
+    let kept: Vec<(usize, usize)> = pattern
+        .entries()
+        .filter(|&(i, j)| triangle.keeps(i, j))
+        .collect();
+    SparsityPattern::from_entries(m, n, &kept).map_err(coloring_error)
+}
+
+/// `decompress_single_color!(A, b, c, result[, uplo])`: writes into `A` the entries that
+/// color `c` recovers from `b`, the compressed column (or row) of that color, and leaves the
+/// others alone. Column, row and symmetric colorings for direct decompression (there each
+/// entry is read from exactly one color); `uplo` restricts a symmetric one to a triangle.
 fn decompress_single_color_(_: &mut Interp, args: Args) -> EvalResult {
     const NAME: &str = "decompress_single_color!";
-    args.arity(NAME, 4, 4)?;
-    let [target, b, c, result] = args.pos.as_slice() else {
+    args.arity(NAME, 4, 5)?;
+    let [target, b, c, result] = &args.pos[..4] else {
         unreachable!("arity checked")
+    };
+    let triangle = match args.pos.get(4) {
+        None => Triangle::Full,
+        Some(v) => triangle_of(v).unwrap_or_else(|| {
+            Err(fail(
+                ErrorKind::ArgumentError,
+                format!("{NAME}: uplo must be :U, :L or :F"),
+            ))
+        })?,
     };
     let r = &the_result(result, NAME)?.result;
     let pattern = r.pattern();
@@ -670,31 +696,33 @@ fn decompress_single_color_(_: &mut Interp, args: Args) -> EvalResult {
             format!("{NAME}: color {c} is not in 1:{}", r.ncolors()),
         ));
     }
-    // The library numbers colors from 1, as SparseMatrixColorings does.
-    let color = c as usize;
-    let b = matrix2(b)?;
     let problem = r.problem();
-    let (colors, by_column) = match (problem.structure, problem.partition) {
-        (Structure::Nonsymmetric, Partition::Column) => (r.column_colors(), true),
-        (Structure::Nonsymmetric, Partition::Row) => (r.row_colors(), false),
-        (Structure::Symmetric, _)
-            if r.algorithm().decompression == Decompression::Substitution =>
-        {
-            return Err(fail(
+    if triangle != Triangle::Full && problem.structure != Structure::Symmetric {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!("{NAME}: uplo (:U, :L, :F) applies to symmetric colorings only"),
+        ));
+    }
+    // The library numbers colors from 1, as SparseMatrixColorings does.
+    let Some(recovered) = r.entries_of_color(c as usize) else {
+        return Err(match problem.structure {
+            Structure::Symmetric => fail(
                 ErrorKind::UnsupportedDecompressionError,
                 format!("{NAME}: a coloring for decompression by substitution recovers each entry from several colors; decompress! recovers them all"),
-            ))
-        }
-        _ => {
-            return Err(fail(
+            ),
+            Structure::Nonsymmetric => fail(
                 ErrorKind::ArgumentError,
-                format!("{NAME} supports nonsymmetric column and row colorings"),
-            ))
-        }
+                format!("{NAME}: a bidirectional coloring recovers entries from a row and a column color together; decompress! recovers them"),
+            ),
+        });
     };
-    let colors = colors.expect("a column or row coloring has colors");
+    let b = matrix2(b)?;
     let (m, n) = pattern.shape();
-    let expected = if by_column { m } else { n };
+    let expected = if problem.partition == Partition::Row {
+        n
+    } else {
+        m
+    };
     if b.len() != expected {
         return Err(fail(
             ErrorKind::DimensionMismatch,
@@ -705,27 +733,28 @@ fn decompress_single_color_(_: &mut Interp, args: Args) -> EvalResult {
         ));
     }
     let b: Vec<f64> = b.iter().copied().collect();
-    // (position in CSC order, row, column, value) of every entry of this color.
-    let entries: Vec<(usize, usize, usize, f64)> = pattern
-        .entries()
-        .enumerate()
-        .filter(|&(_, (i, j))| colors[if by_column { j } else { i }] == color)
-        .map(|(k, (i, j))| (k, i, j, b[if by_column { i } else { j }]))
+    let cells: Vec<(usize, usize)> = pattern.entries().collect();
+    // (row, column, value) of every entry this color recovers, in the triangle asked for.
+    let entries: Vec<(usize, usize, f64)> = recovered
+        .iter()
+        .map(|&(k, index)| (cells[k].0, cells[k].1, b[index]))
+        .filter(|&(i, j, _)| triangle.keeps(i, j))
         .collect();
     match target {
         Value::Sparse(a) => {
+            let kept = triangle_pattern(pattern, triangle)?;
             let mut a = a.borrow_mut();
-            if !has_pattern(&a.matrix, pattern) {
+            if !has_pattern(&a.matrix, &kept) {
                 return Err(fail(
                     ErrorKind::DimensionMismatch,
                     format!(
-                        "{NAME}: the sparse target must have the sparsity pattern that was colored"
+                        "{NAME}: the sparse target must have the sparsity pattern that was colored (its upper or lower triangle with uplo :U or :L)"
                     ),
                 ));
             }
             let data = a.matrix.data_mut();
-            for &(k, _, _, v) in &entries {
-                data[k] = v;
+            for &(i, j, v) in &entries {
+                data[kept.position(i, j).expect("an entry of the kept pattern")] = v;
             }
             if a.eltype == ElType::Bool {
                 a.eltype = ElType::Float64;
@@ -743,7 +772,7 @@ fn decompress_single_color_(_: &mut Interp, args: Args) -> EvalResult {
                 ));
             }
             let mut data = a.data.to_col_major();
-            for &(_, i, j, v) in &entries {
+            for &(i, j, v) in &entries {
                 data[i + j * m] = v;
             }
             a.data = Tensor::from_col_major(&[m, n], data);
@@ -759,7 +788,6 @@ fn decompress_single_color_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(target.clone())
 }
 
-/// Whether the CSC matrix `a` stores exactly the entries of `pattern`.
 fn has_pattern(a: &sprs::CsMat<f64>, pattern: &SparsityPattern) -> bool {
     a.is_csc()
         && a.shape() == pattern.shape()
@@ -779,7 +807,7 @@ crate::builtins! {
     "sparsity_pattern" => sparsity_pattern_, false, "    sparsity_pattern(result)\n\nThe matrix the coloring was computed for.\n\n```\njulia> r = coloring(sparse([1.0 0.0; 0.0 2.0]), ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> sparsity_pattern(r)\n2×2 SparseMatrixCSC{Float64, Int64} with 2 stored entries:\n 1.0   ⋅\n  ⋅   2.0\n```";
     "compress" => compress_, false, "    compress(A, result)\n\nSums the columns (or rows) of each color: one column per color. For bidirectional results, `(Br, Bc)`.\n\n```\njulia> A = sparse([1.0 0.0 3.0; 0.0 2.0 0.0]); r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> B = compress(A, r)\n2×2 Matrix{Float64}:\n 1.0  3.0\n 2.0  0.0\n```";
     "decompress!" => decompress_in_place, false, "    decompress!(A, B, result[, uplo])\n    decompress!(A, Br, Bc, result)\n\nLike `decompress`, but writes the recovered matrix into `A` and returns it: a sparse `A` must have the colored pattern (its stored values are overwritten in place, so a loop reuses one matrix), a dense `A` is filled with zeros elsewhere. For a symmetric coloring, `uplo` `:U` or `:L` recovers only the upper or lower triangle (a sparse `A` then has that triangle's pattern, as `triu(A)` gives it); `:F`, the default, the whole matrix.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress!(C, compress(A, r), r) == Matrix(A)\ntrue\n\njulia> H = sparse([2.0 1.0; 1.0 3.0]); s = coloring(H, ColoringProblem(; structure=:symmetric), GreedyColoringAlgorithm());\n\njulia> decompress!(zeros(2, 2), compress(H, s), s, :U)\n2×2 Matrix{Float64}:\n 2.0  1.0\n 0.0  3.0\n```";
-    "decompress_single_color!" => decompress_single_color_, false, "    decompress_single_color!(A, b, c, result)\n\nWrites into `A` the entries of color `c` recovered from `b`, the compressed column (column coloring) or row (row coloring) of that color, and returns `A`; the other entries are left as they were. `A` is a sparse matrix with the colored pattern or a dense matrix.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress_single_color!(C, compress(A, r)[:, 2], 2, r)\n3×3 Matrix{Float64}:\n 0.0  0.0  0.0\n 0.0  0.0  0.0\n 0.0  0.0  4.0\n```";
+    "decompress_single_color!" => decompress_single_color_, false, "    decompress_single_color!(A, b, c, result[, uplo])\n\nWrites into `A` the entries of color `c` recovered from `b`, the compressed column (column and symmetric colorings) or row (row coloring) of that color, and returns `A`; the other entries are left as they were. `A` is a sparse matrix with the colored pattern or a dense matrix. For a symmetric coloring, `uplo` `:U` or `:L` writes one triangle only (a sparse `A` then has that triangle's pattern). Colorings for decompression by substitution recover entries from several colors at once: an `UnsupportedDecompressionError`.\n\n```\njulia> A = sparse([1, 2, 3, 3], [1, 2, 1, 3], [1.0, 2.0, 3.0, 4.0], 3, 3);\n\njulia> r = coloring(A, ColoringProblem(), GreedyColoringAlgorithm());\n\njulia> C = zeros(3, 3); decompress_single_color!(C, compress(A, r)[:, 2], 2, r)\n3×3 Matrix{Float64}:\n 0.0  0.0  0.0\n 0.0  0.0  0.0\n 0.0  0.0  4.0\n```";
     "column_coloring" => column_coloring_, false, "    column_coloring(A, algorithm)\n\nADTypes' column coloring of `A` (the colors of `coloring(A, ColoringProblem(), algorithm)`): columns of one color share no row, so one Jacobian-vector product gives them all.\n\n```\njulia> column_coloring(sparse([1.0 1 0; 0 0 1]), GreedyColoringAlgorithm())\n3-element Vector{Int64}:\n 1\n 2\n 1\n```";
     "row_coloring" => row_coloring_, false, "    row_coloring(A, algorithm)\n\nADTypes' row coloring of `A`: rows of one color share no column, so one vector-Jacobian product gives them all.\n\n```\njulia> row_coloring(sparse([1.0 0; 1 0; 0 1]), GreedyColoringAlgorithm())\n3-element Vector{Int64}:\n 1\n 2\n 1\n```";
     "symmetric_coloring" => symmetric_coloring_, false, "    symmetric_coloring(A, algorithm)\n\nADTypes' symmetric (star) coloring of the symmetric matrix `A`, for Hessians: the colors of `coloring(A, ColoringProblem(; structure=:symmetric, partition=:column), algorithm)`.\n\n```\njulia> symmetric_coloring(sparse([1.0 1 0; 1 1 1; 0 1 1]), GreedyColoringAlgorithm())\n3-element Vector{Int64}:\n 1\n 2\n 1\n```";

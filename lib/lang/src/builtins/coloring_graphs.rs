@@ -259,6 +259,9 @@ fn vertices_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(one_based(&vertices))
 }
 
+/// The largest side `valid_dynamic_order` checks.
+const MAX_CHECKED_VERTICES: usize = 20_000;
+
 fn valid_dynamic_order_(_: &mut Interp, args: Args) -> EvalResult {
     let (graph, side, rest) = graph_and_side(&args, "valid_dynamic_order")?;
     let [pi, order] = rest else {
@@ -276,6 +279,15 @@ fn valid_dynamic_order_(_: &mut Interp, args: Args) -> EvalResult {
             ),
         ));
     };
+    // A test helper whose cost grows as the square of the vertices, like SMC's: beyond this
+    // size it would run for seconds without answering an interrupt.
+    let n = nvertices(graph, side);
+    if n > MAX_CHECKED_VERTICES {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!("valid_dynamic_order checks graphs of at most {MAX_CHECKED_VERTICES} vertices (its cost grows as their square), got {n}"),
+        ));
+    }
     let pi = permutation(pi, "valid_dynamic_order")?;
     Ok(Value::Bool(match (graph, side) {
         (Graph::Adjacency(g), _) => g.valid_dynamic_order(&pi, spec),

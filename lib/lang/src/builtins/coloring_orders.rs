@@ -81,7 +81,10 @@ impl Object for OrderValue {
             (Order::Random(_), Some(RandomSource { rng, seed }))
                 if super::random::is_session_rng(rng) =>
             {
-                format!("RandomOrder({})", seed.map_or(String::new(), |s| s.to_string()))
+                format!(
+                    "RandomOrder({})",
+                    seed.map_or(String::new(), |s| s.to_string())
+                )
             }
             (Order::Random(_), Some(RandomSource { rng, seed })) => {
                 let seed = seed.map_or("nothing".to_string(), |s| s.to_string());

@@ -225,7 +225,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 65] {
+fn families() -> [&'static [Builtin]; 66] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -255,6 +255,7 @@ fn families() -> [&'static [Builtin]; 65] {
         arrays::BUILTINS,
         reductions::BUILTINS,
         linalg::construct::BUILTINS,
+        linalg::bands::BUILTINS,
         linalg::factorize::BUILTINS,
         linalg::decompositions::BUILTINS,
         linalg::solve::BUILTINS,

@@ -76,7 +76,7 @@ fn tr_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(from_tensor(trace(&t)?, eltype, true))
 }
 
-fn diagm_(interp: &mut Interp, args: Args) -> EvalResult {
+pub(super) fn diagm(interp: &mut Interp, args: Args) -> EvalResult {
     let (size, pairs) = crate::builtins::diagonal_pairs(&args.pos, "diagm")?;
     let mut diagonals = Vec::with_capacity(pairs.len());
     let mut eltype = ElType::Bool;
@@ -262,7 +262,7 @@ fn diagonal_(interp: &mut Interp, args: Args) -> EvalResult {
             }
         }
     };
-    diagm_(interp, Args::positional(vec![v]))
+    diagm(interp, Args::positional(vec![v]))
 }
 
 /// `Symmetric(A, uplo=:U)`: the symmetric matrix that mirrors `A`'s upper (`:U`) or lower
@@ -387,7 +387,7 @@ crate::builtins! {
     "cross" => cross_, false, "    cross(a, b)\n    a × b\n\nThe cross product of two vectors of length 3 (differentiable).\n\n```\njulia> cross([1, 0, 0], [0, 1, 0])\n3-element Vector{Int64}:\n 0\n 0\n 1\n```";
     "normalize" => normalize_, false, "    normalize(v, p = 2)\n\n`v` divided by its `p`-norm (differentiable).\n\n```\njulia> normalize([3.0, 4.0])\n2-element Vector{Float64}:\n 0.6\n 0.8\n```";
     "diag" => diag_, false, "    diag(A, k=0)\n\nThe `k`-th diagonal of a matrix as a vector.\n\n```\njulia> diag([1 2; 3 4])\n2-element Vector{Int64}:\n 1\n 4\n```";
-    "diagm" => diagm_, false, "    diagm(v)\n    diagm(k => v, ...)\n    diagm(m, n, k => v, ...)\n\nA matrix with `v` on its `k`-th diagonal (square unless m×n is given).\n\n```\njulia> diagm([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
+    "diagm" => diagm, false, "    diagm(v)\n    diagm(k => v, ...)\n    diagm(m, n, k => v, ...)\n\nA matrix with `v` on its `k`-th diagonal (square unless m×n is given).\n\n```\njulia> diagm([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
     "Diagonal" => diagonal_, false, "    Diagonal(v)\n    Diagonal(A)\n\nThe square matrix with the vector `v` on its diagonal and zeros elsewhere, or the diagonal part of a square matrix `A`. It is a plain `Matrix` here, not Julia's lazy `Diagonal` type, so it prints as a dense matrix; it differentiates like `diagm`.\n\n```\njulia> Diagonal([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
     "Symmetric" => symmetric_, false, "    Symmetric(A, uplo=:U)\n\nThe symmetric matrix whose upper (`:U`) or lower (`:L`) triangle is that of the square matrix `A`, mirrored across the diagonal. It is a plain (dense or sparse) matrix here, not Julia's wrapper type.\n\n```\njulia> Symmetric([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 2  4\n```";
     "tr" => tr_, false, "    tr(A)\n\nThe trace (sum of the diagonal).\n\n```\njulia> tr([1 2; 3 4])\n5\n```";

@@ -52,6 +52,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
     difflab_ad::background::run(&[a], move |inputs, _| work(inputs[0]))
 }
 
+pub(crate) mod bands;
 pub(crate) mod cholesky;
 pub(crate) mod construct;
 pub(crate) mod decompositions;
