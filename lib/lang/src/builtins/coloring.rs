@@ -499,7 +499,7 @@ fn compress_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(dense(compress(&matrix, r).map_err(coloring_error)?))
 }
 
-fn matrix2(v: &Value) -> Result<Array2<f64>, Flow> {
+pub(super) fn matrix2(v: &Value) -> Result<Array2<f64>, Flow> {
     let o = operand(v)?.ok_or_else(|| {
         fail(
             ErrorKind::MethodError,
@@ -530,6 +530,9 @@ fn recovered(parts: &[Value], result: &ColoringResult) -> Result<sprs::CsMat<f64
 fn decompress_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("decompress", 2, 3)?;
     let (result, parts) = args.pos.split_last().expect("arity");
+    if let (Some(system), [b]) = (super::coloring_linear::as_linear_system(result), parts) {
+        return system.decompress(&matrix2(b)?);
+    }
     let r = &the_result(result, "decompress")?.result;
     Ok(sparse_value(recovered(parts, r)?, ElType::Float64))
 }
@@ -573,6 +576,13 @@ fn triangle_of(v: &Value) -> Option<Result<Triangle, Flow>> {
 fn decompress_in_place(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("decompress!", 3, 4)?;
     let (target, mut rest) = args.pos.split_first().expect("arity");
+    if let (Some(system), [b, _]) = (
+        super::coloring_linear::as_linear_system(&rest[rest.len() - 1]),
+        rest,
+    ) {
+        write_recovered(target, &system.recover(&matrix2(b)?)?)?;
+        return Ok(target.clone());
+    }
     let triangle = match rest.last().and_then(triangle_of) {
         Some(t) => {
             rest = &rest[..rest.len() - 1];
@@ -606,6 +616,14 @@ fn decompress_in_place(_: &mut Interp, args: Args) -> EvalResult {
         }
         kept.to_csc()
     };
+    write_recovered(target, &m)?;
+    Ok(target.clone())
+}
+
+/// Writes the recovered matrix `m` into `target` for `decompress!`: a sparse target must have
+/// `m`'s pattern (its values are overwritten in place), a dense one `m`'s size (zeros
+/// elsewhere).
+pub(super) fn write_recovered(target: &Value, m: &sprs::CsMat<f64>) -> Result<(), Flow> {
     match target {
         Value::Sparse(a) => {
             let mut a = a.borrow_mut();
@@ -649,7 +667,7 @@ fn decompress_in_place(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     }
-    Ok(target.clone())
+    Ok(())
 }
 
 /// The entries of `pattern` in `triangle`.

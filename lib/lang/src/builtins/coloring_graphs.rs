@@ -85,6 +85,11 @@ fn bipartite_graph_(_: &mut Interp, args: Args) -> EvalResult {
     ))))
 }
 
+/// Whether `v` is an `AdjacencyGraph`.
+pub fn is_adjacency_graph(v: &Value) -> bool {
+    matches!(graph_of(v), Some(Graph::Adjacency(_)))
+}
+
 fn graph_of(v: &Value) -> Option<&Graph> {
     match v {
         Value::Object(o) => o.as_any().downcast_ref::<Graph>(),

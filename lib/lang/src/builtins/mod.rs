@@ -18,6 +18,7 @@ pub mod coloring;
 mod coloring_checks;
 pub(crate) mod coloring_constant;
 pub mod coloring_graphs;
+pub mod coloring_linear;
 pub mod coloring_orders;
 pub mod concat;
 pub mod deepcopy;
@@ -225,7 +226,7 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 66] {
+fn families() -> [&'static [Builtin]; 67] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -235,6 +236,7 @@ fn families() -> [&'static [Builtin]; 66] {
         coloring::BUILTINS,
         coloring_orders::BUILTINS,
         coloring_graphs::BUILTINS,
+        coloring_linear::BUILTINS,
         coloring_checks::BUILTINS,
         ad::implicit::BUILTINS,
         ad::implicit_prep::BUILTINS,
