@@ -85,6 +85,13 @@ fn docstrings() -> Vec<(String, &'static str)> {
             doc.expect("every listed macro is documented"),
         ));
     }
+    for name in difflab_lang::builtins::DOCUMENTED_CONSTANTS {
+        let doc = difflab_lang::builtins::constant_doc(name);
+        docs.push((
+            name.to_string(),
+            doc.expect("every listed constant is documented"),
+        ));
+    }
     for topic in difflab_lang::eval::methods::KEYWORD_TOPICS {
         let doc = difflab_lang::eval::methods::keyword_doc(topic);
         docs.push((

@@ -89,6 +89,9 @@ pub fn docstring(interp: &Interp, name: &str) -> Option<String> {
     if let Some(doc) = difflab_lang::eval::methods::keyword_doc(name) {
         return Some(doc.to_string());
     }
+    if let Some(doc) = difflab_lang::builtins::constant_doc(name) {
+        return Some(doc.to_string());
+    }
     difflab_lang::builtins::lookup(n).map(|b| b.doc.to_string())
 }
 

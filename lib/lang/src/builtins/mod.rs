@@ -324,6 +324,28 @@ pub fn colon() -> &'static Builtin {
     lookup(Name::new(":")).expect("`:` is registered")
 }
 
+/// The constants with a help page of their own (`?FIRST_ORDER`).
+pub const DOCUMENTED_CONSTANTS: &[&str] = &["FIRST_ORDER", "SECOND_ORDER"];
+
+/// The help of a documented constant.
+pub fn constant_doc(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "FIRST_ORDER" => "    FIRST_ORDER\n\nDifferentiationInterfaceTest's first-order operators, as symbols: `:pushforward`, `:pullback`, `:derivative`, `:gradient`, `:jacobian`. Pass it as `excluded` to test second order only.\n\n```\njulia> FIRST_ORDER\n5-element Vector{Symbol}:\n :pushforward\n :pullback\n :derivative\n :gradient\n :jacobian\n\njulia> scenarios = [Scenario{:gradient, :out}(sum, [1.0]; res1=[1.0]), Scenario{:hessian, :out}(sum, [1.0]; res1=[1.0], res2=zeros(1, 1))];\n\njulia> unique(row.scenario for row in test_differentiation(AutoForwardDiff(), scenarios; excluded=FIRST_ORDER))\n1-element Vector{String}:\n \"Scenario{:hessian,:out} sum : Vector{Float64} -> Float64\"\n```",
+        "SECOND_ORDER" => "    SECOND_ORDER
+
+DifferentiationInterfaceTest's second-order operators, as symbols: `:hvp`, `:second_derivative`, `:hessian`. Pass it as `excluded` to test first order only.
+
+```
+julia> SECOND_ORDER
+3-element Vector{Symbol}:
+ :hvp
+ :second_derivative
+ :hessian
+```",
+        _ => return None,
+    })
+}
+
 /// Named constants (`pi`, `π`, `ℯ`, `Inf`, `NaN`, `nothing`, `stdout`, ...).
 pub fn constant(name: &str) -> Option<Value> {
     Some(match name {
