@@ -153,7 +153,9 @@ fn vertex(graph: &Graph, side: Option<Side>, v: &Value, name: &str) -> Result<us
 fn permutation(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
     crate::eval::iterate::elements(v)?
         .iter()
-        .map(|k| to_int(k, name).map(|k| usize::try_from(k - 1).unwrap_or(usize::MAX)))
+        .map(|k| {
+            to_int(k, name).map(|k| usize::try_from(k.saturating_sub(1)).unwrap_or(usize::MAX))
+        })
         .collect()
 }
 

@@ -63,7 +63,12 @@ impl LinearSystemResult {
                 .binary_search_by(|&(p, q)| (q, p).cmp(&(key.1, key.0)))
                 .expect("a symmetric pattern holds the mirror of every entry")
         };
-        let rows = n * k;
+        let rows = n.checked_mul(k).ok_or_else(|| {
+            fail(
+                ErrorKind::ArgumentError,
+                format!("decompress: {k} colors of {n} columns make too many equations"),
+            )
+        })?;
         if rows < lower.len() {
             return Err(fail(
                 ErrorKind::ArgumentError,

@@ -27,7 +27,8 @@ fn vector_length(v: &Value, name: &str) -> Result<usize, Flow> {
 /// lengths as LinearAlgebra does.
 fn banded(interp: &mut Interp, name: &str, n: usize, diagonals: &[(i64, &Value)]) -> EvalResult {
     for (k, v) in diagonals {
-        let expected = n - usize::from(*k != 0);
+        // An off-diagonal of an empty matrix is empty too.
+        let expected = if *k == 0 { n } else { n.saturating_sub(1) };
         let len = vector_length(v, name)?;
         if len != expected {
             return Err(fail(
