@@ -6,13 +6,12 @@
 //! NaN, as upstream, with a warning.
 
 use super::compare::{
-    backend_name, backends_of, call_op, caught, checked_calls, compatible, prepare,
+    backend_name, backends_of, call_op, caught, checked_calls, each_compatible_pair, prepare,
     selected_scenarios, title_of, CallPoint,
 };
 use super::operators::{Op, Variant};
-use super::scenarios::{as_scenario, Scenario};
+use super::scenarios::Scenario;
 use crate::allocator::Allocations;
-use crate::builtins::progress::Progress;
 use crate::builtins::table::Table;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
@@ -362,29 +361,16 @@ fn benchmark_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     let backends = backends_of(&args.pos[0])?;
     let scenarios = selected_scenarios(&args.pos[1], &args)?;
     let mut rows = Vec::new();
-    let mut progress = logging.then(|| {
-        Progress::start(
-            "benchmark_differentiation",
-            backends.len() * scenarios.len(),
-        )
-    });
-    for b in &backends {
-        for sv in &scenarios {
-            let s = as_scenario(sv).expect("checked");
-            if let Some(p) = progress.as_mut() {
-                p.step(
-                    interp,
-                    &format!("{} with {}", s.show(), crate::display::repr(b)),
-                );
-            }
-            if compatible(b, s) {
-                rows.extend(benchmark_pair(interp, s, b, &settings)?);
-            }
-        }
-    }
-    if let Some(p) = progress {
-        p.finish(interp);
-    }
+    each_compatible_pair(
+        interp,
+        ("benchmark_differentiation", logging),
+        &backends,
+        &scenarios,
+        |interp, b, s| {
+            rows.extend(benchmark_pair(interp, s, b, &settings)?);
+            Ok(())
+        },
+    )?;
     Ok(Value::Object(Rc::new(Box::new(Table {
         title,
         columns: COLUMNS.to_vec(),

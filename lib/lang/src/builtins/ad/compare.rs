@@ -511,6 +511,36 @@ pub(super) fn selected_scenarios(v: &Value, args: &Args) -> Result<Vec<Value>, F
         .collect())
 }
 
+/// Runs `f` on every backend with every scenario it is compatible with, stepping a progress
+/// bar titled `title` when `logging` (as DIT logs its progress).
+pub(super) fn each_compatible_pair(
+    interp: &mut Interp,
+    (title, logging): (&'static str, bool),
+    backends: &[Value],
+    scenarios: &[Value],
+    mut f: impl FnMut(&mut Interp, &Value, &Scenario) -> Result<(), Flow>,
+) -> Result<(), Flow> {
+    let mut progress = logging.then(|| Progress::start(title, backends.len() * scenarios.len()));
+    for b in backends {
+        for sv in scenarios {
+            let s = as_scenario(sv).expect("checked");
+            if let Some(p) = progress.as_mut() {
+                p.step(
+                    interp,
+                    &format!("{} with {}", s.show(), crate::display::repr(b)),
+                );
+            }
+            if compatible(b, s) {
+                f(interp, b, s)?;
+            }
+        }
+    }
+    if let Some(p) = progress {
+        p.finish(interp);
+    }
+    Ok(())
+}
+
 fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("test_differentiation", 1, 2)?;
     args.keywords(
@@ -590,20 +620,12 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     };
     let scenarios = selected_scenarios(&scenarios, &args)?;
     let mut rows = Vec::new();
-    let mut progress =
-        logging.then(|| Progress::start("test_differentiation", backends.len() * scenarios.len()));
-    for b in &backends {
-        for sv in &scenarios {
-            let s = as_scenario(sv).expect("checked");
-            if let Some(p) = progress.as_mut() {
-                p.step(
-                    interp,
-                    &format!("{} with {}", s.show(), crate::display::repr(b)),
-                );
-            }
-            if !compatible(b, s) {
-                continue;
-            }
+    each_compatible_pair(
+        interp,
+        ("test_differentiation", logging),
+        &backends,
+        &scenarios,
+        |interp, b, s| {
             let before = snapshot(s);
             let first = rows.len();
             for prepared in [false, true] {
@@ -637,11 +659,9 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
                     );
                 }
             }
-        }
-    }
-    if let Some(p) = progress {
-        p.finish(interp);
-    }
+            Ok(())
+        },
+    )?;
     let table = Value::Object(Rc::new(Box::new(Table {
         title,
         columns: vec![
