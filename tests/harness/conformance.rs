@@ -1,6 +1,6 @@
 //! The reference packages' own test suites, ported: every `tests/conformance/*.dl` must run
 //! without error (each counts its cases and fails on any that does not hold, see
-//! `tests/conformance/README.md`) and print `ok` last.
+//! `docs/conformance.md`) and print `ok` last.
 
 use difflab_session::{Event, ExecuteOptions, Session};
 

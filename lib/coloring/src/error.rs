@@ -91,6 +91,11 @@ pub enum ColoringError {
         /// What the operation needs: `true` for a bidirectional result.
         needs_bidirectional: bool,
     },
+    /// A vertex order does not list each of the `n` vertices exactly once.
+    NotAPermutation {
+        /// Number of vertices.
+        n: usize,
+    },
     /// Given colors do not allow decompression (see [`crate::coloring_with_colors`]).
     InvalidColoring(Violation),
 }
@@ -111,6 +116,10 @@ impl fmt::Display for ColoringError {
                 f,
                 "no coloring for a {structure:?} structure with a {partition:?} partition \
                  (symmetric matrices are partitioned by column only)"
+            ),
+            Self::NotAPermutation { n } => write!(
+                f,
+                "the vertex order must list each of the {n} vertices exactly once"
             ),
             Self::NoOrders => write!(f, "the coloring algorithm needs at least one vertex order"),
             Self::NotSquare { nrows, ncols } => write!(

@@ -101,8 +101,8 @@ impl BipartiteGraph {
         self.sides(side).0.neighbors(v)
     }
 
-    /// The number of distinct vertices of `side` sharing a neighbor with `v` (`v` excluded).
-    pub fn degree_dist2(&self, side: Side, v: usize) -> usize {
+    /// The distinct vertices of `side` sharing a neighbor with `v` (`v` excluded), sorted.
+    pub(crate) fn distance2_neighbors(&self, side: Side, v: usize) -> Vec<usize> {
         let (adjacency, back) = self.sides(side);
         let mut seen: Vec<usize> = adjacency
             .neighbors(v)
@@ -112,7 +112,12 @@ impl BipartiteGraph {
             .collect();
         seen.sort_unstable();
         seen.dedup();
-        seen.len()
+        seen
+    }
+
+    /// The number of distinct vertices of `side` sharing a neighbor with `v` (`v` excluded).
+    pub fn degree_dist2(&self, side: Side, v: usize) -> usize {
+        self.distance2_neighbors(side, v).len()
     }
 
     /// The static distance-2 degrees of every vertex of `side`.

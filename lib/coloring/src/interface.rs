@@ -147,21 +147,20 @@ enum Symmetric {
 impl Symmetric {
     fn run(
         graph: &AdjacencyGraph,
-        order: Order,
+        vertices: &[usize],
         substitution: bool,
         post: bool,
         forced: &[bool],
     ) -> Self {
-        let vertices = adjacency_order(graph, order);
         if substitution {
-            let (mut colors, mut trees) = acyclic_coloring(graph, &vertices);
+            let (mut colors, mut trees) = acyclic_coloring(graph, vertices);
             if post {
                 let used = diagonal_colors(&colors, forced);
                 postprocess_tree(&mut colors, &mut trees, used);
             }
             Self::Tree(colors, trees)
         } else {
-            let (mut colors, mut stars) = star_coloring(graph, &vertices);
+            let (mut colors, mut stars) = star_coloring(graph, vertices);
             if post {
                 let used = diagonal_colors(&colors, forced);
                 postprocess_star(graph, &mut colors, &mut stars, used);
@@ -175,6 +174,76 @@ impl Symmetric {
             Self::Star(colors, _) | Self::Tree(colors, _) => colors,
         }
     }
+
+    /// The number of stars or two-colored trees.
+    fn nsets(&self) -> usize {
+        match self {
+            Self::Star(_, stars) => stars.hub.len(),
+            Self::Tree(_, trees) => trees.ntrees(),
+        }
+    }
+}
+
+fn diagonal_of(pattern: &SparsityPattern) -> Vec<bool> {
+    (0..pattern.ncols())
+        .map(|j| pattern.contains(j, j))
+        .collect()
+}
+
+/// Fails unless `vertices` lists each of `0..n` exactly once.
+fn check_permutation(vertices: &[usize], n: usize) -> Result<(), ColoringError> {
+    let mut seen = vec![false; n];
+    for &v in vertices {
+        match seen.get_mut(v) {
+            Some(s) if !*s => *s = true,
+            _ => return Err(ColoringError::NotAPermutation { n }),
+        }
+    }
+    if vertices.len() == n {
+        Ok(())
+    } else {
+        Err(ColoringError::NotAPermutation { n })
+    }
+}
+
+/// The colors (`1..`) of greedy partial distance-2 coloring of one side of `graph`, visiting
+/// `vertices` (0-based, a permutation of the side) in turn: one run of what column and row
+/// coloring do for each of their orders (SparseMatrixColorings' `partial_distance2_coloring`).
+pub fn partial_distance2_colors(
+    graph: &BipartiteGraph,
+    side: Side,
+    vertices: &[usize],
+) -> Result<Vec<usize>, ColoringError> {
+    let (adjacency, back) = graph.sides(side);
+    check_permutation(vertices, adjacency.len())?;
+    Ok(partial_distance2_coloring(adjacency, back, vertices))
+}
+
+/// The colors of star coloring (acyclic coloring with `substitution`) of the structurally
+/// symmetric `pattern`, visiting `vertices` (0-based, a permutation) in turn, post-processed if
+/// asked (neutral color 0 for vertices decompression never reads), with the number of stars
+/// (two-colored trees) found: one run of what symmetric coloring does for each of its orders
+/// (SparseMatrixColorings' `star_coloring` and `acyclic_coloring`).
+pub fn symmetric_colors(
+    pattern: &SparsityPattern,
+    vertices: &[usize],
+    substitution: bool,
+    postprocessing: bool,
+) -> Result<(Vec<usize>, usize), ColoringError> {
+    let graph = AdjacencyGraph::symmetric(pattern)?;
+    check_permutation(vertices, graph.nvertices())?;
+    let solution = Symmetric::run(
+        &graph,
+        vertices,
+        substitution,
+        postprocessing,
+        &diagonal_of(pattern),
+    );
+    let nsets = solution.nsets();
+    let colors = match solution {
+        Symmetric::Star(colors, _) | Symmetric::Tree(colors, _) => colors,
+    };
+    Ok((colors, nsets))
 }
 
 fn color_symmetric(
@@ -184,11 +253,10 @@ fn color_symmetric(
     post: bool,
 ) -> Result<Solved, ColoringError> {
     let graph = AdjacencyGraph::symmetric(pattern)?;
-    let has_diagonal: Vec<bool> = (0..pattern.ncols())
-        .map(|j| pattern.contains(j, j))
-        .collect();
+    let has_diagonal = diagonal_of(pattern);
     let (order, solution) = best(orders, |order| {
-        let solution = Symmetric::run(&graph, order, substitution, post, &has_diagonal);
+        let vertices = adjacency_order(&graph, order);
+        let solution = Symmetric::run(&graph, &vertices, substitution, post, &has_diagonal);
         (max_color(solution.colors()), solution)
     })?;
     let (colors, plan) = match solution {
@@ -239,7 +307,8 @@ fn color_bidirectional(
     // The block matrix has an empty diagonal, so no color is forced.
     let no_diagonal = vec![false; graph.nvertices()];
     let (order, (solution, row_colors, column_colors)) = best(orders, |order| {
-        let solution = Symmetric::run(&graph, order, substitution, post, &no_diagonal);
+        let vertices = adjacency_order(&graph, order);
+        let solution = Symmetric::run(&graph, &vertices, substitution, post, &no_diagonal);
         let (rows, columns) = split_colors(solution.colors(), n);
         (
             max_color(&rows) + max_color(&columns),
@@ -260,4 +329,47 @@ fn color_bidirectional(
         row_colors: Some(row_colors),
         plan,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(n: usize) -> SparsityPattern {
+        let entries: Vec<(usize, usize)> = (0..n)
+            .flat_map(|j| (j.saturating_sub(1)..(j + 2).min(n)).map(move |i| (i, j)))
+            .collect();
+        SparsityPattern::from_entries(n, n, &entries).expect("a valid pattern")
+    }
+
+    #[test]
+    fn one_run_in_a_given_order_is_a_run_of_coloring() {
+        let pattern = path(6);
+        let natural: Vec<usize> = (0..6).collect();
+        let (star, nstars) = symmetric_colors(&pattern, &natural, false, false).unwrap();
+        let result = coloring(
+            &pattern,
+            ColoringProblem::new(Structure::Symmetric, Partition::Column).unwrap(),
+            &GreedyColoringAlgorithm::new(Order::Natural),
+        )
+        .unwrap();
+        assert_eq!(Some(&star[..]), result.column_colors());
+        assert!(nstars > 0);
+        let graph = BipartiteGraph::new(&pattern);
+        let columns = partial_distance2_colors(&graph, Side::Columns, &natural).unwrap();
+        assert_eq!(columns, [1, 2, 3, 1, 2, 3]);
+    }
+
+    #[test]
+    fn orders_that_are_not_permutations_are_refused() {
+        let pattern = path(3);
+        let graph = BipartiteGraph::new(&pattern);
+        for order in [&[0, 1][..], &[0, 1, 1], &[0, 1, 3], &[0, 1, 2, 0]] {
+            assert_eq!(
+                partial_distance2_colors(&graph, Side::Rows, order),
+                Err(ColoringError::NotAPermutation { n: 3 })
+            );
+            assert!(symmetric_colors(&pattern, order, true, true).is_err());
+        }
+    }
 }

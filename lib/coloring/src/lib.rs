@@ -13,6 +13,9 @@
 //!   ([`coloring_with_colors`], a result from given colors);
 //! - algorithms: `order.rs` ([`Order`]), `distance2.rs` (column/row coloring), `star.rs`,
 //!   `acyclic.rs` with `forest.rs` (symmetric coloring and bicoloring), `postprocess.rs`;
+//!   single greedy runs in a given vertex order ([`partial_distance2_colors`],
+//!   [`symmetric_colors`]) and the exact minimum column or row coloring by branch and bound
+//!   (`optimal.rs`, [`optimal_distance2_colors`]);
 //! - `result.rs` ([`ColoringResult`] and its decompression plan), `decompress.rs`
 //!   ([`compress`], [`decompress`], [`decompress_into`]), `check.rs` (validity checkers);
 //! - `error.rs` ([`ColoringError`]).
@@ -57,6 +60,7 @@ mod error;
 mod forest;
 mod graph;
 mod interface;
+mod optimal;
 mod order;
 mod pattern;
 mod postprocess;
@@ -74,8 +78,10 @@ pub use decompress::{
     decompress_bidirectional, decompress_bidirectional_into, decompress_into,
 };
 pub use error::ColoringError;
+pub use forest::Forest;
 pub use graph::{BipartiteGraph, PatternGraph, Side};
-pub use interface::coloring;
+pub use interface::{coloring, partial_distance2_colors, symmetric_colors};
+pub use optimal::{optimal_distance2_colors, OptimalColors};
 pub use order::{valid_dynamic_order, Direction, DynamicDegree, DynamicOrder, Order};
 pub use pattern::SparsityPattern;
 pub use problem::{ColoringProblem, Decompression, GreedyColoringAlgorithm, Partition, Structure};

@@ -70,6 +70,10 @@ pub enum ErrorKind {
     TypeError,
     /// An operating-system error (files).
     SystemError,
+    /// A test set with failures or errors, when it ends (`Test`).
+    TestSetException,
+    /// A failing test outside any test set (`Test`).
+    FallbackTestSetException,
     /// `throw(v)` of a value that is not an exception.
     Thrown,
 }
@@ -102,6 +106,8 @@ impl ErrorKind {
             StringIndexError => "StringIndexError",
             TypeError => "TypeError",
             SystemError => "SystemError",
+            TestSetException => "TestSetException",
+            FallbackTestSetException => "FallbackTestSetException",
             Thrown => "Exception",
         }
     }
@@ -132,6 +138,8 @@ impl ErrorKind {
             "StringIndexError" => StringIndexError,
             "TypeError" => TypeError,
             "SystemError" => SystemError,
+            "TestSetException" => TestSetException,
+            "FallbackTestSetException" => FallbackTestSetException,
             _ => return None,
         })
     }
@@ -176,8 +184,13 @@ impl LangError {
         }
         if self.message.is_empty() {
             self.kind.name().to_string()
-        } else if self.kind == ErrorKind::ErrorException {
-            // Julia shows `error("…")` by its message alone,
+        } else if matches!(
+            self.kind,
+            ErrorKind::ErrorException
+                | ErrorKind::TestSetException
+                | ErrorKind::FallbackTestSetException
+        ) {
+            // Julia shows `error("…")` and failed tests by their message alone,
             self.message.clone()
         } else if self.kind == ErrorKind::DomainError && self.message.starts_with("with ") {
             // and `DomainError(x, msg)` as `DomainError with x:`.

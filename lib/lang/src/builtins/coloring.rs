@@ -414,14 +414,18 @@ fn colored(matrix: &Value, problem: &Value, algorithm: &Value) -> EvalResult {
             )
         })?
         .0;
-    let result = match super::coloring_constant::as_constant(algorithm) {
-        Some(constant) => super::coloring_constant::colored(&pattern, problem, constant)?,
-        None => {
+    let result = match (
+        super::coloring_constant::as_constant(algorithm),
+        super::coloring_optimal::as_optimal(algorithm),
+    ) {
+        (Some(constant), _) => super::coloring_constant::colored(&pattern, problem, constant)?,
+        (_, Some(optimal)) => super::coloring_optimal::colored(&pattern, problem, optimal)?,
+        _ => {
             let algorithm = &downcast::<AlgorithmValue>(algorithm)
                 .ok_or_else(|| {
                     fail(
                         ErrorKind::ArgumentError,
-                        "the third argument must be a GreedyColoringAlgorithm or a ConstantColoringAlgorithm",
+                        "the third argument must be a GreedyColoringAlgorithm, a ConstantColoringAlgorithm or an OptimalColoringAlgorithm",
                     )
                 })?
                 .0;

@@ -1,13 +1,15 @@
 //! The coloring validity checkers of SparseMatrixColorings, in the language: whether given
 //! colors let a matrix be compressed and recovered. Each returns a `Bool` (colors of the wrong
-//! length are `false`, as in SMC); with `verbose=true`, a failed check also prints a warning
-//! saying why. `group_by_color` lists the columns (or rows) of each color.
+//! length are `false`, as in SMC); with `verbose=true`, a failed check also logs SMC's warning
+//! saying why (`coloring_explain`). `group_by_color` lists the columns (or rows) of each color.
 
 use super::coloring::pattern_and_matrix;
+use super::coloring_explain::{explain, Check};
 use super::{to_size, Args};
 use crate::error::ErrorKind;
 use crate::eval::iterate::elements;
 use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::show::ElType;
 use crate::value::Value;
 use difflab_coloring::{SparsityPattern, Violation};
 
@@ -16,22 +18,39 @@ fn colors(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
     elements(v)?.iter().map(|c| to_size(c, name)).collect()
 }
 
-/// The check's answer, `true` or `false`; with `verbose`, a failure is explained in a warning
-/// on standard error.
+/// The check's answer, `true` or `false`; with `verbose`, a failure is explained in warnings
+/// as SparseMatrixColorings words them (the crate's own description for matrices too large
+/// to explain that way).
 fn answer(
     interp: &mut Interp,
     outcome: Result<(), Violation>,
-    name: &str,
-    verbose: bool,
+    verbose: Option<Explained>,
 ) -> EvalResult {
     let Err(violation) = outcome else {
         return Ok(Value::Bool(true));
     };
-    if verbose {
-        let warning = format!("Warning: {name}: {}\n", one_based(&violation));
-        interp.out.write(crate::output::Stream::Stderr, &warning);
+    if let Some(Explained {
+        check,
+        matrix,
+        integers,
+        colors,
+    }) = verbose
+    {
+        let warnings = explain(check, &matrix, integers, &colors)
+            .unwrap_or_else(|| vec![one_based(&violation)]);
+        for warning in warnings {
+            interp.warn("SparseMatrixColorings", warning);
+        }
     }
     Ok(Value::Bool(false))
+}
+
+/// What a verbose failure is explained from.
+struct Explained {
+    check: Check,
+    matrix: sprs::CsMat<f64>,
+    integers: bool,
+    colors: Vec<Vec<usize>>,
 }
 
 /// The violation's message with 1-based row and column numbers.
@@ -60,6 +79,7 @@ fn checked(
     args: &Args,
     name: &str,
     ncolors: usize,
+    which: Check,
     check: impl FnOnce(&SparsityPattern, &[f64], &[Vec<usize>]) -> Result<(), Violation>,
 ) -> EvalResult {
     args.arity(name, 1 + ncolors, 1 + ncolors)?;
@@ -82,7 +102,14 @@ fn checked(
         .map(|v| colors(v, name))
         .collect::<Result<Vec<_>, _>>()?;
     let outcome = check(&pattern, matrix.data(), &color_vectors);
-    answer(interp, outcome, name, verbose)
+    let integers = crate::display::eltype_of(&args.pos[0]) == Some(ElType::Int64);
+    let explained = verbose.then_some(Explained {
+        check: which,
+        matrix,
+        integers,
+        colors: color_vectors,
+    });
+    answer(interp, outcome, explained)
 }
 
 fn structurally_orthogonal_columns_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -91,6 +118,7 @@ fn structurally_orthogonal_columns_(interp: &mut Interp, args: Args) -> EvalResu
         &args,
         "structurally_orthogonal_columns",
         1,
+        Check::OrthogonalColumns,
         |p, _, c| difflab_coloring::structurally_orthogonal_columns(p, &c[0]),
     )
 }
@@ -101,6 +129,7 @@ fn structurally_orthogonal_rows_(interp: &mut Interp, args: Args) -> EvalResult 
         &args,
         "structurally_orthogonal_rows",
         1,
+        Check::OrthogonalRows,
         |p, _, c| difflab_coloring::structurally_orthogonal_rows(p, &c[0]),
     )
 }
@@ -111,14 +140,20 @@ fn symmetrically_orthogonal_columns_(interp: &mut Interp, args: Args) -> EvalRes
         &args,
         "symmetrically_orthogonal_columns",
         1,
+        Check::SymmetricColumns,
         |p, _, c| difflab_coloring::symmetrically_orthogonal_columns(p, &c[0]),
     )
 }
 
 fn structurally_biorthogonal_(interp: &mut Interp, args: Args) -> EvalResult {
-    checked(interp, &args, "structurally_biorthogonal", 2, |p, _, c| {
-        difflab_coloring::structurally_biorthogonal(p, &c[0], &c[1])
-    })
+    checked(
+        interp,
+        &args,
+        "structurally_biorthogonal",
+        2,
+        Check::Biorthogonal,
+        |p, _, c| difflab_coloring::structurally_biorthogonal(p, &c[0], &c[1]),
+    )
 }
 
 fn directly_recoverable_columns_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -127,6 +162,7 @@ fn directly_recoverable_columns_(interp: &mut Interp, args: Args) -> EvalResult 
         &args,
         "directly_recoverable_columns",
         1,
+        Check::DirectlyRecoverable,
         |p, values, c| difflab_coloring::directly_recoverable_columns(p, values, &c[0]),
     )
 }

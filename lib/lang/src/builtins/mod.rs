@@ -17,8 +17,12 @@ pub mod collections;
 pub mod coloring;
 mod coloring_checks;
 pub(crate) mod coloring_constant;
+mod coloring_explain;
+pub mod coloring_forest;
 pub mod coloring_graphs;
 pub mod coloring_linear;
+pub mod coloring_matrices;
+pub mod coloring_optimal;
 pub mod coloring_orders;
 pub mod concat;
 pub mod deepcopy;
@@ -226,7 +230,29 @@ macro_rules! builtins {
     };
 }
 
-fn families() -> [&'static [Builtin]; 67] {
+/// Calls function `name` of a library written in the language, whose `text` ends with a
+/// named tuple of its functions (see `Interp::eval_library`).
+pub(crate) fn call_library(
+    interp: &mut Interp,
+    library: &'static str,
+    text: &'static str,
+    name: &str,
+    args: Args,
+) -> EvalResult {
+    let functions = interp.eval_library(library, text)?;
+    let Value::NamedTuple(functions) = &functions else {
+        unreachable!("{library} ends with a named tuple");
+    };
+    let f = functions
+        .iter()
+        .find(|(k, _)| k.as_str() == name)
+        .map(|(_, f)| f.clone())
+        .unwrap_or_else(|| unreachable!("{library} defines {name}"));
+    let kw = args.all_keywords();
+    interp.call_value(&f, args.pos, kw)
+}
+
+fn families() -> [&'static [Builtin]; 70] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -236,6 +262,9 @@ fn families() -> [&'static [Builtin]; 67] {
         coloring::BUILTINS,
         coloring_orders::BUILTINS,
         coloring_graphs::BUILTINS,
+        coloring_forest::BUILTINS,
+        coloring_matrices::BUILTINS,
+        coloring_optimal::BUILTINS,
         coloring_linear::BUILTINS,
         coloring_checks::BUILTINS,
         ad::implicit::BUILTINS,

@@ -1,8 +1,9 @@
 //! The macros of the language: `@time`, `@elapsed`, `@allocated`, `@show`, `@assert`,
 //! `@printf`/`@sprintf` (formats in `builtins::printf`), `@kwdef` (`kwdef`), `@isdefined`,
 //! `@b`/`@btime`/`@belapsed`/`@ballocated`,
-//! `@view`/`@views` (slices as views, `builtins::views`), and the annotations that change
-//! nothing here (`@inbounds`, `@fastmath`).
+//! `@view`/`@views` (slices as views, `builtins::views`), the annotations that change
+//! nothing here (`@inbounds`, `@fastmath`); the log macros are in `logging`, `Test`'s in
+//! `testing`.
 
 use super::{fail, EvalResult, Flow, Interp};
 use crate::allocator::Allocations;
@@ -165,13 +166,21 @@ impl Interp {
                 }
                 Ok(last)
             }
-            other => Err(self.locate(
-                fail(
-                    ErrorKind::UndefVarError,
-                    format!("macro `@{other}` not defined"),
-                ),
-                span,
-            )),
+            other => {
+                if let Some(level) = super::logging::LogLevel::of_macro(other) {
+                    return self.eval_log_macro(level, args, span);
+                }
+                if let Some(result) = self.eval_test_macro(other, args, span) {
+                    return result;
+                }
+                Err(self.locate(
+                    fail(
+                        ErrorKind::UndefVarError,
+                        format!("macro `@{other}` not defined"),
+                    ),
+                    span,
+                ))
+            }
         }
     }
 
@@ -576,11 +585,30 @@ pub const MACROS: &[&str] = &[
     "views",
     "isdefined",
     "inbounds",
+    "info",
+    "warn",
+    "error",
+    "debug",
+    "test",
+    "test_throws",
+    "test_broken",
+    "test_skip",
+    "test_logs",
+    "test_warn",
+    "test_nowarn",
+    "testset",
+    "inferred",
 ];
 
 /// The docstring of the macro `name` (with its `@`), for `?@time` and friends.
 pub fn macro_doc(name: &str) -> Option<&'static str> {
-    Some(match name.strip_prefix('@')? {
+    let name = name.strip_prefix('@')?;
+    if let Some(doc) =
+        super::logging::log_macro_doc(name).or_else(|| super::testing::test_macro_doc(name))
+    {
+        return Some(doc);
+    }
+    Some(match name {
         "time" => "    @time expr\n\nEvaluates `expr`, prints the time it took and what it allocated (as Julia prints them), and returns its value.\n\n```\njulia> @time sum(rand(1000));\n  0.0...\n```",
         "elapsed" => "    @elapsed expr\n\nEvaluates `expr` and returns the seconds it took, discarding its value.\n\n```\njulia> t = @elapsed sum(rand(1000));\n```",
         "show" => "    @show expr...\n\nPrints each expression's source and value, `x = 1`, and returns the last value.\n\n```\njulia> x = 2; @show x + 1\nx + 1 = 3\n3\n```",

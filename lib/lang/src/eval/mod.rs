@@ -16,11 +16,13 @@ pub mod fusion;
 pub mod index;
 pub mod iterate;
 mod kwdef;
+pub mod logging;
 pub mod macros;
 pub mod methods;
 pub mod operators;
 pub mod reads;
 pub mod scope;
+pub mod testing;
 
 use crate::error::{ErrorKind, LangError, Source};
 use crate::output::Output;
@@ -156,6 +158,10 @@ pub struct Interp {
     reads: Option<Box<std::cell::RefCell<reads::ReadLog>>>,
     /// Methods compiled for the plain-number types they were called with.
     pub compiled: crate::compile::Compiled,
+    /// The `@testset`s being run, innermost last.
+    pub(crate) testsets: Vec<testing::TestSet>,
+    /// While a test collects what is logged (`@test_logs`): the records so far.
+    pub(crate) log_capture: Option<Vec<logging::LogRecord>>,
 }
 
 impl Interp {
@@ -180,6 +186,8 @@ impl Interp {
             end_stack: Vec::new(),
             reads: None,
             compiled: crate::compile::Compiled::new(),
+            testsets: Vec::new(),
+            log_capture: None,
         }
         .with_limits_installed()
     }

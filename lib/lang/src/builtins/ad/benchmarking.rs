@@ -18,7 +18,6 @@ use crate::error::ErrorKind;
 use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
-use crate::output::Stream;
 use crate::value::Value;
 use difflab_syntax::Name;
 use std::any::Any;
@@ -308,11 +307,11 @@ fn benchmark_pair(
     if settings.warn_failures {
         for failure in failures {
             let warning = format!(
-                "Warning: error during benchmarking of {} with {}: {failure}\n",
+                "error during benchmarking of {} with {}: {failure}",
                 s.show(),
                 crate::display::repr(backend)
             );
-            interp.out.write(Stream::Stderr, &warning);
+            interp.warn("DifferentiationInterfaceTest", warning);
         }
     }
     Ok(rows)

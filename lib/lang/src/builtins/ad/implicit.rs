@@ -23,7 +23,6 @@ use crate::error::ErrorKind;
 use crate::eval::operators::operand;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::object::Object;
-use crate::output::Stream;
 use crate::types::Type;
 use crate::value::{Array, Value};
 use difflab_ad::di::{operators as di, primitives, sparse, Backend};
@@ -328,7 +327,7 @@ impl ImplicitFunction {
                         out.push(solution);
                     } else {
                         if *verbose {
-                            interp.out.write(Stream::Stderr, &format!("Warning: IterativeLinearSolver failed (relative residual {:.2e}); returning NaN\n", info.relative_residual));
+                            interp.warn("ImplicitDifferentiation", format!("IterativeLinearSolver failed (relative residual {:.2e}); returning NaN", info.relative_residual));
                         }
                         out.push(nan());
                     }
@@ -342,9 +341,9 @@ impl ImplicitFunction {
                     Some(x) => Ok(x?.chunks(m.max(1)).map(<[f64]>::to_vec).collect()),
                     None => {
                         if *verbose {
-                            interp.out.write(
-                                Stream::Stderr,
-                                "Warning: DirectLinearSolver: ∂c/∂y is singular; returning NaN\n",
+                            interp.warn(
+                                "ImplicitDifferentiation",
+                                "DirectLinearSolver: ∂c/∂y is singular; returning NaN",
                             );
                         }
                         Ok(rhs.iter().map(|_| nan()).collect())

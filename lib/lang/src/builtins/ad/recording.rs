@@ -24,7 +24,6 @@ use super::prep::{Compiled, Prep, StandIn};
 use crate::builtins::arrays::deep_copy;
 use crate::error::ErrorKind;
 use crate::eval::{Flow, Interp};
-use crate::output::Stream;
 use crate::value::Value;
 use difflab_ad::compiled::CompiledTape;
 use difflab_ad::symbolic::Program;
@@ -184,7 +183,5 @@ fn constants(p: &Parsed) -> Vec<Value> {
 }
 
 fn warn(interp: &mut Interp, message: &str) {
-    interp
-        .out
-        .write(Stream::Stderr, &format!("Warning: {message}\n"));
+    interp.warn("DifferentiationInterface", message);
 }

@@ -428,17 +428,7 @@ const LIBRARY: &str = include_str!("scenarios.dl");
 
 /// Calls function `name` of the scenario library.
 fn library_call(interp: &mut Interp, name: &str, args: Args) -> EvalResult {
-    let library = interp.eval_library("the scenario library", LIBRARY)?;
-    let Value::NamedTuple(functions) = &library else {
-        unreachable!("the scenario library ends with a named tuple");
-    };
-    let f = functions
-        .iter()
-        .find(|(k, _)| k.as_str() == name)
-        .map(|(_, f)| f.clone())
-        .expect("the scenario library defines every function it is asked for");
-    let kw = args.all_keywords();
-    interp.call_value(&f, args.pos, kw)
+    crate::builtins::call_library(interp, "the scenario library", LIBRARY, name, args)
 }
 
 /// `default_scenarios()`.

@@ -236,6 +236,18 @@ fn tril_(interp: &mut Interp, args: Args) -> EvalResult {
     triangle(interp, &args, "tril", false)
 }
 
+/// `UpperTriangular(A)`: `triu(A)` as a plain matrix (Julia's is a lazy wrapper type).
+fn upper_triangular_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("UpperTriangular", 1, 1)?;
+    triangle(interp, &args, "UpperTriangular", true)
+}
+
+/// `LowerTriangular(A)`: `tril(A)` as a plain matrix.
+fn lower_triangular_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("LowerTriangular", 1, 1)?;
+    triangle(interp, &args, "LowerTriangular", false)
+}
+
 /// `Diagonal(v)`: the square matrix with `v` on its diagonal; `Diagonal(A)`: `A`'s diagonal
 /// alone. Both are plain matrices here (Julia's is a lazy wrapper type).
 fn diagonal_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -268,7 +280,16 @@ fn diagonal_(interp: &mut Interp, args: Args) -> EvalResult {
 /// `Symmetric(A, uplo=:U)`: the symmetric matrix that mirrors `A`'s upper (`:U`) or lower
 /// (`:L`) triangle, as a plain (dense or sparse) matrix rather than Julia's wrapper type.
 fn symmetric_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("Symmetric", 1, 2)?;
+    symmetric_from_triangle(interp, args, "Symmetric")
+}
+
+/// `Hermitian(A, uplo)`: for real matrices, `Symmetric`.
+fn hermitian_(interp: &mut Interp, args: Args) -> EvalResult {
+    symmetric_from_triangle(interp, args, "Hermitian")
+}
+
+fn symmetric_from_triangle(interp: &mut Interp, args: Args, name: &str) -> EvalResult {
+    args.arity(name, 1, 2)?;
     let upper = match args.pos.get(1) {
         None => true,
         Some(Value::Symbol(s)) if s.as_str() == "U" => true,
@@ -319,14 +340,11 @@ fn symmetric_(interp: &mut Interp, args: Args) -> EvalResult {
             s.eltype,
         ));
     }
-    let (t, eltype) = matrix_tensor(interp, &args.pos[0], "Symmetric")?;
+    let (t, eltype) = matrix_tensor(interp, &args.pos[0], name)?;
     let [m, n] = *t.shape() else {
         return Err(fail(
             ErrorKind::MethodError,
-            format!(
-                "no method matching Symmetric(::{})",
-                args.pos[0].type_name()
-            ),
+            format!("no method matching {name}(::{})", args.pos[0].type_name()),
         ));
     };
     let n = square(m, n)?;
@@ -393,6 +411,9 @@ crate::builtins! {
     "tr" => tr_, false, "    tr(A)\n\nThe trace (sum of the diagonal).\n\n```\njulia> tr([1 2; 3 4])\n5\n```";
     "kron" => kron_, false, "    kron(A, B)\n\nThe Kronecker product (of two vectors: a vector).\n\n```\njulia> kron([1 0; 0 1], [1 2])\n2×4 Matrix{Int64}:\n 1  2  0  0\n 0  0  1  2\n```";
     "I" => identity_, false, "    I(n)\n\nThe n×n identity matrix (dense `Float64`). The bare `I` is Julia's uniform identity: `λ*I` scales it, and it takes the size of the square matrix it meets (`A + λ*I`, `A - I`, `I * x`, `I \\ b`; sparse `A` stays sparse); `(λ*I)(n)` is the n×n matrix.\n\n```\njulia> I(2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n\njulia> [1.0 2.0; 3.0 4.0] + 2I\n2×2 Matrix{Float64}:\n 3.0  2.0\n 3.0  6.0\n```";
+    "Hermitian" => hermitian_, false, "    Hermitian(A, uplo=:U)\n\nThe Hermitian matrix whose upper (`:U`) or lower (`:L`) triangle is that of the square matrix `A`; for real matrices (all of difflab's), the same as `Symmetric`, and a plain matrix.\n\n```\njulia> Hermitian([1.0 2.0; 3.0 4.0], :L)\n2×2 Matrix{Float64}:\n 1.0  3.0\n 3.0  4.0\n```";
+    "UpperTriangular" => upper_triangular_, false, "    UpperTriangular(A)\n\nThe upper triangle of a matrix (the entries on and above the diagonal, the others zero), as a plain matrix of the same kind (`triu(A)`; Julia's is a lazy wrapper).\n\n```\njulia> UpperTriangular([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 0  4\n```";
+    "LowerTriangular" => lower_triangular_, false, "    LowerTriangular(A)\n\nThe lower triangle of a matrix (the entries on and below the diagonal, the others zero), as a plain matrix of the same kind (`tril(A)`).\n\n```\njulia> LowerTriangular([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  0\n 3  4\n```";
     "triu" => triu_, false, "    triu(A, k=0)\n\nThe upper triangle of a matrix: the entries on and above the `k`-th diagonal, the others zero.\n\n```\njulia> triu([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 0  4\n```";
     "tril" => tril_, false, "    tril(A, k=0)\n\nThe lower triangle of a matrix: the entries on and below the `k`-th diagonal, the others zero.\n\n```\njulia> tril([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  0\n 3  4\n```";
 }
