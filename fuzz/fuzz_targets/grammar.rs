@@ -30,6 +30,7 @@ enum Expr {
     Int(i8),
     Float(Float),
     Str(Word),
+    Regex(Word, u8),
     Char(u32),
     Var(Var),
     Vector(Vec<Expr>),
@@ -80,6 +81,11 @@ enum Op {
 }
 
 const WORDS: &[&str] = &["", "a", "αβ", "hello world", "1.5", ":x", "\\n", "é"];
+/// Patterns of `r"…"` literals: valid ones, PCRE-only ones and broken ones.
+const PATTERNS: &[&str] = &[
+    "", "a+", "(\\w+)=(\\d+)", "(?<k>.)", "^$", "(", "(?=a)", "\\1", "a{1000000}", "[z-a]", "é|αβ",
+];
+const REGEX_FLAGS: &[&str] = &["", "i", "m", "s", "x", "imsx", "q"];
 const KEYWORDS: &[&str] = &[
     "dims",
     "init",
@@ -242,6 +248,11 @@ impl Writer {
             }),
             Expr::Str(w) => {
                 let _ = write!(self.text, "{:?}", WORDS[w.0 as usize % WORDS.len()]);
+            }
+            Expr::Regex(w, flags) => {
+                let pattern = PATTERNS[w.0 as usize % PATTERNS.len()];
+                let flags = REGEX_FLAGS[*flags as usize % REGEX_FLAGS.len()];
+                let _ = write!(self.text, "r\"{pattern}\"{flags}");
             }
             // Any Unicode scalar value, written as Rust writes it (`'\''`, `'\u{1f600}'`).
             Expr::Char(code) => {

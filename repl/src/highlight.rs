@@ -56,7 +56,7 @@ fn classify(tokens: &[Lexeme], i: usize) -> Option<(Range<usize>, Class)> {
     let class = match &token.kind {
         TokenKind::Keyword(_) if is_field(tokens, i) => return None,
         TokenKind::Keyword(_) => Class::Keyword,
-        TokenKind::Str(_) | TokenKind::Char(_) => Class::String,
+        TokenKind::Str(_) | TokenKind::Char(_) | TokenKind::PrefixedStr { .. } => Class::String,
         TokenKind::Int(_) | TokenKind::Float(_) => Class::Number,
         TokenKind::Invalid(error)
             if matches!(

@@ -30,6 +30,11 @@ pub trait Object: Any {
     fn field(&self, _name: &str) -> Option<Value> {
         None
     }
+    /// `object[key]` for a key that is not a position (a named capture, `m[:name]`); `None`
+    /// when the object has no such entry.
+    fn get_index(&self, _key: &Value) -> Option<Value> {
+        None
+    }
     /// The names of the fields (for completion and errors).
     fn field_names(&self) -> Vec<&'static str> {
         Vec::new()

@@ -34,6 +34,16 @@ pub enum ExprKind {
     Str(Vec<StrPart>),
     /// `'a'`, `'\n'`: a character.
     Char(char),
+    /// `r"a+b"i`, `raw"…"`, `s"\1"`: a string macro (non-standard string literal) with its
+    /// raw text and flags.
+    PrefixedStr {
+        /// The name before the quote.
+        prefix: Name,
+        /// The text as written.
+        text: String,
+        /// The letters after the closing quote.
+        flags: String,
+    },
     /// `:central` (also after a keyword: `:end`)
     Symbol(Name),
     /// `x`, `π`, `AutoForwardDiff`. An operator used as a value is the identifier spelled by

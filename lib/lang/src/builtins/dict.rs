@@ -193,6 +193,16 @@ fn new_dict(pairs: Vec<(Value, Value)>, declared: Option<(Type, Type)>) -> Resul
     Ok(dict)
 }
 
+/// `ENV`: the environment variables of the process when it is read, as a
+/// `Dict{String, String}` (a copy: assigning to it changes no variable).
+pub fn environment() -> EvalResult {
+    let string = || Type::Prim(Prim::String);
+    let pairs = std::env::vars()
+        .map(|(k, v)| (Value::str(k), Value::str(v)))
+        .collect();
+    Ok(Value::object(new_dict(pairs, Some((string(), string())))?))
+}
+
 /// `Dict(k => v, ...)`, `Dict(pairs)`, `Dict{K, V}(...)` (the parameters arrive first).
 fn dict_(_: &mut Interp, args: Args) -> EvalResult {
     let mut pos = args.pos.as_slice();

@@ -13,6 +13,7 @@ use crate::show::ElType;
 use crate::value::Value;
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_ad::Tensor;
+use difflab_syntax::BinOp;
 
 /// The elementwise primitive behind a builtin name (`sin` → `UnaryFn::Sin`), for fusion.
 pub fn unary_fn_of(name: &str) -> Option<UnaryFn> {
@@ -241,10 +242,35 @@ fn rounding(f: UnaryFn, interp: &mut Interp, mut args: Args) -> EvalResult {
             ),
         ));
     }
+    let base = match args.kw("base") {
+        Some(b) => super::to_int(b, f.name())?,
+        None => 10,
+    };
+    if base < 2 {
+        return Err(fail(
+            ErrorKind::DomainError,
+            format!("with {base}:\nbase must be at least 2"),
+        ));
+    }
     let v = if digits.is_some() || sigdigits.is_some() {
-        round_digits(f, &args.pos[0], digits, sigdigits)?
+        let places = Places {
+            digits,
+            sigdigits,
+            base: base as f64,
+        };
+        match &args.pos[0] {
+            // A number carrying derivatives: its value rounded, with the zero derivative of
+            // `f` (so a tracer needs no value, as SparseConnectivityTracer's does not).
+            Value::Real(t) => {
+                let value = t.primal().first().copied().unwrap_or(f64::NAN);
+                let rounded = round_digits(f, &Value::Float(value), places)?;
+                let flat = unary(f, &Args::positional(vec![args.pos[0].clone()]))?;
+                let zero = interp.binary(BinOp::Sub, false, &flat, &flat)?;
+                interp.binary(BinOp::Add, false, &rounded, &zero)?
+            }
+            x => round_digits(f, x, places)?,
+        }
     } else {
-        let _ = interp;
         match (ties, &args.pos[0]) {
             // Ties rounded otherwise than to even, on a plain number.
             (Some(tie), Value::Float(x)) => Value::Float(tie(*x)),
@@ -345,11 +371,24 @@ fn rounding_mode(v: &Value) -> Option<&RoundingMode> {
     }
 }
 
+/// Where `round(x; digits, sigdigits, base)` rounds.
+#[derive(Clone, Copy)]
+struct Places {
+    digits: Option<i64>,
+    sigdigits: Option<i64>,
+    base: f64,
+}
+
 /// `round(x; digits)` and `round(x; sigdigits)` of a number or, elementwise, of an array
-/// (`round.(x; digits=2)`), as Julia's `_round_digits` computes them: through a power of ten,
-/// giving `x` back when that power or the result overflows (`digits=400`), and zero (or an
-/// infinity, rounding away from it) when a negative `digits` leaves nothing.
-fn round_digits(f: UnaryFn, x: &Value, digits: Option<i64>, sigdigits: Option<i64>) -> EvalResult {
+/// (`round.(x; digits=2)`), as Julia's `_round_digits` computes them: through a power of the
+/// base, giving `x` back when that power or the result overflows (`digits=400`), and zero (or
+/// an infinity, rounding away from it) when a negative `digits` leaves nothing.
+fn round_digits(f: UnaryFn, x: &Value, places: Places) -> EvalResult {
+    let Places {
+        digits,
+        sigdigits,
+        base,
+    } = places;
     let round = |x: f64| -> f64 {
         if !x.is_finite() {
             return x;
@@ -358,14 +397,14 @@ fn round_digits(f: UnaryFn, x: &Value, digits: Option<i64>, sigdigits: Option<i6
         let k = match (digits, sigdigits) {
             (Some(k), _) => k,
             (None, Some(_)) if x == 0.0 => return x,
-            (None, Some(sig)) => sig.saturating_sub(1 + x.abs().log10().floor() as i64),
+            (None, Some(sig)) => sig.saturating_sub(1 + x.abs().log(base).floor() as i64),
             (None, None) => return x,
         };
-        // Beyond ±400 the power of ten is infinite either way.
-        let k = k.clamp(-400, 400) as i32;
+        // Beyond ±1100 the power of the base is infinite either way.
+        let k = k.clamp(-1100, 1100) as i32;
         if k >= 0 {
             // Dividing by an exact power of ten is exact where multiplying by 0.001 is not.
-            let invstep = 10f64.powi(k);
+            let invstep = base.powi(k);
             let y = f.apply(x * invstep) / invstep;
             if y.is_finite() {
                 y
@@ -373,7 +412,7 @@ fn round_digits(f: UnaryFn, x: &Value, digits: Option<i64>, sigdigits: Option<i6
                 x
             }
         } else {
-            let step = 10f64.powi(-k);
+            let step = base.powi(-k);
             let y = f.apply(x / step) * step;
             match (y.is_finite(), f) {
                 (true, _) => y,
@@ -948,7 +987,7 @@ crate::builtins! {
     "softplus" => softplus_, true, "    softplus(x)\n\n`log(1 + exp(x))`, computed without overflow.\n\n```\njulia> softplus(0.0)\n0.6931471805599453\n```";
     "floor" => floor_, true, "    floor(x)\n    floor(Int, x)\n\nThe largest integer not above `x` (as a Float64, or an Int with `Int`).\n\n```\njulia> floor(Int, 2.7)\n2\n```";
     "ceil" => ceil_, true, "    ceil(x)\n    ceil(Int, x)\n\nThe smallest integer not below `x`.\n\n```\njulia> ceil(2.1)\n3.0\n```";
-    "round" => round_, true, "    round(x)\n    round(x, mode)\n    round(Int, x)\n    round(Bool, x)\n    round(x; digits=k)\n    round(x; sigdigits=k)\n\nRounds to the nearest integer (ties to even; a rounding mode `RoundNearestTiesAway`, `RoundNearestTiesUp`, `RoundToZero`, `RoundFromZero`, `RoundUp` or `RoundDown` chooses otherwise), to `k` decimals (negative `k` rounds to tens, hundreds, …), or to `k` significant digits.\n\n```\njulia> round(2.5), round(2.5, RoundNearestTiesAway), round(2.1, RoundUp), round(Bool, 0.7)\n(2.0, 3.0, 3.0, true)\n```\n\n```\njulia> round(3.14159; digits=2)\n3.14\n\njulia> round(123456.0; sigdigits=2)\n120000.0\n```";
+    "round" => round_, true, "    round(x)\n    round(x, mode)\n    round(Int, x)\n    round(Bool, x)\n    round(x; digits=k, base=10)\n    round(x; sigdigits=k, base=10)\n\nRounds to the nearest integer (ties to even; a rounding mode `RoundNearestTiesAway`, `RoundNearestTiesUp`, `RoundToZero`, `RoundFromZero`, `RoundUp` or `RoundDown` chooses otherwise), to `k` decimals (negative `k` rounds to tens, hundreds, …; digits in another `base`), or to `k` significant digits. Its derivative is zero.\n\n```\njulia> round(2.5), round(2.5, RoundNearestTiesAway), round(2.1, RoundUp), round(Bool, 0.7)\n(2.0, 3.0, 3.0, true)\n```\n\n```\njulia> round(3.14159; digits=2)\n3.14\n\njulia> round(123456.0; sigdigits=2)\n120000.0\n\njulia> round(1.1; digits=3, base=2)\n1.125\n```";
     "trunc" => trunc_, true, "    trunc(x)\n    trunc(Int, x)\n\nRounds toward zero.\n\n```\njulia> trunc(-2.7)\n-2.0\n```";
     "inv" => inv_, true, "    inv(x)\n\n`1/x` for a number; the inverse of a square matrix.\n\n```\njulia> inv(4.0)\n0.25\n```";
     "max" => max_, true, "    max(x, y, ...)\n\nThe largest argument (NaN if any is NaN).\n\n```\njulia> max(1, 3, 2)\n3\n```";

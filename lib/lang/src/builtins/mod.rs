@@ -51,6 +51,7 @@ pub mod random;
 pub mod reductions;
 pub mod reflection;
 pub mod refs;
+pub mod regex;
 pub mod search;
 pub mod set;
 pub mod slices;
@@ -252,7 +253,7 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 70] {
+fn families() -> [&'static [Builtin]; 71] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -265,6 +266,7 @@ fn families() -> [&'static [Builtin]; 70] {
         coloring_forest::BUILTINS,
         coloring_matrices::BUILTINS,
         coloring_optimal::BUILTINS,
+        regex::BUILTINS,
         coloring_linear::BUILTINS,
         coloring_checks::BUILTINS,
         ad::implicit::BUILTINS,
@@ -354,12 +356,13 @@ pub fn colon() -> &'static Builtin {
 }
 
 /// The constants with a help page of their own (`?FIRST_ORDER`).
-pub const DOCUMENTED_CONSTANTS: &[&str] = &["FIRST_ORDER", "SECOND_ORDER"];
+pub const DOCUMENTED_CONSTANTS: &[&str] = &["FIRST_ORDER", "SECOND_ORDER", "ENV"];
 
 /// The help of a documented constant.
 pub fn constant_doc(name: &str) -> Option<&'static str> {
     Some(match name {
         "FIRST_ORDER" => "    FIRST_ORDER\n\nDifferentiationInterfaceTest's first-order operators, as symbols: `:pushforward`, `:pullback`, `:derivative`, `:gradient`, `:jacobian`. Pass it as `excluded` to test second order only.\n\n```\njulia> FIRST_ORDER\n5-element Vector{Symbol}:\n :pushforward\n :pullback\n :derivative\n :gradient\n :jacobian\n\njulia> scenarios = [Scenario{:gradient, :out}(sum, [1.0]; res1=[1.0]), Scenario{:hessian, :out}(sum, [1.0]; res1=[1.0], res2=zeros(1, 1))];\n\njulia> unique(row.scenario for row in test_differentiation(AutoForwardDiff(), scenarios; excluded=FIRST_ORDER))\n1-element Vector{String}:\n \"Scenario{:hessian,:out} sum : Vector{Float64} -> Float64\"\n```",
+        "ENV" => "    ENV\n\nThe environment variables of the process, as a `Dict{String, String}` read when `ENV` is used: `ENV[\"HOME\"]`, `get(ENV, \"NAME\", default)`, `haskey(ENV, \"NAME\")`. It is a copy: assigning to it sets no variable.\n\n```\njulia> get(ENV, \"A_VARIABLE_NOBODY_SETS\", \"unset\")\n\"unset\"\n```",
         "SECOND_ORDER" => "    SECOND_ORDER
 
 DifferentiationInterfaceTest's second-order operators, as symbols: `:hvp`, `:second_derivative`, `:hessian`. Pass it as `excluded` to test first order only.
@@ -401,6 +404,7 @@ pub fn constant(name: &str) -> Option<Value> {
             )))
         }
         "missing" | "undef" => Value::Nothing,
+        "ENV" => dict::environment().ok()?,
         "stdout" => Value::Symbol(Name::new("stdout")),
         "stderr" => Value::Symbol(Name::new("stderr")),
         // Number types difflab has no values of, named so code can mention them, and types

@@ -1,7 +1,7 @@
 //! Facts about numbers and small compositions of the elementwise functions: the limits of the
 //! number types (`typemax`, `typemin`, `floatmax`, `floatmin`), value tests (`isinteger`,
-//! `isone`, `isreal`, `isless`), and `fma`, `copysign`, `sincos`, built from the operators so
-//! they differentiate like the expressions they stand for.
+//! `isone`, `isreal`, `isless`), their bits (`bitstring`), and `fma`, `copysign`, `sincos`,
+//! built from the operators so they differentiate like the expressions they stand for.
 
 use super::{call_named, to_float, Args};
 use crate::error::ErrorKind;
@@ -524,7 +524,25 @@ fn convert_(interp: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
+/// `bitstring(x)`: the bits of a number as Julia stores it, most significant first.
+fn bitstring_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("bitstring", 1, 1)?;
+    Ok(Value::str(match &args.pos[0] {
+        Value::Float(x) => format!("{:064b}", x.to_bits()),
+        Value::Int(i) => format!("{:064b}", *i as u64),
+        Value::Bool(b) => format!("{:08b}", u8::from(*b)),
+        Value::Char(c) => format!("{:032b}", u32::from(*c)),
+        other => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching bitstring(::{})", other.type_name()),
+            ))
+        }
+    }))
+}
+
 crate::builtins! {
+    "bitstring" => bitstring_, false, "    bitstring(x)\n\nThe bits of `x` as Julia stores them, most significant first: 64 for a `Float64` (sign, 11 exponent bits, 52 fraction bits) or an `Int`, 8 for a `Bool`.\n\n```\njulia> bitstring(1.0)\n\"0011111111110000000000000000000000000000000000000000000000000000\"\n\njulia> bitstring(-1)[1:4], bitstring(true)\n(\"1111\", \"00000001\")\n```";
     "signbit" => signbit_, false, "    signbit(x)\n\nWhether the sign bit of `x` is set: true for negative numbers and `-0.0`.\n\n```\njulia> signbit(-1.0), signbit(-0.0), signbit(2)\n(true, true, false)\n```";
     "minmax" => minmax_, false, "    minmax(a, b)\n\n`(min(a, b), max(a, b))`.\n\n```\njulia> minmax(3, 1)\n(1, 3)\n```";
     "muladd" => muladd_, false, "    muladd(x, y, z)\n\n`x * y + z` (differentiated as that expression).\n\n```\njulia> muladd(2, 3, 1)\n7\n```";

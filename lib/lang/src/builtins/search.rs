@@ -103,6 +103,13 @@ fn visit_truths(
 }
 
 fn findall_(interp: &mut Interp, args: Args) -> EvalResult {
+    if args
+        .pos
+        .first()
+        .is_some_and(|v| super::regex::as_regex(v).is_some())
+    {
+        return super::regex::findall(interp, &args);
+    }
     let mut idx = Vec::new();
     let mut position = 0.0;
     visit_truths(interp, &args, "findall", |b| {
@@ -131,6 +138,13 @@ fn findall_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn findfirst_(interp: &mut Interp, args: Args) -> EvalResult {
+    if args
+        .pos
+        .first()
+        .is_some_and(|v| super::regex::as_regex(v).is_some())
+    {
+        return super::regex::findfirst(&args);
+    }
     let mut position = 0;
     let mut found = false;
     visit_truths(interp, &args, "findfirst", |b| {
@@ -202,6 +216,13 @@ fn all_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn count_(interp: &mut Interp, args: Args) -> EvalResult {
+    if args
+        .pos
+        .first()
+        .is_some_and(|v| super::regex::as_regex(v).is_some())
+    {
+        return super::regex::count(&args);
+    }
     if let Some(counts) = sparse_trues(&args, "count") {
         return Ok(Value::Int(counts?.0 as i64));
     }

@@ -2,6 +2,7 @@
 //! `endswith`, `strip`, `lpad`, `rpad`, `parse`.
 
 use super::chars::text_of;
+use super::regex;
 use super::{to_size, Args};
 use crate::display::print_string;
 use crate::error::ErrorKind;
@@ -115,6 +116,13 @@ fn strip_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn split_(_: &mut Interp, args: Args) -> EvalResult {
+    if args
+        .pos
+        .get(1)
+        .is_some_and(|v| regex::as_regex(v).is_some())
+    {
+        return regex::split(&args);
+    }
     let s = text(&args, 0, "split")?;
     let parts: Vec<Value> = match args.pos.get(1) {
         Some(sep @ (Value::Str(_) | Value::Char(_))) => s
@@ -144,7 +152,17 @@ fn replace_(interp: &mut Interp, args: Args) -> EvalResult {
         return replace_elements(interp, &args);
     }
     args.arity("replace", 2, 2)?;
+    args.keywords("replace", &["count"])?;
     let s = text(&args, 0, "replace")?;
+    if let Value::Tuple(pair) = &args.pos[1] {
+        if let (2, Some(r)) = (pair.len(), regex::as_regex(&pair[0])) {
+            let limit = match args.kw("count") {
+                Some(v) => to_size(v, "replace")?,
+                None => usize::MAX,
+            };
+            return regex::replace(interp, &s, r, &pair[1], limit);
+        }
+    }
     match &args.pos[1] {
         Value::Tuple(pair) if pair.len() == 2 => Ok(Value::str(
             s.replace(&print_string(&pair[0]), &print_string(&pair[1])),
@@ -182,18 +200,50 @@ fn replace_elements(interp: &mut Interp, args: &Args) -> EvalResult {
 }
 
 fn occursin_(_: &mut Interp, args: Args) -> EvalResult {
+    if args
+        .pos
+        .first()
+        .is_some_and(|v| regex::as_regex(v).is_some())
+    {
+        return regex::occursin(&args, false);
+    }
     Ok(Value::Bool(
         text(&args, 1, "occursin")?.contains(text(&args, 0, "occursin")?.as_ref()),
     ))
 }
 
+/// `contains(haystack, needle)`: `occursin(needle, haystack)`.
+fn contains_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("contains", 2, 2)?;
+    if regex::as_regex(&args.pos[1]).is_some() {
+        return regex::occursin(&args, true);
+    }
+    Ok(Value::Bool(
+        text(&args, 0, "contains")?.contains(text(&args, 1, "contains")?.as_ref()),
+    ))
+}
+
 fn startswith_(_: &mut Interp, args: Args) -> EvalResult {
+    if args
+        .pos
+        .get(1)
+        .is_some_and(|v| regex::as_regex(v).is_some())
+    {
+        return regex::anchored(&args, false);
+    }
     Ok(Value::Bool(
         text(&args, 0, "startswith")?.starts_with(text(&args, 1, "startswith")?.as_ref()),
     ))
 }
 
 fn endswith_(_: &mut Interp, args: Args) -> EvalResult {
+    if args
+        .pos
+        .get(1)
+        .is_some_and(|v| regex::as_regex(v).is_some())
+    {
+        return regex::anchored(&args, true);
+    }
     Ok(Value::Bool(
         text(&args, 0, "endswith")?.ends_with(text(&args, 1, "endswith")?.as_ref()),
     ))
@@ -327,10 +377,11 @@ crate::builtins! {
     "uppercase" => uppercase_, false, "    uppercase(s)\n\nThe string in upper case.\n\n```\njulia> uppercase(\"ad\")\n\"AD\"\n```";
     "lowercase" => lowercase_, false, "    lowercase(s)\n\nThe string in lower case.\n\n```\njulia> lowercase(\"AD\")\n\"ad\"\n```";
     "strip" => strip_, false, "    strip(s)\n\nThe string without leading and trailing whitespace.\n\n```\njulia> strip(\"  a \")\n\"a\"\n```";
-    "split" => split_, false, "    split(s, [sep])\n\nThe pieces of `s` between separators (whitespace by default).\n\n```\njulia> split(\"a b\")\n2-element Vector{String}:\n \"a\"\n \"b\"\n```";
+    "split" => split_, false, "    split(s, [sep])\n\nThe pieces of `s` between separators (a string, a character or a `Regex`; whitespace by default).\n\n```\njulia> split(\"a b\")\n2-element Vector{String}:\n \"a\"\n \"b\"\n```";
     "join" => join_, false, "    join(xs, [sep])\n\nThe elements printed and joined with `sep`.\n\n```\njulia> join([1, 2, 3], \", \")\n\"1, 2, 3\"\n```";
-    "replace" => replace_, false, "    replace(s, old => new)\n\n`s` with every `old` replaced by `new`.\n\n```\njulia> replace(\"a-b\", \"-\" => \"+\")\n\"a+b\"\n```";
-    "occursin" => occursin_, false, "    occursin(needle, haystack)\n\nWhether `needle` occurs in `haystack`.\n\n```\njulia> occursin(\"ff\", \"diff\")\ntrue\n```";
+    "replace" => replace_, false, "    replace(s, old => new; [count])\n\n`s` with every `old` replaced by `new` (the first `count`). With a `Regex` for `old`, `new` is a string taken literally, a substitution string `s\"…\"` whose `\\1`, `\\g<name>` stand for captures, or a function of the matched text: `replace(\"a1b22\", r\"\\d+\" => s\"<\\0>\")` is `\"a<1>b<22>\"`.\n\n```\njulia> replace(\"a-b\", \"-\" => \"+\")\n\"a+b\"\n```";
+    "occursin" => occursin_, false, "    occursin(needle, haystack)\n\nWhether `needle` (a string, a character or a `Regex`) occurs in `haystack`.\n\n```\njulia> occursin(\"ff\", \"diff\")\ntrue\n```";
+    "contains" => contains_, false, "    contains(haystack, needle)\n\nWhether `needle` (a string, a character or a `Regex`) occurs in `haystack`: `occursin(needle, haystack)`.\n\n```\njulia> contains(\"gradient\", \"rad\"), contains(\"x42\", r\"\\d\")\n(true, true)\n```";
     "startswith" => startswith_, false, "    startswith(s, prefix)\n\nWhether `s` starts with `prefix`.\n\n```\njulia> startswith(\"gradient\", \"grad\")\ntrue\n```";
     "endswith" => endswith_, false, "    endswith(s, suffix)\n\nWhether `s` ends with `suffix`.\n\n```\njulia> endswith(\"file.mtx\", \".mtx\")\ntrue\n```";
     "lpad" => lpad_, false, "    lpad(s, n, [fill])\n\n`s` printed and padded on the left to `n` characters.\n\n```\njulia> lpad(7, 3, \"0\")\n\"007\"\n```";

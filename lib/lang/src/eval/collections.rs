@@ -289,6 +289,18 @@ pub fn scalar_f64(v: &Value) -> Result<f64, Flow> {
     }
 }
 
+/// A `Vector{Any}` holding only numbers (`ret = []; push!(ret, x[1]^2)`) as the numeric
+/// vector of them, as Julia's AD packages accept it for a function's output; any other value
+/// unchanged.
+pub fn numbers_of_any_vector(interp: &Interp, v: Value) -> EvalResult {
+    let items = match &v {
+        Value::List(items) if items.borrow().iter().all(Value::is_number) => items.borrow().clone(),
+        _ => return Ok(v),
+    };
+    let n = items.len();
+    collect_values(interp, items, &[n])
+}
+
 /// Builds an array of `shape` from computed elements: numbers become a numeric array
 /// (`Int64` when all are integers, `Bool` when all are booleans, dual when any carries
 /// derivatives), anything else a vector of values.

@@ -386,6 +386,12 @@ impl Interp {
             {
                 self.typed_list(t, indices.to_vec())
             }
+            Value::Object(o)
+                if matches!(indices, [Value::Symbol(_) | Value::Str(_)])
+                    && o.get_index(&indices[0]).is_some() =>
+            {
+                Ok(o.get_index(&indices[0]).expect("checked above"))
+            }
             Value::Object(o) if o.elements().is_some() => {
                 let items = o.elements().unwrap_or_default();
                 let as_list = Value::List(std::rc::Rc::new(std::cell::RefCell::new(items)));

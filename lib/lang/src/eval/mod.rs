@@ -427,6 +427,11 @@ impl Interp {
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::Str(parts) => self.eval_string(parts),
             ExprKind::Char(c) => Ok(Value::Char(*c)),
+            ExprKind::PrefixedStr {
+                prefix,
+                text,
+                flags,
+            } => crate::builtins::regex::string_literal(*prefix, text, flags),
             ExprKind::Symbol(s) => Ok(Value::Symbol(*s)),
             ExprKind::Ident(name) => self.lookup(*name),
             ExprKind::Nothing | ExprKind::Using => Ok(Value::Nothing),

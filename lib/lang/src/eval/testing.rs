@@ -403,6 +403,9 @@ impl Interp {
                 };
                 let matches = match &expected {
                     Value::Str(text) => headline.contains(text.as_str()),
+                    _ if crate::builtins::regex::as_regex(&expected).is_some() => {
+                        crate::builtins::regex::is_match(&expected, &headline)
+                    }
                     _ => self.exception_matches(&caught, &expected)?,
                 };
                 if matches {
@@ -654,10 +657,10 @@ impl Interp {
     }
 }
 
-/// A pattern of `@test_logs`: `(:warn,)` or `(:warn, "message")`.
+/// A pattern of `@test_logs`: `(:warn,)`, `(:warn, "message")` or `(:warn, r"regex")`.
 struct LogPattern {
     level: String,
-    message: Option<String>,
+    message: Option<Value>,
 }
 
 impl LogPattern {
@@ -671,10 +674,15 @@ impl LogPattern {
                 level: level.as_str().to_string(),
                 message: None,
             }),
-            [Value::Symbol(level), Value::Str(message), ..] => Ok(LogPattern {
-                level: level.as_str().to_string(),
-                message: Some(message.to_string()),
-            }),
+            [Value::Symbol(level), message, ..]
+                if matches!(message, Value::Str(_))
+                    || crate::builtins::regex::as_regex(message).is_some() =>
+            {
+                Ok(LogPattern {
+                    level: level.as_str().to_string(),
+                    message: Some(message.clone()),
+                })
+            }
             _ => Err(usage(
                 "@test_logs takes patterns such as (:warn, \"message\")",
             )),
@@ -683,12 +691,15 @@ impl LogPattern {
 
     fn matches(&self, record: &LogRecord) -> bool {
         self.level == record.level.symbol()
-            && self.message.as_ref().is_none_or(|m| *m == record.message)
+            && self.message.as_ref().is_none_or(|m| match m {
+                Value::Str(text) => **text == record.message,
+                regex => crate::builtins::regex::is_match(regex, &record.message),
+            })
     }
 
     fn shown(&self) -> String {
         match &self.message {
-            Some(m) => format!("(:{}, {m:?})", self.level),
+            Some(m) => format!("(:{}, {})", self.level, crate::display::repr(m)),
             None => format!("(:{},)", self.level),
         }
     }

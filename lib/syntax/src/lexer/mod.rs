@@ -49,6 +49,17 @@ pub enum TokenKind {
     Str(Vec<StrPiece>),
     /// `'a'`, `'\n'`, `'\u00e9'`
     Char(char),
+    /// `r"a+b"i`, `raw"C:\dir"`, `s"\1"`: a non-standard string literal (Julia's string
+    /// macros): the text as written (no escapes but `\"`, no interpolation) and the letters
+    /// right after the closing quote.
+    PrefixedStr {
+        /// The name before the opening quote (`r`, `raw`, `s`).
+        prefix: Name,
+        /// The text between the quotes.
+        text: String,
+        /// The flags after the closing quote (`i` in `r"a"i`).
+        flags: String,
+    },
     /// `x`, `push!`, `∇f`, `x₁`
     Ident(Name),
     /// A reserved word such as `function` or `end`.
@@ -560,7 +571,7 @@ impl<'s> Lexer<'s> {
             '@' => self.lex_macro(start),
             '.' => self.lex_dot(start),
             '0'..='9' => self.lex_number(start),
-            c if is_ident_start(c) => Ok(self.lex_identifier(start)),
+            c if is_ident_start(c) => self.lex_identifier(start),
             _ => match operator_at(self.rest()) {
                 Some((kind, len)) => {
                     if self.rest().starts_with("//") {
@@ -584,12 +595,16 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    fn lex_identifier(&mut self, start: usize) -> TokenKind {
+    fn lex_identifier(&mut self, start: usize) -> LexResult<TokenKind> {
         let word = self.scan_identifier(start, true);
-        match Keyword::from_word(word) {
+        Ok(match Keyword::from_word(word) {
             Some(keyword) => TokenKind::Keyword(keyword),
+            // A name right before a quote is a string macro: `r"…"`, `raw"…"`.
+            None if self.rest().starts_with('"') => {
+                return self.lex_prefixed_string(start, Name::new(word))
+            }
             None => TokenKind::Ident(Name::new(word)),
-        }
+        })
     }
 
     /// Scans identifier characters from `start` and returns them, with `!`s inside or at the

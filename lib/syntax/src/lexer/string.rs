@@ -1,5 +1,6 @@
 //! String literals: `"…"` and triple-quoted `"""…"""` (dedented as Julia does), with escapes
-//! decoded and interpolations `$name` and `$( … )` turned into [`StrPiece`]s; the tokens of a
+//! decoded and interpolations `$name` and `$( … )` turned into [`StrPiece`]s, and the raw text
+//! of string macros (`r"…"i`, `raw"…"`); the tokens of a
 //! `$( … )` are lexed here, so nested strings work. Lexing tolerantly, an unterminated string
 //! runs to the end of the input, and an invalid escape or `$` is text of the string.
 
@@ -30,17 +31,7 @@ impl<'s> Lexer<'s> {
         let mut pos = content_start;
         let mut pieces = Vec::new();
         let mut text = String::new();
-        let unterminated = || error(ParseErrorKind::UnterminatedString, start, start + 1);
-        loop {
-            let Some(c) = self.char_at(pos) else {
-                if self.reached_end(Inside::String {
-                    start,
-                    content_start,
-                }) {
-                    break;
-                }
-                return Err(unterminated());
-            };
+        while let Some(c) = self.string_char(pos, start, content_start, start + 1)? {
             match c {
                 '"' if !triple => {
                     pos += 1;
@@ -90,6 +81,79 @@ impl<'s> Lexer<'s> {
         }
         self.pos = pos;
         Ok(TokenKind::Str(pieces))
+    }
+
+    /// The character at `pos` of a string that starts at `start`: `None` when a tolerant
+    /// lexing reaches the end (the string runs to it), an unterminated-string error (spanning
+    /// up to `quote_end`) when a strict one does.
+    fn string_char(
+        &mut self,
+        pos: usize,
+        start: usize,
+        content_start: usize,
+        quote_end: usize,
+    ) -> LexResult<Option<char>> {
+        match self.char_at(pos) {
+            Some(c) => Ok(Some(c)),
+            None if self.reached_end(Inside::String {
+                start,
+                content_start,
+            }) =>
+            {
+                Ok(None)
+            }
+            None => Err(error(ParseErrorKind::UnterminatedString, start, quote_end)),
+        }
+    }
+
+    /// `prefix"…"flags` from the opening quote at the current position (`start` is the
+    /// prefix's): the text as written, `\"` standing for a quote, triple-quoted text dedented.
+    pub(super) fn lex_prefixed_string(
+        &mut self,
+        start: usize,
+        prefix: Name,
+    ) -> LexResult<TokenKind> {
+        let open = self.pos;
+        let triple = self.src[open..].starts_with("\"\"\"");
+        let content_start = open + if triple { 3 } else { 1 };
+        let mut pos = content_start;
+        let mut text = String::new();
+        while let Some(c) = self.string_char(pos, start, content_start, open + 1)? {
+            if triple && self.src[pos..].starts_with("\"\"\"") {
+                pos += 3;
+                break;
+            }
+            if !triple && c == '"' {
+                pos += 1;
+                break;
+            }
+            if c == '\\' && self.src[pos + 1..].starts_with('"') {
+                text.push('"');
+                pos += 2;
+                continue;
+            }
+            text.push(c);
+            pos += c.len_utf8();
+        }
+        if triple {
+            let mut pieces = vec![StrPiece::Text(text)];
+            dedent(&mut pieces);
+            text = match pieces.pop() {
+                Some(StrPiece::Text(t)) => t,
+                _ => String::new(),
+            };
+        }
+        let flags_start = pos;
+        while self.char_at(pos).is_some_and(|c| c.is_ascii_alphanumeric()) {
+            pos += 1;
+        }
+        let flags = self.src[flags_start..pos].to_string();
+        self.pos = pos;
+        Ok(TokenKind::PrefixedStr {
+            prefix,
+            text,
+            flags,
+        })
     }
 
     /// A character literal at `start` (its opening quote): exactly one character or escape

@@ -203,6 +203,25 @@ fn strings() {
 }
 
 #[test]
+fn string_macros_keep_their_text_as_written() {
+    let prefixed = |prefix: &str, text: &str, flags: &str| TokenKind::PrefixedStr {
+        prefix: Name::new(prefix),
+        text: text.into(),
+        flags: flags.into(),
+    };
+    assert_eq!(kinds(r#"r"\d+$x"i"#)[0], prefixed("r", r"\d+$x", "i"));
+    assert_eq!(kinds(r#"raw"a\"b""#)[0], prefixed("raw", "a\"b", ""));
+    assert_eq!(
+        kinds("r\"\"\"\n    a b\n    \"\"\"x")[0],
+        prefixed("r", "a b\n", "x")
+    );
+    // A space makes the name and the string two tokens.
+    assert_eq!(kinds(r#"f "a""#)[0], TokenKind::Ident(Name::new("f")));
+    let (_, e) = lex("r\"abc");
+    assert_eq!(e.unwrap().kind, ParseErrorKind::UnterminatedString);
+}
+
+#[test]
 fn triple_quoted_strings_are_dedented() {
     let src = "\"\"\"\n    f(x)\n\n      Doc.\n    \"\"\"";
     assert_eq!(

@@ -21,6 +21,15 @@ impl<'s> Parser<'s> {
             TokenKind::Int(v) => ExprKind::Int(v),
             TokenKind::Float(v) => ExprKind::Float(v),
             TokenKind::Char(c) => ExprKind::Char(c),
+            TokenKind::PrefixedStr {
+                prefix,
+                ref text,
+                ref flags,
+            } => ExprKind::PrefixedStr {
+                prefix,
+                text: text.clone(),
+                flags: flags.clone(),
+            },
             TokenKind::Ident(name) => ExprKind::Ident(name),
             TokenKind::Str(_) => return self.parse_string(),
             // `in(x, s)`, `in.(x, Ref(s))` and `(in)`, `f(in, x)`: the function `in`, as Julia

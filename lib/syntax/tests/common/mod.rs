@@ -114,6 +114,11 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Float(v) => format!("{v:?}"),
         ExprKind::Bool(b) => b.to_string(),
         ExprKind::Char(c) => format!("{c:?}"),
+        ExprKind::PrefixedStr {
+            prefix,
+            text,
+            flags,
+        } => format!("(macrocall @{prefix}_str {text:?} {flags:?})"),
         ExprKind::Str(parts) => {
             if let [StrPart::Text(t)] = parts.as_slice() {
                 format!("{t:?}")

@@ -285,6 +285,7 @@ pub(super) fn evaluate(
         None => {
             let args = std::iter::once(x).chain(contexts).collect();
             let out = interp.call(&p.f, args)?;
+            let out = crate::eval::collections::numbers_of_any_vector(interp, out)?;
             numeric(&out, "function's output").map(|(t, _)| t)
         }
     }

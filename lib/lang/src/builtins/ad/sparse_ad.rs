@@ -306,7 +306,9 @@ pub fn tensor_function<'a>(
             }
             None => {
                 let out = interp.call(f, vec![x])?;
-                numbers(&out)
+                numbers(&crate::eval::collections::numbers_of_any_vector(
+                    interp, out,
+                )?)
             }
         }
     }
