@@ -29,15 +29,18 @@ fn sum_to_shape(ct: &Tensor, shape: &[usize]) -> Result<Tensor> {
 /// A unary function on a tracked value.
 pub fn unary(f: UnaryFn, tr: &Rc<Tracked>) -> Result<Tensor> {
     let value = super::elementwise::unary(f, &tr.value)?;
-    let slope = f.derivative(&tr.value)?;
     let operand = Tensor::Tracked(tr.clone());
-    Ok(record_scaled(
-        tr.tag,
-        value,
-        vec![(&operand, slope)],
-        &[&operand],
-        move |x| super::elementwise::unary(f, &x[0]),
-    ))
+    // A structurally zero slope (`round`, `sign`) passes nothing back: multiplying by a zero
+    // would still pass on the dependencies of a tracer cotangent, as SCT's non-shared Hessian
+    // tracers do not.
+    let edges = if super::tracing::zero_slope(f) {
+        Vec::new()
+    } else {
+        vec![(&operand, f.derivative(&tr.value)?)]
+    };
+    Ok(record_scaled(tr.tag, value, edges, &[&operand], move |x| {
+        super::elementwise::unary(f, &x[0])
+    }))
 }
 
 /// A binary function where the newest tag is a tape's.
