@@ -377,8 +377,47 @@ fn run2(interp: &mut Interp, args: &Args, name: &'static str) -> EvalResult {
     }
     match (plain_number(&args.pos[0]), plain_number(&args.pos[1])) {
         (Some(x), Some(y)) => Ok(Value::Float(two(&mut Plain, name, &x, &y)?)),
+        _ if matches!(name, "xlogy" | "xlog1py" | "xexpy") && args.pos.iter().any(traced) => {
+            let primal = |v: &Value| traced_value(v).unwrap_or(f64::NAN);
+            let value = two(
+                &mut Plain,
+                name,
+                &primal(&args.pos[0]),
+                &primal(&args.pos[1]),
+            )?;
+            opaque_pattern(interp, value, &args.pos[0], &args.pos[1])
+        }
         _ => two(&mut Composed(interp), name, &args.pos[0], &args.pos[1]),
     }
+}
+
+/// Whether sparsity tracers are inside `v`.
+fn traced(v: &Value) -> bool {
+    matches!(v, Value::Real(t) if t.has_tracer())
+}
+
+/// The number a traced value stands for (NaN for a global tracer, which has none).
+fn traced_value(v: &Value) -> Option<f64> {
+    match v {
+        Value::Real(t) => t.primal().first().copied(),
+        other => plain_number(other),
+    }
+}
+
+/// `value`, with the sparsity pattern SparseConnectivityTracer gives `xlogy`, `xlog1py` and
+/// `xexpy`: it classifies them as functions of two arguments whose every first and second
+/// derivative may be nonzero (at any point, for local tracers too), where their formulas are
+/// linear in `x`. `sin(x + y)` has that pattern; the difference of two evaluations of it (two
+/// nodes of a tape, so neither slope cancels before it is applied) is an exact zero that
+/// carries the pattern onto `value`.
+fn opaque_pattern(interp: &mut Interp, value: f64, x: &Value, y: &Value) -> EvalResult {
+    let mut coupled = || -> EvalResult {
+        let sum = interp.binary(BinOp::Add, false, x, y)?;
+        call_named(interp, "sin", vec![sum])
+    };
+    let (a, b) = (coupled()?, coupled()?);
+    let zero = interp.binary(BinOp::Sub, false, &a, &b)?;
+    interp.binary(BinOp::Add, false, &Value::Float(value), &zero)
 }
 
 /// Defines the builtins of one-argument formulas with their default parameter.
