@@ -77,6 +77,10 @@ fn sparse_(interp: &mut Interp, args: Args) -> EvalResult {
             if let Value::Sparse(_) = a {
                 return Ok(crate::builtins::arrays::deep_copy(a));
             }
+            if carries_derivatives(a)? {
+                // Inside a differentiated function: the dense copy, same values and derivatives.
+                return Ok(crate::builtins::arrays::deep_copy(a));
+            }
             let (m, eltype) = sparse_of_dense(a, "sparse")?;
             Ok(sparse_value(m, eltype))
         }
@@ -288,7 +292,24 @@ fn sprand_with(
     ))
 }
 
+/// Whether `v` holds numbers carrying derivatives (or sparsity tracers), which a sparse
+/// matrix cannot store: `sparse` and `spdiagm` then give the dense matrix instead, as a
+/// differentiated function needs its values and derivatives more than the storage.
+fn carries_derivatives(v: &Value) -> Result<bool, Flow> {
+    Ok(operand(v)?.is_some_and(|o| !o.tensor().is_plain()))
+}
+
 fn spdiagm_(interp: &mut Interp, args: Args) -> EvalResult {
+    let carried = args.pos.iter().try_fold(false, |any, a| {
+        let values = match a {
+            Value::Tuple(pair) if pair.len() == 2 => &pair[1],
+            other => other,
+        };
+        Ok::<_, Flow>(any || carries_derivatives(values)?)
+    })?;
+    if carried {
+        return crate::builtins::call_named(interp, "diagm", args.pos.clone());
+    }
     let (size, pairs) = crate::builtins::diagonal_pairs(&args.pos, "spdiagm")?;
     let mut diagonals = Vec::with_capacity(pairs.len());
     let mut all_bool = true;
@@ -333,9 +354,9 @@ fn spdiagm_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "sparse" => sparse_, false, "    sparse(I, J, V, [m, n])\n    sparse(A)\n    sparse(I, n)\n\nA `SparseMatrixCSC{Float64, Int64}` with entries `V[k]` at `(I[k], J[k])` (1-based; duplicates are summed; a single value is repeated), or the nonzeros of a dense matrix, or the n×n identity (`I` is the identity function).\n\n```\njulia> sparse([1, 2, 1], [1, 2, 1], [1.0, 2.0, 3.0], 2, 2)\n2×2 SparseMatrixCSC{Float64, Int64} with 2 stored entries:\n 4.0   ⋅ \n  ⋅   2.0\n```";
+    "sparse" => sparse_, false, "    sparse(I, J, V, [m, n])\n    sparse(A)\n    sparse(I, n)\n\nA `SparseMatrixCSC{Float64, Int64}` with entries `V[k]` at `(I[k], J[k])` (1-based; duplicates are summed; a single value is repeated), or the nonzeros of a dense matrix, or the n×n identity (`I` is the identity function). Inside a differentiated function, `sparse(A)` of numbers carrying derivatives or sparsity tracers is a dense copy of `A` (a sparse matrix stores plain numbers only; the values and derivatives are the same).\n\n```\njulia> sparse([1, 2, 1], [1, 2, 1], [1.0, 2.0, 3.0], 2, 2)\n2×2 SparseMatrixCSC{Float64, Int64} with 2 stored entries:\n 4.0   ⋅ \n  ⋅   2.0\n```";
     "spzeros" => spzeros_, false, "    spzeros(m, n)\n\nAn m×n sparse matrix with no stored entries.\n\n```\njulia> nnz(spzeros(3, 3))\n0\n```";
-    "spdiagm" => spdiagm_, false, "    spdiagm(v)\n    spdiagm(k => v, ...)\n    spdiagm(m, n, k => v, ...)\n\nA sparse matrix with `v` on its `k`-th diagonal.\n\n```\njulia> spdiagm(0 => [2.0, 2.0], 1 => [-1.0])\n2×2 SparseMatrixCSC{Float64, Int64} with 3 stored entries:\n 2.0  -1.0\n  ⋅    2.0\n```";
+    "spdiagm" => spdiagm_, false, "    spdiagm(v)\n    spdiagm(k => v, ...)\n    spdiagm(m, n, k => v, ...)\n\nA sparse matrix with `v` on its `k`-th diagonal. Inside a differentiated function, for numbers carrying derivatives or sparsity tracers, it is the dense `diagm` (a sparse matrix stores plain numbers only; the values and derivatives are the same).\n\n```\njulia> spdiagm(0 => [2.0, 2.0], 1 => [-1.0])\n2×2 SparseMatrixCSC{Float64, Int64} with 3 stored entries:\n 2.0  -1.0\n  ⋅    2.0\n```";
     "sprand" => sprand_, false, "    sprand([rng,] m, n, p)\n    sprand([rng,] Bool, m, n, p)\n\nA random m×n sparse matrix: each entry is stored with probability `p`, with a value uniform in [0, 1) (from the session's generator), or `true` for a `Bool` pattern.\n\n```\njulia> size(sprand(100, 50, 0.1))\n(100, 50)\n```";
     "nnz" => nnz_, false, "    nnz(A)\n\nThe number of stored entries of a sparse matrix.\n\n```\njulia> nnz(sparse([1, 2], [1, 2], [1.0, 2.0]))\n2\n```";
     "findnz" => findnz_, false, "    findnz(A)\n\n`(I, J, V)`: the row indices, column indices and values of the stored entries, column by column.\n\n```\njulia> findnz(sparse([2, 1], [1, 2], [5.0, 6.0]))\n([2, 1], [1, 2], [5.0, 6.0])\n```";
