@@ -122,6 +122,11 @@ pub(super) fn diagm(interp: &mut Interp, args: Args) -> EvalResult {
 
 fn kron_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("kron", 2, 2)?;
+    if let Some(product) =
+        crate::builtins::sparse::construct::sparse_kron(interp, &args.pos[0], &args.pos[1])
+    {
+        return product;
+    }
     let (a, ea) = matrix_tensor(interp, &args.pos[0], "kron")?;
     let (b, eb) = matrix_tensor(interp, &args.pos[1], "kron")?;
     let dims = |t: &Tensor| match *t.shape() {
@@ -409,7 +414,7 @@ crate::builtins! {
     "Diagonal" => diagonal_, false, "    Diagonal(v)\n    Diagonal(A)\n\nThe square matrix with the vector `v` on its diagonal and zeros elsewhere, or the diagonal part of a square matrix `A`. It is a plain `Matrix` here, not Julia's lazy `Diagonal` type, so it prints as a dense matrix; it differentiates like `diagm`.\n\n```\njulia> Diagonal([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
     "Symmetric" => symmetric_, false, "    Symmetric(A, uplo=:U)\n\nThe symmetric matrix whose upper (`:U`) or lower (`:L`) triangle is that of the square matrix `A`, mirrored across the diagonal. It is a plain (dense or sparse) matrix here, not Julia's wrapper type.\n\n```\njulia> Symmetric([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 2  4\n```";
     "tr" => tr_, false, "    tr(A)\n\nThe trace (sum of the diagonal).\n\n```\njulia> tr([1 2; 3 4])\n5\n```";
-    "kron" => kron_, false, "    kron(A, B)\n\nThe Kronecker product (of two vectors: a vector).\n\n```\njulia> kron([1 0; 0 1], [1 2])\n2×4 Matrix{Int64}:\n 1  2  0  0\n 0  0  1  2\n```";
+    "kron" => kron_, false, "    kron(A, B)\n\nThe Kronecker product (of two vectors: a vector). With a sparse factor the product is sparse.\n\n```\njulia> kron([1 0; 0 1], [1 2])\n2×4 Matrix{Int64}:\n 1  2  0  0\n 0  0  1  2\n```";
     "I" => identity_, false, "    I(n)\n\nThe n×n identity matrix (dense `Float64`). The bare `I` is Julia's uniform identity: `λ*I` scales it, and it takes the size of the square matrix it meets (`A + λ*I`, `A - I`, `I * x`, `I \\ b`; sparse `A` stays sparse); `(λ*I)(n)` is the n×n matrix.\n\n```\njulia> I(2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n\njulia> [1.0 2.0; 3.0 4.0] + 2I\n2×2 Matrix{Float64}:\n 3.0  2.0\n 3.0  6.0\n```";
     "Hermitian" => hermitian_, false, "    Hermitian(A, uplo=:U)\n\nThe Hermitian matrix whose upper (`:U`) or lower (`:L`) triangle is that of the square matrix `A`; for real matrices (all of difflab's), the same as `Symmetric`, and a plain matrix.\n\n```\njulia> Hermitian([1.0 2.0; 3.0 4.0], :L)\n2×2 Matrix{Float64}:\n 1.0  3.0\n 3.0  4.0\n```";
     "UpperTriangular" => upper_triangular_, false, "    UpperTriangular(A)\n\nThe upper triangle of a matrix (the entries on and above the diagonal, the others zero), as a plain matrix of the same kind (`triu(A)`; Julia's is a lazy wrapper).\n\n```\njulia> UpperTriangular([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 0  4\n```";

@@ -52,6 +52,24 @@ pub(crate) fn interruptible<T: Send + 'static>(
     difflab_ad::background::run(&[a], move |inputs, _| work(inputs[0]))
 }
 
+/// [`interruptible`] for work on a compressed-column sparse matrix: large ones (by stored
+/// entries) are worked on off the session's thread, their index arrays travelling as numbers
+/// (exact far beyond any size the memory limit allows).
+pub(crate) fn interruptible_sparse<T: Send + 'static>(
+    (indptr, indices, values): (&[usize], &[usize], &[f64]),
+    work: impl FnOnce(&[usize], &[usize], &[f64]) -> T + Send + 'static,
+) -> AdResult<T> {
+    if values.len() < OFF_THREAD_ENTRIES {
+        return Ok(work(indptr, indices, values));
+    }
+    let as_numbers = |v: &[usize]| v.iter().map(|&k| k as f64).collect::<Vec<f64>>();
+    let (indptr, indices) = (as_numbers(indptr), as_numbers(indices));
+    difflab_ad::background::run(&[&indptr, &indices, values], move |inputs, _| {
+        let as_indices = |v: &[f64]| v.iter().map(|&x| x as usize).collect::<Vec<usize>>();
+        work(&as_indices(inputs[0]), &as_indices(inputs[1]), inputs[2])
+    })
+}
+
 pub(crate) mod bands;
 pub(crate) mod cholesky;
 pub(crate) mod construct;

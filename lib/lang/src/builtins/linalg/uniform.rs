@@ -66,7 +66,8 @@ fn scaling(scale: Value) -> Value {
 }
 
 /// The scale `v` stands for: `true` for the builtin `I`, λ for `λ*I`.
-fn scale_of(v: &Value) -> Option<Value> {
+/// The factor of `I` (`true`) or of a `UniformScaling` (`λ` of `λI`); `None` for other values.
+pub fn scale_of(v: &Value) -> Option<Value> {
     match v {
         Value::Builtin(b) if b.name == "I" => Some(Value::Bool(true)),
         Value::Object(o) => o

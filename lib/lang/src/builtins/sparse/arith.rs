@@ -124,14 +124,19 @@ impl SparseLu {
             &converted
         };
         let indptr = a.indptr().to_proper().to_vec();
-        let symbolic =
-            faer::sparse::SymbolicSparseColMatRef::new_checked(n, n, &indptr, None, a.indices());
-        let lu = faer::sparse::SparseColMatRef::new(symbolic, a.data())
-            .sp_lu()
-            .map_err(|e| match e {
-                faer::sparse::linalg::LuError::SymbolicSingular { .. } => singular(0),
-                other => AdError::Argument(format!("the sparse LU factorization failed: {other}")),
-            })?;
+        // faer's factorization cannot be stopped: a large one runs off the session's thread.
+        let factorized = crate::builtins::linalg::interruptible_sparse(
+            (&indptr, a.indices(), a.data()),
+            move |indptr, indices, values| {
+                let symbolic =
+                    faer::sparse::SymbolicSparseColMatRef::new_checked(n, n, indptr, None, indices);
+                faer::sparse::SparseColMatRef::new(symbolic, values).sp_lu()
+            },
+        )?;
+        let lu = factorized.map_err(|e| match e {
+            faer::sparse::linalg::LuError::SymbolicSingular { .. } => singular(0),
+            other => AdError::Argument(format!("the sparse LU factorization failed: {other}")),
+        })?;
         Ok(SparseLu { n, lu: Some(lu) })
     }
 }

@@ -64,14 +64,20 @@ fn from_triplets(
 
 fn sparse_(interp: &mut Interp, args: Args) -> EvalResult {
     match args.pos.as_slice() {
-        [Value::Builtin(b), rest @ ..] if b.name == "I" && !rest.is_empty() && rest.len() <= 2 => {
-            // `sparse(I, n)` and `sparse(I, m, n)`: the sparse identity.
+        [scaling, rest @ ..]
+            if !rest.is_empty()
+                && rest.len() <= 2
+                && crate::builtins::linalg::uniform::scale_of(scaling).is_some() =>
+        {
+            // `sparse(I, n)`, `sparse(I, m, n)` and `sparse(λI, m, n)`: λ on the diagonal.
+            let scale = crate::builtins::linalg::uniform::scale_of(scaling).expect("checked");
+            let (values, _) = numbers(&scale, "sparse")?;
             let m = to_size(&rest[0], "sparse")?;
             let n = rest.get(1).map(|v| to_size(v, "sparse")).transpose()?.unwrap_or(m);
             let k = m.min(n);
             interp.check_alloc(k + n)?;
             let diagonal: Vec<i64> = (1..=k as i64).collect();
-            from_triplets(interp, &diagonal, &diagonal, &[1.0], ElType::Float64, m, n)
+            from_triplets(interp, &diagonal, &diagonal, &values, ElType::Float64, m, n)
         }
         [a] => {
             if let Value::Sparse(_) = a {
@@ -290,6 +296,43 @@ fn sprand_with(
         CsMat::new_csc((m, n), indptr, indices, data),
         eltype,
     ))
+}
+
+/// `kron(A, B)` when either factor is sparse: the sparse Kronecker product (a dense factor
+/// is taken by its nonzeros); `None` when neither is sparse.
+pub(crate) fn sparse_kron(interp: &Interp, a: &Value, b: &Value) -> Option<EvalResult> {
+    if !matches!(a, Value::Sparse(_)) && !matches!(b, Value::Sparse(_)) {
+        return None;
+    }
+    let factor = |v: &Value| -> Result<(CsMat<f64>, ElType), Flow> {
+        match v {
+            Value::Sparse(s) => {
+                let s = s.borrow();
+                Ok((s.matrix.to_csc(), s.eltype))
+            }
+            other => sparse_of_dense(other, "kron"),
+        }
+    };
+    Some((|| {
+        let ((a, ea), (b, eb)) = (factor(a)?, factor(b)?);
+        let (m, n) = (
+            a.rows().saturating_mul(b.rows()),
+            a.cols().saturating_mul(b.cols()),
+        );
+        interp.check_alloc(a.nnz().saturating_mul(b.nnz()).saturating_mul(3))?;
+        let mut tri = TriMat::with_capacity((m, n), a.nnz() * b.nnz());
+        for (&x, (ia, ja)) in a.iter() {
+            for (&y, (ib, jb)) in b.iter() {
+                tri.add_triplet(ia * b.rows() + ib, ja * b.cols() + jb, x * y);
+            }
+        }
+        let eltype = if ea == ElType::Bool && eb == ElType::Bool {
+            ElType::Bool
+        } else {
+            ElType::Float64
+        };
+        Ok(sparse_value(tri.to_csc(), eltype))
+    })())
 }
 
 /// Whether `v` holds numbers carrying derivatives (or sparsity tracers), which a sparse
