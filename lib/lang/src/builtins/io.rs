@@ -334,6 +334,10 @@ impl crate::object::Object for TypeName {
                     .elements_of(x)
                     .map(|items| Value::Tuple(Rc::new(items))),
             ),
+            // `NamedTuple{(:a, :b)}(values)`: the names arrive first, as a tuple of symbols.
+            ("NamedTuple", [Value::Tuple(names), values]) if kwargs.is_empty() => {
+                Some(named_tuple(interp, names, values))
+            }
             // `T(x)` for the type of numbers carrying derivatives: a number carrying
             // derivatives stays itself, a plain one is a constant of that kind (a `Float64`).
             (name, [x]) if crate::types::names_derivative_number(name) && kwargs.is_empty() => {
@@ -349,6 +353,50 @@ impl crate::object::Object for TypeName {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+/// The named tuple of `names` (symbols) and `values` (a collection of as many values, or a
+/// named tuple holding those names, taken in the order of `names`).
+fn named_tuple(interp: &mut Interp, names: &[Value], values: &Value) -> EvalResult {
+    let names = names
+        .iter()
+        .map(|n| match n {
+            Value::Symbol(s) => Ok(*s),
+            other => Err(fail(
+                ErrorKind::TypeError,
+                format!(
+                    "NamedTuple names must be symbols, got a {}",
+                    other.type_name()
+                ),
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let values = match values {
+        Value::NamedTuple(fields) => names
+            .iter()
+            .map(|n| {
+                fields
+                    .iter()
+                    .find(|(k, _)| k == n)
+                    .map(|(_, v)| v.clone())
+                    .ok_or_else(|| fail(ErrorKind::KeyError, format!("key :{n} not found")))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        other => interp.elements_of(other)?,
+    };
+    if values.len() != names.len() {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "NamedTuple names and values must have matching lengths, got {} names and {} values",
+                names.len(),
+                values.len()
+            ),
+        ));
+    }
+    Ok(Value::NamedTuple(Rc::new(
+        names.into_iter().zip(values).collect(),
+    )))
 }
 
 fn joinpath_(_: &mut Interp, args: Args) -> EvalResult {

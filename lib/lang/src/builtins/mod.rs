@@ -40,6 +40,7 @@ pub mod linalg;
 pub mod markers;
 pub mod math;
 pub mod matpower;
+pub mod modules;
 pub mod mtx;
 pub mod number_facts;
 pub mod operator_values;
@@ -253,7 +254,7 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 71] {
+fn families() -> [&'static [Builtin]; 72] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -267,6 +268,7 @@ fn families() -> [&'static [Builtin]; 71] {
         coloring_matrices::BUILTINS,
         coloring_optimal::BUILTINS,
         regex::BUILTINS,
+        modules::BUILTINS,
         coloring_linear::BUILTINS,
         coloring_checks::BUILTINS,
         ad::implicit::BUILTINS,
@@ -405,6 +407,7 @@ pub fn constant(name: &str) -> Option<Value> {
         }
         "missing" | "undef" => Value::Nothing,
         "ENV" => dict::environment().ok()?,
+        "Main" => modules::main_module(),
         "stdout" => Value::Symbol(Name::new("stdout")),
         "stderr" => Value::Symbol(Name::new("stderr")),
         // Number types difflab has no values of, named so code can mention them, and types

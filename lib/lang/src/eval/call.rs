@@ -35,6 +35,7 @@ const MODULES: &[&str] = &[
     "NaNMath",
     "LogExpFunctions",
     "NNlib",
+    "Main",
 ];
 
 impl Interp {
@@ -433,13 +434,16 @@ impl Interp {
     }
 
     /// Resolves `Module.name` for the module names the documents use: a builtin of that
-    /// module (`Iterators.take`, `Base.front`), else the global `name` (`Random.seed!`);
-    /// `None` when `Module` is not one of them or is shadowed by a variable.
+    /// module (`Iterators.take`, `Base.front`), else the global `name` (`Random.seed!`,
+    /// `Main.x`); `None` when `Module` is not one of them or is shadowed by a variable.
     pub(crate) fn module_member(&self, target: &Expr, field: Name) -> Option<EvalResult> {
         let ExprKind::Ident(module) = target.kind else {
             return None;
         };
-        if !MODULES.contains(&module.as_str()) || self.lookup(module).is_ok() {
+        let shadowed = self
+            .lookup(module)
+            .is_ok_and(|v| !crate::builtins::modules::is_module(&v));
+        if !MODULES.contains(&module.as_str()) || shadowed {
             return None;
         }
         let qualified = Name::new(&format!("{module}.{field}"));
