@@ -53,6 +53,8 @@ pub mod reductions;
 pub mod reflection;
 pub mod refs;
 pub mod regex;
+pub mod repeat;
+pub mod rounding;
 pub mod search;
 pub mod set;
 pub mod slices;
@@ -254,7 +256,7 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 72] {
+fn families() -> [&'static [Builtin]; 74] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -269,6 +271,8 @@ fn families() -> [&'static [Builtin]; 72] {
         coloring_optimal::BUILTINS,
         regex::BUILTINS,
         modules::BUILTINS,
+        rounding::BUILTINS,
+        repeat::BUILTINS,
         coloring_linear::BUILTINS,
         coloring_checks::BUILTINS,
         ad::implicit::BUILTINS,
@@ -428,8 +432,8 @@ pub fn constant(name: &str) -> Option<Value> {
             crate::types::Prim::DataType,
         ))),
         mode if mode.starts_with("Round") => {
-            let (_, name) = math::ROUNDING_MODES.iter().find(|(n, _)| *n == mode)?;
-            Value::object(math::RoundingMode(name))
+            let (_, name) = rounding::ROUNDING_MODES.iter().find(|(n, _)| *n == mode)?;
+            Value::object(rounding::RoundingMode(name))
         }
         "AbstractLinearSolver" | "AbstractSparsityDetector" => Value::Type(std::rc::Rc::new(
             crate::types::library_abstract_type(name).expect("a library type"),
