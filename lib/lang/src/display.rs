@@ -13,7 +13,6 @@
 
 use crate::show::{self, ElType};
 use crate::value::Value;
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -116,9 +115,9 @@ pub fn eltype_of(v: &Value) -> Option<ElType> {
 /// Julia's `show(io, MIME"text/plain", v)` of a `Vector{Any}`: its summary, then one entry per
 /// line laid out by `print_matrix` (numbers aligned on their point, the rest left-aligned,
 /// rows elided with `⋮` beyond the screen), each entry in its one-line form.
-fn list_plain(list: &Rc<RefCell<Vec<Value>>>) -> String {
+fn list_plain(list: &Rc<crate::value::List>) -> String {
     let items = list.borrow();
-    let eltype: Rc<str> = common_type(&items).into();
+    let eltype: Rc<str> = list_eltype(list, &items).into();
     if items.is_empty() {
         return repr(&Value::List(list.clone()));
     }
@@ -140,6 +139,15 @@ fn list_plain(list: &Rc<RefCell<Vec<Value>>>) -> String {
 }
 
 /// The element type Julia would give a vector of these values.
+/// The element type a vector of values shows: the one it was declared with, else the one its
+/// items share.
+fn list_eltype(list: &crate::value::List, items: &[Value]) -> String {
+    match &list.declared {
+        Some(eltype) => eltype.to_string(),
+        None => common_type(items),
+    }
+}
+
 fn common_type(items: &[Value]) -> String {
     let mut names = items.iter().map(bounded_type_name);
     match names.next() {
@@ -361,12 +369,12 @@ impl Printer {
     /// `:limit` only the first and last ten of more than twenty entries.
     fn show_list(
         &mut self,
-        list: &Rc<RefCell<Vec<Value>>>,
+        list: &Rc<crate::value::List>,
         typeinfo: Option<Rc<str>>,
         tasks: &mut Vec<Task>,
     ) {
         let items = list.borrow();
-        let eltype: Rc<str> = common_type(&items).into();
+        let eltype: Rc<str> = list_eltype(list, &items).into();
         // Julia's `typeinfo_prefix`: what the context knows of this vector's element type.
         let known = typeinfo.as_deref().and_then(|t| {
             let inner = t.strip_prefix("Vector{")?.strip_suffix('}')?;
@@ -426,8 +434,11 @@ impl Printer {
                     // The REPL form stops after its summary for a circular vector.
                     Some(marker) => {
                         let items = list.borrow();
-                        let summary =
-                            format!("{}-element Vector{{{}}}:", items.len(), common_type(&items));
+                        let summary = format!(
+                            "{}-element Vector{{{}}}:",
+                            items.len(),
+                            list_eltype(list, &items)
+                        );
                         (format!("{summary}{marker}"), short)
                     }
                     None => (short.clone(), short),
@@ -491,7 +502,7 @@ mod tests {
     use expect_test::expect;
 
     fn list(items: Vec<Value>) -> Value {
-        Value::List(Rc::new(RefCell::new(items)))
+        Value::list(items)
     }
 
     fn tuple(items: Vec<Value>) -> Value {

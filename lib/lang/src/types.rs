@@ -50,6 +50,8 @@ pub enum Prim {
     Tuple,
     /// `NamedTuple`
     NamedTuple,
+    /// `Vararg{T}`: any number of trailing `T`s, as the last parameter of a `Tuple` type.
+    Vararg,
     /// `AbstractArray`
     AbstractArray,
     /// `AbstractVector`
@@ -106,6 +108,7 @@ impl Prim {
             "Function" => Prim::Function,
             "Tuple" => Prim::Tuple,
             "NamedTuple" => Prim::NamedTuple,
+            "Vararg" => Prim::Vararg,
             "AbstractArray" => Prim::AbstractArray,
             "AbstractVector" => Prim::AbstractVector,
             "AbstractMatrix" => Prim::AbstractMatrix,
@@ -148,6 +151,7 @@ impl Prim {
             Prim::Function => "Function",
             Prim::Tuple => "Tuple",
             Prim::NamedTuple => "NamedTuple",
+            Prim::Vararg => "Vararg",
             Prim::AbstractArray => "AbstractArray",
             Prim::AbstractVector => "AbstractVector",
             Prim::AbstractMatrix => "AbstractMatrix",
@@ -423,7 +427,12 @@ impl Type {
             ),
             Value::Tuple(items) => tuple_type(items, 0),
             Value::NamedTuple(_) => Type::Prim(Prim::NamedTuple),
-            Value::List(items) => applied(Prim::Vector, common_element_type(&items.borrow())),
+            Value::List(list) => applied(
+                Prim::Vector,
+                list.declared
+                    .clone()
+                    .unwrap_or_else(|| common_element_type(&list.borrow())),
+            ),
             Value::Sparse(s) => {
                 let eltype = match s.borrow().eltype {
                     ElType::Bool => Prim::Bool,
@@ -490,9 +499,12 @@ impl Type {
                 return true;
             }
         }
-        // A vector of values carries no declared element type: it is Julia's `Vector{Any}`
-        // (what `[]`, `Any[…]` and `push!` build) and, by its elements, `Vector{String}` &c.
-        if let (Value::List(_), Type::Applied(rank, params)) = (v, self) {
+        // A vector of values without a declared element type is Julia's `Vector{Any}` (what
+        // `[]` and `push!` build) and, by its elements, `Vector{String}` &c.
+        if let (Value::List(list), Type::Applied(rank, params)) = (v, self) {
+            if list.declared.is_some() {
+                return Type::of(v).is_subtype(self);
+            }
             let any = Type::Prim(Prim::Any);
             if Prim::Vector.is_subtype(*rank) && params.first() == Some(&any) {
                 return true;
@@ -511,9 +523,7 @@ impl Type {
             (Type::Prim(a), Type::Prim(b)) => a.is_subtype(*b),
             (Type::Applied(a, _), Type::Prim(b)) => a.is_subtype(*b),
             // Tuples are covariant: `Tuple{Float64} <: Tuple{Number}`.
-            (Type::Applied(Prim::Tuple, p), Type::Applied(Prim::Tuple, q)) => {
-                p.len() == q.len() && p.iter().zip(q.iter()).all(|(x, y)| x.is_subtype(y))
-            }
+            (Type::Applied(Prim::Tuple, p), Type::Applied(Prim::Tuple, q)) => tuple_fits(p, q),
             (Type::Applied(a, p), Type::Applied(b, q)) => a.is_subtype(*b) && params_fit(p, q),
             (Type::Named(a), Type::Named(b)) => a == b,
             (Type::Named(a), Type::User(_)) => {
@@ -605,6 +615,43 @@ pub fn library_abstract_type(name: &str) -> Option<Type> {
 
 /// Parameters are invariant, as in Julia, except that a type variable fits anything and a
 /// bounded one (`Vector{<:Real}`) any subtype of its bound.
+/// The fixed parameters of a tuple type and the element type of its trailing `Vararg`, if any
+/// (a bare `Vararg` is `Vararg{Any}`).
+fn split_vararg(params: &[Type]) -> (&[Type], Option<Type>) {
+    match params.split_last() {
+        Some((Type::Prim(Prim::Vararg), fixed)) => (fixed, Some(Type::Prim(Prim::Any))),
+        Some((Type::Applied(Prim::Vararg, element), fixed)) => (
+            fixed,
+            Some(element.first().cloned().unwrap_or(Type::Prim(Prim::Any))),
+        ),
+        _ => (params, None),
+    }
+}
+
+/// `Tuple{given…} <: Tuple{wanted…}`: element by element, a trailing `Vararg{T}` taking any
+/// number of further elements of `T`.
+fn tuple_fits(given: &[Type], wanted: &[Type]) -> bool {
+    let (given_fixed, given_rest) = split_vararg(given);
+    let (wanted_fixed, wanted_rest) = split_vararg(wanted);
+    let Some(rest) = wanted_rest else {
+        return given_rest.is_none()
+            && given_fixed.len() == wanted_fixed.len()
+            && given_fixed
+                .iter()
+                .zip(wanted_fixed)
+                .all(|(g, w)| g.is_subtype(w));
+    };
+    given_fixed.len() >= wanted_fixed.len()
+        && given_fixed
+            .iter()
+            .zip(wanted_fixed)
+            .all(|(g, w)| g.is_subtype(w))
+        && given_fixed[wanted_fixed.len()..]
+            .iter()
+            .all(|g| g.is_subtype(&rest))
+        && given_rest.is_none_or(|g| g.is_subtype(&rest))
+}
+
 fn params_fit(given: &[Type], wanted: &[Type]) -> bool {
     // Fewer parameters leave the rest free, as Julia's `SparseMatrixCSC{Float64}` does.
     given.len() >= wanted.len()

@@ -42,8 +42,8 @@ pub enum Value {
     Tuple(Rc<Vec<Value>>),
     /// A named tuple `(x = 1, y = 2)`.
     NamedTuple(Rc<Vec<(Name, Value)>>),
-    /// A vector of arbitrary values (`[rand(3), rand(4)]`, a vector of backends).
-    List(Rc<RefCell<Vec<Value>>>),
+    /// A vector of arbitrary values (`[rand(3), rand(4)]`, `String[]`, a vector of backends).
+    List(Rc<List>),
     /// A sparse matrix `SparseMatrixCSC{Float64, Int64}` (shared and mutable).
     Sparse(Rc<RefCell<SparseMatrix>>),
     /// A user function or closure.
@@ -62,6 +62,25 @@ pub enum Value {
 
 /// A shared, mutable array.
 pub type ArrayRef = Rc<RefCell<Array>>;
+
+/// The items of a [`Value::List`], shared and mutable (it dereferences to them), and the
+/// element type the vector was declared with: `String[]`, `Vector{Symbol}()` and
+/// `Any["a"]` have one, so `typeof` names it and storing a value of another type is Julia's
+/// conversion error. A vector built from its items (`["a", "b"]`, a comprehension) has none:
+/// its type is read from the items.
+pub struct List {
+    items: RefCell<Vec<Value>>,
+    /// The declared element type, if any.
+    pub declared: Option<crate::types::Type>,
+}
+
+impl std::ops::Deref for List {
+    type Target = RefCell<Vec<Value>>;
+
+    fn deref(&self) -> &RefCell<Vec<Value>> {
+        &self.items
+    }
+}
 
 /// A numeric array of any rank: its numbers and the element type the language sees.
 #[derive(Debug)]
@@ -261,6 +280,22 @@ impl Value {
             eltype,
             Tensor::from_col_major(shape, data),
         ))))
+    }
+
+    /// A vector of values typed by its items.
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(List {
+            items: RefCell::new(items),
+            declared: None,
+        }))
+    }
+
+    /// A vector of values declared to hold `eltype`s (the items are already of that type).
+    pub fn declared_list(eltype: crate::types::Type, items: Vec<Value>) -> Value {
+        Value::List(Rc::new(List {
+            items: RefCell::new(items),
+            declared: Some(eltype),
+        }))
     }
 
     /// A string value.

@@ -64,7 +64,7 @@ fn circular_and_deep_values_display_and_leave_variables_intact() {
         "d = Any[]; for i in 1:10^6; global d = Any[d]; end",
     );
     let out = texts(&run(&mut session, "d"));
-    assert!(out[0].starts_with("1-element Vector{Vector{Any}}:\n Vector{Any}[Vector{Any}["));
+    assert!(out[0].starts_with("1-element Vector{Any}:\n Any[Any["));
     assert_eq!(texts(&run(&mut session, "kept + 1")), ["42"]);
 }
 

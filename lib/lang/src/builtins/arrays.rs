@@ -92,7 +92,7 @@ fn fill_(interp: &mut Interp, args: Args) -> EvalResult {
                     "fill of non-numbers supports vectors only",
                 ));
             }
-            return Ok(Value::List(Rc::new(RefCell::new(vec![other.clone(); n]))));
+            return Ok(Value::list(vec![other.clone(); n]));
         }
     };
     filled(interp, elt, &shape, x)
@@ -175,7 +175,10 @@ fn copy_(_: &mut Interp, args: Args) -> EvalResult {
 pub fn deep_copy(v: &Value) -> Value {
     match v {
         Value::Array(a) => Value::Array(Rc::new(RefCell::new(a.borrow().clone()))),
-        Value::List(items) => Value::List(Rc::new(RefCell::new(items.borrow().clone()))),
+        Value::List(items) => match &items.declared {
+            Some(eltype) => Value::declared_list(eltype.clone(), items.borrow().clone()),
+            None => Value::list(items.borrow().clone()),
+        },
         Value::Sparse(s) => Value::Sparse(Rc::new(RefCell::new(s.borrow().clone()))),
         Value::Object(o) => o.copy().unwrap_or_else(|| v.clone()),
         other => other.clone(),
@@ -521,13 +524,13 @@ fn enumerate_(_: &mut Interp, args: Args) -> EvalResult {
         return Ok(super::iterators::lazy_enumerate(args.pos[0].clone()));
     }
     let items = elements(&args.pos[0])?;
-    Ok(Value::List(Rc::new(RefCell::new(
+    Ok(Value::list(
         items
             .into_iter()
             .enumerate()
             .map(|(k, v)| Value::Tuple(Rc::new(vec![Value::Int(k as i64 + 1), v])))
             .collect(),
-    ))))
+    ))
 }
 
 fn zip_(_: &mut Interp, args: Args) -> EvalResult {
@@ -540,11 +543,11 @@ fn zip_(_: &mut Interp, args: Args) -> EvalResult {
     }
     let columns: Vec<Vec<Value>> = args.pos.iter().map(elements).collect::<Result<_, _>>()?;
     let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-    Ok(Value::List(Rc::new(RefCell::new(
+    Ok(Value::list(
         (0..n)
             .map(|k| Value::Tuple(Rc::new(columns.iter().map(|c| c[k].clone()).collect())))
             .collect(),
-    ))))
+    ))
 }
 
 /// Gathers positions of a vector-like value, keeping its element type.
@@ -552,9 +555,9 @@ pub(super) fn regather(v: &Value, positions: &[usize], name: &str) -> EvalResult
     match v {
         Value::List(items) => {
             let items = items.borrow();
-            Ok(Value::List(Rc::new(RefCell::new(
+            Ok(Value::list(
                 positions.iter().map(|&k| items[k].clone()).collect(),
-            ))))
+            ))
         }
         _ => {
             let x = operand(v)?.ok_or_else(|| {
@@ -847,7 +850,10 @@ fn undef_vector(interp: &mut Interp, mut args: Args) -> EvalResult {
         if ty.type_name() == "DataType" && ty.show() == "Any" {
             // `Vector{Any}(xs)`: the elements in a vector of any values.
             let items = interp.elements_of(x)?;
-            return Ok(Value::List(Rc::new(RefCell::new(items))));
+            return Ok(Value::declared_list(
+                crate::types::Type::Prim(crate::types::Prim::Any),
+                items,
+            ));
         }
     }
     let given = args.pos.len();
@@ -858,9 +864,9 @@ fn undef_vector(interp: &mut Interp, mut args: Args) -> EvalResult {
         return Ok(super::array(elt, &[0], Vec::new()));
     }
     if let [ty] = args.pos.as_slice() {
-        if crate::types::Type::from_value(ty).is_some() {
+        if let Some(eltype) = crate::types::Type::from_value(ty) {
             // `Vector{String}()`, `Vector{Point}()`: an empty vector of values.
-            return Ok(Value::List(Rc::new(RefCell::new(Vec::new()))));
+            return Ok(Value::declared_list(eltype, Vec::new()));
         }
     }
     if let [x] = args.pos.as_slice() {

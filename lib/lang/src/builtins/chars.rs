@@ -190,9 +190,7 @@ pub fn range(first: char, step: Option<&Value>, last: char) -> EvalResult {
         .filter_map(|k| char::from_u32(u32::try_from(from + k * step).ok()?))
         .map(Value::Char)
         .collect();
-    Ok(Value::List(std::rc::Rc::new(std::cell::RefCell::new(
-        chars,
-    ))))
+    Ok(Value::list(chars))
 }
 
 fn char_(_: &mut Interp, args: Args) -> EvalResult {

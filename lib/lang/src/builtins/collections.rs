@@ -133,7 +133,7 @@ fn unique_(_: &mut Interp, args: Args) -> EvalResult {
             kept.push(item);
         }
     }
-    Ok(Value::List(std::rc::Rc::new(std::cell::RefCell::new(kept))))
+    Ok(Value::list(kept))
 }
 
 /// `isequal(a, b)`: `==`, except that `NaN` equals `NaN` and `-0.0` differs from `0.0`.

@@ -289,11 +289,11 @@ pub(super) fn int_vector(v: &[usize]) -> Value {
 
 /// Groups of 0-based indices as a vector of 1-based index vectors, as SMC's `column_groups`.
 pub(crate) fn groups(g: &[Vec<usize>]) -> Value {
-    Value::List(Rc::new(std::cell::RefCell::new(
+    Value::list(
         g.iter()
             .map(|grp| int_vector(&grp.iter().map(|k| k + 1).collect::<Vec<_>>()))
             .collect(),
-    )))
+    )
 }
 
 impl Object for ResultValue {

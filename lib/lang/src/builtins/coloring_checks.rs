@@ -187,9 +187,7 @@ fn group_by_color_(interp: &mut Interp, args: Args) -> EvalResult {
             crate::eval::collections::collect_values(interp, group, &[n])
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Value::List(std::rc::Rc::new(std::cell::RefCell::new(
-        groups,
-    ))))
+    Ok(Value::list(groups))
 }
 
 crate::builtins! {

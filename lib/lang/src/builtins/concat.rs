@@ -9,8 +9,6 @@ use crate::eval::{fail, EvalResult, Interp};
 use crate::show::ElType;
 use crate::value::Value;
 use difflab_ad::ops;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// Concatenation of values along `dim` (0-based): numbers and arrays into one array.
 pub fn cat(values: &[Value], dim: usize) -> EvalResult {
@@ -68,7 +66,7 @@ fn vcat_any(values: &[Value]) -> EvalResult {
             },
         }
     }
-    Ok(Value::List(Rc::new(RefCell::new(items))))
+    Ok(Value::list(items))
 }
 
 /// `[a b; c d]`: each row concatenated horizontally, then the rows vertically.

@@ -44,14 +44,20 @@ fn copy_of(interp: &Interp, v: &Value, copies: &mut Copies) -> Result<Value, Flo
         Value::List(items) => {
             // Registered before its elements are copied, so an element that is the list
             // itself becomes the copy.
-            let copy = Rc::new(RefCell::new(Vec::new()));
-            copies.insert(address, Value::List(copy.clone()));
+            let copy = match &items.declared {
+                Some(eltype) => Value::declared_list(eltype.clone(), Vec::new()),
+                None => Value::list(Vec::new()),
+            };
+            copies.insert(address, copy.clone());
+            let Value::List(copied) = &copy else {
+                unreachable!("a list was just made")
+            };
             let originals = items.borrow().clone();
             for item in &originals {
                 let item = copy_of(interp, item, copies)?;
-                copy.borrow_mut().push(item);
+                copied.borrow_mut().push(item);
             }
-            Ok(Value::List(copy))
+            Ok(copy)
         }
         Value::Struct(s) => {
             let copy = Rc::new(StructValue {

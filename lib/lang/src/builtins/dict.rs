@@ -374,7 +374,7 @@ fn pairs_(interp: &mut Interp, args: Args) -> EvalResult {
             .map(|(i, v)| Value::Tuple(Rc::new(vec![Value::Int(i as i64 + 1), v])))
             .collect(),
     };
-    Ok(Value::List(Rc::new(RefCell::new(pairs))))
+    Ok(Value::list(pairs))
 }
 
 fn empty_(_: &mut Interp, args: Args) -> EvalResult {

@@ -4,7 +4,7 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::collections::scalar_f64;
+use crate::eval::collections::{list_element, scalar_f64};
 use crate::eval::iterate::elements;
 use crate::eval::operators::{from_tensor, to_tensor};
 use crate::eval::{fail, EvalResult, Flow, Interp};
@@ -33,6 +33,10 @@ fn append_(_: &mut Interp, args: Args) -> EvalResult {
 fn append_values(target: &Value, items: Vec<Value>) -> Result<(), Flow> {
     match target {
         Value::List(list) => {
+            let items = items
+                .into_iter()
+                .map(|v| list_element(list, v))
+                .collect::<Result<Vec<_>, _>>()?;
             list.borrow_mut().extend(items);
             Ok(())
         }
@@ -216,9 +220,10 @@ fn insert_(_: &mut Interp, args: Args) -> EvalResult {
     };
     match &args.pos[0] {
         Value::List(list) => {
-            let mut list = list.borrow_mut();
-            let i = position(list.len())?;
-            list.insert(i, args.pos[2].clone());
+            let item = list_element(list, args.pos[2].clone())?;
+            let mut items = list.borrow_mut();
+            let i = position(items.len())?;
+            items.insert(i, item);
         }
         Value::Array(cell) => {
             let mut a = cell.borrow_mut();

@@ -303,6 +303,14 @@ pub fn type_as_value(ty: crate::types::Type, name: &str) -> Value {
     type_value(name)
 }
 
+/// `Integer(x)`: an integer stays itself (a `Bool` too), an integral float becomes an `Int`.
+fn integer(x: &Value) -> EvalResult {
+    match x {
+        Value::Int(_) | Value::Bool(_) => Ok(x.clone()),
+        other => super::to_int(other, "Integer").map(Value::Int),
+    }
+}
+
 /// The type called `name` as a value.
 pub fn type_value(name: &str) -> Value {
     Value::Object(std::rc::Rc::new(Box::new(TypeName(name.to_string()))))
@@ -343,9 +351,14 @@ impl crate::object::Object for TypeName {
             (name, [x]) if crate::types::names_derivative_number(name) && kwargs.is_empty() => {
                 Some(match x {
                     Value::Real(_) => Ok(x.clone()),
-                    other => super::to_float(other, name).map(Value::Float),
+                    other => super::to_float(other, name).map(|c| {
+                        super::ad::tracers::constant_tracer(name, c).unwrap_or(Value::Float(c))
+                    }),
                 })
             }
+            // `Real(x)`, `Number(x)`: a number is already one.
+            ("Real" | "Number", [x]) if x.is_number() && kwargs.is_empty() => Some(Ok(x.clone())),
+            ("Integer", [x]) if kwargs.is_empty() => Some(integer(x)),
             _ => None,
         }
     }

@@ -599,7 +599,10 @@ fn float_(_: &mut Interp, args: Args) -> EvalResult {
                 format!("cannot parse \"{s}\" as Float64"),
             )
         }),
-        v @ Value::Real(_) => Ok(v.clone()),
+        v @ Value::Real(_) => match super::ad::tracers::local_tracer_value(v, "Float64") {
+            Some(x) => x.map(Value::Float),
+            None => Ok(v.clone()),
+        },
         Value::Sparse(m) => Ok(crate::builtins::sparse::sparse_value(
             m.borrow().matrix.clone(),
             ElType::Float64,
@@ -613,7 +616,9 @@ fn float_(_: &mut Interp, args: Args) -> EvalResult {
 fn float_of_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("float", 1, 1)?;
     match &args.pos[0] {
+        // A number carrying derivatives or a tracer is already a float (`float(d) = d`).
         t if crate::types::is_derivative_number_type(t) => Ok(t.clone()),
+        v @ Value::Real(_) => Ok(v.clone()),
         Value::Builtin(b)
             if matches!(
                 crate::types::Prim::from_name(b.name),

@@ -135,10 +135,13 @@ pub fn to_int(v: &Value, name: &str) -> Result<i64, Flow> {
             ErrorKind::InexactError,
             format!("Int64({})", crate::show::float(*x)),
         )),
-        other => Err(fail(
-            ErrorKind::MethodError,
-            format!("{name}: expected an integer, got a {}", other.type_name()),
-        )),
+        other => match ad::tracers::local_tracer_value(other, "Int64") {
+            Some(x) => to_int(&Value::Float(x?), name),
+            None => Err(fail(
+                ErrorKind::MethodError,
+                format!("{name}: expected an integer, got a {}", other.type_name()),
+            )),
+        },
     }
 }
 
@@ -405,9 +408,7 @@ pub fn constant(name: &str) -> Option<Value> {
             } else {
                 &["hvp", "second_derivative", "hessian"]
             };
-            Value::List(std::rc::Rc::new(std::cell::RefCell::new(
-                ops.iter().map(|o| Value::Symbol(Name::new(o))).collect(),
-            )))
+            Value::list(ops.iter().map(|o| Value::Symbol(Name::new(o))).collect())
         }
         "missing" | "undef" => Value::Nothing,
         "ENV" => dict::environment().ok()?,

@@ -19,7 +19,6 @@ use difflab_syntax::Name;
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 /// A compiled regular expression with the pattern and flags it was written with.
 pub struct RegexValue {
@@ -240,7 +239,7 @@ impl Object for RegexMatch {
 }
 
 fn list(items: Vec<Value>) -> Value {
-    Value::List(Rc::new(RefCell::new(items)))
+    Value::list(items)
 }
 
 /// Whether `regex` (a `Regex` value; anything else never matches) matches in `text`.

@@ -129,9 +129,7 @@ fn findall_(interp: &mut Interp, args: Args) -> EvalResult {
             .iter()
             .map(|&p| super::cartesian::position(&shape, p as usize - 1))
             .collect();
-        return Ok(Value::List(std::rc::Rc::new(std::cell::RefCell::new(
-            positions,
-        ))));
+        return Ok(Value::list(positions));
     }
     let n = idx.len();
     Ok(super::array(ElType::Int64, &[n], idx))

@@ -10,8 +10,6 @@ use crate::eval::operators::{from_tensor, operand, Operand};
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::value::Value;
 use difflab_ad::ops;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// Whether slices run down the columns (`eachcol`) or along the rows (`eachrow`).
 #[derive(Clone, Copy)]
@@ -55,7 +53,7 @@ fn slices(interp: &Interp, args: &Args, name: &str, along: Along) -> EvalResult 
         let slice = ops::gather(x.tensor(), &indices, &[length])?;
         out.push(from_tensor(slice, x.eltype, false));
     }
-    Ok(Value::List(Rc::new(RefCell::new(out))))
+    Ok(Value::list(out))
 }
 
 /// `stack(vectors)`: the vectors (all of one length) as the columns of a matrix.

@@ -10,8 +10,6 @@ use crate::eval::iterate::elements;
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::value::Value;
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// Argument `i` as text: a string, or a character where Julia takes either (a needle, a
 /// separator, a prefix).
@@ -131,7 +129,7 @@ fn split_(_: &mut Interp, args: Args) -> EvalResult {
             .collect(),
         _ => s.split_whitespace().map(Value::str).collect(),
     };
-    Ok(Value::List(Rc::new(RefCell::new(parts))))
+    Ok(Value::list(parts))
 }
 
 fn join_(_: &mut Interp, args: Args) -> EvalResult {

@@ -222,8 +222,7 @@ impl Object for Table {
     }
 
     fn field(&self, name: &str) -> Option<Value> {
-        self.column(name)
-            .map(|c| Value::List(Rc::new(std::cell::RefCell::new(c))))
+        self.column(name).map(Value::list)
     }
 
     fn field_names(&self) -> Vec<&'static str> {

@@ -9,7 +9,6 @@ use crate::show::ElType;
 use crate::value::Value;
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::{Arg, Expr, ExprKind, Generator, Name};
-use std::cell::RefCell;
 use std::rc::Rc;
 
 impl Interp {
@@ -40,24 +39,22 @@ impl Interp {
         let n = values.len();
         if n == 0 {
             // `[]` is Julia's `Any[]`, which can hold anything pushed into it.
-            return Ok(Value::List(Rc::new(RefCell::new(values))));
+            return Ok(Value::declared_list(
+                crate::types::Type::Prim(crate::types::Prim::Any),
+                values,
+            ));
         }
         collect_values(self, values, &[n])
     }
 
-    /// `String[]`, `Char['a']`, `Point[p, q]`: a vector of values of a type that is not a
-    /// number, each checked to be one (Julia would convert; there is no conversion to these).
+    /// `String[]`, `Char['a']`, `Point[p, q]`: a vector declared to hold values of a type
+    /// that is not a number, each converted to it as Julia's `convert` does.
     pub(crate) fn typed_list(&mut self, ty: &crate::types::Type, values: Vec<Value>) -> EvalResult {
-        if let Some(stranger) = values.iter().find(|v| !ty.contains(v)) {
-            return Err(fail(
-                ErrorKind::MethodError,
-                format!(
-                    "Cannot `convert` an object of type {} to an object of type {ty}",
-                    stranger.type_name()
-                ),
-            ));
-        }
-        Ok(Value::List(Rc::new(RefCell::new(values))))
+        let values = values
+            .into_iter()
+            .map(|v| super::methods::convert(ty, v))
+            .collect::<Result<_, _>>()?;
+        Ok(Value::declared_list(ty.clone(), values))
     }
 
     pub(crate) fn eval_typed_vector(&mut self, eltype: Name, elements: &[Expr]) -> EvalResult {
@@ -101,7 +98,12 @@ impl Interp {
     pub(crate) fn typed_vector(&mut self, eltype: Name, values: Vec<Value>) -> EvalResult {
         let elt = match (numeric_eltype(eltype.as_str()), eltype.as_str()) {
             (Some(elt), _) => elt,
-            (None, "Any") => return Ok(Value::List(Rc::new(RefCell::new(values)))),
+            (None, "Any") => {
+                return Ok(Value::declared_list(
+                    crate::types::Type::Prim(crate::types::Prim::Any),
+                    values,
+                ))
+            }
             (None, other) => {
                 let ty = self
                     .lookup(eltype)
@@ -301,6 +303,15 @@ pub fn numbers_of_any_vector(interp: &Interp, v: Value) -> EvalResult {
     collect_values(interp, items, &[n])
 }
 
+/// The value to store in `list`: converted to its declared element type when it has one, as
+/// Julia's `convert` does (`push!(String[], 1)` is its conversion error).
+pub fn list_element(list: &crate::value::List, v: Value) -> EvalResult {
+    match &list.declared {
+        Some(eltype) => super::methods::convert(eltype, v),
+        None => Ok(v),
+    }
+}
+
 /// Builds an array of `shape` from computed elements: numbers become a numeric array
 /// (`Int64` when all are integers, `Bool` when all are booleans, dual when any carries
 /// derivatives), anything else a vector of values.
@@ -314,7 +325,7 @@ pub fn collect_values(interp: &Interp, values: Vec<Value>, shape: &[usize]) -> E
                 "multi-dimensional arrays of non-numbers are not supported",
             ));
         }
-        return Ok(Value::List(Rc::new(RefCell::new(values))));
+        return Ok(Value::list(values));
     }
     let eltype = if values.iter().all(|v| matches!(v, Value::Bool(_))) && !values.is_empty() {
         ElType::Bool

@@ -343,9 +343,7 @@ impl Interp {
                         let items = elements(container)?;
                         let picked: Vec<Value> = ps.iter().map(|&i| items[i].clone()).collect();
                         match container {
-                            Value::List(_) => Ok(Value::List(std::rc::Rc::new(
-                                std::cell::RefCell::new(picked),
-                            ))),
+                            Value::List(_) => Ok(Value::list(picked)),
                             Value::Tuple(_) => Ok(Value::Tuple(std::rc::Rc::new(picked))),
                             _ => {
                                 let n = picked.len();
@@ -394,7 +392,7 @@ impl Interp {
             }
             Value::Object(o) if o.elements().is_some() => {
                 let items = o.elements().unwrap_or_default();
-                let as_list = Value::List(std::rc::Rc::new(std::cell::RefCell::new(items)));
+                let as_list = Value::list(items);
                 self.index_value(&as_list, indices)
             }
             Value::Object(o) => Err(fail(
@@ -468,8 +466,9 @@ impl Interp {
                 }
                 Ok(())
             }
-            Value::List(items) => {
-                let mut items = items.borrow_mut();
+            Value::List(list) => {
+                let v = super::collections::list_element(list, v)?;
+                let mut items = list.borrow_mut();
                 let [index] = indices else {
                     return Err(fail(
                         ErrorKind::BoundsError,
@@ -522,16 +521,19 @@ impl Interp {
                 drop(a);
                 crate::builtins::views::after_write(cell, None)
             }
-            Value::List(items) => {
-                let mut items = items.borrow_mut();
+            Value::List(list) => {
                 let source = elements(v).unwrap_or_else(|_| vec![v.clone()]);
-                for (k, slot) in items.iter_mut().enumerate() {
-                    *slot = source
+                let n = list.borrow().len();
+                let mut written = Vec::with_capacity(n);
+                for k in 0..n {
+                    let item = source
                         .get(k)
                         .or(source.first())
                         .cloned()
                         .unwrap_or(Value::Nothing);
+                    written.push(super::collections::list_element(list, item)?);
                 }
+                *list.borrow_mut() = written;
                 Ok(())
             }
             Value::Sparse(cell) => {

@@ -42,6 +42,21 @@ enum Home {
     Extension,
 }
 
+/// The `N` of `NTuple{N, T}` and `Vararg{T, N}`: an integer literal (at most
+/// [`LONGEST_TUPLE_TYPE`], as a type naming more elements would take more memory than it says).
+fn repeat_count(expr: &Expr) -> Result<usize, Flow> {
+    match expr.kind {
+        ExprKind::Int(n) if (0..=LONGEST_TUPLE_TYPE).contains(&n) => Ok(n as usize),
+        _ => Err(fail(
+            ErrorKind::TypeError,
+            format!("the count of NTuple{{N, T}} and Vararg{{T, N}} must be an integer literal from 0 to {LONGEST_TUPLE_TYPE}"),
+        )),
+    }
+}
+
+/// The most elements an `NTuple{N, T}` or `Vararg{T, N}` type may name.
+const LONGEST_TUPLE_TYPE: i64 = 1 << 16;
+
 impl Interp {
     /// Evaluates a type expression (`Float64`, `Vector{Float64}`, `Dual{T}`, `Base.IO`);
     /// `vars` are the type parameters in scope.
@@ -55,13 +70,37 @@ impl Interp {
             } => Ok(Type::Within(Rc::new(self.eval_type(rhs, vars)?))),
             ExprKind::Ident(name) => self.type_named(*name),
             ExprKind::Field { field, .. } => self.type_named(*field),
+            // `NTuple{3, Int}` is `Tuple{Int, Int, Int}`.
+            ExprKind::Curly { name, params } if name.as_str() == "NTuple" => match &params[..] {
+                [count, element] => {
+                    let element = self.eval_type(element, vars)?;
+                    Ok(Type::Applied(
+                        Prim::Tuple,
+                        Rc::from(vec![element; repeat_count(count)?]),
+                    ))
+                }
+                _ => Err(fail(
+                    ErrorKind::TypeError,
+                    "NTuple takes a count and an element type: NTuple{N, T}",
+                )),
+            },
             ExprKind::Curly { name, params } => {
                 let base = self.type_named(*name)?;
                 let mut args = Vec::with_capacity(params.len());
                 for p in params {
-                    // `Array{Float64, 2}`: a number parameter only restates the rank.
-                    if !matches!(p.kind, ExprKind::Int(_)) {
-                        args.push(self.eval_type(p, vars)?);
+                    match &p.kind {
+                        // `Array{Float64, 2}`: a number parameter only restates the rank.
+                        ExprKind::Int(_) => {}
+                        // `Tuple{Vararg{Int, 2}}` is `Tuple{Int, Int}`.
+                        ExprKind::Curly {
+                            name,
+                            params: inner,
+                        } if name.as_str() == "Vararg" && inner.len() == 2 => {
+                            let element = self.eval_type(&inner[0], vars)?;
+                            let count = repeat_count(&inner[1])?;
+                            args.extend(std::iter::repeat_n(element, count));
+                        }
+                        _ => args.push(self.eval_type(p, vars)?),
                     }
                 }
                 Ok(match base {

@@ -227,13 +227,13 @@ fn snapshot_at(v: &Value, depth: usize) -> Value {
             let a = a.borrow();
             Value::Array(Rc::new(RefCell::new(Array::new(a.eltype, a.data.clone()))))
         }
-        Value::List(items) => Value::List(Rc::new(RefCell::new(
+        Value::List(items) => Value::list(
             items
                 .borrow()
                 .iter()
                 .map(|x| snapshot_at(x, depth + 1))
                 .collect(),
-        ))),
+        ),
         Value::Tuple(items) => Value::Tuple(Rc::new(
             items.iter().map(|x| snapshot_at(x, depth + 1)).collect(),
         )),

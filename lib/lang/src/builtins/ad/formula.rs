@@ -10,7 +10,6 @@ use crate::object::{MimeData, Object};
 use crate::value::Value;
 use difflab_ad::symbolic::{subscript, Formula, Program};
 use std::any::Any;
-use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The most operations a formula is written with.
@@ -99,7 +98,7 @@ impl Object for FormulaValue {
         match name {
             "text" => Some(Value::str(self.show())),
             "latex" => Some(Value::str(self.latex())),
-            "entries" => Some(Value::List(Rc::new(RefCell::new(
+            "entries" => Some(Value::list(
                 self.formula
                     .entries
                     .iter()
@@ -111,7 +110,7 @@ impl Object for FormulaValue {
                         ]))
                     })
                     .collect(),
-            )))),
+            )),
             _ => None,
         }
     }

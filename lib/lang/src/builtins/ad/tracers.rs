@@ -40,6 +40,39 @@ fn tracer_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Real(Tensor::Tracer(Rc::new(tracer))))
 }
 
+/// A scalar local tracer as a plain number (`Int(x)`, `Float64(x)`, `Integer(x)`), as
+/// SparseConnectivityTracer converts its duals: one that depends on no input gives its value,
+/// one that does is an `InexactError` naming `type_name`, since converting would drop the
+/// dependency. `None` for anything else.
+pub fn local_tracer_value(v: &Value, type_name: &str) -> Option<Result<f64, crate::eval::Flow>> {
+    let Value::Real(t @ Tensor::Tracer(tr)) = v else {
+        return None;
+    };
+    if tr.global || tr.sets.len() != 1 {
+        return None;
+    }
+    Some(if tr.sets[0].is_empty() {
+        Ok(tr.primal.first().copied().unwrap_or(f64::NAN))
+    } else {
+        Err(fail(
+            ErrorKind::InexactError,
+            format!("{type_name}({})", show_tracer(t).unwrap_or_default()),
+        ))
+    })
+}
+
+/// The number `c` as a constant of a tracer type (`Tracer{Int}(c)`, `convert(T, c)` with `T`
+/// the local detector's number type): it depends on no input.
+pub fn constant_tracer(type_name: &str, c: f64) -> Option<Value> {
+    let primal = match type_name {
+        "Tracer{Int}" => None,
+        "Dual{Float64, Tracer{Int}}" => Some(vec![c]),
+        _ => return None,
+    };
+    let tracer = Tracer::new(&[], vec![difflab_ad::tracer::empty()], primal);
+    Some(Value::Real(Tensor::Tracer(Rc::new(tracer))))
+}
+
 /// `Tracer{Int}(Set{Int}([1, 2]))` for a global tracer, `Dual(1.5, Tracer{Int}(…))` for a
 /// local one (its value and its set); `None` for other numbers.
 pub fn show_tracer(t: &Tensor) -> Option<String> {

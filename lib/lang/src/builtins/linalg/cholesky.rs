@@ -71,8 +71,14 @@ fn gradient(l: &Tensor, l_bar: &Tensor, n: usize) -> AdResult<Tensor> {
     let s = phi(&ops::matmul(&lt, l_bar)?, n)?;
     let left = solve_tensor(&lt, &s)?;
     let c = ops::transpose(&solve_tensor(&lt, &ops::transpose(&left)?)?)?;
-    let upper = masked(&c, n, |i, j| i <= j)?;
-    let strict_upper_of_transpose = masked(&ops::transpose(&c)?, n, |i, j| i < j)?;
+    fold_onto_upper(&c, n)
+}
+
+/// `triu(C) + triu(Cᵀ, 1)`: the gradient `C` with respect to a symmetric matrix, moved onto
+/// the upper triangle that the function reads (each off-diagonal entry counts twice).
+pub(super) fn fold_onto_upper(c: &Tensor, n: usize) -> AdResult<Tensor> {
+    let upper = masked(c, n, |i, j| i <= j)?;
+    let strict_upper_of_transpose = masked(&ops::transpose(c)?, n, |i, j| i < j)?;
     ops::binary(BinaryFn::Add, &upper, &strict_upper_of_transpose)
 }
 
@@ -86,12 +92,16 @@ fn phi(x: &Tensor, n: usize) -> AdResult<Tensor> {
 }
 
 /// The entries `(i, j)` of the `n × n` matrix `x` where `keep(i, j)`, zeros elsewhere.
-fn masked(x: &Tensor, n: usize, keep: impl Fn(usize, usize) -> bool) -> AdResult<Tensor> {
+pub(super) fn masked(
+    x: &Tensor,
+    n: usize,
+    keep: impl Fn(usize, usize) -> bool,
+) -> AdResult<Tensor> {
     weighted(x, (n, n), |i, j| f64::from(u8::from(keep(i, j))))
 }
 
 /// `triu(X) + triu(X, 1)ᵀ`: the symmetric matrix whose upper triangle is that of `X`.
-fn symmetric_from_upper(x: &Tensor, n: usize) -> AdResult<Tensor> {
+pub(super) fn symmetric_from_upper(x: &Tensor, n: usize) -> AdResult<Tensor> {
     let strict = masked(x, n, |i, j| i < j)?;
     let upper = masked(x, n, |i, j| i <= j)?;
     ops::binary(BinaryFn::Add, &upper, &ops::transpose(&strict)?)

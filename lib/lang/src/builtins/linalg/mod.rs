@@ -7,7 +7,8 @@
 //! `(det A)˙ = det(A)·tr(A⁻¹Ȧ)`), reverse (`b̄ = A⁻ᵀx̄`, `Ā = −b̄xᵀ`, `Ā = det(A)·A⁻ᵀ`) and
 //! sparsity (each output depends on all of `A`). `diag`, `diagm`, `tr`, `triu`, `tril`, `kron`
 //! and powers are built from `ad::ops` primitives, so they differentiate like any other code;
-//! `lu`, `cond` and `eigvals` refuse numbers carrying derivatives with a `MethodError`.
+//! `lu` and `cond` refuse numbers carrying derivatives with a `MethodError`; `eigvals` and
+//! `eigen` of a symmetric matrix differentiate (`symmetric_eigen`).
 //!
 //! A matrix that stays constant while the right-hand side varies (a factorization, a sparse
 //! matrix) is a [`LinearMap`], applied to a tensor of any kind by [`apply_linear`]; `sparse.rs`
@@ -78,6 +79,8 @@ pub(crate) mod factorize;
 pub(crate) mod matrix_functions;
 pub(crate) mod solve;
 pub(crate) mod spectral;
+pub(crate) mod symmetric_eigen;
+pub(crate) mod thin_qr;
 pub(crate) mod uniform;
 
 use construct::*;

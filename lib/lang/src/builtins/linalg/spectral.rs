@@ -1,5 +1,5 @@
-//! Properties of plain matrices computed with faer: `issymmetric`, `cond` and `eigvals` (they
-//! refuse numbers carrying derivatives).
+//! Properties of matrices computed with faer: `issymmetric`, `cond` (plain numbers only) and
+//! `eigvals` (differentiable for symmetric matrices, traced for sparsity).
 
 use super::*;
 use crate::builtins::Args;
@@ -189,6 +189,18 @@ pub(super) fn sorted_eigenvalues(n: usize, a: &[f64]) -> AdResult<Option<Vec<f64
 
 fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("eigvals", 1, 1)?;
+    let (t, _) = matrix_tensor(interp, &args.pos[0], "eigvals")?;
+    if t.tag().is_some() {
+        let (values, _) = super::symmetric_eigen::symmetric_eigen(&t)?;
+        return Ok(crate::eval::operators::from_tensor(
+            values,
+            ElType::Float64,
+            false,
+        ));
+    }
+    if t.has_tracer() {
+        return traced_eigenvalues(&t);
+    }
     let (m, n, a) = plain_matrix(interp, &args.pos[0], "eigvals")?;
     if m != n {
         return Err(fail(
@@ -205,6 +217,30 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(crate::builtins::array(ElType::Float64, &[n], values))
 }
 
+/// The eigenvalues of a matrix of sparsity tracers: each depends on every entry, and a local
+/// tracer keeps the values.
+fn traced_eigenvalues(t: &Tensor) -> EvalResult {
+    let n = square_size(t)?;
+    let set = union_all(&tracer::sets_of(t));
+    let primal = if t.is_global_tracer() {
+        None
+    } else {
+        let values = sorted_eigenvalues(n, &t.to_col_major())?.ok_or_else(|| {
+            fail(
+                ErrorKind::DomainError,
+                "eigvals: this matrix has complex eigenvalues, and difflab has no complex numbers",
+            )
+        })?;
+        Some(values)
+    };
+    let tracer = Tracer::new(&[n], vec![set; n], primal);
+    Ok(crate::eval::operators::from_tensor(
+        Tensor::Tracer(Rc::new(tracer)),
+        ElType::Float64,
+        false,
+    ))
+}
+
 crate::builtins! {
     "issymmetric" => issymmetric_, false, "    issymmetric(A)\n\nWhether a matrix equals its transpose exactly.\n\n```\njulia> issymmetric([1.0 2.0; 2.0 1.0])\ntrue\n```";
     "istril" => istril_, false, "    istril(A)\n\nWhether every entry above the diagonal of `A` is zero.\n\n```\njulia> istril([1 0; 2 3]), istril([1 2; 0 3])\n(true, false)\n```";
@@ -212,5 +248,5 @@ crate::builtins! {
     "isdiag" => isdiag_, false, "    isdiag(A)\n\nWhether every entry off the diagonal of `A` is zero.\n\n```\njulia> isdiag([1 0; 0 3]), isdiag([1 2; 0 3])\n(true, false)\n```";
     "rank" => rank_, false, "    rank(A; atol = 0, rtol = min(m, n) * eps())\n\nThe numerical rank of `A`: the number of its singular values above `max(atol, rtol * σ₁)`.\n\n```\njulia> rank([1.0 2.0; 2.0 4.0]), rank([1.0 0.0; 0.0 1.0])\n(1, 2)\n```";
     "cond" => cond_, false, "    cond(A, p=2)\n\nThe condition number in the `p`-norm (`p` = 1, 2 or Inf): for p = 2 the ratio of the largest to the smallest singular value. Not differentiable.\n\n```\njulia> cond([1.0 0.0; 0.0 2.0])\n2.0\n```";
-    "eigvals" => eigvals_, false, "    eigvals(A)\n\nThe eigenvalues of a square matrix in increasing order (symmetric matrices use the symmetric solver; complex eigenvalues are an error). Not differentiable.\n\n```\njulia> eigvals([2.0 1.0; 1.0 2.0])\n2-element Vector{Float64}:\n 1.0\n 3.0\n```";
+    "eigvals" => eigvals_, false, "    eigvals(A)\n\nThe eigenvalues of a square matrix in increasing order (symmetric matrices use the symmetric solver; complex eigenvalues are an error). It differentiates for symmetric matrices (see `eigen`), to any order, and under sparsity detection each eigenvalue depends on every entry.\n\n```\njulia> eigvals([2.0 1.0; 1.0 2.0])\n2-element Vector{Float64}:\n 1.0\n 3.0\n\njulia> hessian(x -> eigvals([x[1] x[2]; x[2] -x[1]])[2], AutoForwardDiff(), [3.0, 4.0])  # λ₂ = ‖x‖\n2×2 Matrix{Float64}:\n  0.128  -0.096\n -0.096   0.072\n```";
 }
