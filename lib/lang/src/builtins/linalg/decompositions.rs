@@ -4,9 +4,10 @@
 //! Julia's do (`Q, R = qr(A)`), and a Cholesky factorization solves (`F \ b`) and gives
 //! `logdet(F)` and `det(F)`. Under sparsity detection every entry of a factor depends on every
 //! entry of `A` (SparseConnectivityTracer's conservative rule). `cholesky` differentiates (its
-//! rules are in `cholesky.rs`), and so do `qr` of a tall matrix (`thin_qr.rs`) and `eigen` of
-//! a symmetric matrix (`symmetric_eigen.rs`); `svd` refuses numbers carrying derivatives,
-//! naming the operations that differentiate instead.
+//! rules are in `cholesky.rs`), and so do `qr` of a tall matrix (`thin_qr.rs`), `svd`
+//! (`thin_svd.rs`) and `eigen` of a symmetric matrix (`symmetric_eigen.rs`); `eigen` of
+//! another matrix refuses numbers carrying derivatives, naming the operations that
+//! differentiate instead.
 
 use super::*;
 use crate::builtins::Args;
@@ -124,8 +125,9 @@ enum Input {
     Factors(Vec<Value>),
 }
 
-/// A factorization of a matrix carrying derivatives into two factors, with derivative rules.
-type DifferentiatedFactors = fn(&Tensor) -> AdResult<(Tensor, Tensor)>;
+/// A factorization of a matrix carrying derivatives, with derivative rules: its factors in the
+/// order of the factorization's fields.
+type DifferentiatedFactors = fn(&Tensor) -> AdResult<Vec<Tensor>>;
 
 fn input(
     interp: &Interp,
@@ -140,11 +142,12 @@ fn input(
         return Ok(Input::Plain(m, n, t.to_col_major()));
     }
     if let Some(rule) = rule.filter(|_| t.tag().is_some()) {
-        let (first, second) = rule(&t)?;
-        return Ok(Input::Factors(vec![
-            from_tensor(first, ElType::Float64, false),
-            from_tensor(second, ElType::Float64, false),
-        ]));
+        let factors = rule(&t)?.into_iter();
+        return Ok(Input::Factors(
+            factors
+                .map(|f| from_tensor(f, ElType::Float64, false))
+                .collect(),
+        ));
     }
     if let Some(factors) = traced_factors(&t, shapes)? {
         return Ok(Input::Factors(factors));
@@ -152,7 +155,7 @@ fn input(
     Err(fail(
         ErrorKind::MethodError,
         format!(
-            "`{name}` has no derivative rule; differentiate through `A \\ b`, `det`, `logdet`, `inv`, `cholesky`, `qr` or (for a symmetric matrix) `eigen` and `eigvals`, which have rules"
+            "`{name}` has no derivative rule; differentiate through `A \\ b`, `det`, `logdet`, `inv`, `cholesky`, `qr`, `svd` or (for a symmetric matrix) `eigen` and `eigvals`, which have rules"
         ),
     ))
 }
@@ -294,7 +297,8 @@ fn cholesky_fields(a: &Tensor, check: bool) -> Result<Vec<Value>, crate::eval::F
 fn qr_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("qr", 1, 1)?;
     let shapes = |m: usize, n: usize| vec![vec![m, m.min(n)], vec![m.min(n), n]];
-    let rule = Some(super::thin_qr::thin_qr as DifferentiatedFactors);
+    let rule: Option<DifferentiatedFactors> =
+        Some(|a| super::thin_qr::thin_qr(a).map(|(q, r)| vec![q, r]));
     let fields = match input(interp, &args.pos[0], "qr", shapes, rule)? {
         Input::Factors(f) => f,
         Input::Plain(m, n, a) => {
@@ -317,23 +321,16 @@ fn svd_(interp: &mut Interp, args: Args) -> EvalResult {
         let r = m.min(n);
         vec![vec![m, r], vec![r], vec![n, r], vec![r, n]]
     };
-    let fields = match input(interp, &args.pos[0], "svd", shapes, None)? {
+    let rule: Option<DifferentiatedFactors> = Some(|a| {
+        let (u, s, v) = super::thin_svd::thin_svd(a)?;
+        let vt = ops::transpose(&v)?;
+        Ok(vec![u, s, v, vt])
+    });
+    let fields = match input(interp, &args.pos[0], "svd", shapes, rule)? {
         Input::Factors(f) => f,
         Input::Plain(m, n, a) => {
             let r = m.min(n);
-            let (u, s, v) = interruptible(&a, move |a| {
-                faer::MatRef::from_column_major_slice(a, m, n)
-                    .thin_svd()
-                    .map(|f| {
-                        let s = f.S().column_vector();
-                        (
-                            numbers(f.U()),
-                            (0..r).map(|k| s[k]).collect(),
-                            numbers(f.V()),
-                        )
-                    })
-            })?
-            .map_err(|_| fail(ErrorKind::ArgumentError, "svd: the SVD did not converge"))?;
+            let (u, s, v) = super::thin_svd::plain_parts(m, n, &a)?;
             let vt: Vec<f64> = (0..r * n).map(|k| v[k / r + (k % r) * n]).collect();
             vec![
                 matrix(m, r, u),
@@ -360,7 +357,9 @@ fn svd_(interp: &mut Interp, args: Args) -> EvalResult {
 fn eigen_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("eigen", 1, 1)?;
     let shapes = |_, n: usize| vec![vec![n], vec![n, n]];
-    let rule = Some(super::symmetric_eigen::symmetric_eigen as DifferentiatedFactors);
+    let rule: Option<DifferentiatedFactors> = Some(|a| {
+        super::symmetric_eigen::symmetric_eigen(a).map(|(values, vectors)| vec![values, vectors])
+    });
     let fields = match input(interp, &args.pos[0], "eigen", shapes, rule)? {
         Input::Factors(f) => f,
         Input::Plain(m, n, a) => {
@@ -453,6 +452,6 @@ crate::builtins! {
     "RowMaximum" => row_maximum_, false, "    RowMaximum()\n\nThe pivoting strategy that picks the largest remaining entry; `cholesky(A, RowMaximum())` is accepted under sparsity detection (every factor entry depends on all of `A`) and refused for numbers, where the pivoted factorization is not available.\n\n```\njulia> RowMaximum()\nRowMaximum()\n```";
     "cholesky" => cholesky_, false, "    cholesky(A; check = true)\n\nThe Cholesky factorization of a symmetric positive definite matrix: fields `L` and `U` with `A == L * L' == U' * U` (and Julia's `factors`); `F \\ b` solves with it, and `logdet(F)`, `det(F)` read it. A matrix that is not symmetric or not positive definite is a `PosDefException` (with `check = false`, the factors are NaN instead). `cholesky(A, NoPivot())` is the same. It differentiates under every backend but the symbolic one; as Julia's, it reads the upper triangle of `A`, so a gradient with respect to `A` lies there.\n\n```\njulia> F = cholesky([4.0 2.0; 2.0 3.0]); F.L\n2×2 Matrix{Float64}:\n 2.0  0.0\n 1.0  1.41421\n\njulia> F \\ [2.0, 1.0]\n2-element Vector{Float64}:\n 0.5\n 0.0\n\njulia> g = gradient(s -> logdet(cholesky([4.0 s; s 3.0])), AutoForwardDiff(), 2.0);\n\njulia> g ≈ -2 * 2.0 / (12 - 2.0^2)  # d/ds log(12 - s²)\ntrue\n```";
     "qr" => qr_, false, "    qr(A)\n\nThe QR factorization `A = Q * R`: `Q` has orthonormal columns (`m × min(m, n)`; Julia's `Q` is an `m × m` operator whose first columns these are) and `R` is upper triangular. `Q, R = qr(A)` destructures it. For `m ≥ n` it differentiates under every backend but the symbolic one, to any order.\n\n```\njulia> Q, R = qr([3.0 1.0; 4.0 2.0]); Q * R ≈ [3.0 1.0; 4.0 2.0], abs.(R[1, 1])\n(true, 5.0)\n```";
-    "svd" => svd_, false, "    svd(A)\n\nThe thin singular value decomposition `A = U * Diagonal(S) * Vt`, with the singular values `S` decreasing; fields `U`, `S`, `V`, `Vt`, and `U, S, V = svd(A)`.\n\n```\njulia> F = svd([3.0 0.0; 0.0 -2.0]); F.S\n2-element Vector{Float64}:\n 3.0\n 2.0\n```";
+    "svd" => svd_, false, "    svd(A)\n\nThe thin singular value decomposition `A = U * Diagonal(S) * Vt`, with the singular values `S` decreasing; fields `U`, `S`, `V`, `Vt`, and `U, S, V = svd(A)`. It differentiates under every backend but the symbolic one, to any order; repeated or zero singular values make the derivatives of `U` and `V` infinite.\n\n```\njulia> F = svd([3.0 0.0; 0.0 -2.0]); F.S\n2-element Vector{Float64}:\n 3.0\n 2.0\n```";
     "eigen" => eigen_, false, "    eigen(A)\n\nThe eigenvalues of a square matrix in increasing order (`F.values`) and its unit eigenvectors as the columns of `F.vectors`; `values, vectors = eigen(A)`. Symmetric matrices take the symmetric solver. Complex eigenvalues are a `DomainError` (difflab has no complex numbers). It differentiates for symmetric matrices under every backend but the symbolic one (reading the upper triangle, as Julia's symmetric solver does); repeated eigenvalues make the eigenvectors' derivatives infinite.\n\n```\njulia> values, vectors = eigen([2.0 1.0; 1.0 2.0]); values\n2-element Vector{Float64}:\n 1.0\n 3.0\n\njulia> gradient(s -> eigen([2.0 s; s 2.0]).values[2], AutoReverseDiff(), 1.0) ≈ 1.0  # λ₂ = 2 + s\ntrue\n```";
 }

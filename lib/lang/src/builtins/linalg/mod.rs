@@ -81,6 +81,7 @@ pub(crate) mod solve;
 pub(crate) mod spectral;
 pub(crate) mod symmetric_eigen;
 pub(crate) mod thin_qr;
+pub(crate) mod thin_svd;
 pub(crate) mod uniform;
 
 use construct::*;

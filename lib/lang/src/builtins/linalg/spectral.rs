@@ -1,5 +1,6 @@
-//! Properties of matrices computed with faer: `issymmetric`, `cond` (plain numbers only) and
-//! `eigvals` (differentiable for symmetric matrices, traced for sparsity).
+//! Properties of matrices computed with faer: `issymmetric`, `cond`, `rank` (plain numbers
+//! only), `eigvals` (differentiable for symmetric matrices) and `svdvals` (differentiable),
+//! both traced for sparsity.
 
 use super::*;
 use crate::builtins::Args;
@@ -199,7 +200,15 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
         ));
     }
     if t.has_tracer() {
-        return traced_eigenvalues(&t);
+        let n = square_size(&t)?;
+        return traced_values(&t, n, |a| {
+            sorted_eigenvalues(n, a)?.ok_or_else(|| {
+                fail(
+                    ErrorKind::DomainError,
+                    "eigvals: this matrix has complex eigenvalues, and difflab has no complex numbers",
+                )
+            })
+        });
     }
     let (m, n, a) = plain_matrix(interp, &args.pos[0], "eigvals")?;
     if m != n {
@@ -217,23 +226,20 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(crate::builtins::array(ElType::Float64, &[n], values))
 }
 
-/// The eigenvalues of a matrix of sparsity tracers: each depends on every entry, and a local
-/// tracer keeps the values.
-fn traced_eigenvalues(t: &Tensor) -> EvalResult {
-    let n = square_size(t)?;
+/// The `count` eigenvalues or singular values of a matrix of sparsity tracers: each depends on
+/// every entry, and a local tracer keeps the values (`values` of the matrix's numbers).
+fn traced_values(
+    t: &Tensor,
+    count: usize,
+    values: impl FnOnce(&[f64]) -> Result<Vec<f64>, crate::eval::Flow>,
+) -> EvalResult {
     let set = union_all(&tracer::sets_of(t));
     let primal = if t.is_global_tracer() {
         None
     } else {
-        let values = sorted_eigenvalues(n, &t.to_col_major())?.ok_or_else(|| {
-            fail(
-                ErrorKind::DomainError,
-                "eigvals: this matrix has complex eigenvalues, and difflab has no complex numbers",
-            )
-        })?;
-        Some(values)
+        Some(values(&t.to_col_major())?)
     };
-    let tracer = Tracer::new(&[n], vec![set; n], primal);
+    let tracer = Tracer::new(&[count], vec![set; count], primal);
     Ok(crate::eval::operators::from_tensor(
         Tensor::Tracer(Rc::new(tracer)),
         ElType::Float64,
@@ -241,11 +247,41 @@ fn traced_eigenvalues(t: &Tensor) -> EvalResult {
     ))
 }
 
+/// `svdvals(A)`: the singular values, decreasing.
+fn svdvals_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("svdvals", 1, 1)?;
+    let (t, _) = matrix_tensor(interp, &args.pos[0], "svdvals")?;
+    let (m, n) = match *t.shape() {
+        [] => (1, 1),
+        [m, n] => (m, n),
+        _ => {
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!("no method matching svdvals(::{})", args.pos[0].type_name()),
+            ))
+        }
+    };
+    if t.tag().is_some() {
+        let (_, s, _) = super::thin_svd::thin_svd(&ops::reshape(&t, &[m, n])?)?;
+        return Ok(crate::eval::operators::from_tensor(
+            s,
+            ElType::Float64,
+            false,
+        ));
+    }
+    if t.has_tracer() {
+        return traced_values(&t, m.min(n), |a| singular_values(a, m, n, "svdvals"));
+    }
+    let s = singular_values(&t.to_col_major(), m, n, "svdvals")?;
+    Ok(crate::builtins::array(ElType::Float64, &[s.len()], s))
+}
+
 crate::builtins! {
     "issymmetric" => issymmetric_, false, "    issymmetric(A)\n\nWhether a matrix equals its transpose exactly.\n\n```\njulia> issymmetric([1.0 2.0; 2.0 1.0])\ntrue\n```";
     "istril" => istril_, false, "    istril(A)\n\nWhether every entry above the diagonal of `A` is zero.\n\n```\njulia> istril([1 0; 2 3]), istril([1 2; 0 3])\n(true, false)\n```";
     "istriu" => istriu_, false, "    istriu(A)\n\nWhether every entry below the diagonal of `A` is zero.\n\n```\njulia> istriu([1 2; 0 3])\ntrue\n```";
     "isdiag" => isdiag_, false, "    isdiag(A)\n\nWhether every entry off the diagonal of `A` is zero.\n\n```\njulia> isdiag([1 0; 0 3]), isdiag([1 2; 0 3])\n(true, false)\n```";
+    "svdvals" => svdvals_, false, "    svdvals(A)\n\nThe singular values of a matrix, decreasing. It differentiates under every backend but the symbolic one (see `svd`), and under sparsity detection each depends on every entry.\n\n```\njulia> svdvals([3.0 0.0; 0.0 -2.0])\n2-element Vector{Float64}:\n 3.0\n 2.0\n\njulia> gradient(x -> svdvals([x[1] x[2]; 0.0 0.0])[1], AutoForwardDiff(), [3.0, 4.0]) ≈ [0.6, 0.8]  # σ₁ = ‖x‖\ntrue\n```";
     "rank" => rank_, false, "    rank(A; atol = 0, rtol = min(m, n) * eps())\n\nThe numerical rank of `A`: the number of its singular values above `max(atol, rtol * σ₁)`.\n\n```\njulia> rank([1.0 2.0; 2.0 4.0]), rank([1.0 0.0; 0.0 1.0])\n(1, 2)\n```";
     "cond" => cond_, false, "    cond(A, p=2)\n\nThe condition number in the `p`-norm (`p` = 1, 2 or Inf): for p = 2 the ratio of the largest to the smallest singular value. Not differentiable.\n\n```\njulia> cond([1.0 0.0; 0.0 2.0])\n2.0\n```";
     "eigvals" => eigvals_, false, "    eigvals(A)\n\nThe eigenvalues of a square matrix in increasing order (symmetric matrices use the symmetric solver; complex eigenvalues are an error). It differentiates for symmetric matrices (see `eigen`), to any order, and under sparsity detection each eigenvalue depends on every entry.\n\n```\njulia> eigvals([2.0 1.0; 1.0 2.0])\n2-element Vector{Float64}:\n 1.0\n 3.0\n\njulia> hessian(x -> eigvals([x[1] x[2]; x[2] -x[1]])[2], AutoForwardDiff(), [3.0, 4.0])  # λ₂ = ‖x‖\n2×2 Matrix{Float64}:\n  0.128  -0.096\n -0.096   0.072\n```";

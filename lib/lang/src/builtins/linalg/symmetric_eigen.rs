@@ -86,7 +86,7 @@ pub(super) fn symmetric_eigen(a: &Tensor) -> AdResult<(Tensor, Tensor)> {
 }
 
 /// `F`: `1/(λⱼ − λᵢ)` at `(i, j)` off the diagonal, 0 on it.
-fn inverse_gaps(values: &Tensor, n: usize) -> AdResult<Tensor> {
+pub(super) fn inverse_gaps(values: &Tensor, n: usize) -> AdResult<Tensor> {
     let row = ops::reshape(values, &[1, n])?;
     let column = ops::reshape(values, &[n, 1])?;
     // The identity keeps the diagonal's gaps away from zero before the mask removes them.
@@ -100,13 +100,13 @@ fn inverse_gaps(values: &Tensor, n: usize) -> AdResult<Tensor> {
 }
 
 /// The diagonal of an `n × n` matrix, as a vector.
-fn diagonal(c: &Tensor, n: usize) -> AdResult<Tensor> {
+pub(super) fn diagonal(c: &Tensor, n: usize) -> AdResult<Tensor> {
     let positions: Vec<usize> = (0..n).map(|k| k * (n + 1)).collect();
     ops::gather(c, &positions, &[n])
 }
 
 /// The `n × n` diagonal matrix of a vector.
-fn diagonal_matrix(v: &Tensor, n: usize) -> AdResult<Tensor> {
+pub(super) fn diagonal_matrix(v: &Tensor, n: usize) -> AdResult<Tensor> {
     let rows: Vec<usize> = (0..n * n).map(|k| k % n).collect();
     let spread = ops::gather(v, &rows, &[n, n])?;
     weighted(&spread, (n, n), |i, j| f64::from(u8::from(i == j)))
