@@ -381,6 +381,7 @@ fn empty_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("empty!", 1, 1)?;
     match &args.pos[0] {
         Value::List(items) => items.borrow_mut().clear(),
+        Value::Array(_) => super::growth::replace_items(&args.pos[0], Vec::new(), "empty!")?,
         other if super::set::as_set(other).is_some() => {
             super::set::as_set(other).map(super::set::clear);
         }
@@ -396,5 +397,5 @@ crate::builtins! {
     "delete!" => delete_, false, "    delete!(d, key)\n\nRemoves `key` from a `Dict` (nothing happens when it is missing) and returns `d`.\n\n```\njulia> d = Dict(:a => 1, :b => 2); delete!(d, :a); collect(keys(d))\n1-element Vector{Symbol}:\n :b\n```";
     "merge" => merge_, false, "    merge(d, others...)\n\nA new `Dict` with the entries of all arguments, later ones winning for a repeated key (also merges named tuples).\n\n```\njulia> merge(Dict(\"a\" => 1), Dict(\"a\" => 2, \"b\" => 3))[\"a\"]\n2\n```";
     "pairs" => pairs_, false, "    pairs(x)\n\nThe `key => value` pairs of a `Dict`, of a named tuple (`:name => value`) or of a collection (`index => value`); pairs are 2-tuples in difflab.\n\n```\njulia> collect(pairs([10, 20]))\n2-element Vector{Tuple{Int64, Int64}}:\n (1, 10)\n (2, 20)\n```";
-    "empty!" => empty_, false, "    empty!(d)\n\nRemoves every entry of a `Dict` (or element of a `Vector{Any}`) and returns it.\n\n```\njulia> d = Dict(1 => 2); empty!(d); isempty(d)\ntrue\n```";
+    "empty!" => empty_, false, "    empty!(d)\n\nRemoves every entry of a `Dict` (or element of a vector or set) and returns it.\n\n```\njulia> d = Dict(1 => 2); empty!(d); isempty(d)\ntrue\n```";
 }

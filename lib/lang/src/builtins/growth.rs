@@ -4,7 +4,7 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::collections::{list_element, scalar_f64};
+use crate::eval::collections::{list_element, list_elements, scalar_f64};
 use crate::eval::iterate::elements;
 use crate::eval::operators::{from_tensor, to_tensor};
 use crate::eval::{fail, EvalResult, Flow, Interp};
@@ -33,10 +33,7 @@ fn append_(_: &mut Interp, args: Args) -> EvalResult {
 fn append_values(target: &Value, items: Vec<Value>) -> Result<(), Flow> {
     match target {
         Value::List(list) => {
-            let items = items
-                .into_iter()
-                .map(|v| list_element(list, v))
-                .collect::<Result<Vec<_>, _>>()?;
+            let items = list_elements(list, items)?;
             list.borrow_mut().extend(items);
             Ok(())
         }
@@ -252,6 +249,50 @@ fn vector_length(a: &Array, name: &str) -> Result<usize, Flow> {
         _ => Err(fail(
             ErrorKind::MethodError,
             format!("{name} works on vectors only"),
+        )),
+    }
+}
+
+/// Makes the vector `target` hold `items`, at any length: a vector of values converts each to
+/// its declared element type, a numeric vector checks that each fits its element type. A vector
+/// that views look into keeps its length, as in Julia.
+pub(super) fn replace_items(target: &Value, items: Vec<Value>, name: &str) -> Result<(), Flow> {
+    match target {
+        Value::List(list) => {
+            *list.borrow_mut() = list_elements(list, items)?;
+            Ok(())
+        }
+        Value::Array(cell) => {
+            let mut a = cell.borrow_mut();
+            let n = vector_length(&a, name)?;
+            if a.links.is_some() && n != items.len() {
+                return Err(fail(
+                    ErrorKind::ErrorException,
+                    "cannot resize array with shared data",
+                ));
+            }
+            for v in &items {
+                check_fits_eltype(&a, v)?;
+            }
+            a.data = match items
+                .iter()
+                .map(super::plain_number)
+                .collect::<Option<Vec<f64>>>()
+            {
+                Some(numbers) => Tensor::from_col_major(&[numbers.len()], numbers),
+                None => {
+                    let parts = items
+                        .iter()
+                        .map(|v| Ok(ops::reshape(&to_tensor(v)?, &[1])?))
+                        .collect::<Result<Vec<_>, Flow>>()?;
+                    ops::concat(&parts, 0)?
+                }
+            };
+            Ok(())
+        }
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{}, ...)", other.type_name()),
         )),
     }
 }

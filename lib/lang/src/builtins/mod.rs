@@ -67,6 +67,7 @@ pub mod system;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod test_support;
+pub mod vector_edits;
 pub mod views;
 
 use crate::error::ErrorKind;
@@ -259,13 +260,14 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 74] {
+fn families() -> [&'static [Builtin]; 76] {
     [
         coloring_constant::BUILTINS,
         markers::BUILTINS,
         cartesian::BUILTINS,
         ad::sparse_ad::BUILTINS,
         ad::tracers::BUILTINS,
+        ad::package_apis::BUILTINS,
         coloring::BUILTINS,
         coloring_orders::BUILTINS,
         coloring_graphs::BUILTINS,
@@ -332,6 +334,7 @@ fn families() -> [&'static [Builtin]; 74] {
         deepcopy::BUILTINS,
         refs::BUILTINS,
         growth::BUILTINS,
+        vector_edits::BUILTINS,
         derived_math::BUILTINS,
         iterators::BUILTINS,
         slices::BUILTINS,

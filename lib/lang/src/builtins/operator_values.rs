@@ -49,7 +49,7 @@ impl crate::object::Object for Fix2 {
 
 /// `a op b`, folded from the left over more arguments where Julia allows it (`+`, `*`).
 fn apply(interp: &mut Interp, args: Args, op: BinOp, unary: Option<UnaryOp>) -> EvalResult {
-    let variadic = matches!(op, BinOp::Add | BinOp::Mul);
+    let variadic = matches!(op, BinOp::Add | BinOp::Mul | BinOp::Compose);
     let comparison = matches!(
         op,
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
@@ -105,6 +105,7 @@ operator_values! {
     less_equal => Le;
     greater => Gt;
     greater_equal => Ge;
+    composition => Compose;
 }
 
 crate::builtins! {
@@ -123,5 +124,6 @@ crate::builtins! {
     "<" => less, false, "    <(x, y)\n\n`x < y` as a function value.\n\n```\njulia> <(1, 2)\ntrue\n```";
     "<=" => less_equal, false, "    <=(x, y)\n\n`x <= y` as a function value.\n\n```\njulia> <=(1, 1)\ntrue\n```";
     ">" => greater, false, "    >(x, y)\n\n`x > y` as a function value.\n\n```\njulia> >(2, 1)\ntrue\n```";
+    "∘" => composition, false, "    ∘(f, g...)\n\nFunction composition as a function value: `∘(f, g)` is `f ∘ g`, the function `x -> f(g(x))`.\n\n```\njulia> ∘(sqrt, abs)(-16.0)\n4.0\n\njulia> reduce(∘, [x -> x + 1, x -> 2x])(3)\n7\n```";
     ">=" => greater_equal, false, "    >=(x, y)\n\n`x >= y` as a function value.\n\n```\njulia> >=(1, 2)\nfalse\n```";
 }

@@ -451,6 +451,16 @@ fn sort_(interp: &mut Interp, args: Args) -> EvalResult {
     }
 }
 
+/// `partialsort(v, k; by, lt, rev)`: the `k`th element of `sort(v)` (or the elements at the
+/// indices `k`, a range).
+fn partialsort_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("partialsort", 2, 2)?;
+    let k = args.pos[1].clone();
+    let v = args.pos[0].clone();
+    let sorted = sort_(interp, args.with_positional(vec![v]))?;
+    interp.index_value(&sorted, &[k])
+}
+
 /// `sort!(v; by, lt, rev)`: `v` sorted in place (views write through to their parent).
 fn sort_bang(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("sort!", 1, 1)?;
@@ -540,6 +550,7 @@ fn invperm_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "partialsort" => partialsort_, false, "    partialsort(v, k; by, lt, rev)\n\nThe `k`th element of `v` in sorted order (or the sorted elements at the indices in the range `k`), with `sort`'s keywords.\n\n```\njulia> partialsort([5, 1, 4, 2], 2)\n2\n\njulia> partialsort([5, 1, 4, 2], 1:2; rev = true)\n2-element Vector{Int64}:\n 5\n 4\n```";
     "sort!" => sort_bang, false, "    sort!(v; by, lt, rev)\n\nSorts the vector `v` in place (with `sort`'s keywords) and returns it.\n\n```\njulia> v = [3, 1, 2]; sort!(v); v\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "searchsortedfirst" => searchsortedfirst_, false, "    searchsortedfirst(v, x)\n\nIn the sorted vector `v`, the first index whose element is at least `x` (`length(v) + 1` when none is): where `x` would be inserted to keep `v` sorted.\n\n```\njulia> searchsortedfirst([1, 3, 5], 4), searchsortedfirst([1, 3, 5], 9)\n(3, 4)\n```";
     "searchsortedlast" => searchsortedlast_, false, "    searchsortedlast(v, x)\n\nIn the sorted vector `v`, the last index whose element is at most `x` (0 when none is).\n\n```\njulia> searchsortedlast([1, 3, 5], 4), searchsortedlast([1, 3, 5], 0)\n(2, 0)\n```";

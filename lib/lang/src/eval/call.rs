@@ -35,6 +35,9 @@ const MODULES: &[&str] = &[
     "NaNMath",
     "LogExpFunctions",
     "NNlib",
+    "ForwardDiff",
+    "ReverseDiff",
+    "Zygote",
     "Main",
 ];
 

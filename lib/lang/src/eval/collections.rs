@@ -312,6 +312,11 @@ pub fn list_element(list: &crate::value::List, v: Value) -> EvalResult {
     }
 }
 
+/// The values to store in `list`, each as [`list_element`] converts it.
+pub fn list_elements(list: &crate::value::List, items: Vec<Value>) -> Result<Vec<Value>, Flow> {
+    items.into_iter().map(|v| list_element(list, v)).collect()
+}
+
 /// Builds an array of `shape` from computed elements: numbers become a numeric array
 /// (`Int64` when all are integers, `Bool` when all are booleans, dual when any carries
 /// derivatives), anything else a vector of values.

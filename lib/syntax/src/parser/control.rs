@@ -441,18 +441,16 @@ impl<'s> Parser<'s> {
                 self.bump();
                 let member = self.peek_raw().clone();
                 let name = match member.kind {
-                    TokenKind::Ident(name) => name,
+                    TokenKind::Ident(name) => {
+                        self.bump();
+                        name
+                    }
                     TokenKind::Colon => {
                         self.bump();
-                        let op = self.peek_raw().clone();
-                        if !matches!(op.kind, TokenKind::Op { dotted: false, .. }) {
-                            return Err(self.expected("an operator after \".:\"", &op));
-                        }
-                        Name::new(&self.text(op.span))
+                        self.quoted_operator()?.0
                     }
                     _ => return Err(self.expected("a function name after \".\"", &member)),
                 };
-                self.bump();
                 Ok(FunctionHead {
                     name: Some(name),
                     module: Some(first),

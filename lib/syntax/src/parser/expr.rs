@@ -133,7 +133,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Whether the tokens from `start` read `head( … ) =`: a short function definition, where
-    /// the head is a name, an operator, `Module.name`, `Module.:op` or `(x::T)`.
+    /// the head is a name, an operator, `Module.name`, `Module.:op`, `Module.:(op)` or `(x::T)`.
     fn short_definition_ahead(&self, start: usize) -> bool {
         let Some(first) = self.tokens.get(start) else {
             return false;
@@ -144,6 +144,13 @@ impl<'s> Parser<'s> {
                 if dot.is_some_and(|t| t.kind == TokenKind::Dot && !t.space_before) {
                     match self.tokens.get(start + 2).map(|t| &t.kind) {
                         Some(TokenKind::Ident(_)) => start + 3,
+                        // `Module.:(op)`: the operator in parentheses.
+                        Some(TokenKind::Colon)
+                            if self.tokens.get(start + 3).map(|t| &t.kind)
+                                == Some(&TokenKind::LParen) =>
+                        {
+                            self.closing[start + 3] as usize + 1
+                        }
                         Some(TokenKind::Colon) => start + 4,
                         _ => return false,
                     }

@@ -355,24 +355,45 @@ impl<'s> Parser<'s> {
             {
                 self.parse_macro(name)
             }
-            // `Base.:+`: an operator of a module.
+            // `Base.:+`, `Base.:(==)`: an operator of a module.
             TokenKind::Colon if !next.space_before => {
                 self.bump();
-                let op = self.peek_raw().clone();
-                if !matches!(op.kind, TokenKind::Op { dotted: false, .. }) || op.space_before {
-                    return Err(self.expected("an operator after \".:\"", &op));
-                }
-                self.bump();
+                let (field, end) = self.quoted_operator()?;
                 Ok(Expr {
-                    span: target.span.to(op.span),
+                    span: target.span.to(end),
                     kind: ExprKind::Field {
                         target: Box::new(target),
-                        field: Name::new(&self.text(op.span)),
+                        field,
                     },
                 })
             }
             _ => Err(self.expected("a field name after \".\"", &next)),
         }
+    }
+
+    /// The operator after `Module.:`, bare (`+`) or in parentheses (`(==)`), with the span's
+    /// end.
+    pub(super) fn quoted_operator(&mut self) -> PResult<(Name, Span)> {
+        let parenthesized =
+            self.peek_raw().kind == TokenKind::LParen && !self.peek_raw().space_before;
+        if parenthesized {
+            self.bump();
+        }
+        let op = self.peek_raw().clone();
+        if !matches!(op.kind, TokenKind::Op { dotted: false, .. }) || op.space_before {
+            return Err(self.expected("an operator after \".:\"", &op));
+        }
+        self.bump();
+        let name = Name::new(&self.text(op.span));
+        if !parenthesized {
+            return Ok((name, op.span));
+        }
+        let close = self.peek_raw().clone();
+        if close.kind != TokenKind::RParen {
+            return Err(self.expected("\")\" after the operator", &close));
+        }
+        self.bump();
+        Ok((name, close.span))
     }
 
     /// A type after `::` or `<:`: a name, `Module.Name`, with `{parameters}`.

@@ -15,6 +15,7 @@ pub mod implicit;
 pub mod implicit_prep;
 pub mod implicit_solvers;
 pub mod operators;
+pub mod package_apis;
 pub mod prep;
 pub mod recommend;
 pub mod recording;
