@@ -493,6 +493,25 @@ impl Type {
         if let Type::Prim(Prim::Any) = self {
             return true;
         }
+        // `Type{T}` holds the type `T` itself (invariant: `Float64` is not a `Type{Real}`), any
+        // subtype of a bound for `Type{<:Real}`, and any type for a type variable.
+        if let Type::Applied(Prim::DataType, params) = self {
+            let (Some(wanted), Some(given)) = (params.first(), Type::from_value(v)) else {
+                return false;
+            };
+            return match wanted {
+                Type::Var(_) => true,
+                Type::Within(bound) => given.is_subtype(bound),
+                Type::UserApplied(_, ps) | Type::Applied(_, ps)
+                    if ps
+                        .iter()
+                        .any(|p| matches!(p, Type::Var(_) | Type::Within(_))) =>
+                {
+                    given.is_subtype(wanted)
+                }
+                _ => given == *wanted,
+            };
+        }
         // A library type known by name (`typeof` of a sparse matrix) holds what prints as it.
         if let Type::Named(name) = self {
             if **name == v.type_name() {

@@ -138,9 +138,9 @@ impl Interp {
         self.check_interrupt()?;
         match f {
             Value::Builtin(b) => {
-                // User methods of builtins take user values; other calls pay one scan.
-                if !self.extensions.is_empty() && args.iter().any(|a| matches!(a, Value::Struct(_)))
-                {
+                // User methods of builtins take user values or user types (`zero(::Type{D})`);
+                // other calls pay one scan.
+                if !self.extensions.is_empty() && args.iter().any(is_user_value_or_type) {
                     if let Some(result) = self.call_extension(Name::new(b.name), &args, &kw) {
                         return result;
                     }
@@ -564,22 +564,52 @@ fn expand(v: &Value, shape: &[usize]) -> Result<Vec<Value>, Flow> {
 /// The type a method's type variable `name` stands for in a call with `args`: the type of the
 /// first argument annotated `::T`, or the parameter of one annotated `::Vector{T}` (and the
 /// like). `None` when no annotation names it.
+/// Whether `v` is an instance of a user type or a user type itself.
+fn is_user_value_or_type(v: &Value) -> bool {
+    use crate::types::Type;
+    match v {
+        Value::Struct(_) => true,
+        Value::Type(t) => matches!(**t, Type::User(_) | Type::UserApplied(..)),
+        _ => false,
+    }
+}
+
 fn type_var_value(def: &FunctionDef, name: Name, args: &[Value]) -> Option<crate::types::Type> {
     use crate::types::Type;
-    def.params
-        .iter()
-        .zip(args)
-        .find_map(|(param, arg)| match &param.annotation.as_deref()?.kind {
-            ExprKind::Ident(n) if *n == name => Some(Type::of(arg)),
-            ExprKind::Curly { params, .. } => {
-                let k = params
-                    .iter()
-                    .position(|p| matches!(p.kind, ExprKind::Ident(n) if n == name))?;
-                match Type::of(arg) {
-                    Type::Applied(_, given) | Type::UserApplied(_, given) => given.get(k).cloned(),
-                    _ => None,
-                }
+    def.params.iter().zip(args).find_map(|(param, arg)| {
+        let annotation = param.annotation.as_deref()?;
+        match &annotation.kind {
+            // `::Type{T}`: the argument is a type, and `T` is it (or one of its parameters).
+            ExprKind::Curly {
+                name: outer,
+                params,
+            } if outer.as_str() == "Type" && params.len() == 1 => {
+                type_var_in(&params[0], Type::from_value(arg)?, name)
             }
-            _ => None,
-        })
+            _ => type_var_in(annotation, Type::of(arg), name),
+        }
+    })
+}
+
+/// What the type variable `name` stands for when `annotation` (`T`, `Vector{T}`, `P{T}`)
+/// describes the type `ty`.
+fn type_var_in(
+    annotation: &Expr,
+    ty: crate::types::Type,
+    name: Name,
+) -> Option<crate::types::Type> {
+    use crate::types::Type;
+    match &annotation.kind {
+        ExprKind::Ident(n) if *n == name => Some(ty),
+        ExprKind::Curly { params, .. } => {
+            let k = params
+                .iter()
+                .position(|p| matches!(p.kind, ExprKind::Ident(n) if n == name))?;
+            match ty {
+                Type::Applied(_, given) | Type::UserApplied(_, given) => given.get(k).cloned(),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
