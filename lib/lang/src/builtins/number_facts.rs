@@ -183,8 +183,24 @@ fn promoted(a: &Type, b: &Type) -> Type {
     }
 }
 
+/// The type `a` and `b` promote to: by the user's `promote_rule` methods when one applies,
+/// else by the builtin numbers' order.
+fn promoted_by_any_rule(interp: &mut Interp, a: &Type, b: &Type) -> Result<Type, Flow> {
+    match interp.promote_by_rules(a, b) {
+        Some(result) => result,
+        None => Ok(promoted(a, b)),
+    }
+}
+
+/// `promote_rule(T, S)`: `Union{}` (no rule) unless the user defines one
+/// (`Base.promote_rule(::Type{Dual}, ::Type{<:Real}) = Dual`).
+fn promote_rule_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("promote_rule", 2, 2)?;
+    Ok(super::io::type_value("Union{}"))
+}
+
 /// `promote_type(T, S, …)`: the type values of those types promote to.
-fn promote_type_(_: &mut Interp, args: Args) -> EvalResult {
+fn promote_type_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("promote_type", 1, usize::MAX)?;
     let types = args
         .pos
@@ -198,10 +214,10 @@ fn promote_type_(_: &mut Interp, args: Args) -> EvalResult {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let joined = types
-        .iter()
-        .skip(1)
-        .fold(types[0].clone(), |acc, t| promoted(&acc, t));
+    let mut joined = types[0].clone();
+    for t in &types[1..] {
+        joined = promoted_by_any_rule(interp, &joined, t)?;
+    }
     let name = joined.to_string();
     Ok(super::io::type_as_value(joined, &name))
 }
@@ -546,6 +562,7 @@ crate::builtins! {
     "signbit" => signbit_, false, "    signbit(x)\n\nWhether the sign bit of `x` is set: true for negative numbers and `-0.0`.\n\n```\njulia> signbit(-1.0), signbit(-0.0), signbit(2)\n(true, true, false)\n```";
     "minmax" => minmax_, false, "    minmax(a, b)\n\n`(min(a, b), max(a, b))`.\n\n```\njulia> minmax(3, 1)\n(1, 3)\n```";
     "muladd" => muladd_, false, "    muladd(x, y, z)\n\n`x * y + z` (differentiated as that expression).\n\n```\njulia> muladd(2, 3, 1)\n7\n```";
+    "promote_rule" => promote_rule_, false, "    promote_rule(T, S)\n\nThe type values of `T` and `S` promote to, as the user declares it for a number type of their own: `Base.promote_rule(::Type{Dual}, ::Type{<:Real}) = Dual` (with a `Base.convert` method) makes `2 * d` convert `2` and use the method for two `Dual`s, and `promote_type` read it. Without a rule, `Union{}`.\n\n```\njulia> struct Cents <: Real; n::Int; end\n\njulia> Base.promote_rule(::Type{Cents}, ::Type{Int}) = Cents;\n\njulia> Base.convert(::Type{Cents}, x::Int) = Cents(100x);\n\njulia> Base.:+(a::Cents, b::Cents) = Cents(a.n + b.n);\n\njulia> Cents(5) + 1\nCents(105)\n\njulia> promote_type(Int, Cents)\nCents\n```";
     "promote" => promote_, false, "    promote(xs...)\n\nThe numbers converted to their common type (`Bool` < `Int64` < `Float64`), as a tuple.\n\n```\njulia> promote(1, 2.5, true)\n(1.0, 2.5, 1.0)\n```";
     "promote_eltype" => promote_eltype_, false, "    Base.promote_eltype(xs...)\n\nThe type that the element types of the collections `xs` promote to.\n\n```\njulia> Base.promote_eltype([1, 2], [1.5])\nFloat64\n```";
     "promote_type" => promote_type_, false, "    promote_type(T, S, ...)\n\nThe type that values of these types are converted to when they meet in arithmetic.\n\n```\njulia> promote_type(Int, Float64), promote_type(Bool, Int)\n(Float64, Int64)\n```";

@@ -513,7 +513,10 @@ impl Interp {
             | BinOp::Pair
             | BinOp::In
             | BinOp::Subtype => None,
-            _ => Some(self.call_operator(op.symbol(), args.to_vec())),
+            _ => Some(
+                self.promoted_operator(op.symbol(), a, b)
+                    .unwrap_or_else(|| self.call_operator(op.symbol(), args.to_vec())),
+            ),
         }
     }
 

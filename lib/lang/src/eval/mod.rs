@@ -20,6 +20,7 @@ pub mod logging;
 pub mod macros;
 pub mod methods;
 pub mod operators;
+pub mod promotion;
 pub mod reads;
 pub mod scope;
 pub mod testing;
