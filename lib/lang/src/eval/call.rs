@@ -252,9 +252,7 @@ impl Interp {
         for var in &def.type_vars {
             if let Some(ty) = type_var_value(def, var.name, &args) {
                 // `T` is then what the type's name is: `Float64` a builtin, a struct a type.
-                let named = crate::builtins::lookup(Name::new(&ty.to_string()));
-                let value = named.map_or_else(|| Value::Type(Rc::new(ty)), Value::Builtin);
-                frame.define(var.name, value);
+                frame.define(var.name, super::methods::type_value(&ty));
             }
         }
         let mut args = args.into_iter();

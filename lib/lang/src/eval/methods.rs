@@ -949,7 +949,7 @@ pub fn keyword_doc(topic: &str) -> Option<&'static str> {
 
 /// A type as the value that names it: the builtin of a builtin type (`Float64` is also its
 /// conversion function), else the type itself.
-fn type_value(ty: &Type) -> Value {
+pub(crate) fn type_value(ty: &Type) -> Value {
     match ty {
         Type::Prim(p) => crate::builtins::lookup(Name::new(p.name()))
             .map_or_else(|| Value::Type(Rc::new(ty.clone())), Value::Builtin),

@@ -3,21 +3,17 @@
 //! `promote_rule` names the common type, both operands are `convert`ed to it with the user's
 //! methods, and the operator's method for that type runs. `promote_type` reads the same rules.
 
+use super::methods::type_value;
 use super::{EvalResult, Flow, Interp};
 use crate::types::Type;
 use crate::value::Value;
 use difflab_syntax::Name;
 
-/// A type as a value, as `typeof` returns it (`Float64` is the builtin of that name).
-fn type_as_value(ty: &Type) -> Value {
-    crate::builtins::io::type_as_value(ty.clone(), &ty.to_string())
-}
-
 impl Interp {
     /// The common type of `a` and `b` by the user's `promote_rule` methods (either order), or
     /// `None` when no rule names one.
     pub(crate) fn promote_by_rules(&mut self, a: &Type, b: &Type) -> Option<Result<Type, Flow>> {
-        let (va, vb) = (type_as_value(a), type_as_value(b));
+        let (va, vb) = (type_value(a), type_value(b));
         let rule = Name::new("promote_rule");
         let result = self
             .call_extension(rule, &[va.clone(), vb.clone()], &[])
@@ -61,11 +57,7 @@ impl Interp {
                 operands.push(if Type::of(x) == target {
                     x.clone()
                 } else {
-                    self.call_value(
-                        &convert,
-                        vec![type_as_value(&target), x.clone()],
-                        Vec::new(),
-                    )?
+                    self.call_value(&convert, vec![type_value(&target), x.clone()], Vec::new())?
                 });
             }
             if Type::of(&operands[0]) == ta && Type::of(&operands[1]) == tb {

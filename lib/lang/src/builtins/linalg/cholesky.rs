@@ -29,12 +29,7 @@ pub(super) fn plain_factor(n: usize, a: &[f64]) -> AdResult<Option<Vec<f64>>> {
 pub(super) fn factor(a: &Tensor) -> AdResult<Tensor> {
     let n = square_size(a)?;
     let Some(tag) = a.tag() else {
-        let Tensor::Plain(_) = a else {
-            return Err(AdError::NoRule {
-                function: "cholesky",
-                kind: "symbolic",
-            });
-        };
+        plain_only_rule(a, "cholesky")?;
         return plain_factor(n, &a.to_col_major())?
             .map(|l| Tensor::from_col_major(&[n, n], l))
             .ok_or(AdError::Argument(NOT_POSITIVE_DEFINITE.into()));

@@ -284,6 +284,18 @@ pub(crate) fn dense_tensor(s: &SparseMatrix) -> Tensor {
     Tensor::from_col_major(&[m, n], data)
 }
 
+/// For a factorization whose rules cover plain numbers, duals and tape numbers: the refusal of
+/// a tensor without a tag that is not plain either (a symbolic one).
+fn plain_only_rule(a: &Tensor, function: &'static str) -> AdResult<()> {
+    match a {
+        Tensor::Plain(_) => Ok(()),
+        _ => Err(AdError::NoRule {
+            function,
+            kind: "symbolic",
+        }),
+    }
+}
+
 /// The refusal of a function without derivative rules for numbers carrying derivatives.
 fn plain_only(t: &Tensor, name: &str) -> Result<(), Flow> {
     if t.is_plain() {

@@ -36,12 +36,7 @@ pub(super) fn plain_pairs(n: usize, a: &[f64]) -> AdResult<(Vec<f64>, Vec<f64>)>
 pub(super) fn symmetric_eigen(a: &Tensor) -> AdResult<(Tensor, Tensor)> {
     let n = square_size(a)?;
     let Some(tag) = a.tag() else {
-        let Tensor::Plain(_) = a else {
-            return Err(AdError::NoRule {
-                function: "eigen",
-                kind: "symbolic",
-            });
-        };
+        plain_only_rule(a, "eigen")?;
         let data = a.to_col_major();
         if !is_symmetric(n, &data) {
             return Err(AdError::Argument(

@@ -25,12 +25,7 @@ pub(super) fn plain_factors(m: usize, n: usize, a: &[f64]) -> AdResult<(Vec<f64>
 pub(super) fn thin_qr(a: &Tensor) -> AdResult<(Tensor, Tensor)> {
     let (m, n) = matrix_size(a)?;
     let Some(tag) = a.tag() else {
-        let Tensor::Plain(_) = a else {
-            return Err(AdError::NoRule {
-                function: "qr",
-                kind: "symbolic",
-            });
-        };
+        plain_only_rule(a, "qr")?;
         let (q, r) = plain_factors(m, n, &a.to_col_major())?;
         let k = m.min(n);
         return Ok((

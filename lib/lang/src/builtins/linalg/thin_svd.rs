@@ -44,12 +44,7 @@ pub(super) fn thin_svd(a: &Tensor) -> AdResult<(Tensor, Tensor, Tensor)> {
         return Ok((v, s, u));
     }
     let Some(tag) = a.tag() else {
-        let Tensor::Plain(_) = a else {
-            return Err(AdError::NoRule {
-                function: "svd",
-                kind: "symbolic",
-            });
-        };
+        plain_only_rule(a, "svd")?;
         let (u, s, v) = plain_parts(m, n, &a.to_col_major())?;
         let r = m.min(n);
         return Ok((
