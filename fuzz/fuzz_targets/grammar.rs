@@ -124,6 +124,12 @@ fn builtin_names() -> &'static [&'static str] {
             "sleep",
             "writemtx",
             "benchmark_differentiation",
+            // Files by name: a generated program must not write or delete files.
+            "open",
+            "write",
+            "rm",
+            "mkdir",
+            "mkpath",
         ];
         difflab_lang::builtins::all()
             .map(|b| b.name)

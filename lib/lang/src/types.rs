@@ -122,7 +122,7 @@ impl Prim {
             "Set" => Prim::Set,
             "AbstractDict" => Prim::AbstractDict,
             "Dict" => Prim::Dict,
-            "IO" | "IOBuffer" => Prim::IO,
+            "IO" | "IOBuffer" | "IOStream" => Prim::IO,
             "Exception" => Prim::Exception,
             "DataType" | "Type" => Prim::DataType,
             _ => return None,

@@ -59,6 +59,17 @@ const SKIPPED: &[&str] = &[
     "benchmark_differentiation",
     "isfile",
     "tempdir",
+    "open",
+    "write",
+    "read",
+    "readchomp",
+    "readlines",
+    "eachline",
+    "countlines",
+    "rm",
+    "mkdir",
+    "mkpath",
+    "readdir",
 ];
 
 fn interp() -> Interp {

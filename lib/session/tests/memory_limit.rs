@@ -95,6 +95,10 @@ fn huge_and_growing_allocations_are_out_of_memory_errors() {
         "string(1:10^9...)",
         "A = rand(10^4, 10); A * A'",
         "hcat([rand(10^4) for i in 1:10^4]...)",
+        "include(\"/dev/zero\")",
+        "read(\"/dev/zero\", String)",
+        "readlines(\"/dev/zero\")",
+        "open(\"/dev/zero\")",
     ] {
         let events = run(&mut session, code);
         assert_eq!(

@@ -67,7 +67,7 @@ constructors!(
     pos_def_exception => PosDefException, stack_overflow_error => StackOverflowError,
     invalid_coloring_error => InvalidColoringError,
     unsupported_decompression_error => UnsupportedDecompressionError,
-    string_index_error => StringIndexError,
+    string_index_error => StringIndexError, system_error => SystemError,
     out_of_memory_error => OutOfMemoryError, interrupt_exception => InterruptException,
 );
 
@@ -98,6 +98,7 @@ crate::builtins! {
     "PosDefException" => pos_def_exception, false, "    PosDefException(msg)\n\nThe exception for a Cholesky factorization of a matrix that is not symmetric positive definite.\n\n```\njulia> try; cholesky([1.0 2.0; 2.0 1.0]); catch e; e isa PosDefException; end\ntrue\n```";
     "StringIndexError" => string_index_error, false, "    StringIndexError(msg)\n\nThe exception for a string index inside a multi-byte character (strings are indexed by byte, as in Julia).\n\n```\njulia> try; \"héllo\"[3]; catch e; e isa StringIndexError; end\ntrue\n```";
     "StackOverflowError" => stack_overflow_error, false, "    StackOverflowError()\n\nThe exception for recursion deeper than the session allows; the session goes on.\n\n```\njulia> f(n) = f(n + 1);\n\njulia> try; f(1); catch e; e isa StackOverflowError; end\ntrue\n```";
+    "SystemError" => system_error, false, "    SystemError(msg)\n\nThe exception for a failed call to the operating system: a file that cannot be opened, read or written, a directory that cannot be made or removed.\n\n```\njulia> try; open(\"/no/such/file\"); catch e; e isa SystemError; end\ntrue\n```";
     "OutOfMemoryError" => out_of_memory_error, false, "    OutOfMemoryError()\n\nThe exception for an allocation beyond the session's memory limit; the session goes on.\n\n```\njulia> try; zeros(10^12); catch e; e isa OutOfMemoryError; end\ntrue\n```";
     "InterruptException" => interrupt_exception, false, "    InterruptException()\n\nThe exception raised when the user interrupts a computation (Ctrl-C, or the notebook's stop button).\n\n```\njulia> throw(InterruptException())\nERROR: InterruptException\n```";
     "DimensionMismatch" => dimension_mismatch, false, "    DimensionMismatch(msg)\n\nThe exception for arrays whose sizes do not fit.\n\n```\njulia> throw(DimensionMismatch(\"sizes differ\"))\nERROR: DimensionMismatch: sizes differ\n```";

@@ -10,10 +10,22 @@ use crate::value::Value;
 use std::rc::Rc;
 
 /// Where printing goes: a stream of the session, or an `IOBuffer` (the `io` of a user
-/// `show` method).
+/// `show` method) or an open file.
 enum Target {
     Stream(Stream),
     Buffer(Value),
+}
+
+/// Whether `v` is something `print(v, …)` writes to: `stdout`, `stderr`, an `IOBuffer` or an
+/// open file.
+pub fn is_output(v: &Value) -> bool {
+    match v {
+        Value::Symbol(s) => matches!(s.as_str(), "stdout" | "stderr"),
+        Value::Object(o) => {
+            o.as_any().is::<IoBuffer>() || o.as_any().is::<super::files::FileStream>()
+        }
+        _ => false,
+    }
 }
 
 /// Splits an optional leading `stdout`/`stderr`/`IOBuffer` argument off the arguments.
@@ -30,7 +42,7 @@ fn target_of(args: &mut Args) -> Target {
                 return Target::Stream(stream);
             }
         }
-        Some(v @ Value::Object(o)) if o.as_any().is::<IoBuffer>() => {
+        Some(v @ Value::Object(_)) if is_output(v) => {
             let v = v.clone();
             args.pos.remove(0);
             return Target::Buffer(v);
@@ -40,16 +52,20 @@ fn target_of(args: &mut Args) -> Target {
     Target::Stream(Stream::Stdout)
 }
 
-fn emit(interp: &mut Interp, target: &Target, text: &str) {
+fn emit(interp: &mut Interp, target: &Target, text: &str) -> Result<(), Flow> {
     match target {
         Target::Stream(stream) => interp.out.write(*stream, text),
         Target::Buffer(Value::Object(o)) => {
             if let Some(buffer) = o.as_any().downcast_ref::<IoBuffer>() {
                 buffer.0.borrow_mut().push_str(text);
             }
+            if let Some(file) = o.as_any().downcast_ref::<super::files::FileStream>() {
+                file.write_text(text)?;
+            }
         }
         Target::Buffer(_) => {}
     }
+    Ok(())
 }
 
 /// An in-memory text stream (`IOBuffer()`, and the `io` a user `show` method writes to).
@@ -101,7 +117,7 @@ fn println_(interp: &mut Interp, mut args: Args) -> EvalResult {
     prepare(interp, &args.pos)?;
     let mut text = joined(&args);
     text.push('\n');
-    emit(interp, &target, &text);
+    emit(interp, &target, &text)?;
     Ok(Value::Nothing)
 }
 
@@ -109,7 +125,7 @@ fn print_(interp: &mut Interp, mut args: Args) -> EvalResult {
     let target = target_of(&mut args);
     prepare(interp, &args.pos)?;
     let text = joined(&args);
-    emit(interp, &target, &text);
+    emit(interp, &target, &text)?;
     Ok(Value::Nothing)
 }
 
@@ -158,7 +174,7 @@ fn show_(interp: &mut Interp, mut args: Args) -> EvalResult {
     let target = target_of(&mut args);
     prepare(interp, &args.pos)?;
     let text: String = args.pos.iter().map(repr).collect();
-    emit(interp, &target, &text);
+    emit(interp, &target, &text)?;
     Ok(Value::Nothing)
 }
 
@@ -246,16 +262,6 @@ fn summary_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::str(text))
 }
 
-/// The text of the file at `path`; a `SystemError` naming it when it cannot be read.
-pub fn read_text(path: &str) -> Result<String, Flow> {
-    std::fs::read_to_string(path).map_err(|e| {
-        fail(
-            ErrorKind::SystemError,
-            format!("opening file \"{path}\": {e}"),
-        )
-    })
-}
-
 fn include_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("include", 1, 1)?;
     let path = print_string(&args.pos[0]);
@@ -263,6 +269,10 @@ fn include_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn readline_(interp: &mut Interp, args: Args) -> EvalResult {
+    if !args.pos.is_empty() {
+        args.arity("readline", 1, 1)?;
+        return super::files::read_line(&args);
+    }
     let prompt = args.kw("prompt").map(print_string).unwrap_or_default();
     Ok(Value::str(
         interp.out.read_line(&prompt).unwrap_or_default(),
@@ -460,7 +470,7 @@ crate::builtins! {
     "string" => string_, false, "    string(xs...)\n\nThe arguments printed into one string.\n\n```\njulia> string(\"n = \", 3)\n\"n = 3\"\n```";
     "repr" => repr_, false, "    repr(x)\n    repr(\"text/plain\", x)\n\nThe compact representation of `x` as a string, or with the MIME type `\"text/plain\"` its display (as the REPL shows it).\n\n```\njulia> repr(\"a\")\n\"\\\"a\\\"\"\n\njulia> repr(\"text/plain\", 'a')\n\"'a': ASCII/Unicode U+0061 (category Ll: Letter, lowercase)\"\n```";
     "summary" => summary_, false, "    summary(x)\n\nA one-line description of `x`: its dimensions and type for arrays and ranges, the size of a `Dict` or `Set`, the type of anything else.\n\n```\njulia> summary([1.0, 2.0]), summary(zeros(2, 3)), summary(1:3)\n(\"2-element Vector{Float64}\", \"2×3 Matrix{Float64}\", \"3-element UnitRange{Int64}\")\n\njulia> summary(Dict(\"a\" => 1)), summary(1.5)\n(\"Dict{String, Int64} with 1 entry\", \"Float64\")\n```";
-    "readline" => readline_, false, "    readline(; prompt=\"\")\n\nReads a line typed by the user (the terminal, or the notebook's input box).\n\n```\njulia> name = readline();\n```";
+    "readline" => readline_, false, "    readline(; prompt=\"\")\n    readline(io; keep=false)\n\nReads a line typed by the user (the terminal, or the notebook's input box), or the next line of a file opened with `open`.\n\n```\njulia> name = readline();\n```";
     "clear_output" => clear_output_, false, "    clear_output(wait=false)\n\nClears the cell's output in a notebook, or the screen in the REPL.\n\n```\njulia> clear_output()\n```";
     "IOBuffer" => iobuffer_, false, "    IOBuffer()\n\nAn in-memory text stream: `print(io, …)` writes to it, `String(take!(io))` reads it back.\n\n```\njulia> io = IOBuffer(); print(io, \"a\", 1); String(take!(io))\n\"a1\"\n```";
     "sprint" => sprint_, false, "    sprint(f, args...)\n\nCalls `f(io, args...)` with an `IOBuffer` and returns what it wrote.\n\n```\njulia> sprint(show, [1, 2])\n\"[1, 2]\"\n```";

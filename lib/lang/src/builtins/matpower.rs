@@ -135,7 +135,7 @@ pub fn case_value(path: &str, text: &str) -> EvalResult {
 fn readmatpower_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("readmatpower", 1, 1)?;
     let path = print_string(&args.pos[0]);
-    let text = super::io::read_text(&path)?;
+    let text = super::files::read_text(&path)?;
     case_value(&path, &text)
 }
 

@@ -29,6 +29,7 @@ pub mod deepcopy;
 pub mod derived_math;
 pub mod dict;
 pub mod errors;
+pub mod files;
 pub mod functional;
 pub mod growth;
 pub mod indexing;
@@ -260,8 +261,9 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 76] {
+fn families() -> [&'static [Builtin]; 77] {
     [
+        files::BUILTINS,
         coloring_constant::BUILTINS,
         markers::BUILTINS,
         cartesian::BUILTINS,
@@ -444,9 +446,9 @@ pub fn constant(name: &str) -> Option<Value> {
         )),
         "Any" | "Number" | "Real" | "Integer" | "AbstractArray" | "AbstractVector"
         | "AbstractMatrix" | "String" | "AbstractString" | "AbstractChar" | "Function"
-        | "Nothing" | "Tuple" | "NamedTuple" | "AbstractSet" | "AbstractDict" | "AbstractRange" => {
-            io::type_value(name)
-        }
+        | "Nothing" | "Tuple" | "NamedTuple" | "AbstractSet" | "AbstractDict" | "AbstractRange"
+        | "AbstractFloat" | "Signed" | "IO" | "IOStream" | "Exception" | "UnitRange"
+        | "StepRange" => io::type_value(name),
         _ => return None,
     })
 }

@@ -236,7 +236,7 @@ pub fn parse_mtx(interp: &Interp, path: &str, text: &str) -> EvalResult {
 fn readmtx_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("readmtx", 1, 1)?;
     let path = print_string(&args.pos[0]);
-    let text = super::io::read_text(&path)?;
+    let text = super::files::read_text(&path)?;
     parse_mtx(interp, &path, &text)
 }
 

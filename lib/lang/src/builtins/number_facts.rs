@@ -233,14 +233,17 @@ fn promote_eltype_(interp: &mut Interp, args: Args) -> EvalResult {
     promote_type_(interp, Args::positional(eltypes))
 }
 
-/// `promote(x, y, …)`: the numbers converted to their common type, as a tuple.
+/// `promote(x, y, …)`: the numbers converted to their common type, as a tuple; by the user's
+/// `promote_rule` and `convert` methods when their types have them.
 fn promote_(interp: &mut Interp, args: Args) -> EvalResult {
-    let joined = args
-        .pos
-        .iter()
-        .map(Type::of)
-        .reduce(|acc, t| promoted(&acc, &t))
-        .unwrap_or(Type::Prim(Prim::Any));
+    let mut joined: Option<Type> = None;
+    for t in args.pos.iter().map(Type::of) {
+        joined = Some(match joined {
+            None => t,
+            Some(acc) => promoted_by_any_rule(interp, &acc, &t)?,
+        });
+    }
+    let joined = joined.unwrap_or(Type::Prim(Prim::Any));
     let converted = args
         .pos
         .iter()
@@ -252,6 +255,11 @@ fn promote_(interp: &mut Interp, args: Args) -> EvalResult {
             (Type::Prim(Prim::Dual), _) if v.is_number() => {
                 call_named(interp, "float", vec![v.clone()])
             }
+            (Type::User(_) | Type::UserApplied(..), _) if Type::of(v) != joined => call_named(
+                interp,
+                "convert",
+                vec![crate::eval::methods::type_value(&joined), v.clone()],
+            ),
             _ => Ok(v.clone()),
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -1,4 +1,5 @@
-//! Reflection on user types and methods: `fieldnames`, `getfield`, `setfield!`, `supertype`,
+//! Reflection on user types and methods: `fieldnames`, `getfield`, `setfield!`,
+//! `propertynames`, `hasproperty`, `getproperty`, `setproperty!`, `supertype`,
 //! `isabstracttype`, `isstructtype`, and `methods` (a function's method table as Julia lists it).
 
 use super::Args;
@@ -84,6 +85,65 @@ fn fieldnames_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Tuple(Rc::new(
         def.fields.iter().map(|(f, _)| Value::Symbol(*f)).collect(),
     )))
+}
+
+/// The names `x.name` reads for the value `x`: a struct's fields, a named tuple's keys, a
+/// library object's fields.
+fn property_names(x: &Value) -> Vec<Name> {
+    match x {
+        Value::Struct(s) => s.def.fields.iter().map(|(f, _)| *f).collect(),
+        Value::NamedTuple(items) => items.iter().map(|(k, _)| *k).collect(),
+        Value::Object(o) => o.field_names().into_iter().map(Name::new).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn propertynames_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("propertynames", 1, 1)?;
+    Ok(Value::Tuple(Rc::new(
+        property_names(&args.pos[0])
+            .into_iter()
+            .map(Value::Symbol)
+            .collect(),
+    )))
+}
+
+fn symbol_arg(args: &Args, name: &str) -> Result<Name, Flow> {
+    match &args.pos[1] {
+        Value::Symbol(s) => Ok(*s),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {name}(::{}, ::{})",
+                args.pos[0].type_name(),
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+fn hasproperty_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("hasproperty", 2, 2)?;
+    let name = symbol_arg(&args, "hasproperty")?;
+    Ok(Value::Bool(property_names(&args.pos[0]).contains(&name)))
+}
+
+fn getproperty_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("getproperty", 2, 2)?;
+    let name = symbol_arg(&args, "getproperty")?;
+    interp.field(&args.pos[0], name)
+}
+
+fn setproperty_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("setproperty!", 3, 3)?;
+    let name = symbol_arg(&args, "setproperty!")?;
+    match &args.pos[0] {
+        Value::Struct(s) => {
+            Interp::set_struct_field(s, name, args.pos[2].clone())?;
+            Ok(args.pos[2].clone())
+        }
+        other => Err(no_method_for("setproperty!", other)),
+    }
 }
 
 /// A field name given as a symbol or a 1-based position.
@@ -211,6 +271,10 @@ crate::builtins! {
     "fieldnames" => fieldnames_, false, "    fieldnames(T)\n\nThe names of the fields of struct type `T`, as a tuple of symbols.\n\n```\njulia> struct Point; x::Float64; y::Float64; end\n\njulia> fieldnames(Point)\n(:x, :y)\n```";
     "getfield" => getfield_, false, "    getfield(x, name)\n\nThe field `name` (a symbol, or a 1-based position) of the user value `x`; `x.name` is the same.\n\n```\njulia> struct Point; x::Float64; y::Float64; end\n\njulia> getfield(Point(1, 2), :y)\n2.0\n```";
     "setfield!" => setfield_, false, "    setfield!(x, name, v)\n\nAssigns field `name` of a mutable struct value (`x.name = v`); immutable structs cannot be changed.\n\n```\njulia> mutable struct Counter; n::Int; end\n\njulia> c = Counter(0); setfield!(c, :n, 5); c.n\n5\n```";
+    "propertynames" => propertynames_, false, "    propertynames(x)\n\nThe names `x.name` reads: the fields of a struct, the keys of a named tuple, the fields of a library object (a coloring result, a preparation).\n\n```\njulia> struct Point; x::Float64; y::Float64; end\n\njulia> propertynames(Point(1, 2)), propertynames((a = 1, b = 2))\n((:x, :y), (:a, :b))\n```";
+    "hasproperty" => hasproperty_, false, "    hasproperty(x, name)\n\nWhether `x.name` exists: `name` is one of `propertynames(x)`.\n\n```\njulia> hasproperty((a = 1,), :a), hasproperty((a = 1,), :b)\n(true, false)\n```";
+    "getproperty" => getproperty_, false, "    getproperty(x, name)\n\n`x.name`, with the name as a symbol.\n\n```\njulia> getproperty((a = 1, b = 2), :b)\n2\n```";
+    "setproperty!" => setproperty_, false, "    setproperty!(x, name, v)\n\n`x.name = v` for a mutable struct, with the name as a symbol.\n\n```\njulia> mutable struct Counter; n::Int; end\n\njulia> c = Counter(0); setproperty!(c, :n, 3); c.n\n3\n```";
     "supertype" => supertype_, false, "    supertype(T)\n\nThe declared supertype of `T`.\n\n```\njulia> supertype(Float64)\nAbstractFloat\n```";
     "isabstracttype" => isabstracttype_, false, "    isabstracttype(T)\n\nWhether `T` is an abstract type (it has subtypes but no instances).\n\n```\njulia> isabstracttype(Real)\ntrue\n```";
     "isstructtype" => isstructtype_, false, "    isstructtype(T)\n\nWhether `T` is a user struct type.\n\n```\njulia> struct P; x; end\n\njulia> isstructtype(P)\ntrue\n```";

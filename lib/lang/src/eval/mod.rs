@@ -276,7 +276,7 @@ impl Interp {
             _ => std::path::PathBuf::from(path),
         };
         let name = resolved.display().to_string();
-        let text = crate::builtins::io::read_text(&name)?;
+        let text = crate::builtins::files::read_text(&name)?;
         let source = Rc::new(Source { name, text });
         let program = difflab_syntax::parse(&source.text).map_err(|e| {
             let mut error = LangError::new(ErrorKind::LoadError, e.message());

@@ -1,5 +1,6 @@
 //! Properties of matrices computed with faer: `issymmetric`, `cond`, `rank` (plain numbers
-//! only), `eigvals` (differentiable for symmetric matrices) and `svdvals` (differentiable),
+//! only), `eigvals` and `eigvecs` (differentiable for symmetric matrices) and `svdvals`
+//! (differentiable),
 //! both traced for sparsity.
 
 use super::*;
@@ -228,6 +229,13 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
 
 /// The `count` eigenvalues or singular values of a matrix of sparsity tracers: each depends on
 /// every entry, and a local tracer keeps the values (`values` of the matrix's numbers).
+/// `eigvecs(A)`: the eigenvectors of `eigen(A)`, as the columns of a matrix.
+fn eigvecs_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("eigvecs", 1, 1)?;
+    let factors = crate::builtins::call_named(interp, "eigen", args.pos)?;
+    interp.field(&factors, difflab_syntax::Name::new("vectors"))
+}
+
 fn traced_values(
     t: &Tensor,
     count: usize,
@@ -284,5 +292,6 @@ crate::builtins! {
     "svdvals" => svdvals_, false, "    svdvals(A)\n\nThe singular values of a matrix, decreasing. It differentiates under every backend but the symbolic one (see `svd`), and under sparsity detection each depends on every entry.\n\n```\njulia> svdvals([3.0 0.0; 0.0 -2.0])\n2-element Vector{Float64}:\n 3.0\n 2.0\n\njulia> gradient(x -> svdvals([x[1] x[2]; 0.0 0.0])[1], AutoForwardDiff(), [3.0, 4.0]) ≈ [0.6, 0.8]  # σ₁ = ‖x‖\ntrue\n```";
     "rank" => rank_, false, "    rank(A; atol = 0, rtol = min(m, n) * eps())\n\nThe numerical rank of `A`: the number of its singular values above `max(atol, rtol * σ₁)`.\n\n```\njulia> rank([1.0 2.0; 2.0 4.0]), rank([1.0 0.0; 0.0 1.0])\n(1, 2)\n```";
     "cond" => cond_, false, "    cond(A, p=2)\n\nThe condition number in the `p`-norm (`p` = 1, 2 or Inf): for p = 2 the ratio of the largest to the smallest singular value. Not differentiable.\n\n```\njulia> cond([1.0 0.0; 0.0 2.0])\n2.0\n```";
+    "eigvecs" => eigvecs_, false, "    eigvecs(A)\n\nThe eigenvectors of `A` as the columns of a matrix, in the order of `eigvals(A)` (`eigen(A).vectors`; each is determined up to its sign). Differentiable for a symmetric matrix.\n\n```\njulia> V = eigvecs([2.0 0.0; 0.0 1.0]); abs.(V)\n2×2 Matrix{Float64}:\n 0.0  1.0\n 1.0  0.0\n```";
     "eigvals" => eigvals_, false, "    eigvals(A)\n\nThe eigenvalues of a square matrix in increasing order (symmetric matrices use the symmetric solver; complex eigenvalues are an error). It differentiates for symmetric matrices (see `eigen`), to any order, and under sparsity detection each eigenvalue depends on every entry.\n\n```\njulia> eigvals([2.0 1.0; 1.0 2.0])\n2-element Vector{Float64}:\n 1.0\n 3.0\n\njulia> hessian(x -> eigvals([x[1] x[2]; x[2] -x[1]])[2], AutoForwardDiff(), [3.0, 4.0])  # λ₂ = ‖x‖\n2×2 Matrix{Float64}:\n  0.128  -0.096\n -0.096   0.072\n```";
 }
