@@ -278,6 +278,10 @@ pub enum Type {
     /// Any subtype of a bound: a method's type variable (`x::T` with `where {T <: Real}`), or
     /// `<:Real` in `Vector{<:Real}`.
     Within(Rc<Type>),
+    /// `Union{Nothing, Int}`: an instance of any member. Built by [`Type::union`], so it has
+    /// at least two members, none a subtype of another; `Union{}` (no members) has no
+    /// instances.
+    Union(Rc<[Type]>),
 }
 
 impl PartialEq for Type {
@@ -296,6 +300,9 @@ impl PartialEq for Type {
             }
             (Type::Var(a), Type::Var(b)) => a == b,
             (Type::Within(a), Type::Within(b)) => a == b,
+            (Type::Union(a), Type::Union(b)) => {
+                a.len() == b.len() && a.iter().all(|t| b.contains(t))
+            }
             _ => false,
         }
     }
@@ -321,6 +328,10 @@ impl fmt::Display for Type {
             Type::Named(name) => f.write_str(name),
             Type::Var(name) => write!(f, "{name}"),
             Type::Within(bound) => write!(f, "<:{bound}"),
+            Type::Union(members) => {
+                f.write_str("Union")?;
+                params(f, members)
+            }
         }
     }
 }
@@ -487,8 +498,39 @@ impl Type {
         }
     }
 
+    /// `Union{members...}` as Julia simplifies it: nested unions flattened, a member that is
+    /// a subtype of another dropped, and a single member standing for itself.
+    pub fn union(members: Vec<Type>) -> Type {
+        let mut flat: Vec<Type> = Vec::new();
+        for t in members {
+            match t {
+                Type::Union(inner) => flat.extend(inner.iter().cloned()),
+                other => flat.push(other),
+            }
+        }
+        let mut kept: Vec<Type> = Vec::new();
+        for (i, t) in flat.iter().enumerate() {
+            let covered = flat
+                .iter()
+                .enumerate()
+                .any(|(j, u)| j != i && t.is_subtype(u) && (!u.is_subtype(t) || j < i));
+            if !covered {
+                kept.push(t.clone());
+            }
+        }
+        // Julia shows singleton types (`Nothing`) first, then the others by name.
+        kept.sort_by_key(|t| (*t != Type::Prim(Prim::Nothing), t.to_string()));
+        match kept.len() {
+            1 => kept.pop().expect("one member"),
+            _ => Type::Union(Rc::from(kept)),
+        }
+    }
+
     /// Whether `v` is an instance of this type.
     pub fn contains(&self, v: &Value) -> bool {
+        if let Type::Union(members) = self {
+            return members.iter().any(|m| m.contains(v));
+        }
         // A number carrying derivatives is a `Real` but not a `Float64`, as in ForwardDiff.
         if let Type::Prim(Prim::Any) = self {
             return true;
@@ -536,6 +578,8 @@ impl Type {
     pub fn is_subtype(&self, other: &Type) -> bool {
         match (self, other) {
             (_, Type::Prim(Prim::Any)) | (_, Type::Var(_)) => true,
+            (Type::Union(members), _) => members.iter().all(|m| m.is_subtype(other)),
+            (_, Type::Union(members)) => members.iter().any(|m| self.is_subtype(m)),
             (Type::Var(_), _) => false,
             (_, Type::Within(bound)) => self.is_subtype(bound),
             (Type::Within(bound), _) => bound.is_subtype(other),

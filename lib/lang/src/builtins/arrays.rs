@@ -846,19 +846,24 @@ fn array_from(interp: &mut Interp, mut args: Args) -> EvalResult {
 
 fn undef_vector(interp: &mut Interp, mut args: Args) -> EvalResult {
     // `Vector{Float64}(undef, n)` arrives as `Vector(Float64, undef, n)`.
-    if let [Value::Object(ty), x] = args.pos.as_slice() {
-        if ty.type_name() == "DataType" && ty.show() == "Any" {
-            // `Vector{Any}(xs)`: the elements in a vector of any values.
-            let items = interp.elements_of(x)?;
-            return Ok(Value::declared_list(
-                crate::types::Type::Prim(crate::types::Prim::Any),
-                items,
-            ));
-        }
-    }
     let given = args.pos.len();
     let elt = take_eltype(&mut args, ElType::Float64);
     let explicit = args.pos.len() < given;
+    if let [ty, x] = args.pos.as_slice() {
+        if let (Some(eltype), false) = (
+            crate::types::Type::from_value(ty),
+            matches!(x, Value::Int(_) | Value::Nothing),
+        ) {
+            // `Vector{Any}(xs)`, `Vector{Union{Int, Nothing}}(xs)`: the elements converted to
+            // a declared element type that is not a number's.
+            let items = interp
+                .elements_of(x)?
+                .into_iter()
+                .map(|item| crate::eval::methods::convert(&eltype, item))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(Value::declared_list(eltype, items));
+        }
+    }
     if explicit && args.pos.is_empty() {
         // `Vector{Float64}()`: an empty vector to push into.
         return Ok(super::array(elt, &[0], Vec::new()));

@@ -109,8 +109,73 @@ fn chomp_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::str(trimmed))
 }
 
-fn strip_(_: &mut Interp, args: Args) -> EvalResult {
-    Ok(Value::str(text(&args, 0, "strip")?.trim()))
+/// Which end(s) of a string `strip`, `lstrip` and `rstrip` trim.
+#[derive(Clone, Copy, PartialEq)]
+enum Ends {
+    Both,
+    Left,
+    Right,
+}
+
+/// `strip(s[, chars])` and its one-sided forms: whitespace, or the characters given as a
+/// character, a collection of them, or a predicate.
+fn strip_ends(interp: &mut Interp, args: &Args, name: &str, ends: Ends) -> EvalResult {
+    args.arity(name, 1, 2)?;
+    let s = text(args, 0, name)?;
+    let mut trimmed = |c: char| -> Result<bool, Flow> {
+        match args.pos.get(1) {
+            None => Ok(c.is_whitespace()),
+            Some(Value::Char(d)) => Ok(c == *d),
+            Some(f @ (Value::Function(_) | Value::Builtin(_))) => {
+                match interp.call(f, vec![Value::Char(c)])? {
+                    Value::Bool(b) => Ok(b),
+                    other => Err(fail(
+                        ErrorKind::TypeError,
+                        format!(
+                            "non-boolean ({}) used in boolean context",
+                            other.type_name()
+                        ),
+                    )),
+                }
+            }
+            Some(chars) => Ok(elements(chars)?
+                .iter()
+                .any(|d| matches!(d, Value::Char(d) if *d == c))),
+        }
+    };
+    let mut start = 0;
+    if ends != Ends::Right {
+        start = s.len();
+        for (k, c) in s.char_indices() {
+            if !trimmed(c)? {
+                start = k;
+                break;
+            }
+        }
+    }
+    let mut end = s.len();
+    if ends != Ends::Left {
+        end = start;
+        for (k, c) in s[start..].char_indices().rev() {
+            if !trimmed(c)? {
+                end = start + k + c.len_utf8();
+                break;
+            }
+        }
+    }
+    Ok(Value::str(&s[start..end]))
+}
+
+fn strip_(interp: &mut Interp, args: Args) -> EvalResult {
+    strip_ends(interp, &args, "strip", Ends::Both)
+}
+
+fn lstrip_(interp: &mut Interp, args: Args) -> EvalResult {
+    strip_ends(interp, &args, "lstrip", Ends::Left)
+}
+
+fn rstrip_(interp: &mut Interp, args: Args) -> EvalResult {
+    strip_ends(interp, &args, "rstrip", Ends::Right)
 }
 
 fn split_(_: &mut Interp, args: Args) -> EvalResult {
@@ -132,17 +197,23 @@ fn split_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::list(parts))
 }
 
-fn join_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("join", 1, 2)?;
+/// `join(xs[, sep[, last]])`: `last` goes between the last two elements.
+fn join_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("join", 1, 3)?;
     let items = elements(&args.pos[0])?;
+    for item in &items {
+        interp.prepare_display(item)?;
+    }
     let sep = args.pos.get(1).map(print_string).unwrap_or_default();
-    Ok(Value::str(
-        items
-            .iter()
-            .map(print_string)
-            .collect::<Vec<_>>()
-            .join(&sep),
-    ))
+    let last = args.pos.get(2).map_or_else(|| sep.clone(), print_string);
+    let mut joined = String::new();
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            joined.push_str(if k + 1 == items.len() { &last } else { &sep });
+        }
+        joined.push_str(&print_string(item));
+    }
+    Ok(Value::str(joined))
 }
 
 fn replace_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -374,9 +445,11 @@ crate::builtins! {
     "String" => string_type, false, "    String(s)\n\nThe type of text, and its constructor: a string unchanged, the name of a symbol, or the UTF-8 text of a vector of bytes. Use `string(x...)` to print values into a string.\n\n```\njulia> String(:abc)\n\"abc\"\n\njulia> String([0x68, 0x69])\n\"hi\"\n\n```";
     "uppercase" => uppercase_, false, "    uppercase(s)\n\nThe string in upper case.\n\n```\njulia> uppercase(\"ad\")\n\"AD\"\n```";
     "lowercase" => lowercase_, false, "    lowercase(s)\n\nThe string in lower case.\n\n```\njulia> lowercase(\"AD\")\n\"ad\"\n```";
-    "strip" => strip_, false, "    strip(s)\n\nThe string without leading and trailing whitespace.\n\n```\njulia> strip(\"  a \")\n\"a\"\n```";
+    "strip" => strip_, false, "    strip(s[, chars])\n\nThe string without leading and trailing whitespace, or without the characters `chars` (a character, a collection of them, or a predicate).\n\n```\njulia> strip(\"  a \")\n\"a\"\n\njulia> strip(\"xxaxx\", 'x'), strip(\"[1, 2]\", ['[', ']']), strip(\"007\", isdigit)\n(\"a\", \"1, 2\", \"\")\n```";
+    "lstrip" => lstrip_, false, "    lstrip(s[, chars])\n\n`strip` at the start only.\n\n```\njulia> lstrip(\"  a \"), lstrip(\"00120\", '0')\n(\"a \", \"120\")\n```";
+    "rstrip" => rstrip_, false, "    rstrip(s[, chars])\n\n`strip` at the end only.\n\n```\njulia> rstrip(\"  a \"), rstrip(\"1.500\", '0')\n(\"  a\", \"1.5\")\n```";
     "split" => split_, false, "    split(s, [sep])\n\nThe pieces of `s` between separators (a string, a character or a `Regex`; whitespace by default).\n\n```\njulia> split(\"a b\")\n2-element Vector{String}:\n \"a\"\n \"b\"\n```";
-    "join" => join_, false, "    join(xs, [sep])\n\nThe elements printed and joined with `sep`.\n\n```\njulia> join([1, 2, 3], \", \")\n\"1, 2, 3\"\n```";
+    "join" => join_, false, "    join(xs, [sep, [last]])\n\nThe elements printed and joined with `sep` (and `last` between the last two).\n\n```\njulia> join([1, 2, 3], \", \")\n\"1, 2, 3\"\n\njulia> join([\"a\", \"b\", \"c\"], \", \", \" and \")\n\"a, b and c\"\n```";
     "replace" => replace_, false, "    replace(s, old => new; [count])\n\n`s` with every `old` replaced by `new` (the first `count`). With a `Regex` for `old`, `new` is a string taken literally, a substitution string `s\"…\"` whose `\\1`, `\\g<name>` stand for captures, or a function of the matched text: `replace(\"a1b22\", r\"\\d+\" => s\"<\\0>\")` is `\"a<1>b<22>\"`.\n\n```\njulia> replace(\"a-b\", \"-\" => \"+\")\n\"a+b\"\n```";
     "occursin" => occursin_, false, "    occursin(needle, haystack)\n\nWhether `needle` (a string, a character or a `Regex`) occurs in `haystack`.\n\n```\njulia> occursin(\"ff\", \"diff\")\ntrue\n```";
     "contains" => contains_, false, "    contains(haystack, needle)\n\nWhether `needle` (a string, a character or a `Regex`) occurs in `haystack`: `occursin(needle, haystack)`.\n\n```\njulia> contains(\"gradient\", \"rad\"), contains(\"x42\", r\"\\d\")\n(true, true)\n```";

@@ -375,15 +375,9 @@ impl Interp {
             {
                 self.typed_vector(difflab_syntax::Name::new("Float64"), indices.to_vec())
             }
-            // `Point[]`, `Point[p, q]`: a vector of a user type.
-            Value::Type(t)
-                if matches!(
-                    **t,
-                    crate::types::Type::User(_) | crate::types::Type::UserApplied(..)
-                ) =>
-            {
-                self.typed_list(t, indices.to_vec())
-            }
+            // `Point[]`, `Point[p, q]`, `Vector{Float64}[]`, `Union{Int, Nothing}[1, nothing]`:
+            // a vector of values of that type.
+            Value::Type(t) => self.typed_list(t, indices.to_vec()),
             Value::Object(o)
                 if matches!(indices, [Value::Symbol(_) | Value::Str(_)])
                     && o.get_index(&indices[0]).is_some() =>

@@ -84,6 +84,13 @@ impl Interp {
                     "NTuple takes a count and an element type: NTuple{N, T}",
                 )),
             },
+            ExprKind::Curly { name, params } if name.as_str() == "Union" => {
+                let members = params
+                    .iter()
+                    .map(|p| self.eval_type(p, vars))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Type::union(members))
+            }
             ExprKind::Curly { name, params } => {
                 let base = self.type_named(*name)?;
                 let mut args = Vec::with_capacity(params.len());
@@ -848,6 +855,13 @@ fn carries_derivatives(a: &Type, b: &Type) -> bool {
 pub fn convert(ty: &Type, v: Value) -> EvalResult {
     if ty.contains(&v) {
         return Ok(v);
+    }
+    // To a union: the first member the value converts to, as `convert(Union{Nothing,
+    // Float64}, 1)` gives `1.0`.
+    if let Type::Union(members) = ty {
+        if let Some(converted) = members.iter().find_map(|m| convert(m, v.clone()).ok()) {
+            return Ok(converted);
+        }
     }
     let converted = match (ty, &v) {
         (Type::Prim(Prim::Float64 | Prim::AbstractFloat), Value::Int(i)) => {

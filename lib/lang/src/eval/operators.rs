@@ -715,6 +715,11 @@ pub fn identical(a: &Value, b: &Value) -> bool {
             (Value::Symbol(p), Value::Symbol(q)) => p == q,
             (Value::Range(p), Value::Range(q)) => p == q,
             (Value::Type(p), Value::Type(q)) => p == q,
+            // A type computed (`Union{Int, Real}`) and one named (`Real`) are one type.
+            (Value::Type(p), named @ (Value::Builtin(_) | Value::Object(_)))
+            | (named @ (Value::Builtin(_) | Value::Object(_)), Value::Type(p)) => {
+                crate::types::Type::from_value(named).is_some_and(|q| **p == q)
+            }
             // Immutable user values are identical when their fields are (Julia's egal);
             // mutable ones only when they are the same object.
             (Value::Struct(p), Value::Struct(q)) if Rc::ptr_eq(p, q) => true,
