@@ -450,16 +450,7 @@ impl Interp {
     }
 
     fn predicate(&mut self, f: &Value, x: &Value) -> Result<bool, Flow> {
-        match self.call(f, vec![x.clone()])? {
-            Value::Bool(b) => Ok(b),
-            other => Err(fail(
-                ErrorKind::TypeError,
-                format!(
-                    "non-boolean ({}) used in boolean context",
-                    other.type_name()
-                ),
-            )),
-        }
+        super::predicate_holds(self, f, x)
     }
 
     /// The elements of a lazy iterator, at most `limit` of them.

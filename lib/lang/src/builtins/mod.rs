@@ -239,6 +239,21 @@ macro_rules! builtins {
     };
 }
 
+/// Whether the predicate `f` holds for `x`: its answer must be a `Bool`, as Julia's
+/// conditions must.
+pub(crate) fn predicate_holds(interp: &mut Interp, f: &Value, x: &Value) -> Result<bool, Flow> {
+    match interp.call(f, vec![x.clone()])? {
+        Value::Bool(b) => Ok(b),
+        other => Err(fail(
+            ErrorKind::TypeError,
+            format!(
+                "non-boolean ({}) used in boolean context",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
 /// Calls function `name` of a library written in the language, whose `text` ends with a
 /// named tuple of its functions (see `Interp::eval_library`).
 pub(crate) fn call_library(

@@ -127,16 +127,7 @@ fn strip_ends(interp: &mut Interp, args: &Args, name: &str, ends: Ends) -> EvalR
             None => Ok(c.is_whitespace()),
             Some(Value::Char(d)) => Ok(c == *d),
             Some(f @ (Value::Function(_) | Value::Builtin(_))) => {
-                match interp.call(f, vec![Value::Char(c)])? {
-                    Value::Bool(b) => Ok(b),
-                    other => Err(fail(
-                        ErrorKind::TypeError,
-                        format!(
-                            "non-boolean ({}) used in boolean context",
-                            other.type_name()
-                        ),
-                    )),
-                }
+                super::predicate_holds(interp, f, &Value::Char(c))
             }
             Some(chars) => Ok(elements(chars)?
                 .iter()
