@@ -386,6 +386,10 @@ fuzz_target!(|program: Vec<Stmt>| {
         budget: 200,
     };
     writer.block(&program, 0);
+    // Replaying an artifact with this variable set shows the program it stands for.
+    if std::env::var_os("DIFFLAB_FUZZ_SHOW").is_some() {
+        eprintln!("{}", writer.text);
+    }
     let Ok(parsed) = difflab_syntax::parse(&writer.text) else {
         panic!(
             "the generator wrote a program that does not parse:\n{}",

@@ -54,8 +54,47 @@ pub fn as_regex(v: &Value) -> Option<&RegexValue> {
 }
 
 thread_local! {
-    /// Literals compiled so far: a `r"…"` in a loop is compiled once.
-    static COMPILED: RefCell<HashMap<(String, String), Value>> = RefCell::new(HashMap::new());
+    /// Literals compiled so far, and those that failed: a `r"…"` in a loop is compiled once.
+    static COMPILED: RefCell<HashMap<(String, String), Result<Value, String>>> =
+        RefCell::new(HashMap::new());
+}
+
+/// The largest count PCRE accepts in a `{n}` or `{n,m}` quantifier.
+const MAX_REPEAT: u64 = 65535;
+
+/// The byte offset after a `{…}` quantifier of `pattern` whose count exceeds PCRE's limit, if
+/// there is one (escapes and character classes skipped). The regex engine would expand such a
+/// count into a program of millions of states before refusing it, without answering an
+/// interrupt; PCRE refuses it at once.
+fn oversized_quantifier(pattern: &str) -> Option<usize> {
+    let bytes = pattern.as_bytes();
+    let mut in_class = false;
+    let mut k = 0;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'\\' => k += 1,
+            b'[' => in_class = true,
+            b']' => in_class = false,
+            b'{' if !in_class => {
+                let mut count: u64 = 0;
+                let mut j = k + 1;
+                while j < bytes.len() && (bytes[j].is_ascii_digit() || bytes[j] == b',') {
+                    count = if bytes[j] == b',' {
+                        0
+                    } else {
+                        (count * 10 + u64::from(bytes[j] - b'0')).min(u64::MAX / 100)
+                    };
+                    if count > MAX_REPEAT {
+                        return Some(j + 1);
+                    }
+                    j += 1;
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
 }
 
 /// Literals kept compiled at most.
@@ -63,8 +102,25 @@ const MAX_CACHED: usize = 1024;
 
 /// The regex of `pattern` with Julia's `flags`.
 fn compile(pattern: &str, flags: &str) -> EvalResult {
-    if let Some(v) = COMPILED.with(|c| c.borrow().get(&(pattern.into(), flags.into())).cloned()) {
-        return Ok(v);
+    let key = (pattern.to_string(), flags.to_string());
+    if let Some(v) = COMPILED.with(|c| c.borrow().get(&key).cloned()) {
+        return v.map_err(|message| fail(ErrorKind::ArgumentError, message));
+    }
+    let compiled = build(pattern, flags);
+    COMPILED.with(|c| {
+        let mut cache = c.borrow_mut();
+        if cache.len() >= MAX_CACHED {
+            cache.clear();
+        }
+        cache.insert(key, compiled.clone());
+    });
+    compiled.map_err(|message| fail(ErrorKind::ArgumentError, message))
+}
+
+/// The regex, or the message of the `ArgumentError` that refuses it.
+fn build(pattern: &str, flags: &str) -> Result<Value, String> {
+    if let Some(offset) = oversized_quantifier(pattern) {
+        return Err(format!("invalid regex r\"{pattern}\": number too big in {{}} quantifier at offset {offset} (at most {MAX_REPEAT})"));
     }
     let mut builder = regex::RegexBuilder::new(pattern);
     for flag in flags.chars() {
@@ -74,15 +130,15 @@ fn compile(pattern: &str, flags: &str) -> EvalResult {
             's' => builder.dot_matches_new_line(true),
             'x' => builder.ignore_whitespace(true),
             other => {
-                return Err(fail(
-                    ErrorKind::ArgumentError,
-                    format!("invalid regex flag: {other} (the flags are i, m, s and x)"),
+                return Err(format!(
+                    "invalid regex flag: {other} (the flags are i, m, s and x)"
                 ))
             }
         };
     }
-    // Patterns of pasted code are small; this bounds what a hostile one may build.
-    builder.size_limit(1 << 24);
+    // Patterns of pasted code are small; this bounds what a hostile one may build (and so
+    // the time, about 20 ms, that building it may keep an interrupt waiting).
+    builder.size_limit(1 << 22);
     let regex = builder.build().map_err(|e| {
         let message = match e {
             regex::Error::Syntax(text) if text.contains("look-around") || text.contains("backreferences") => {
@@ -90,21 +146,13 @@ fn compile(pattern: &str, flags: &str) -> EvalResult {
             }
             other => other.to_string(),
         };
-        fail(ErrorKind::ArgumentError, format!("invalid regex r\"{pattern}\": {message}"))
+        format!("invalid regex r\"{pattern}\": {message}")
     })?;
-    let value = Value::object(RegexValue {
+    Ok(Value::object(RegexValue {
         regex,
         pattern: pattern.into(),
         flags: flags.into(),
-    });
-    COMPILED.with(|c| {
-        let mut cache = c.borrow_mut();
-        if cache.len() >= MAX_CACHED {
-            cache.clear();
-        }
-        cache.insert((pattern.into(), flags.into()), value.clone());
-    });
-    Ok(value)
+    }))
 }
 
 /// A substitution string `s"…"`: in `replace`, `\1`, `\g<name>` and `\0` stand for captures.
