@@ -1,5 +1,5 @@
-//! Time, waiting and memory: `time()`, `time_ns()`, `sleep(seconds)` (interruptible), and
-//! `GC.gc()`.
+//! Time, waiting, memory and threads: `time()`, `time_ns()`, `sleep(seconds)`
+//! (interruptible), `GC.gc()`, `Threads.nthreads()` and `Threads.threadid()`.
 
 use super::Args;
 use crate::error::ErrorKind;
@@ -53,6 +53,16 @@ fn time_ns_(_: &mut Interp, args: Args) -> EvalResult {
     ))
 }
 
+fn nthreads_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("Threads.nthreads", 0, 0)?;
+    Ok(Value::Int(1))
+}
+
+fn threadid_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("Threads.threadid", 0, 0)?;
+    Ok(Value::Int(1))
+}
+
 /// Frees what only reference cycles keep alive (a function's frame held by a closure it
 /// returned, once that closure is gone); the rest is freed as soon as it is unreachable.
 fn gc_(_: &mut Interp, args: Args) -> EvalResult {
@@ -65,5 +75,7 @@ crate::builtins! {
     "time" => time_, false, "    time()\n\nThe wall-clock time in seconds since the Unix epoch, with fractions (`time() - t0` times a piece of code; `@elapsed` does it in one step).\n\n```\njulia> t0 = time(); time() >= t0\ntrue\n```";
     "time_ns" => time_ns_, false, "    time_ns()\n\nNanoseconds of a monotonic clock, from an arbitrary start: differences of two calls time code without being affected by changes of the wall clock.\n\n```\njulia> t0 = time_ns(); time_ns() >= t0\ntrue\n```";
     "GC.gc" => gc_, false, "    GC.gc()\n\nFrees the memory that reference cycles keep (function frames held only by closures that are gone); everything else is freed as soon as nothing refers to it, so calling it is never needed for correctness.\n\n```\njulia> GC.gc()\n```";
+    "Threads.nthreads" => nthreads_, false, "    Threads.nthreads()\n\nThe number of threads running the session's code: 1 (the array kernels use the machine's cores themselves; `Threads.@threads` loops run in order).\n\n```\njulia> Threads.nthreads()\n1\n```";
+    "Threads.threadid" => threadid_, false, "    Threads.threadid()\n\nThe number of the thread running this code: always 1.\n\n```\njulia> Threads.threadid()\n1\n```";
     "sleep" => sleep_, false, "    sleep(seconds)\n\nWaits `seconds` (a non-negative number, fractions allowed); an interrupt (Ctrl-C, or a notebook's interrupt) ends the wait within a few milliseconds.\n\n```\njulia> sleep(0.01)\n```";
 }

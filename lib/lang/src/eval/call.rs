@@ -13,6 +13,7 @@ use std::rc::Rc;
 /// Names that stand for Julia modules: `Random.seed!` means the builtin `seed!`.
 const MODULES: &[&str] = &[
     "Random",
+    "Threads",
     "LinearAlgebra",
     "SparseArrays",
     "DifferentiationInterface",

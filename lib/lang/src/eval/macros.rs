@@ -1,4 +1,4 @@
-//! The macros of the language: `@time`, `@elapsed`, `@allocated`, `@show`, `@assert`,
+//! The macros of the language: `@time`, `@elapsed`, `@timed`, `@allocated`, `@threads`, `@show`, `@assert`,
 //! `@printf`/`@sprintf` (formats in `builtins::printf`), `@kwdef` (`kwdef`), `@isdefined`,
 //! `@b`/`@btime`/`@belapsed`/`@ballocated`,
 //! `@view`/`@views` (slices as views, `builtins::views`), the annotations that change
@@ -32,6 +32,33 @@ impl Interp {
                 self.out.write(Stream::Stdout, &report);
                 Ok(v)
             }
+            "timed" => {
+                let expr = single(args, "@timed")?;
+                let (start, before) = (Instant::now(), Allocations::now());
+                let value = self.eval(expr)?;
+                let secs = start.elapsed().as_secs_f64();
+                let bytes = Allocations::now().since(before).bytes;
+                Ok(Value::NamedTuple(std::rc::Rc::new(vec![
+                    (Name::new("value"), value),
+                    (Name::new("time"), Value::Float(secs)),
+                    (Name::new("bytes"), Value::Int(bytes as i64)),
+                    (Name::new("gctime"), Value::Float(0.0)),
+                ])))
+            }
+            // One thread runs a session (`Threads.nthreads()` is 1), so the loop runs in order,
+            // as Julia's does with one thread; a schedule (`:static`) changes nothing.
+            "threads" => match args.last() {
+                Some(
+                    expr @ Expr {
+                        kind: ExprKind::For { .. },
+                        ..
+                    },
+                ) => self.eval(expr),
+                _ => Err(fail(
+                    ErrorKind::ArgumentError,
+                    "@threads takes a for loop: Threads.@threads for i in 1:n … end",
+                )),
+            },
             "elapsed" => {
                 let expr = single(args, "@elapsed")?;
                 let start = Instant::now();
@@ -569,6 +596,8 @@ fn single<'a>(args: &'a [Expr], name: &str) -> Result<&'a Expr, Flow> {
 pub const MACROS: &[&str] = &[
     "time",
     "elapsed",
+    "timed",
+    "threads",
     "allocated",
     "show",
     "assert",
@@ -610,6 +639,8 @@ pub fn macro_doc(name: &str) -> Option<&'static str> {
     }
     Some(match name {
         "time" => "    @time expr\n\nEvaluates `expr`, prints the time it took and what it allocated (as Julia prints them), and returns its value.\n\n```\njulia> @time sum(rand(1000));\n  0.0...\n```",
+        "timed" => "    @timed expr\n\nEvaluates `expr` and returns a named tuple of its `value`, the `time` it took in seconds, the `bytes` it allocated and `gctime` (0.0: memory is freed as it is released).\n\n```\njulia> t = @timed sum(1:10); t.value\n55\n```",
+        "threads" => "    Threads.@threads for … end\n\nAccepted so pasted Julia code runs: a session runs on one thread (`Threads.nthreads()` is 1), so the loop runs in order, as Julia's does with one thread. The array kernels are what uses the machine's cores.\n\n```\njulia> s = zeros(3); Threads.@threads for i in 1:3; s[i] = i^2; end; s\n3-element Vector{Float64}:\n 1.0\n 4.0\n 9.0\n```",
         "elapsed" => "    @elapsed expr\n\nEvaluates `expr` and returns the seconds it took, discarding its value.\n\n```\njulia> t = @elapsed sum(rand(1000));\n```",
         "show" => "    @show expr...\n\nPrints each expression's source and value, `x = 1`, and returns the last value.\n\n```\njulia> x = 2; @show x + 1\nx + 1 = 3\n3\n```",
         "kwdef" => "    @kwdef struct Name … end\n\nA struct whose fields may have default values (`a::Int = 1`), with a keyword constructor `Name(; a = 1, …)` besides the positional one; fields without a default are required keywords, and a default may use the fields before it (`Base.@kwdef` is the same).\n\n```\njulia> @kwdef struct Options; tol::Float64 = 1e-8; maxiter::Int = 100; end\n\njulia> Options(maxiter=5)\nOptions(1.0e-8, 5)\n```",
