@@ -849,6 +849,15 @@ fn undef_vector(interp: &mut Interp, mut args: Args) -> EvalResult {
     let given = args.pos.len();
     let elt = take_eltype(&mut args, ElType::Float64);
     let explicit = args.pos.len() < given;
+    if let [ty, Value::Nothing, n] = args.pos.as_slice() {
+        if let Some(eltype) = crate::types::Type::from_value(ty) {
+            // `Vector{String}(undef, n)`, `Vector{Any}(undef, n)`: `n` entries that are
+            // `nothing` until assigned (Julia leaves them undefined).
+            let n = super::to_size(n, "Vector")?;
+            interp.check_alloc(n)?;
+            return Ok(Value::declared_list(eltype, vec![Value::Nothing; n]));
+        }
+    }
     if let [ty, x] = args.pos.as_slice() {
         if let (Some(eltype), false) = (
             crate::types::Type::from_value(ty),

@@ -46,12 +46,14 @@ fn resize_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("resize!", 2, 2)?;
     let n = super::to_size(&args.pos[1], "resize!")?;
     interp.check_alloc(n)?;
+    if let Value::List(list) = &args.pos[0] {
+        // New entries of a vector of values are `nothing` until assigned, whatever its element
+        // type (Julia leaves them undefined).
+        list.borrow_mut().resize(n, Value::Nothing);
+        return Ok(args.pos[0].clone());
+    }
     let mut items = elements(&args.pos[0])?;
-    let filler = match &args.pos[0] {
-        Value::List(_) => Value::Nothing,
-        _ => Value::Int(0),
-    };
-    items.resize(n, filler);
+    items.resize(n, Value::Int(0));
     replace_items(&args.pos[0], items, "resize!")?;
     Ok(args.pos[0].clone())
 }
