@@ -97,7 +97,7 @@ impl Prim {
             "Float64" => Prim::Float64,
             "Integer" => Prim::Integer,
             "Signed" => Prim::Signed,
-            "Int" | "Int64" => Prim::Int64,
+            "Int" | "Int64" | "UInt" | "UInt64" => Prim::Int64,
             "Bool" => Prim::Bool,
             "AbstractChar" => Prim::AbstractChar,
             "Char" => Prim::Char,

@@ -369,6 +369,16 @@ impl crate::object::Object for TypeName {
             // `Real(x)`, `Number(x)`: a number is already one.
             ("Real" | "Number", [x]) if x.is_number() && kwargs.is_empty() => Some(Ok(x.clone())),
             ("Integer", [x]) if kwargs.is_empty() => Some(integer(x)),
+            // `UInt` names `Int64` (there are no unsigned integers); a negative number is not one.
+            ("UInt" | "UInt64", [x]) if kwargs.is_empty() => {
+                Some(integer(x).and_then(|n| match n {
+                    Value::Int(i) if i < 0 => Err(fail(
+                        ErrorKind::InexactError,
+                        format!("check_sign_bit(UInt64, {i})"),
+                    )),
+                    other => Ok(other),
+                }))
+            }
             _ => None,
         }
     }

@@ -32,6 +32,7 @@ pub mod errors;
 pub mod files;
 pub mod functional;
 pub mod growth;
+pub mod hashing;
 pub mod indexing;
 pub mod integers;
 pub mod io;
@@ -276,8 +277,9 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 77] {
+fn families() -> [&'static [Builtin]; 78] {
     [
+        hashing::BUILTINS,
         files::BUILTINS,
         coloring_constant::BUILTINS,
         markers::BUILTINS,
@@ -437,9 +439,7 @@ pub fn constant(name: &str) -> Option<Value> {
         "stderr" => Value::Symbol(Name::new("stderr")),
         // Number types difflab has no values of, named so code can mention them, and types
         // whose values other builtins make.
-        "UInt"
-        | "UInt64"
-        | "UInt32"
+        "UInt32"
         | "Int32"
         | "Float32"
         | "SparseMatrixCSC"
@@ -463,7 +463,7 @@ pub fn constant(name: &str) -> Option<Value> {
         | "AbstractMatrix" | "String" | "AbstractString" | "AbstractChar" | "Function"
         | "Nothing" | "Tuple" | "NamedTuple" | "AbstractSet" | "AbstractDict" | "AbstractRange"
         | "AbstractFloat" | "Signed" | "IO" | "IOStream" | "Exception" | "UnitRange"
-        | "StepRange" => io::type_value(name),
+        | "StepRange" | "UInt" | "UInt64" => io::type_value(name),
         _ => return None,
     })
 }
