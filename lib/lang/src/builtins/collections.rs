@@ -6,6 +6,7 @@ use crate::eval::iterate::elements;
 use crate::eval::operators::values_equal;
 use crate::eval::{fail, EvalResult, Interp};
 use crate::value::Value;
+use difflab_syntax::Name;
 
 /// `item in collection`.
 pub fn contains(_: &mut Interp, collection: &Value, item: &Value) -> EvalResult {
@@ -22,7 +23,16 @@ pub fn contains(_: &mut Interp, collection: &Value, item: &Value) -> EvalResult 
     Ok(Value::Bool(items.iter().any(|v| values_equal(v, item))))
 }
 
+/// `f(x)` of a function of two arguments that Julia curries: `Base.Fix2(f, x)`.
+fn curried(name: &str, x: &Value) -> EvalResult {
+    let f = super::lookup(Name::new(name)).expect("a builtin");
+    super::partial::fix2(Value::Builtin(f), x.clone())
+}
+
 fn in_(interp: &mut Interp, args: Args) -> EvalResult {
+    if args.pos.len() == 1 {
+        return curried("in", &args.pos[0]);
+    }
     args.arity("in", 2, 2)?;
     contains(interp, &args.pos[1], &args.pos[0])
 }
@@ -138,6 +148,9 @@ fn unique_(_: &mut Interp, args: Args) -> EvalResult {
 
 /// `isequal(a, b)`: `==`, except that `NaN` equals `NaN` and `-0.0` differs from `0.0`.
 fn isequal_(_: &mut Interp, args: Args) -> EvalResult {
+    if args.pos.len() == 1 {
+        return curried("isequal", &args.pos[0]);
+    }
     args.arity("isequal", 2, 2)?;
     let numbers = |v: &Value| {
         crate::eval::operators::operand(v)

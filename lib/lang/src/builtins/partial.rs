@@ -78,6 +78,12 @@ impl Object for Partial {
     }
 }
 
+/// `Base.Fix2(function, fixed)`: what a function of two arguments given only its second one is
+/// (`isequal(x)`, `in(collection)`).
+pub(crate) fn fix2(function: Value, fixed: Value) -> EvalResult {
+    partial(Shape::Second, function, fixed)
+}
+
 fn partial(shape: Shape, function: Value, fixed: Value) -> EvalResult {
     Ok(Value::object(Partial {
         shape,

@@ -395,14 +395,69 @@ fn extremum_and_position(args: &Args, largest: bool, name: &str) -> Result<(Valu
     Ok((element, k))
 }
 
-/// `argmax(x)` / `argmin(x)`: the index of the extremum.
-fn arg_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
+/// `argmax(f, xs)` and friends: the 0-based position of the first element whose `f` is the
+/// largest (or smallest) by `isless`, with that `f` value.
+fn extremum_of_function(
+    interp: &mut Interp,
+    args: &Args,
+    largest: bool,
+    name: &str,
+) -> Result<(Value, Value, usize), Flow> {
+    let items = crate::eval::iterate::elements(&args.pos[1])?;
+    let mut best: Option<(Value, Value, usize)> = None;
+    for (k, x) in items.into_iter().enumerate() {
+        let fx = interp.call(&args.pos[0], vec![x.clone()])?;
+        let better = match &best {
+            None => true,
+            Some((_, fb, _)) => {
+                let (a, b) = if largest { (fb, &fx) } else { (&fx, fb) };
+                matches!(
+                    super::call_named(interp, "isless", vec![a.clone(), b.clone()])?,
+                    Value::Bool(true)
+                )
+            }
+        };
+        if better {
+            best = Some((x, fx, k));
+        }
+    }
+    best.ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            format!("{name}: collection must be non-empty"),
+        )
+    })
+}
+
+/// Whether `args` are `(f, collection)`: the function forms of the extremum finders.
+fn with_function(args: &Args) -> bool {
+    args.pos.len() == 2
+        && matches!(
+            args.pos[0],
+            Value::Function(_) | Value::Builtin(_) | Value::Object(_)
+        )
+}
+
+/// `argmax(x)` / `argmin(x)`: the index of the extremum; `argmax(f, xs)`: the element whose
+/// `f` is largest.
+fn arg_extremum(interp: &mut Interp, args: &Args, largest: bool, name: &str) -> EvalResult {
+    if with_function(args) {
+        return Ok(extremum_of_function(interp, args, largest, name)?.0);
+    }
     let (_, k) = extremum_and_position(args, largest, name)?;
     Ok(position_in(args, k))
 }
 
-/// `findmax(x)` / `findmin(x)`: `(x[k], k)` for the index `k` of the extremum.
-fn find_extremum(args: &Args, largest: bool, name: &str) -> EvalResult {
+/// `findmax(x)` / `findmin(x)`: `(x[k], k)` for the index `k` of the extremum;
+/// `findmax(f, xs)`: `(f(xs[k]), k)`.
+fn find_extremum(interp: &mut Interp, args: &Args, largest: bool, name: &str) -> EvalResult {
+    if with_function(args) {
+        let (_, fx, k) = extremum_of_function(interp, args, largest, name)?;
+        return Ok(Value::Tuple(std::rc::Rc::new(vec![
+            fx,
+            position_in(args, k),
+        ])));
+    }
     let (element, k) = extremum_and_position(args, largest, name)?;
     Ok(Value::Tuple(std::rc::Rc::new(vec![
         element,
@@ -417,20 +472,20 @@ fn position_in(args: &Args, k: usize) -> Value {
     super::cartesian::position(shape.as_deref().unwrap_or(&[]), k)
 }
 
-fn findmax_(_: &mut Interp, args: Args) -> EvalResult {
-    find_extremum(&args, true, "findmax")
+fn findmax_(interp: &mut Interp, args: Args) -> EvalResult {
+    find_extremum(interp, &args, true, "findmax")
 }
 
-fn findmin_(_: &mut Interp, args: Args) -> EvalResult {
-    find_extremum(&args, false, "findmin")
+fn findmin_(interp: &mut Interp, args: Args) -> EvalResult {
+    find_extremum(interp, &args, false, "findmin")
 }
 
-fn argmax_(_: &mut Interp, args: Args) -> EvalResult {
-    arg_extremum(&args, true, "argmax")
+fn argmax_(interp: &mut Interp, args: Args) -> EvalResult {
+    arg_extremum(interp, &args, true, "argmax")
 }
 
-fn argmin_(_: &mut Interp, args: Args) -> EvalResult {
-    arg_extremum(&args, false, "argmin")
+fn argmin_(interp: &mut Interp, args: Args) -> EvalResult {
+    arg_extremum(interp, &args, false, "argmin")
 }
 
 fn extrema_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -519,9 +574,9 @@ crate::builtins! {
     "prod" => prod_, false, "    prod(x; dims, init)\n    prod(f, x; dims, init)\n\nThe product of the elements (along `dims`, or of `f` applied to each), times `init` when given.\n\n```\njulia> prod([1, 2, 3, 4])\n24\n\njulia> prod([1 2; 3 4]; dims=1)\n1×2 Matrix{Int64}:\n 3  8\n```";
     "maximum" => maximum_, false, "    maximum(x; dims, init)\n    maximum(f, x; dims, init)\n\nThe largest element (along `dims`, or of `f` applied to each); with `init`, the largest of it and the elements, so an empty collection gives `init`.\n\n```\njulia> maximum([3, 7, 2])\n7\n\njulia> maximum(Float64[]; init=0.0)\n0.0\n```";
     "minimum" => minimum_, false, "    minimum(x; dims, init)\n    minimum(f, x; dims, init)\n\nThe smallest element (along `dims`, or of `f` applied to each); with `init`, the smallest of it and the elements.\n\n```\njulia> minimum([3, 7, 2])\n2\n```";
-    "findmax" => findmax_, false, "    findmax(x)\n\nThe largest element of `x` and its index, `(x[k], k)` (the first one on ties).\n\n```\njulia> findmax([1, 5, 2])\n(5, 2)\n```";
+    "findmax" => findmax_, false, "    findmax(x)\n    findmax(f, xs)\n\nThe largest element of `x` and its index, `(x[k], k)` (the first one on ties); with a function, the largest `f(xs[k])` and its index.\n\n```\njulia> findmax([1, 5, 2])\n(5, 2)\n\njulia> findmax(x -> -(x - 2)^2, [0, 1, 2, 3])\n(0, 3)\n```";
     "findmin" => findmin_, false, "    findmin(x)\n\nThe smallest element of `x` and its index, `(x[k], k)`.\n\n```\njulia> findmin([3.0, 1.0, 2.0])\n(1.0, 2)\n```";
-    "argmax" => argmax_, false, "    argmax(x)\n\nThe index of the largest element.\n\n```\njulia> argmax([3, 7, 2])\n2\n```";
+    "argmax" => argmax_, false, "    argmax(x)\n    argmax(f, xs)\n\nThe index of the largest element; with a function, the element `x` of `xs` whose `f(x)` is largest.\n\n```\njulia> argmax([3, 7, 2])\n2\n\njulia> argmax(x -> -x^2, -2:2)\n0\n```";
     "argmin" => argmin_, false, "    argmin(x)\n\nThe index of the smallest element.\n\n```\njulia> argmin([3, 7, 2])\n3\n```";
     "extrema" => extrema_, false, "    extrema(x)\n\n`(minimum(x), maximum(x))`.\n\n```\njulia> extrema([3, 7, 2])\n(2, 7)\n```";
     "mean" => mean_, false, "    mean(x; dims)\n\nThe arithmetic mean.\n\n```\njulia> mean([1.0, 2.0, 3.0])\n2.0\n```";
