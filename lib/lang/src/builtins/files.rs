@@ -391,17 +391,13 @@ fn write_(interp: &mut Interp, args: Args) -> EvalResult {
         std::fs::write(path.as_str(), &text).map_err(|e| system_error("writing file", path, &e))?;
         return Ok(written);
     }
-    let print = super::lookup(difflab_syntax::Name::new("print")).expect("print is a builtin");
     if !super::io::is_output(&args.pos[0]) {
         return Err(fail(
             ErrorKind::MethodError,
             format!("no method matching write(::{}, …)", args.pos[0].type_name()),
         ));
     }
-    interp.call(
-        &Value::Builtin(print),
-        vec![args.pos[0].clone(), Value::str(text)],
-    )?;
+    super::io::print_to(interp, &args.pos[0], &text)?;
     Ok(written)
 }
 

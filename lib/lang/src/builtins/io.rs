@@ -52,6 +52,13 @@ fn target_of(args: &mut Args) -> Target {
     Target::Stream(Stream::Stdout)
 }
 
+/// Writes `text` to `io`, one of the outputs [`is_output`] accepts, as `print(io, text)` does.
+pub fn print_to(interp: &mut Interp, io: &Value, text: &str) -> Result<(), Flow> {
+    let mut args = Args::positional(vec![io.clone()]);
+    let target = target_of(&mut args);
+    emit(interp, &target, text)
+}
+
 fn emit(interp: &mut Interp, target: &Target, text: &str) -> Result<(), Flow> {
     match target {
         Target::Stream(stream) => interp.out.write(*stream, text),
