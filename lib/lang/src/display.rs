@@ -506,7 +506,7 @@ mod tests {
     }
 
     fn tuple(items: Vec<Value>) -> Value {
-        Value::Tuple(Rc::new(items))
+        Value::tuple(items)
     }
 
     fn ints(range: std::ops::Range<i64>) -> Value {

@@ -388,6 +388,12 @@ pub struct StructValue {
     pub shown: RefCell<Option<String>>,
 }
 
+impl Drop for StructValue {
+    fn drop(&mut self) {
+        crate::value::release(self.fields.get_mut().drain(..));
+    }
+}
+
 impl StructValue {
     /// The concrete type of the instance.
     pub fn type_of(&self) -> Type {

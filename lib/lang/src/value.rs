@@ -15,6 +15,10 @@ use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
+mod release;
+pub(crate) use release::release;
+pub use release::{Held, Items};
+
 /// A value of the language.
 #[derive(Clone)]
 pub enum Value {
@@ -39,9 +43,9 @@ pub enum Value {
     /// A lazy range `start:step:stop`.
     Range(Rc<Range>),
     /// A tuple `(a, b)`.
-    Tuple(Rc<Vec<Value>>),
+    Tuple(Rc<Items<Value>>),
     /// A named tuple `(x = 1, y = 2)`.
-    NamedTuple(Rc<Vec<(Name, Value)>>),
+    NamedTuple(Rc<Items<(Name, Value)>>),
     /// A vector of arbitrary values (`[rand(3), rand(4)]`, `String[]`, a vector of backends).
     List(Rc<List>),
     /// A sparse matrix `SparseMatrixCSC{Float64, Int64}` (shared and mutable).
@@ -72,6 +76,12 @@ pub struct List {
     items: RefCell<Vec<Value>>,
     /// The declared element type, if any.
     pub declared: Option<crate::types::Type>,
+}
+
+impl Drop for List {
+    fn drop(&mut self) {
+        release(self.items.get_mut().drain(..));
+    }
 }
 
 impl std::ops::Deref for List {
@@ -280,6 +290,21 @@ impl Value {
             eltype,
             Tensor::from_col_major(shape, data),
         ))))
+    }
+
+    /// The value, leaving `nothing` in its place.
+    pub fn take(&mut self) -> Value {
+        std::mem::replace(self, Value::Nothing)
+    }
+
+    /// A tuple of `items`.
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(items.into()))
+    }
+
+    /// A named tuple of `fields`.
+    pub fn named_tuple(fields: Vec<(Name, Value)>) -> Value {
+        Value::NamedTuple(Rc::new(fields.into()))
     }
 
     /// A vector of values typed by its items.

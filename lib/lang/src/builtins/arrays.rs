@@ -237,9 +237,9 @@ fn size_(_: &mut Interp, args: Args) -> EvalResult {
             shape.get(d as usize - 1).copied().unwrap_or(1) as i64
         ));
     }
-    Ok(Value::Tuple(Rc::new(
+    Ok(Value::tuple(
         shape.into_iter().map(|n| Value::Int(n as i64)).collect(),
-    )))
+    ))
 }
 
 fn isempty_(_: &mut Interp, args: Args) -> EvalResult {
@@ -280,7 +280,7 @@ fn reshape_(interp: &mut Interp, args: Args) -> EvalResult {
     let mut shape = Vec::new();
     let mut free = None;
     let dims: Vec<Value> = match &args.pos[1..] {
-        [Value::Tuple(items)] => items.as_ref().clone(),
+        [Value::Tuple(items)] => items.to_vec(),
         rest => rest.to_vec(),
     };
     for (k, d) in dims.iter().enumerate() {
@@ -515,7 +515,7 @@ fn axes_(_: &mut Interp, args: Args) -> EvalResult {
         let d = to_size(d, "axes")?;
         return Ok(axis(shape.get(d.saturating_sub(1)).copied().unwrap_or(1)));
     }
-    Ok(Value::Tuple(Rc::new(shape.into_iter().map(axis).collect())))
+    Ok(Value::tuple(shape.into_iter().map(axis).collect()))
 }
 
 fn enumerate_(_: &mut Interp, args: Args) -> EvalResult {
@@ -528,7 +528,7 @@ fn enumerate_(_: &mut Interp, args: Args) -> EvalResult {
         items
             .into_iter()
             .enumerate()
-            .map(|(k, v)| Value::Tuple(Rc::new(vec![Value::Int(k as i64 + 1), v])))
+            .map(|(k, v)| Value::tuple(vec![Value::Int(k as i64 + 1), v]))
             .collect(),
     ))
 }
@@ -545,7 +545,7 @@ fn zip_(_: &mut Interp, args: Args) -> EvalResult {
     let n = columns.iter().map(Vec::len).min().unwrap_or(0);
     Ok(Value::list(
         (0..n)
-            .map(|k| Value::Tuple(Rc::new(columns.iter().map(|c| c[k].clone()).collect())))
+            .map(|k| Value::tuple(columns.iter().map(|c| c[k].clone()).collect()))
             .collect(),
     ))
 }

@@ -14,7 +14,6 @@ use crate::show::ElType;
 use crate::value::Value;
 use difflab_syntax::BinOp;
 use std::any::Any;
-use std::rc::Rc;
 
 /// A position in an array: one 1-based index per dimension.
 #[derive(Clone, PartialEq)]
@@ -31,7 +30,7 @@ impl Object for CartesianIndex {
     }
 
     fn field(&self, name: &str) -> Option<Value> {
-        (name == "I").then(|| Value::Tuple(Rc::new(self.ints())))
+        (name == "I").then(|| Value::tuple(self.ints()))
     }
 
     fn field_names(&self) -> Vec<&'static str> {

@@ -75,9 +75,9 @@ fn keys_(interp: &mut Interp, args: Args) -> EvalResult {
         return super::dict::keys_of(interp, d);
     }
     match &args.pos[0] {
-        Value::NamedTuple(items) => Ok(Value::Tuple(std::rc::Rc::new(
+        Value::NamedTuple(items) => Ok(Value::tuple(
             items.iter().map(|(k, _)| Value::Symbol(*k)).collect(),
-        ))),
+        )),
         // The keys of a matrix are its cartesian indices, as in Julia.
         other if super::cartesian::shape_of(other).is_some_and(|s| s.len() > 1) => {
             super::call_named(interp, "CartesianIndices", vec![other.clone()])
@@ -92,9 +92,9 @@ fn values_(interp: &mut Interp, args: Args) -> EvalResult {
         return super::dict::values_of(interp, d);
     }
     match &args.pos[0] {
-        Value::NamedTuple(items) => Ok(Value::Tuple(std::rc::Rc::new(
-            items.iter().map(|(_, v)| v.clone()).collect(),
-        ))),
+        Value::NamedTuple(items) => {
+            Ok(Value::tuple(items.iter().map(|(_, v)| v.clone()).collect()))
+        }
         other => Ok(other.clone()),
     }
 }
@@ -111,7 +111,7 @@ fn isa_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn tuple_(_: &mut Interp, args: Args) -> EvalResult {
-    Ok(Value::Tuple(std::rc::Rc::new(args.pos)))
+    Ok(Value::tuple(args.pos))
 }
 
 /// `unique(x)`: the distinct elements in order of first appearance (numbers compared as
@@ -227,7 +227,7 @@ fn tuple_without_end(args: &Args, name: &str, last: bool) -> EvalResult {
     } else {
         &items[1..]
     };
-    Ok(Value::Tuple(std::rc::Rc::new(kept.to_vec())))
+    Ok(Value::tuple(kept.to_vec()))
 }
 
 fn front_(_: &mut Interp, args: Args) -> EvalResult {

@@ -20,7 +20,6 @@ use difflab_coloring::{
 };
 use ndarray::Array2;
 use std::any::Any;
-use std::rc::Rc;
 
 fn coloring_error(e: difflab_coloring::ColoringError) -> Flow {
     fail(ErrorKind::ArgumentError, e.to_string())
@@ -174,7 +173,7 @@ impl Object for AlgorithmValue {
 
     fn field(&self, name: &str) -> Option<Value> {
         match name {
-            "orders" => Some(Value::Tuple(Rc::new(self.1.clone()))),
+            "orders" => Some(Value::tuple(self.1.clone())),
             "postprocessing" => Some(Value::Bool(self.0.postprocessing)),
             _ => None,
         }
@@ -498,7 +497,7 @@ fn compress_(_: &mut Interp, args: Args) -> EvalResult {
     let (_, matrix) = pattern_and_matrix(&args.pos[0])?;
     if r.problem().partition == Partition::Bidirectional {
         let (br, bc) = compress_bidirectional(&matrix, r).map_err(coloring_error)?;
-        return Ok(Value::Tuple(Rc::new(vec![dense(br), dense(bc)])));
+        return Ok(Value::tuple(vec![dense(br), dense(bc)]));
     }
     Ok(dense(compress(&matrix, r).map_err(coloring_error)?))
 }

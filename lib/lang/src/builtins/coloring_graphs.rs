@@ -375,10 +375,10 @@ fn symmetric_run(args: &Args, name: &str, substitution: bool) -> EvalResult {
     let (colors, count) =
         symmetric_colors(pattern, &order, substitution, *post).map_err(graph_error)?;
     let kind = if substitution { "TreeSet" } else { "StarSet" };
-    Ok(Value::Tuple(std::rc::Rc::new(vec![
+    Ok(Value::tuple(vec![
         int_vector(&colors),
         Value::object(ColoredSets { kind, count }),
-    ])))
+    ]))
 }
 
 fn star_coloring_(_: &mut Interp, args: Args) -> EvalResult {

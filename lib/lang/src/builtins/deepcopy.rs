@@ -26,14 +26,14 @@ fn copy_of(interp: &Interp, v: &Value, copies: &mut Copies) -> Result<Value, Flo
                 .iter()
                 .map(|x| copy_of(interp, x, copies))
                 .collect::<Result<Vec<_>, _>>()?;
-            return Ok(Value::Tuple(Rc::new(items)));
+            return Ok(Value::tuple(items));
         }
         Value::NamedTuple(fields) => {
             let fields = fields
                 .iter()
                 .map(|(name, x)| Ok((*name, copy_of(interp, x, copies)?)))
                 .collect::<Result<Vec<_>, Flow>>()?;
-            return Ok(Value::NamedTuple(Rc::new(fields)));
+            return Ok(Value::named_tuple(fields));
         }
         other => return Ok(other.clone()),
     };

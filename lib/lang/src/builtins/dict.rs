@@ -135,7 +135,7 @@ impl Object for Dict {
         Some(
             self.pairs()
                 .into_iter()
-                .map(|(k, v)| Value::Tuple(Rc::new(vec![k, v])))
+                .map(|(k, v)| Value::tuple(vec![k, v]))
                 .collect(),
         )
     }
@@ -331,7 +331,7 @@ fn merge_(_: &mut Interp, args: Args) -> EvalResult {
                 }
             }
         }
-        return Ok(Value::NamedTuple(Rc::new(fields)));
+        return Ok(Value::named_tuple(fields));
     }
     let dicts = args
         .pos
@@ -365,13 +365,13 @@ fn pairs_(interp: &mut Interp, args: Args) -> EvalResult {
     let pairs: Vec<Value> = match x {
         Value::NamedTuple(fields) => fields
             .iter()
-            .map(|(k, v)| Value::Tuple(Rc::new(vec![Value::Symbol(*k), v.clone()])))
+            .map(|(k, v)| Value::tuple(vec![Value::Symbol(*k), v.clone()]))
             .collect(),
         other => interp
             .elements_of(other)?
             .into_iter()
             .enumerate()
-            .map(|(i, v)| Value::Tuple(Rc::new(vec![Value::Int(i as i64 + 1), v])))
+            .map(|(i, v)| Value::tuple(vec![Value::Int(i as i64 + 1), v]))
             .collect(),
     };
     Ok(Value::list(pairs))

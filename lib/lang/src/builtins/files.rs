@@ -522,10 +522,10 @@ fn splitext_(_: &mut Interp, args: Args) -> EvalResult {
         Some(k) if k > 0 => name_start + k,
         _ => path.len(),
     };
-    Ok(Value::Tuple(std::rc::Rc::new(vec![
+    Ok(Value::tuple(vec![
         Value::str(&path[..split]),
         Value::str(&path[split..]),
-    ])))
+    ]))
 }
 
 fn abspath_(_: &mut Interp, args: Args) -> EvalResult {

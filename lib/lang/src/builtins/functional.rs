@@ -17,6 +17,12 @@ pub struct Composed {
     inner: Value,
 }
 
+impl Drop for Composed {
+    fn drop(&mut self) {
+        crate::value::release([self.outer.take(), self.inner.take()]);
+    }
+}
+
 impl Object for Composed {
     fn type_name(&self) -> String {
         "ComposedFunction".into()
@@ -86,11 +92,11 @@ fn map_(interp: &mut Interp, args: Args) -> EvalResult {
     }
     // Over tuples alone, a tuple (named tuples keep their names), as in Julia.
     if args.pos[1..].iter().all(|c| matches!(c, Value::Tuple(_))) {
-        return Ok(Value::Tuple(Rc::new(out)));
+        return Ok(Value::tuple(out));
     }
     if let [_, Value::NamedTuple(fields)] = args.pos.as_slice() {
         let names = fields.iter().map(|(k, _)| *k);
-        return Ok(Value::NamedTuple(Rc::new(names.zip(out).collect())));
+        return Ok(Value::named_tuple(names.zip(out).collect()));
     }
     let n = out.len();
     let shape = match &args.pos[1] {
@@ -224,7 +230,7 @@ fn ntuple_(interp: &mut Interp, args: Args) -> EvalResult {
     let items = (1..=n)
         .map(|i| interp.call(&args.pos[0], vec![Value::Int(i as i64)]))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Value::Tuple(Rc::new(items)))
+    Ok(Value::tuple(items))
 }
 
 fn mapreduce_(interp: &mut Interp, args: Args) -> EvalResult {

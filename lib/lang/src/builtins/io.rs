@@ -354,11 +354,9 @@ impl crate::object::Object for TypeName {
         kwargs: Vec<(difflab_syntax::Name, Value)>,
     ) -> Option<EvalResult> {
         match (self.0.as_str(), args.as_slice()) {
-            ("Tuple", [x]) if kwargs.is_empty() => Some(
-                interp
-                    .elements_of(x)
-                    .map(|items| Value::Tuple(Rc::new(items))),
-            ),
+            ("Tuple", [x]) if kwargs.is_empty() => {
+                Some(interp.elements_of(x).map(Value::tuple))
+            }
             // `NamedTuple{(:a, :b)}(values)`: the names arrive first, as a tuple of symbols.
             ("NamedTuple", [Value::Tuple(names), values]) if kwargs.is_empty() => {
                 Some(named_tuple(interp, names, values))
@@ -434,9 +432,7 @@ fn named_tuple(interp: &mut Interp, names: &[Value], values: &Value) -> EvalResu
             ),
         ));
     }
-    Ok(Value::NamedTuple(Rc::new(
-        names.into_iter().zip(values).collect(),
-    )))
+    Ok(Value::named_tuple(names.into_iter().zip(values).collect()))
 }
 
 fn joinpath_(_: &mut Interp, args: Args) -> EvalResult {
@@ -450,10 +446,10 @@ fn joinpath_(_: &mut Interp, args: Args) -> EvalResult {
 fn displaysize_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("displaysize", 0, 1)?;
     let (rows, cols) = crate::show::screen();
-    Ok(Value::Tuple(Rc::new(vec![
+    Ok(Value::tuple(vec![
         Value::Int(rows as i64),
         Value::Int(cols as i64),
-    ])))
+    ]))
 }
 
 fn tempdir_(_: &mut Interp, args: Args) -> EvalResult {

@@ -50,6 +50,33 @@ pub(crate) enum Lazy {
     Enumerate { inner: Value },
 }
 
+impl Drop for Lazy {
+    fn drop(&mut self) {
+        let held = match self {
+            Lazy::Take { inner, .. }
+            | Lazy::Drop { inner, .. }
+            | Lazy::Cycle { inner, .. }
+            | Lazy::Flatten { inner }
+            | Lazy::Partition { inner, .. }
+            | Lazy::Enumerate { inner }
+            | Lazy::Repeated { x: inner, .. } => vec![inner.take()],
+            Lazy::CountFrom { start, step } => vec![start.take(), step.take()],
+            Lazy::Filter { f, inner }
+            | Lazy::TakeWhile { f, inner }
+            | Lazy::DropWhile { f, inner } => {
+                vec![f.take(), inner.take()]
+            }
+            Lazy::Product { factors: inners } | Lazy::Zip { inners } => std::mem::take(inners),
+            Lazy::Map { f, inners } => {
+                let mut held = std::mem::take(inners);
+                held.push(f.take());
+                held
+            }
+        };
+        crate::value::release(held);
+    }
+}
+
 impl Lazy {
     fn wrapped(self) -> Value {
         Value::Object(Rc::new(Box::new(self)))
@@ -384,7 +411,7 @@ impl Interp {
                     }
                     *i = 0;
                 }
-                Ok(Some(Value::Tuple(Rc::new(tuple))))
+                Ok(Some(Value::tuple(tuple)))
             }
             Cursor::Filter { f, inner } => loop {
                 self.check_interrupt()?;
@@ -424,15 +451,15 @@ impl Interp {
                     return Ok(Some(x));
                 }
             },
-            Cursor::Zip { inners } => Ok(self
-                .next_of_each(inners)?
-                .map(|items| Value::Tuple(Rc::new(items)))),
+            Cursor::Zip { inners } => {
+                Ok(self.next_of_each(inners)?.map(Value::tuple))
+            }
             Cursor::Enumerate { inner, count } => {
                 let Some(x) = self.next_item(inner)? else {
                     return Ok(None);
                 };
                 *count += 1;
-                Ok(Some(Value::Tuple(Rc::new(vec![Value::Int(*count), x]))))
+                Ok(Some(Value::tuple(vec![Value::Int(*count), x])))
             }
         }
     }

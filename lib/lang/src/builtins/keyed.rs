@@ -59,6 +59,13 @@ pub(super) struct Entries {
     live: usize,
 }
 
+impl Drop for Entries {
+    fn drop(&mut self) {
+        let pairs = self.slots.drain(..).flatten();
+        crate::value::release(pairs.flat_map(|(key, value)| [key, value]));
+    }
+}
+
 impl Entries {
     pub(super) fn find(&self, key: &Value) -> Option<usize> {
         match hash_key(key) {

@@ -14,7 +14,6 @@ use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::show::ElType;
 use crate::value::Value;
 use difflab_syntax::Name;
-use std::rc::Rc;
 
 /// A field of `mpc` as read from the file.
 #[derive(Debug, PartialEq)]
@@ -129,7 +128,7 @@ pub fn case_value(path: &str, text: &str) -> EvalResult {
         .into_iter()
         .map(|(name, field)| (Name::new(&name), field_value(field)))
         .collect();
-    Ok(Value::NamedTuple(Rc::new(fields)))
+    Ok(Value::named_tuple(fields))
 }
 
 fn readmatpower_(_: &mut Interp, args: Args) -> EvalResult {

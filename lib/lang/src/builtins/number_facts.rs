@@ -152,7 +152,7 @@ fn minmax_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("minmax", 2, 2)?;
     let lo = call_named(interp, "min", args.pos.clone())?;
     let hi = call_named(interp, "max", args.pos.clone())?;
-    Ok(Value::Tuple(Rc::new(vec![lo, hi])))
+    Ok(Value::tuple(vec![lo, hi]))
 }
 
 /// `muladd(x, y, z)`: `x * y + z` (differentiated as that expression), as `fma` is here.
@@ -263,7 +263,7 @@ fn promote_(interp: &mut Interp, args: Args) -> EvalResult {
             _ => Ok(v.clone()),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Value::Tuple(Rc::new(converted)))
+    Ok(Value::tuple(converted))
 }
 
 /// The value of a number, `None` under a tracing without values.
@@ -452,7 +452,7 @@ fn sincos_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("sincos", 1, 1)?;
     let sine = call_named(interp, "sin", vec![args.pos[0].clone()])?;
     let cosine = call_named(interp, "cos", vec![args.pos[0].clone()])?;
-    Ok(Value::Tuple(Rc::new(vec![sine, cosine])))
+    Ok(Value::tuple(vec![sine, cosine]))
 }
 
 /// `sincosd(x)`: `(sind(x), cosd(x))`, the angle in degrees.
@@ -476,7 +476,7 @@ fn scaled_sincos(interp: &mut Interp, x: &Value, scale: f64) -> EvalResult {
 fn sine_and_cosine(interp: &mut Interp, x: Value) -> EvalResult {
     let sine = call_named(interp, "sin", vec![x.clone()])?;
     let cosine = call_named(interp, "cos", vec![x])?;
-    Ok(Value::Tuple(Rc::new(vec![sine, cosine])))
+    Ok(Value::tuple(vec![sine, cosine]))
 }
 
 /// `oneunit(x)`: `one(x)` (difflab's numbers carry no units).

@@ -13,6 +13,12 @@ struct Fix2 {
     value: Value,
 }
 
+impl Drop for Fix2 {
+    fn drop(&mut self) {
+        crate::value::release([self.value.take()]);
+    }
+}
+
 impl crate::object::Object for Fix2 {
     fn type_name(&self) -> String {
         format!("Base.Fix2{{typeof({})}}", self.op.symbol())

@@ -25,6 +25,12 @@ struct Partial {
     fixed: Value,
 }
 
+impl Drop for Partial {
+    fn drop(&mut self) {
+        crate::value::release([self.function.take(), self.fixed.take()]);
+    }
+}
+
 impl Object for Partial {
     fn type_name(&self) -> String {
         match self.shape {

@@ -28,7 +28,7 @@ fn dims_kw(args: &Args, name: &str) -> Result<Option<Vec<usize>>, Flow> {
         return Ok(None);
     };
     let list = match d {
-        Value::Tuple(items) => items.as_ref().clone(),
+        Value::Tuple(items) => items.to_vec(),
         other => vec![other.clone()],
     };
     list.iter()
@@ -453,16 +453,10 @@ fn arg_extremum(interp: &mut Interp, args: &Args, largest: bool, name: &str) -> 
 fn find_extremum(interp: &mut Interp, args: &Args, largest: bool, name: &str) -> EvalResult {
     if with_function(args) {
         let (_, fx, k) = extremum_of_function(interp, args, largest, name)?;
-        return Ok(Value::Tuple(std::rc::Rc::new(vec![
-            fx,
-            position_in(args, k),
-        ])));
+        return Ok(Value::tuple(vec![fx, position_in(args, k)]));
     }
     let (element, k) = extremum_and_position(args, largest, name)?;
-    Ok(Value::Tuple(std::rc::Rc::new(vec![
-        element,
-        position_in(args, k),
-    ])))
+    Ok(Value::tuple(vec![element, position_in(args, k)]))
 }
 
 /// The index of the 0-based position `k` in the searched array (the last argument): an `Int`,
@@ -491,7 +485,7 @@ fn argmin_(interp: &mut Interp, args: Args) -> EvalResult {
 fn extrema_(interp: &mut Interp, args: Args) -> EvalResult {
     let lo = minimum_(interp, Args::positional(args.pos.clone()))?;
     let hi = maximum_(interp, args)?;
-    Ok(Value::Tuple(std::rc::Rc::new(vec![lo, hi])))
+    Ok(Value::tuple(vec![lo, hi]))
 }
 
 fn mean_(interp: &mut Interp, args: Args) -> EvalResult {

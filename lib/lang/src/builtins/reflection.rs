@@ -79,12 +79,12 @@ fn ismutable_(_: &mut Interp, args: Args) -> EvalResult {
 fn fieldnames_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("fieldnames", 1, 1)?;
     if let Some(Type::Prim(_) | Type::Applied(..)) = Type::from_value(&args.pos[0]) {
-        return Ok(Value::Tuple(Rc::new(Vec::new())));
+        return Ok(Value::tuple(Vec::new()));
     }
     let def = user_type(&args.pos[0], "fieldnames")?;
-    Ok(Value::Tuple(Rc::new(
+    Ok(Value::tuple(
         def.fields.iter().map(|(f, _)| Value::Symbol(*f)).collect(),
-    )))
+    ))
 }
 
 /// The names `x.name` reads for the value `x`: a struct's fields, a named tuple's keys, a
@@ -100,12 +100,12 @@ fn property_names(x: &Value) -> Vec<Name> {
 
 fn propertynames_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("propertynames", 1, 1)?;
-    Ok(Value::Tuple(Rc::new(
+    Ok(Value::tuple(
         property_names(&args.pos[0])
             .into_iter()
             .map(Value::Symbol)
             .collect(),
-    )))
+    ))
 }
 
 fn symbol_arg(args: &Args, name: &str) -> Result<Name, Flow> {

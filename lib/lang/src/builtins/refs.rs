@@ -18,6 +18,12 @@ pub struct RefValue {
     held: RefCell<Value>,
 }
 
+impl Drop for RefValue {
+    fn drop(&mut self) {
+        crate::value::release([self.held.get_mut().take()]);
+    }
+}
+
 impl RefValue {
     /// The value in the box.
     pub fn get(&self) -> Value {

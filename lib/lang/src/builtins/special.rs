@@ -331,10 +331,7 @@ fn logabsgamma_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("logabsgamma", 1, 1)?;
     let log_abs = unary(UnaryFn::Special(Special::LogAbsGamma), &args)?;
     let sign = value_of(&args.pos[0]).map_or(1, |x| i64::from(libm::lgamma_r(x).1));
-    Ok(Value::Tuple(std::rc::Rc::new(vec![
-        log_abs,
-        Value::Int(sign),
-    ])))
+    Ok(Value::tuple(vec![log_abs, Value::Int(sign)]))
 }
 
 /// NaNMath's `f(x)`: `f` inside its domain, NaN (with NaN derivatives) outside it.

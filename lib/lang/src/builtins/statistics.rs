@@ -24,7 +24,7 @@ fn reduced_count(x: &Value, dims: Option<&Value>, name: &str) -> Result<usize, F
         return Ok(shape.iter().product());
     };
     let list = match dims {
-        Value::Tuple(items) => items.as_ref().clone(),
+        Value::Tuple(items) => items.to_vec(),
         other => vec![other.clone()],
     };
     list.iter().try_fold(1, |count, d| {

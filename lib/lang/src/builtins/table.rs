@@ -12,7 +12,6 @@ use crate::object::{MimeData, Object};
 use crate::value::Value;
 use difflab_syntax::Name;
 use std::any::Any;
-use std::rc::Rc;
 
 /// A table: column names and rows of values.
 pub struct Table {
@@ -27,13 +26,13 @@ pub struct Table {
 impl Table {
     /// Row `k` as a named tuple.
     pub fn row(&self, k: usize) -> Value {
-        Value::NamedTuple(Rc::new(
+        Value::named_tuple(
             self.columns
                 .iter()
                 .zip(&self.rows[k])
                 .map(|(c, v)| (Name::new(c), v.clone()))
                 .collect(),
-        ))
+        )
     }
 
     /// The values of column `name`.

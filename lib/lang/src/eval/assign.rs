@@ -99,7 +99,7 @@ impl Interp {
     /// gives: a tuple from a tuple, a string from a string, a vector otherwise.
     fn rest_like(&mut self, v: &Value, rest: Vec<Value>) -> EvalResult {
         match v {
-            Value::Tuple(_) => Ok(Value::Tuple(std::rc::Rc::new(rest))),
+            Value::Tuple(_) => Ok(Value::tuple(rest)),
             Value::Str(_) => Ok(Value::str(
                 rest.iter()
                     .map(crate::display::print_string)

@@ -260,7 +260,7 @@ impl Interp {
         for param in &def.params {
             if param.vararg {
                 let rest: Vec<Value> = args.by_ref().collect();
-                self.bind_pattern(&param.pattern, Value::Tuple(Rc::new(rest)))?;
+                self.bind_pattern(&param.pattern, Value::tuple(rest))?;
                 continue;
             }
             let v = match args.next() {
@@ -278,7 +278,7 @@ impl Interp {
             };
             if param.vararg {
                 let rest = std::mem::take(&mut kw);
-                frame.define(name, Value::NamedTuple(Rc::new(rest)));
+                frame.define(name, Value::named_tuple(rest));
                 continue;
             }
             let v = match kw.iter().position(|(k, _)| *k == name) {
@@ -354,7 +354,7 @@ impl Interp {
             .filter(|a| broadcast_extent(a).is_some())
             .all(|a| matches!(a, Value::Tuple(_)));
         if only_tuples {
-            return Ok(Value::Tuple(Rc::new(results)));
+            return Ok(Value::tuple(results));
         }
         super::collections::collect_values(self, results, &shape)
     }

@@ -9,7 +9,6 @@ use crate::show::ElType;
 use crate::value::Value;
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::{Arg, Expr, ExprKind, Generator, Name};
-use std::rc::Rc;
 
 impl Interp {
     pub(crate) fn eval_tuple(&mut self, items: &[Arg]) -> EvalResult {
@@ -29,9 +28,9 @@ impl Interp {
                 };
                 fields.push((name, self.eval(value)?));
             }
-            return Ok(Value::NamedTuple(Rc::new(fields)));
+            return Ok(Value::named_tuple(fields));
         }
-        Ok(Value::Tuple(Rc::new(self.eval_args(items)?)))
+        Ok(Value::tuple(self.eval_args(items)?))
     }
 
     pub(crate) fn eval_vector(&mut self, items: &[Arg]) -> EvalResult {

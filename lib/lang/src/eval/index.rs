@@ -344,7 +344,7 @@ impl Interp {
                         let picked: Vec<Value> = ps.iter().map(|&i| items[i].clone()).collect();
                         match container {
                             Value::List(_) => Ok(Value::list(picked)),
-                            Value::Tuple(_) => Ok(Value::Tuple(std::rc::Rc::new(picked))),
+                            Value::Tuple(_) => Ok(Value::tuple(picked)),
                             _ => {
                                 let n = picked.len();
                                 super::collections::collect_values(self, picked, &[n])
@@ -606,7 +606,7 @@ fn cartesian_spread(container: &Value, indices: &[Value]) -> Result<Option<Vec<V
 fn dict_key(indices: &[Value]) -> Value {
     match indices {
         [k] => k.clone(),
-        many => Value::Tuple(Rc::new(many.to_vec())),
+        many => Value::tuple(many.to_vec()),
     }
 }
 

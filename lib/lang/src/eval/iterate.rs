@@ -121,7 +121,7 @@ pub fn iterate(v: &Value) -> Result<ValueIter, Flow> {
         Value::List(items) => items.borrow().clone(),
         // A sparse matrix iterates over all its entries, zeros too, in column-major order.
         Value::Sparse(_) => return iterate(&crate::builtins::sparse::to_dense(v)?),
-        Value::Tuple(items) => items.as_ref().clone(),
+        Value::Tuple(items) => items.to_vec(),
         Value::NamedTuple(items) => items.iter().map(|(_, v)| v.clone()).collect(),
         Value::Str(s) => s.chars().map(Value::Char).collect(),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Real(_) => vec![v.clone()],

@@ -38,12 +38,12 @@ impl Interp {
                 let value = self.eval(expr)?;
                 let secs = start.elapsed().as_secs_f64();
                 let bytes = Allocations::now().since(before).bytes;
-                Ok(Value::NamedTuple(std::rc::Rc::new(vec![
+                Ok(Value::named_tuple(vec![
                     (Name::new("value"), value),
                     (Name::new("time"), Value::Float(secs)),
                     (Name::new("bytes"), Value::Int(bytes as i64)),
                     (Name::new("gctime"), Value::Float(0.0)),
-                ])))
+                ]))
             }
             // One thread runs a session (`Threads.nthreads()` is 1), so the loop runs in order,
             // as Julia's does with one thread; a schedule (`:static`) changes nothing.

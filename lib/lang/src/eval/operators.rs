@@ -216,7 +216,7 @@ impl Interp {
     fn broadcast_pipe(&mut self, a: &Value, f: &Value) -> EvalResult {
         let functions = match f {
             Value::List(items) => items.borrow().clone(),
-            Value::Tuple(items) => items.as_ref().clone(),
+            Value::Tuple(items) => items.to_vec(),
             _ => return self.broadcast_call(f, vec![a.clone()], vec![]),
         };
         let inputs = super::iterate::elements(a)?;
@@ -265,7 +265,7 @@ impl Interp {
         match op {
             BinOp::Pipe if dotted => return self.broadcast_pipe(a, b),
             BinOp::Pipe => return self.call(b, vec![a.clone()]),
-            BinOp::Pair => return Ok(Value::Tuple(Rc::new(vec![a.clone(), b.clone()]))),
+            BinOp::Pair => return Ok(Value::tuple(vec![a.clone(), b.clone()])),
             BinOp::In => return crate::builtins::collections::contains(self, b, a),
             BinOp::Subtype => return super::methods::subtype_test(a, b),
             BinOp::Compose => return crate::builtins::functional::compose(a, b),

@@ -234,9 +234,9 @@ fn snapshot_at(v: &Value, depth: usize) -> Value {
                 .map(|x| snapshot_at(x, depth + 1))
                 .collect(),
         ),
-        Value::Tuple(items) => Value::Tuple(Rc::new(
-            items.iter().map(|x| snapshot_at(x, depth + 1)).collect(),
-        )),
+        Value::Tuple(items) => {
+            Value::tuple(items.iter().map(|x| snapshot_at(x, depth + 1)).collect())
+        }
         Value::Sparse(s) => Value::Sparse(Rc::new(RefCell::new(s.borrow().clone()))),
         Value::Struct(s) => Value::Struct(Rc::new(crate::types::StructValue {
             def: s.def.clone(),

@@ -46,6 +46,12 @@ fn bit(name: Name) -> u64 {
     1 << (name.index() % 64)
 }
 
+impl Drop for Scope {
+    fn drop(&mut self) {
+        crate::value::release(self.vars.get_mut().drain(..).map(|(_, value)| value));
+    }
+}
+
 impl Scope {
     /// A new frame below `parent`; `hard` for function bodies.
     pub fn new(parent: Option<ScopeRef>, hard: bool) -> ScopeRef {

@@ -1,6 +1,9 @@
 //! What the evaluator's integration tests share: an interpreter that has run a program, and
 //! calls of the functions it defined.
 
+// Each test crate includes this module and uses part of it.
+#![allow(dead_code)]
+
 use difflab_lang::{Capture, Config, Interp, Source, Value};
 use difflab_syntax::Name;
 use std::rc::Rc;

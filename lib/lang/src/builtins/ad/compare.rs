@@ -105,9 +105,7 @@ pub(super) fn caught<T>(outcome: Result<T, Flow>) -> Result<Result<T, String>, F
 fn buffers(s: &Scenario, op: Op) -> Result<Vec<Value>, Flow> {
     let like = |v: &Option<Value>| -> Result<Value, Flow> {
         match v {
-            Some(Value::Tuple(items)) => {
-                Ok(Value::Tuple(Rc::new(items.iter().map(zero_like).collect())))
-            }
+            Some(Value::Tuple(items)) => Ok(Value::tuple(items.iter().map(zero_like).collect())),
             Some(other) => Ok(zero_like(other)),
             None => Err(fail(
                 ErrorKind::ArgumentError,

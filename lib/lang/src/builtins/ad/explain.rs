@@ -377,12 +377,12 @@ impl Object for Explanation {
             "path" => Some(Value::str(self.path.join("\n"))),
             "result" => Some(self.result.clone()),
             "prep" => Some(self.prep.clone()),
-            "stages" => Some(Value::NamedTuple(Rc::new(
+            "stages" => Some(Value::named_tuple(
                 self.stages
                     .iter()
                     .map(|s| (Name::new(s.name), Value::Float(s.seconds)))
                     .collect(),
-            ))),
+            )),
             "spy" => self.spy.clone(),
             _ => None,
         }

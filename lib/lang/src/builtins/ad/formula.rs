@@ -103,11 +103,11 @@ impl Object for FormulaValue {
                     .entries
                     .iter()
                     .map(|e| {
-                        Value::Tuple(Rc::new(vec![
+                        Value::tuple(vec![
                             Value::Int(e.output as i64 + 1),
                             Value::Int(e.input as i64 + 1),
                             Value::str(e.text.clone()),
-                        ]))
+                        ])
                     })
                     .collect(),
             )),

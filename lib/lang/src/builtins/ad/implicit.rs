@@ -690,7 +690,7 @@ impl Object for ImplicitFunction {
             let out = self.apply(interp, &t, extra, &kwargs, prepared)?;
             let y = array_value(out.y);
             Ok(match out.z {
-                Some(z) => Value::Tuple(Rc::new(vec![y, z])),
+                Some(z) => Value::tuple(vec![y, z]),
                 None => y,
             })
         })())

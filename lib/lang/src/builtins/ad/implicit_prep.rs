@@ -20,7 +20,6 @@ use crate::value::Value;
 use difflab_ad::di::Backend;
 use difflab_syntax::Name;
 use std::any::Any;
-use std::rc::Rc;
 
 /// The conditions with their first two arguments swapped, `(y, x, rest...) -> c(x, y, rest...)`:
 /// the function `A = ∂c/∂y` differentiates, made once per preparation so that the preparations
@@ -118,7 +117,7 @@ fn constant(v: &Value) -> Value {
 }
 
 fn tuple(items: Vec<Value>) -> Value {
-    Value::Tuple(Rc::new(items))
+    Value::tuple(items)
 }
 
 /// The `Constant` contexts of the conditions around the argument differentiated: the other of

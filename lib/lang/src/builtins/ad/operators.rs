@@ -348,7 +348,7 @@ fn tangents(v: &Value) -> Result<(Vec<Tensor>, bool), Flow> {
 fn batch_value(results: Vec<Tensor>, scalar: bool, batched: bool) -> Value {
     let mut values: Vec<Value> = results.into_iter().map(|t| to_value(t, scalar)).collect();
     if batched {
-        Value::Tuple(Rc::new(values))
+        Value::tuple(values)
     } else {
         values.pop().unwrap_or(Value::Nothing)
     }
@@ -657,7 +657,7 @@ fn finish(op: Op, variant: Variant, p: &Parsed, y: Value, results: Vec<Value>) -
     Ok(if items.len() == 1 {
         items.pop().expect("one item")
     } else {
-        Value::Tuple(Rc::new(items))
+        Value::tuple(items)
     })
 }
 

@@ -9,7 +9,6 @@ use crate::eval::{EvalResult, Interp};
 use crate::object::Object;
 use crate::value::Value;
 use difflab_syntax::Name;
-use std::rc::Rc;
 
 /// `operator(f, backend, x)` (or `operator(f!, y, backend, x)`, the in-place form, when
 /// `arguments` holds `y` and `x`) with the backend made by the constructor `backend`.
@@ -107,7 +106,7 @@ fn per_argument(interp: &mut Interp, args: &Args, name: &str, operator: &str) ->
         let pos = vec![partial, backend.clone(), x.clone()];
         results.push(call_builtin(interp, operator, pos, Vec::new(), false)?);
     }
-    Ok(Value::Tuple(Rc::new(results)))
+    Ok(Value::tuple(results))
 }
 
 fn zygote_gradient(interp: &mut Interp, args: Args) -> EvalResult {
@@ -123,10 +122,10 @@ fn zygote_withgradient(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("Zygote.withgradient", 2, usize::MAX)?;
     let value = interp.call_value(&args.pos[0], args.pos[1..].to_vec(), Vec::new())?;
     let grad = per_argument(interp, &args, "Zygote.withgradient", "gradient")?;
-    Ok(Value::NamedTuple(Rc::new(vec![
+    Ok(Value::named_tuple(vec![
         (Name::new("val"), value),
         (Name::new("grad"), grad),
-    ])))
+    ]))
 }
 
 /// `Zygote.hessian(f, x)`: the Hessian by forward over reverse mode, as Zygote computes it.

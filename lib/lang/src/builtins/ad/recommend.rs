@@ -20,7 +20,6 @@ use difflab_coloring::GreedyColoringAlgorithm;
 use difflab_plot::{BenchmarkOptions, BenchmarkRow, Plot};
 use difflab_syntax::Name;
 use std::any::Any;
-use std::rc::Rc;
 
 /// The relative tolerance of a correct result (norm-wise, as `test_differentiation`'s `rtol`).
 const RTOL: f64 = 1e-8;
@@ -239,10 +238,10 @@ fn perturbed(x: &Value) -> Result<Value, Flow> {
 /// prepared at a point near `x`.
 fn scenario(interp: &mut Interp, op: &str, f: Value, x: Value) -> EvalResult {
     let near = perturbed(&x)?;
-    let prep_args = Value::NamedTuple(Rc::new(vec![
+    let prep_args = Value::named_tuple(vec![
         (Name::new("x"), near),
-        (Name::new("contexts"), Value::Tuple(Rc::new(Vec::new()))),
-    ]));
+        (Name::new("contexts"), Value::tuple(Vec::new())),
+    ]);
     let symbol = |s: &str| Value::Symbol(Name::new(s));
     let scenario = crate::builtins::call_builtin(
         interp,

@@ -16,7 +16,6 @@ use crate::object::Object;
 use crate::value::Value;
 use difflab_syntax::Name;
 use std::any::Any;
-use std::rc::Rc;
 
 /// A test case for one operator.
 pub struct Scenario {
@@ -131,7 +130,7 @@ impl Object for Scenario {
             "x" => Some(self.x.clone()),
             "y" => Some(self.y.clone()),
             "t" => Some(or_nothing(&self.tangent)),
-            "contexts" => Some(Value::Tuple(Rc::new(self.contexts.clone()))),
+            "contexts" => Some(Value::tuple(self.contexts.clone())),
             "res1" => Some(or_nothing(&self.res1)),
             "res2" => Some(or_nothing(&self.res2)),
             "prep_args" => Some(self.prep_args.clone()),
@@ -234,9 +233,9 @@ fn place_of(v: &Value) -> Option<bool> {
 /// string), so that default preparation arguments never fail.
 fn zero_of(interp: &mut Interp, v: &Value) -> Value {
     match v {
-        Value::Tuple(items) => Value::Tuple(Rc::new(
-            items.iter().map(|item| zero_of(interp, item)).collect(),
-        )),
+        Value::Tuple(items) => {
+            Value::tuple(items.iter().map(|item| zero_of(interp, item)).collect())
+        }
         other => call_builtin(interp, "zero", vec![other.clone()], Vec::new(), false)
             .unwrap_or_else(|_| other.clone()),
     }
@@ -255,9 +254,7 @@ fn zero_context(interp: &mut Interp, c: &Value) -> Value {
 }
 
 fn named(fields: Vec<(&str, Value)>) -> Value {
-    Value::NamedTuple(Rc::new(
-        fields.into_iter().map(|(k, v)| (Name::new(k), v)).collect(),
-    ))
+    Value::named_tuple(fields.into_iter().map(|(k, v)| (Name::new(k), v)).collect())
 }
 
 /// DifferentiationInterfaceTest's default preparation arguments: zeros shaped like the
@@ -272,7 +269,7 @@ fn default_prep_args(interp: &mut Interp, s: &Scenario) -> Value {
         fields.push(("t", zero_of(interp, t)));
     }
     let contexts = s.contexts.iter().map(|c| zero_context(interp, c)).collect();
-    fields.push(("contexts", Value::Tuple(Rc::new(contexts))));
+    fields.push(("contexts", Value::tuple(contexts)));
     named(fields)
 }
 

@@ -10,7 +10,6 @@ use crate::error::ErrorKind;
 use crate::eval::operators::{from_tensor, operand};
 use crate::eval::{fail, EvalResult, Flow, Interp};
 use crate::value::Value;
-use std::rc::Rc;
 
 /// The length of vector argument `v` of `name`.
 fn vector_length(v: &Value, name: &str) -> Result<usize, Flow> {
@@ -42,7 +41,7 @@ fn banded(interp: &mut Interp, name: &str, n: usize, diagonals: &[(i64, &Value)]
     pos.extend(
         diagonals
             .iter()
-            .map(|(k, v)| Value::Tuple(Rc::new(vec![Value::Int(*k), (*v).clone()]))),
+            .map(|(k, v)| Value::tuple(vec![Value::Int(*k), (*v).clone()])),
     );
     diagm(interp, Args::positional(pos))
 }

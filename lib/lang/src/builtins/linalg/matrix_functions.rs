@@ -170,10 +170,10 @@ fn logabsdet_(interp: &mut Interp, args: Args) -> EvalResult {
     let magnitude = ops::unary(ops::UnaryFn::Abs, &d)?;
     let log = ops::unary(ops::UnaryFn::Log, &magnitude)?;
     let sign = ops::unary(ops::UnaryFn::Sign, &d)?;
-    Ok(Value::Tuple(Rc::new(vec![
+    Ok(Value::tuple(vec![
         Value::from_scalar(log),
         Value::from_scalar(sign),
-    ])))
+    ]))
 }
 
 /// `pinv(A)`: the Moore–Penrose inverse; from the SVD for plain numbers (rank-deficient

@@ -13,7 +13,6 @@ use difflab_ad::reverse::Tape;
 use difflab_ad::tracer::{self};
 use difflab_ad::{Tag, Tensor};
 use difflab_syntax::Name;
-use std::rc::Rc;
 
 /// The value of a successful evaluation (`Flow` has no `Debug`, so no `unwrap`).
 trait Evaluated {
@@ -603,7 +602,7 @@ fn structural_functions() {
         vec![
             Value::Int(2),
             Value::Int(3),
-            Value::Tuple(Rc::new(vec![Value::Int(1), value(vector(&[5.0, 6.0]))])),
+            Value::tuple(vec![Value::Int(1), value(vector(&[5.0, 6.0]))]),
         ],
     )
     .value();

@@ -9,7 +9,6 @@ use crate::show::ElType;
 use crate::value::{SparseMatrix, Value};
 use rand::Rng;
 use sprs::{CsMat, TriMat};
-use std::rc::Rc;
 
 /// A sparse matrix from triplets (1-based), duplicates summed (or'ed for `Bool` values).
 fn from_triplets(
@@ -175,11 +174,11 @@ fn findnz_(_: &mut Interp, args: Args) -> EvalResult {
             vs.push(*x);
         }
     }
-    Ok(Value::Tuple(Rc::new(vec![
+    Ok(Value::tuple(vec![
         crate::builtins::array(ElType::Int64, &[nnz], is),
         crate::builtins::array(ElType::Int64, &[nnz], js),
         crate::builtins::array(s.eltype, &[nnz], vs),
-    ])))
+    ]))
 }
 
 fn nonzeros_(_: &mut Interp, args: Args) -> EvalResult {
