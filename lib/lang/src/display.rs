@@ -29,6 +29,15 @@ fn struct_repr(s: &crate::types::StructValue) -> String {
     if let Some(text) = s.shown.borrow().as_ref() {
         return text.clone();
     }
+    if s.is_pair() {
+        // `1 => (2 => 3)`: a pair inside a pair is parenthesized.
+        let side = |v: &Value| match v {
+            Value::Struct(inner) if inner.is_pair() => format!("({})", repr(v)),
+            _ => repr(v),
+        };
+        let fields = s.fields.borrow();
+        return format!("{} => {}", side(&fields[0]), side(&fields[1]));
+    }
     let fields: Vec<String> = s.fields.borrow().iter().map(repr).collect();
     format!("{}({})", s.type_of(), fields.join(", "))
 }

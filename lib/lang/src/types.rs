@@ -394,7 +394,34 @@ impl Drop for StructValue {
     }
 }
 
+thread_local! {
+    static PAIR: Rc<TypeDef> = Rc::new(TypeDef {
+        name: Name::new("Pair"),
+        params: vec![Name::new("A"), Name::new("B")],
+        supertype: Type::Prim(Prim::Any),
+        fields: vec![
+            (Name::new("first"), Some(Type::Var(Name::new("A")))),
+            (Name::new("second"), Some(Type::Var(Name::new("B")))),
+        ],
+        mutable: false,
+        is_abstract: false,
+        has_inner_constructor: false,
+    });
+}
+
+/// Julia's `Pair{A, B}`, what `a => b` builds: an immutable struct with fields `first` and
+/// `second`, defined once per thread like a user's struct, so fields, `typeof`, `isa` and
+/// dispatch on `::Pair` come from the struct machinery.
+pub fn pair_def() -> Rc<TypeDef> {
+    PAIR.with(Rc::clone)
+}
+
 impl StructValue {
+    /// Whether the value is a `Pair`.
+    pub fn is_pair(&self) -> bool {
+        PAIR.with(|pair| Rc::ptr_eq(pair, &self.def))
+    }
+
     /// The concrete type of the instance.
     pub fn type_of(&self) -> Type {
         if self.params.is_empty() {
@@ -500,6 +527,7 @@ impl Type {
     pub fn named(name: &str) -> Type {
         match Prim::from_name(name) {
             Some(p) => Type::Prim(p),
+            None if name == "Pair" => Type::User(pair_def()),
             None => Type::Named(Rc::from(name)),
         }
     }

@@ -297,6 +297,37 @@ impl Value {
         std::mem::replace(self, Value::Nothing)
     }
 
+    /// The pair `first => second`, typed by its two values.
+    pub fn pair(first: Value, second: Value) -> Value {
+        let types = [
+            crate::types::Type::of(&first),
+            crate::types::Type::of(&second),
+        ];
+        Value::typed_pair(first, second, types)
+    }
+
+    /// The pair `first => second` of type `Pair{A, B}` for `types` `[A, B]` (the values are
+    /// already of those types).
+    pub fn typed_pair(first: Value, second: Value, types: [crate::types::Type; 2]) -> Value {
+        Value::Struct(Rc::new(crate::types::StructValue {
+            def: crate::types::pair_def(),
+            params: Rc::new(types),
+            fields: RefCell::new(vec![first, second]),
+            shown: RefCell::new(None),
+        }))
+    }
+
+    /// The two values of a `Pair`, if the value is one.
+    pub fn pair_parts(&self) -> Option<(Value, Value)> {
+        match self {
+            Value::Struct(s) if s.is_pair() => {
+                let fields = s.fields.borrow();
+                Some((fields[0].clone(), fields[1].clone()))
+            }
+            _ => None,
+        }
+    }
+
     /// A tuple of `items`.
     pub fn tuple(items: Vec<Value>) -> Value {
         Value::Tuple(Rc::new(items.into()))

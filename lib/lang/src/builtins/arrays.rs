@@ -441,6 +441,14 @@ fn first_last(interp: &mut Interp, args: Args, last: bool) -> EvalResult {
     if let Value::Str(s) = &args.pos[0] {
         return first_last_chars(s, args.pos.get(1), last, name);
     }
+    // A dictionary's first entry, not its key 1.
+    if let Some(entries) =
+        super::dict::as_dict(&args.pos[0]).and_then(crate::object::Object::elements)
+    {
+        let mut args = args;
+        args.pos[0] = Value::list(entries);
+        return first_last(interp, args, last);
+    }
     let n = shape_of(&args.pos[0], name)?.iter().product::<usize>();
     if let Some(k) = args.pos.get(1) {
         let k = to_size(k, name)?.min(n);
@@ -578,6 +586,9 @@ fn reverse_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("reverse", 1, 1)?;
     if let Value::Str(s) = &args.pos[0] {
         return Ok(Value::str(s.chars().rev().collect::<String>()));
+    }
+    if let Some((first, second)) = args.pos[0].pair_parts() {
+        return Ok(Value::pair(second, first));
     }
     if let (Value::Range(r), None) = (&args.pos[0], args.kw("dims")) {
         // The reverse of a range is a range: `reverse(1:10^18)` builds nothing.

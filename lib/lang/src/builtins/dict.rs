@@ -4,8 +4,8 @@
 //! which difflab cannot reproduce, so difflab documents insertion order instead) with an index
 //! from a hashable form of each key to its slot (the table in `keyed`, shared with `Set`). Keys compare as Julia's
 //! `isequal` does: `1`, `1.0` and `true` are the same key. Indexing (`d[k]`, `d[k] = v`) lives
-//! in `eval::index`; iteration yields `(key, value)` tuples, which is what `k => v` is in
-//! difflab. `keys`, `values` and `haskey` (in `collections`) call [`keys_of`], [`values_of`]
+//! in `eval::index`; iteration yields `key => value` pairs (`Pair{K, V}`, a struct defined in
+//! `types`), which `Pair(a, b)` here also builds. `keys`, `values` and `haskey` (in `collections`) call [`keys_of`], [`values_of`]
 //! and [`Dict::get`].
 
 use super::keyed::{convert, typejoin, Entries};
@@ -123,6 +123,20 @@ impl Object for Dict {
         format!("Dict({})", items.join(", "))
     }
 
+    /// Julia's `==` of dictionaries: the same keys, with `==` values under each.
+    fn equals(&self, other: &dyn Object) -> Option<bool> {
+        let other = other.as_any().downcast_ref::<Dict>()?;
+        let entries = self.pairs();
+        Some(
+            entries.len() == other.pairs().len()
+                && entries.iter().all(|(k, v)| {
+                    other
+                        .get(k)
+                        .is_some_and(|w| crate::eval::operators::values_equal(v, &w))
+                }),
+        )
+    }
+
     fn copy(&self) -> Option<Value> {
         Some(Value::object(Dict {
             key_type: self.key_type.clone(),
@@ -135,7 +149,9 @@ impl Object for Dict {
         Some(
             self.pairs()
                 .into_iter()
-                .map(|(k, v)| Value::tuple(vec![k, v]))
+                .map(|(k, v)| {
+                    Value::typed_pair(k, v, [self.key_type.clone(), self.value_type.clone()])
+                })
                 .collect(),
         )
     }
@@ -162,11 +178,12 @@ fn expect_dict<'a>(v: &'a Value, name: &str) -> Result<&'a Dict, Flow> {
     })
 }
 
-/// A pair `k => v` (a 2-tuple in difflab), taken apart.
+/// An entry given to `Dict`: a pair `k => v`, or a 2-tuple `(k, v)` (as `Dict(zip(ks, vs))`
+/// gives), taken apart.
 fn as_pair(v: &Value) -> Option<(Value, Value)> {
     match v {
         Value::Tuple(items) if items.len() == 2 => Some((items[0].clone(), items[1].clone())),
-        _ => None,
+        other => other.pair_parts(),
     }
 }
 
@@ -365,16 +382,58 @@ fn pairs_(interp: &mut Interp, args: Args) -> EvalResult {
     let pairs: Vec<Value> = match x {
         Value::NamedTuple(fields) => fields
             .iter()
-            .map(|(k, v)| Value::tuple(vec![Value::Symbol(*k), v.clone()]))
+            .map(|(k, v)| Value::pair(Value::Symbol(*k), v.clone()))
             .collect(),
         other => interp
             .elements_of(other)?
             .into_iter()
             .enumerate()
-            .map(|(i, v)| Value::tuple(vec![Value::Int(i as i64 + 1), v]))
+            .map(|(i, v)| Value::pair(Value::Int(i as i64 + 1), v))
             .collect(),
     };
     Ok(Value::list(pairs))
+}
+
+/// `push!(d, k => v, ...)`: stores each pair's value under its key.
+pub(crate) fn push(dict: &Dict, pairs: &[Value]) -> Result<(), Flow> {
+    for pair in pairs {
+        let (key, value) = pair.pair_parts().ok_or_else(|| {
+            fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching push!(::{}, ::{}): a Dict takes pairs k => v",
+                    dict.header(),
+                    pair.type_name()
+                ),
+            )
+        })?;
+        dict.set(key, value)?;
+    }
+    Ok(())
+}
+
+/// `filter(f, d)`: a new dictionary of the same type with the entries (pairs) `f` keeps.
+pub(crate) fn filtered(
+    dict: &Dict,
+    mut keep: impl FnMut(&Value) -> Result<bool, Flow>,
+) -> EvalResult {
+    let kept = Dict::new(dict.key_type.clone(), dict.value_type.clone());
+    for entry in dict.elements().unwrap_or_default() {
+        if keep(&entry)? {
+            let (key, value) = entry
+                .pair_parts()
+                .expect("a dictionary's entries are pairs");
+            kept.set(key, value)?;
+        }
+    }
+    Ok(Value::object(kept))
+}
+
+fn pair_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("Pair", 2, 2)?;
+    let mut parts = args.pos.into_iter();
+    let first = parts.next().expect("arity checked");
+    Ok(Value::pair(first, parts.next().expect("arity checked")))
 }
 
 fn empty_(_: &mut Interp, args: Args) -> EvalResult {
@@ -396,6 +455,7 @@ crate::builtins! {
     "get!" => get_bang, false, "    get!(d, key, default)\n    get!(f, d, key)\n\nThe value stored under `key`; when missing, `default` (or `f()`) is stored first and returned.\n\n```\njulia> d = Dict{String, Int}(); get!(d, \"a\", 5); d[\"a\"]\n5\n```";
     "delete!" => delete_, false, "    delete!(d, key)\n\nRemoves `key` from a `Dict` (nothing happens when it is missing) and returns `d`.\n\n```\njulia> d = Dict(:a => 1, :b => 2); delete!(d, :a); collect(keys(d))\n1-element Vector{Symbol}:\n :b\n```";
     "merge" => merge_, false, "    merge(d, others...)\n\nA new `Dict` with the entries of all arguments, later ones winning for a repeated key (also merges named tuples).\n\n```\njulia> merge(Dict(\"a\" => 1), Dict(\"a\" => 2, \"b\" => 3))[\"a\"]\n2\n```";
-    "pairs" => pairs_, false, "    pairs(x)\n\nThe `key => value` pairs of a `Dict`, of a named tuple (`:name => value`) or of a collection (`index => value`); pairs are 2-tuples in difflab.\n\n```\njulia> collect(pairs([10, 20]))\n2-element Vector{Tuple{Int64, Int64}}:\n (1, 10)\n (2, 20)\n```";
+    "pairs" => pairs_, false, "    pairs(x)\n\nThe `key => value` pairs of a `Dict`, of a named tuple (`:name => value`) or of a collection (`index => value`).\n\n```\njulia> collect(pairs([10, 20]))\n2-element Vector{Pair{Int64, Int64}}:\n 1 => 10\n 2 => 20\n```";
+    "Pair" => pair_, false, "    Pair(a, b)\n    a => b\n\nThe pair of `a` and `b`, of type `Pair{typeof(a), typeof(b)}`, with fields `first` and `second`. Pairs are the entries of a `Dict` (iterating one gives them) and the arguments of `replace`, `spdiagm` and `Dict`; as a collection a pair is its two values (`first(p)`, `p[2]`, `a, b = p`).\n\n```\njulia> p = \"x\" => 1.5\n\"x\" => 1.5\n\njulia> (p.first, p[2], typeof(p))\n(\"x\", 1.5, Pair{String, Float64})\n```";
     "empty!" => empty_, false, "    empty!(d)\n\nRemoves every entry of a `Dict` (or element of a vector or set) and returns it.\n\n```\njulia> d = Dict(1 => 2); empty!(d); isempty(d)\ntrue\n```";
 }

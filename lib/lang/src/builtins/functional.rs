@@ -121,6 +121,11 @@ fn filter_(interp: &mut Interp, args: Args) -> EvalResult {
             predicate_holds(interp.call(&args.pos[0], vec![x.clone()])?)
         });
     }
+    if let Some(dict) = super::dict::as_dict(&args.pos[1]) {
+        return super::dict::filtered(dict, |entry| {
+            predicate_holds(interp.call(&args.pos[0], vec![entry.clone()])?)
+        });
+    }
     let mut kept = Vec::new();
     for item in iterate(&args.pos[1])? {
         if predicate_holds(interp.call(&args.pos[0], vec![item.clone()])?)? {

@@ -20,6 +20,10 @@ fn push_(_: &mut Interp, args: Args) -> EvalResult {
         super::set::push(set, &args.pos[1..])?;
         return Ok(args.pos[0].clone());
     }
+    if let Some(dict) = super::dict::as_dict(&args.pos[0]) {
+        super::dict::push(dict, &args.pos[1..])?;
+        return Ok(args.pos[0].clone());
+    }
     append_values(&args.pos[0], args.pos[1..].to_vec())?;
     Ok(args.pos[0].clone())
 }

@@ -354,9 +354,7 @@ impl crate::object::Object for TypeName {
         kwargs: Vec<(difflab_syntax::Name, Value)>,
     ) -> Option<EvalResult> {
         match (self.0.as_str(), args.as_slice()) {
-            ("Tuple", [x]) if kwargs.is_empty() => {
-                Some(interp.elements_of(x).map(Value::tuple))
-            }
+            ("Tuple", [x]) if kwargs.is_empty() => Some(interp.elements_of(x).map(Value::tuple)),
             // `NamedTuple{(:a, :b)}(values)`: the names arrive first, as a tuple of symbols.
             ("NamedTuple", [Value::Tuple(names), values]) if kwargs.is_empty() => {
                 Some(named_tuple(interp, names, values))

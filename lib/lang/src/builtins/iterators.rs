@@ -451,9 +451,7 @@ impl Interp {
                     return Ok(Some(x));
                 }
             },
-            Cursor::Zip { inners } => {
-                Ok(self.next_of_each(inners)?.map(Value::tuple))
-            }
+            Cursor::Zip { inners } => Ok(self.next_of_each(inners)?.map(Value::tuple)),
             Cursor::Enumerate { inner, count } => {
                 let Some(x) = self.next_item(inner)? else {
                     return Ok(None);

@@ -185,12 +185,12 @@ pub(crate) fn diagonal_pairs(pos: &[Value], name: &str) -> Result<DiagonalArgs, 
     };
     let pairs = pairs
         .iter()
-        .map(|pair| match pair {
-            Value::Tuple(pair) if pair.len() == 2 => Ok((to_int(&pair[0], name)?, pair[1].clone())),
-            other if pairs.len() == 1 => Ok((0, other.clone())),
-            other => Err(fail(
+        .map(|pair| match pair.pair_parts() {
+            Some((k, v)) => Ok((to_int(&k, name)?, v)),
+            None if pairs.len() == 1 => Ok((0, pair.clone())),
+            None => Err(fail(
                 ErrorKind::MethodError,
-                format!("{name} takes pairs k => v, got a {}", other.type_name()),
+                format!("{name} takes pairs k => v, got a {}", pair.type_name()),
             )),
         })
         .collect::<Result<_, _>>()?;

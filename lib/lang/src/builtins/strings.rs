@@ -214,21 +214,19 @@ fn replace_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("replace", 2, 2)?;
     args.keywords("replace", &["count"])?;
     let s = text(&args, 0, "replace")?;
-    if let Value::Tuple(pair) = &args.pos[1] {
-        if let (2, Some(r)) = (pair.len(), regex::as_regex(&pair[0])) {
-            let limit = match args.kw("count") {
-                Some(v) => to_size(v, "replace")?,
-                None => usize::MAX,
-            };
-            return regex::replace(interp, &s, r, &pair[1], limit);
-        }
+    let Some((old, new)) = args.pos[1].pair_parts() else {
+        return Err(fail(ErrorKind::ArgumentError, "replace(s, old => new)"));
+    };
+    if let Some(r) = regex::as_regex(&old) {
+        let limit = match args.kw("count") {
+            Some(v) => to_size(v, "replace")?,
+            None => usize::MAX,
+        };
+        return regex::replace(interp, &s, r, &new, limit);
     }
-    match &args.pos[1] {
-        Value::Tuple(pair) if pair.len() == 2 => Ok(Value::str(
-            s.replace(&print_string(&pair[0]), &print_string(&pair[1])),
-        )),
-        _ => Err(fail(ErrorKind::ArgumentError, "replace(s, old => new)")),
-    }
+    Ok(Value::str(
+        s.replace(&print_string(&old), &print_string(&new)),
+    ))
 }
 
 /// `replace(v, old => new, ...)`: a copy of the collection `v` with each element equal to an
@@ -237,12 +235,9 @@ fn replace_elements(interp: &mut Interp, args: &Args) -> EvalResult {
     args.arity("replace", 2, usize::MAX)?;
     let pairs = args.pos[1..]
         .iter()
-        .map(|p| match p {
-            Value::Tuple(pair) if pair.len() == 2 => Ok((pair[0].clone(), pair[1].clone())),
-            _ => Err(fail(
-                ErrorKind::ArgumentError,
-                "replace(v, old => new, ...)",
-            )),
+        .map(|p| {
+            p.pair_parts()
+                .ok_or_else(|| fail(ErrorKind::ArgumentError, "replace(v, old => new, ...)"))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let shape = super::arrays::shape_of(&args.pos[0], "replace")?;

@@ -468,19 +468,19 @@ fn splatted_keywords(v: &Value) -> Result<Vec<(Name, Value)>, Flow> {
     }
     super::iterate::elements(v)?
         .into_iter()
-        .map(|pair| match &pair {
-            Value::Tuple(kv) if kv.len() == 2 => match &kv[0] {
-                Value::Symbol(name) => Ok((*name, kv[1].clone())),
+        .map(|pair| match pair.pair_parts() {
+            Some((key, value)) => match key {
+                Value::Symbol(name) => Ok((name, value)),
                 _ => Err(fail(
                     ErrorKind::ArgumentError,
                     "keywords splatted with `...` must be named by symbols",
                 )),
             },
-            other => Err(fail(
+            None => Err(fail(
                 ErrorKind::ArgumentError,
                 format!(
                     "keywords splatted with `...` must be `name => value` pairs, got a {}",
-                    other.type_name()
+                    pair.type_name()
                 ),
             )),
         })

@@ -240,7 +240,7 @@ impl Interp {
     ) -> Result<SmallVec<[Value; 4]>, Flow> {
         let shape = match container {
             // `end` in an index of a user container is its `lastindex`, else its `length`.
-            Value::Struct(_) => {
+            Value::Struct(s) if !s.is_pair() => {
                 let args = [container.clone()];
                 let last = match self.call_extension(Name::new("lastindex"), &args, &[]) {
                     Some(r) => Some(r?),
@@ -361,6 +361,11 @@ impl Interp {
             Value::Object(_) if crate::builtins::refs::as_ref(container).is_some() => {
                 let r = crate::builtins::refs::as_ref(container).expect("checked above");
                 crate::builtins::refs::index(r, indices)
+            }
+            // `p[1]`, `p[2]` of a pair, as of the tuple of its parts.
+            Value::Struct(s) if s.is_pair() => {
+                let parts = Value::tuple(s.fields.borrow().clone());
+                self.index_value(&parts, indices)
             }
             Value::Struct(_) => self.user_index("getindex", container, indices, None),
             // `T[]`, `typeof(x)[1, 2]`: a typed vector of a type held in a value.

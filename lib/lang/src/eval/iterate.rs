@@ -123,6 +123,7 @@ pub fn iterate(v: &Value) -> Result<ValueIter, Flow> {
         Value::Sparse(_) => return iterate(&crate::builtins::sparse::to_dense(v)?),
         Value::Tuple(items) => items.to_vec(),
         Value::NamedTuple(items) => items.iter().map(|(_, v)| v.clone()).collect(),
+        Value::Struct(s) if s.is_pair() => s.fields.borrow().clone(),
         Value::Str(s) => s.chars().map(Value::Char).collect(),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Real(_) => vec![v.clone()],
         Value::Object(o) if o.elements().is_some() => o.elements().unwrap_or_default(),
@@ -239,7 +240,7 @@ impl Interp {
     /// An iterator over `v`, through the user's `iterate` methods for a user struct.
     pub(crate) fn iterate_value(&mut self, v: &Value) -> Result<ValueIter, Flow> {
         match v {
-            Value::Struct(_) => Ok(ValueIter::Protocol {
+            Value::Struct(s) if !s.is_pair() => Ok(ValueIter::Protocol {
                 container: v.clone(),
                 state: None,
                 done: false,
@@ -328,6 +329,17 @@ impl Interp {
             _ => None,
         };
         for arg in args.iter_mut() {
+            // A pair walked as a collection is its two parts (`first(p)`, `collect(p)`); where
+            // pairs are entries (`Dict`, `in`, `pairs`) or elements (`map`, `vcat`) it stays.
+            if let Some((first, second)) = arg.pair_parts() {
+                if !matches!(
+                    name,
+                    "Dict" | "in" | "pairs" | "map" | "foreach" | "filter" | "vcat" | "sort"
+                ) {
+                    *arg = Value::tuple(vec![first, second]);
+                }
+                continue;
+            }
             // Sets answer membership and filtering themselves; the other walkers see their
             // elements as a vector.
             if let Some(set) = crate::builtins::set::as_set(arg) {
@@ -379,6 +391,7 @@ impl Interp {
             Value::Array(a) => Some(a.borrow().data.len()),
             Value::List(items) => Some(items.borrow().len()),
             Value::Tuple(items) => Some(items.len()),
+            Value::Struct(s) if s.is_pair() => Some(2),
             Value::Object(o) => o.elements().map(|e| e.len()),
             _ => None,
         }

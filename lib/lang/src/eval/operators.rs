@@ -265,7 +265,16 @@ impl Interp {
         match op {
             BinOp::Pipe if dotted => return self.broadcast_pipe(a, b),
             BinOp::Pipe => return self.call(b, vec![a.clone()]),
-            BinOp::Pair => return Ok(Value::tuple(vec![a.clone(), b.clone()])),
+            BinOp::Pair if dotted => {
+                let pair = crate::builtins::lookup(difflab_syntax::Name::new("Pair"))
+                    .expect("Pair is a builtin");
+                return self.broadcast_call(
+                    &Value::Builtin(pair),
+                    vec![a.clone(), b.clone()],
+                    vec![],
+                );
+            }
+            BinOp::Pair => return Ok(Value::pair(a.clone(), b.clone())),
             BinOp::In => return crate::builtins::collections::contains(self, b, a),
             BinOp::Subtype => return super::methods::subtype_test(a, b),
             BinOp::Compose => return crate::builtins::functional::compose(a, b),
@@ -613,8 +622,11 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             },
         }
     }
-    let holds_values =
-        |v: &Value| matches!(v, Value::Tuple(_) | Value::NamedTuple(_) | Value::List(_));
+    let holds_values = |v: &Value| match v {
+        Value::Tuple(_) | Value::NamedTuple(_) | Value::List(_) => true,
+        Value::Struct(s) => s.is_pair(),
+        _ => false,
+    };
     if !holds_values(a) && !holds_values(b) {
         return leaf_equal(a, b);
     }
@@ -632,6 +644,16 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
                     Some(pairs) => pending.extend(pairs),
                     None => return false,
                 }
+            }
+            // Pairs compare by `==` of their parts, whatever their types (`1 => 2 == 1.0 => 2`).
+            (Value::Struct(p), Value::Struct(q)) if p.is_pair() && q.is_pair() => {
+                pending.extend(
+                    p.fields
+                        .borrow()
+                        .iter()
+                        .cloned()
+                        .zip(q.fields.borrow().iter().cloned()),
+                );
             }
             (Value::List(p), Value::List(q)) => {
                 if !assumed.insert((Rc::as_ptr(p), Rc::as_ptr(q))) {

@@ -1,5 +1,5 @@
 //! Operator tokens: the longest match among ASCII and Unicode operators (`+=`, `===`, `|>`,
-//! `≈`, `∈`, `÷=`), and their dotted broadcasting forms (`.+`, `.==`, `.=`, `.+=`).
+//! `≈`, `∈`, `÷=`), and their dotted broadcasting forms (`.+`, `.==`, `.=`, `.+=`, `.=>`).
 
 use super::{Op, TokenKind};
 use crate::ast::BinOp;
@@ -8,8 +8,7 @@ use crate::ast::BinOp;
 pub(super) fn dotted(kind: TokenKind) -> Option<TokenKind> {
     match kind {
         TokenKind::Op { op, .. } => match op {
-            Op::Pair
-            | Op::Compose
+            Op::Compose
             | Op::CDot
             | Op::Subtype
             | Op::Union

@@ -41,7 +41,7 @@ fn banded(interp: &mut Interp, name: &str, n: usize, diagonals: &[(i64, &Value)]
     pos.extend(
         diagonals
             .iter()
-            .map(|(k, v)| Value::tuple(vec![Value::Int(*k), (*v).clone()])),
+            .map(|(k, v)| Value::pair(Value::Int(*k), (*v).clone())),
     );
     diagm(interp, Args::positional(pos))
 }

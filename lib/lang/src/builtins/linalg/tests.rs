@@ -602,7 +602,7 @@ fn structural_functions() {
         vec![
             Value::Int(2),
             Value::Int(3),
-            Value::tuple(vec![Value::Int(1), value(vector(&[5.0, 6.0]))]),
+            Value::pair(Value::Int(1), value(vector(&[5.0, 6.0]))),
         ],
     )
     .value();

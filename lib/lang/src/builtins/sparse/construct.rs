@@ -343,11 +343,10 @@ fn carries_derivatives(v: &Value) -> Result<bool, Flow> {
 
 fn spdiagm_(interp: &mut Interp, args: Args) -> EvalResult {
     let carried = args.pos.iter().try_fold(false, |any, a| {
-        let values = match a {
-            Value::Tuple(pair) if pair.len() == 2 => &pair[1],
-            other => other,
-        };
-        Ok::<_, Flow>(any || carries_derivatives(values)?)
+        let values = a
+            .pair_parts()
+            .map_or_else(|| a.clone(), |(_, values)| values);
+        Ok::<_, Flow>(any || carries_derivatives(&values)?)
     })?;
     if carried {
         return crate::builtins::call_named(interp, "diagm", args.pos.clone());

@@ -510,7 +510,7 @@ fn sprand_spdiagm_and_concatenation() {
         vec![Value::Int(3), Value::Int(2), Value::Float(0.0)],
     ));
     assert_eq!(matrix_of(&none).nnz(), 0);
-    let pair = |k: i64, v: &[f64]| Value::tuple(vec![Value::Int(k), floats(v)]);
+    let pair = |k: i64, v: &[f64]| Value::pair(Value::Int(k), floats(v));
     let d = ok(call(
         &mut it,
         "spdiagm",
