@@ -7,7 +7,7 @@
 use super::{fail, EvalResult, Flow, Interp};
 use crate::error::ErrorKind;
 use crate::show::ElType;
-use crate::types::Prim;
+use crate::types::{Prim, StructValue};
 use crate::value::{Array, Range, Value};
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_ad::Tensor;
@@ -647,13 +647,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             }
             // Pairs compare by `==` of their parts, whatever their types (`1 => 2 == 1.0 => 2`).
             (Value::Struct(p), Value::Struct(q)) if p.is_pair() && q.is_pair() => {
-                pending.extend(
-                    p.fields
-                        .borrow()
-                        .iter()
-                        .cloned()
-                        .zip(q.fields.borrow().iter().cloned()),
-                );
+                pending.extend(field_pairs(p, q));
             }
             (Value::List(p), Value::List(q)) => {
                 if !assumed.insert((Rc::as_ptr(p), Rc::as_ptr(q))) {
@@ -686,6 +680,12 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
         }
     }
     true
+}
+
+/// The corresponding fields of two struct values.
+fn field_pairs(p: &StructValue, q: &StructValue) -> Vec<(Value, Value)> {
+    let (p, q) = (p.fields.borrow(), q.fields.borrow());
+    p.iter().cloned().zip(q.iter().cloned()).collect()
 }
 
 /// Julia's `===`: the same object, or equal immutable values.
@@ -748,13 +748,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
             (Value::Struct(p), Value::Struct(q)) => {
                 let same = !p.def.mutable && Rc::ptr_eq(&p.def, &q.def) && p.params == q.params;
                 if same {
-                    pending.extend(
-                        p.fields
-                            .borrow()
-                            .iter()
-                            .cloned()
-                            .zip(q.fields.borrow().iter().cloned()),
-                    );
+                    pending.extend(field_pairs(p, q));
                 }
                 same
             }
