@@ -334,7 +334,7 @@ fn delete_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(args.pos[0].clone())
 }
 
-fn merge_(_: &mut Interp, args: Args) -> EvalResult {
+fn merge_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("merge", 1, usize::MAX)?;
     if args.pos.iter().all(|v| matches!(v, Value::NamedTuple(_))) {
         let mut fields: Vec<(Name, Value)> = Vec::new();
@@ -350,10 +350,25 @@ fn merge_(_: &mut Interp, args: Args) -> EvalResult {
         }
         return Ok(Value::named_tuple(fields));
     }
-    let dicts = args
-        .pos
+    merge_dicts(interp, &args.pos, None, "merge")
+}
+
+fn mergewith_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("mergewith", 2, usize::MAX)?;
+    merge_dicts(interp, &args.pos[1..], Some(&args.pos[0]), "mergewith")
+}
+
+/// A new `Dict` with the entries of `dicts`; a key already present takes the later value, or
+/// `combine(earlier, later)` when given.
+fn merge_dicts(
+    interp: &mut Interp,
+    dicts: &[Value],
+    combine: Option<&Value>,
+    name: &str,
+) -> EvalResult {
+    let dicts = dicts
         .iter()
-        .map(|v| expect_dict(v, "merge"))
+        .map(|v| expect_dict(v, name))
         .collect::<Result<Vec<_>, _>>()?;
     let join = |f: fn(&Dict) -> &Type| {
         dicts
@@ -365,6 +380,10 @@ fn merge_(_: &mut Interp, args: Args) -> EvalResult {
     let merged = Dict::new(join(|d| &d.key_type), join(|d| &d.value_type));
     for d in &dicts {
         for (k, v) in d.pairs() {
+            let v = match (combine, merged.get(&k)) {
+                (Some(f), Some(earlier)) => interp.call(f, vec![earlier, v])?,
+                _ => v,
+            };
             merged.set(k, v)?;
         }
     }
@@ -455,6 +474,7 @@ crate::builtins! {
     "get!" => get_bang, false, "    get!(d, key, default)\n    get!(f, d, key)\n\nThe value stored under `key`; when missing, `default` (or `f()`) is stored first and returned.\n\n```\njulia> d = Dict{String, Int}(); get!(d, \"a\", 5); d[\"a\"]\n5\n```";
     "delete!" => delete_, false, "    delete!(d, key)\n\nRemoves `key` from a `Dict` (nothing happens when it is missing) and returns `d`.\n\n```\njulia> d = Dict(:a => 1, :b => 2); delete!(d, :a); collect(keys(d))\n1-element Vector{Symbol}:\n :b\n```";
     "merge" => merge_, false, "    merge(d, others...)\n\nA new `Dict` with the entries of all arguments, later ones winning for a repeated key (also merges named tuples).\n\n```\njulia> merge(Dict(\"a\" => 1), Dict(\"a\" => 2, \"b\" => 3))[\"a\"]\n2\n```";
+    "mergewith" => mergewith_, false, "    mergewith(combine, d, others...)\n\nA new `Dict` with the entries of all arguments, where a key in several takes `combine(earlier, later)` of its values.\n\n```\njulia> mergewith(+, Dict(\"a\" => 1), Dict(\"a\" => 2, \"b\" => 3))\nDict{String, Int64} with 2 entries:\n  \"a\" => 3\n  \"b\" => 3\n```";
     "pairs" => pairs_, false, "    pairs(x)\n\nThe `key => value` pairs of a `Dict`, of a named tuple (`:name => value`) or of a collection (`index => value`).\n\n```\njulia> collect(pairs([10, 20]))\n2-element Vector{Pair{Int64, Int64}}:\n 1 => 10\n 2 => 20\n```";
     "Pair" => pair_, false, "    Pair(a, b)\n    a => b\n\nThe pair of `a` and `b`, of type `Pair{typeof(a), typeof(b)}`, with fields `first` and `second`. Pairs are the entries of a `Dict` (iterating one gives them) and the arguments of `replace`, `spdiagm` and `Dict`; as a collection a pair is its two values (`first(p)`, `p[2]`, `a, b = p`).\n\n```\njulia> p = \"x\" => 1.5\n\"x\" => 1.5\n\njulia> (p.first, p[2], typeof(p))\n(\"x\", 1.5, Pair{String, Float64})\n```";
     "empty!" => empty_, false, "    empty!(d)\n\nRemoves every entry of a `Dict` (or element of a vector or set) and returns it.\n\n```\njulia> d = Dict(1 => 2); empty!(d); isempty(d)\ntrue\n```";

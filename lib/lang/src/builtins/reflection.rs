@@ -1,6 +1,6 @@
 //! Reflection on user types and methods: `fieldnames`, `getfield`, `setfield!`,
 //! `propertynames`, `hasproperty`, `getproperty`, `setproperty!`, `supertype`,
-//! `isabstracttype`, `isstructtype`, and `methods` (a function's method table as Julia lists it).
+//! `isabstracttype`, `isstructtype`, `isconcretetype`, `sizeof`, and `methods` (a function's method table as Julia lists it).
 
 use super::Args;
 use crate::error::ErrorKind;
@@ -219,6 +219,88 @@ fn isstructtype_(_: &mut Interp, args: Args) -> EvalResult {
     )))
 }
 
+fn isconcretetype_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isconcretetype", 1, 1)?;
+    Ok(Value::Bool(
+        Type::from_value(&args.pos[0]).is_some_and(|t| is_concrete(&t)),
+    ))
+}
+
+/// Whether values can have exactly the type `t`: not abstract, and every parameter given (a
+/// tuple's parameters concrete too, tuples being covariant).
+fn is_concrete(t: &Type) -> bool {
+    let needs_parameters = |p: &Prim| {
+        matches!(
+            p,
+            Prim::Tuple
+                | Prim::NamedTuple
+                | Prim::Vararg
+                | Prim::Array
+                | Prim::Vector
+                | Prim::Matrix
+                | Prim::Range
+                | Prim::SparseMatrixCSC
+                | Prim::Set
+                | Prim::Dict
+        )
+    };
+    match t {
+        Type::Prim(p) => !p.is_abstract() && !needs_parameters(p),
+        Type::Applied(Prim::Tuple, parts) => parts.iter().all(is_concrete),
+        Type::Applied(p, _) => !p.is_abstract(),
+        Type::User(def) => !def.is_abstract && def.params.is_empty(),
+        Type::UserApplied(def, params) => {
+            !def.is_abstract
+                && !params
+                    .iter()
+                    .any(|p| matches!(p, Type::Var(_) | Type::Within(_)))
+        }
+        Type::Named(_) => true,
+        Type::Var(_) | Type::Within(_) | Type::Union(_) => false,
+    }
+}
+
+fn sizeof_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("sizeof", 1, 1)?;
+    let bytes_of_type = |t: Option<Type>| match t {
+        Some(Type::Prim(Prim::Float64 | Prim::Int64)) => Some(8),
+        Some(Type::Prim(Prim::Bool)) => Some(1),
+        Some(Type::Prim(Prim::Char)) => Some(4),
+        Some(Type::Prim(Prim::Nothing)) => Some(0),
+        _ => None,
+    };
+    let bytes = match &args.pos[0] {
+        Value::Str(s) => Some(s.len()),
+        Value::Array(a) => {
+            let a = a.borrow();
+            let element = if a.eltype == crate::show::ElType::Bool {
+                1
+            } else {
+                8
+            };
+            Some(a.data.len() * element)
+        }
+        // A vector of other values holds a pointer to each.
+        Value::List(items) => Some(items.borrow().len() * 8),
+        number @ (Value::Int(_)
+        | Value::Float(_)
+        | Value::Real(_)
+        | Value::Bool(_)
+        | Value::Char(_)
+        | Value::Nothing) => bytes_of_type(Some(Type::of(number))),
+        other => bytes_of_type(Type::from_value(other)),
+    };
+    bytes.map(|b| Value::Int(b as i64)).ok_or_else(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "sizeof: the size of a {} is not defined in difflab (numbers, strings, arrays and their types have one)",
+                args.pos[0].type_name()
+            ),
+        )
+    })
+}
+
 /// A function's methods, shown as Julia lists them.
 struct MethodList {
     name: String,
@@ -278,5 +360,7 @@ crate::builtins! {
     "supertype" => supertype_, false, "    supertype(T)\n\nThe declared supertype of `T`.\n\n```\njulia> supertype(Float64)\nAbstractFloat\n```";
     "isabstracttype" => isabstracttype_, false, "    isabstracttype(T)\n\nWhether `T` is an abstract type (it has subtypes but no instances).\n\n```\njulia> isabstracttype(Real)\ntrue\n```";
     "isstructtype" => isstructtype_, false, "    isstructtype(T)\n\nWhether `T` is a user struct type.\n\n```\njulia> struct P; x; end\n\njulia> isstructtype(P)\ntrue\n```";
+    "isconcretetype" => isconcretetype_, false, "    isconcretetype(T)\n\nWhether values can have exactly the type `T`: `Float64` and `Vector{Real}` are concrete, `Real`, `Vector` (no element type) and `Tuple{Real}` are not.\n\n```\njulia> isconcretetype(Float64), isconcretetype(Real), isconcretetype(Vector{Real})\n(true, false, true)\n```";
+    "sizeof" => sizeof_, false, "    sizeof(x)\n\nThe size in bytes of a number, a string (its UTF-8 code units), an array's elements, or of a number type.\n\n```\njulia> sizeof(1.0), sizeof(\"αβ\"), sizeof(zeros(3)), sizeof(Bool)\n(8, 4, 24, 1)\n```";
     "methods" => methods_, false, "    methods(f)\n\nThe methods of `f`, with their signatures; for a builtin, the methods users added (`import Base: +`) and the builtin itself.\n\n```\njulia> f(x::Int) = 1; f(x::Float64) = 2;\n\njulia> methods(f)\n# 2 methods for generic function \"f\":\n [1] f(x::Int64)\n [2] f(x::Float64)\n```";
 }

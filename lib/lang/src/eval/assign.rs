@@ -81,6 +81,15 @@ impl Interp {
             ExprKind::Field { target: t, field } => {
                 let container = self.eval(t)?;
                 if let Value::Struct(s) = &container {
+                    // `x.f = v` is `setproperty!(x, :f, v)`: a user's method for the type wins.
+                    if self.extensions.contains_key(&Name::new("setproperty!")) {
+                        let args = [container.clone(), Value::Symbol(*field), v.clone()];
+                        if let Some(result) =
+                            self.call_extension(Name::new("setproperty!"), &args, &[])
+                        {
+                            return result.map(|_| ());
+                        }
+                    }
                     return Interp::set_struct_field(s, *field, v);
                 }
                 Err(fail(

@@ -375,6 +375,14 @@ impl Interp {
     pub fn field(&mut self, v: &Value, field: Name) -> EvalResult {
         let text = field.as_str();
         match v {
+            // `x.f` is `getproperty(x, :f)`: a user's `Base.getproperty` method for the type wins.
+            Value::Struct(s) if self.extensions.contains_key(&Name::new("getproperty")) => {
+                let args = [v.clone(), Value::Symbol(field)];
+                match self.call_extension(Name::new("getproperty"), &args, &[]) {
+                    Some(result) => result,
+                    None => Interp::struct_field(s, field),
+                }
+            }
             Value::Struct(s) => Interp::struct_field(s, field),
             Value::Object(obj) => obj.field(text).ok_or_else(|| {
                 fail(
