@@ -1,5 +1,6 @@
 //! Running a parsed program under the limits users rely on: a watchdog raises the interrupt
-//! flag after `millis`, recursion stops at a low depth, allocations at `memory_limit`.
+//! flag after `millis` and again every 5 ms (a user pressing Ctrl-C again: a `catch` takes only
+//! the first), recursion stops at a low depth, allocations at `memory_limit`.
 
 use difflab_lang::{Capture, Config, Interp, Source};
 use difflab_syntax::Block;
@@ -19,13 +20,15 @@ pub fn run(program: &Block, text: &str, memory_limit: usize, millis: u32) {
     let done = Arc::new(AtomicBool::new(false));
     let finished = done.clone();
     let watchdog = std::thread::spawn(move || {
-        for _ in 0..millis / 5 {
+        for tick in 0.. {
             std::thread::sleep(Duration::from_millis(5));
             if finished.load(Ordering::Relaxed) {
                 return;
             }
+            if tick >= millis / 5 {
+                flag.store(true, Ordering::Relaxed);
+            }
         }
-        flag.store(true, Ordering::Relaxed);
     });
     let source = Rc::new(Source {
         name: "fuzz".into(),

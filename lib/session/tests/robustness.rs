@@ -27,6 +27,40 @@ fn an_interrupt_stops_a_runaway_loop_quickly_and_keeps_variables() {
     );
 }
 
+/// A `catch` takes an interrupt once per input, as Julia's does; the second interrupt of the
+/// same input stops a loop around `try` within 100 ms instead of being swallowed again.
+#[test]
+fn a_catch_takes_the_first_interrupt_and_the_second_stops_the_input() {
+    let mut session = Session::new();
+    run(&mut session, "caught = 0");
+    let program = "while true
+        try
+            while true end
+        catch e
+            e isa InterruptException && (global caught += 1)
+        end
+    end";
+    // Twice: each input's first interrupt is catchable again.
+    for _ in 0..2 {
+        let first = interrupt_after(session.interrupt_handle(), Duration::from_millis(200));
+        let second = interrupt_after(session.interrupt_handle(), Duration::from_millis(500));
+        let events = run(&mut session, program);
+        let stopped = Instant::now();
+        first.join().unwrap();
+        let sent = second.join().unwrap();
+        assert_eq!(error_name(&events).as_deref(), Some("InterruptException"));
+        assert!(
+            stopped - sent < Duration::from_millis(100),
+            "took {:?}",
+            stopped - sent
+        );
+    }
+    assert_eq!(
+        result_text(&run(&mut session, "caught")).as_deref(),
+        Some("2")
+    );
+}
+
 #[test]
 fn an_interrupt_stops_a_runaway_recursion_and_a_busy_builtin_loop() {
     let mut session = Session::new();

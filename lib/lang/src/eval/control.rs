@@ -109,7 +109,7 @@ impl Interp {
         let frame = Scope::new(self.current_scope(), false);
         let result = self.with_frame(frame, |me| me.eval_block(body));
         let result = match (result, catch_body) {
-            (Err(Flow::Error(e)), Some(handler)) => {
+            (Err(Flow::Error(e)), Some(handler)) if self.may_catch(&e) => {
                 let frame = Scope::new(self.current_scope(), false);
                 if let Some(var) = catch_var {
                     let caught = match &e.payload {
@@ -126,6 +126,14 @@ impl Interp {
             self.eval_block(finally)?;
         }
         result
+    }
+
+    /// Whether a `catch` may take `e`: any error, and the first interrupt of an input.
+    fn may_catch(&mut self, e: &crate::error::LangError) -> bool {
+        if e.kind != ErrorKind::InterruptException {
+            return true;
+        }
+        !std::mem::replace(&mut self.interrupt_caught, true)
     }
 
     pub(crate) fn eval_let(

@@ -138,6 +138,10 @@ pub struct Interp {
     pub config: Config,
     /// Raised by another thread to interrupt the running program.
     pub interrupt: Arc<AtomicBool>,
+    /// Whether a `catch` took an `InterruptException` during this input. It takes the first
+    /// one as Julia's does, but not another: a loop around `try … catch` stops at the second
+    /// interrupt instead of swallowing every one.
+    interrupt_caught: bool,
     /// The default random generator (`rand`, `randn`, `seed!`).
     pub rng: Xoshiro256PlusPlus,
     /// Where printing goes.
@@ -172,6 +176,7 @@ impl Interp {
             globals: Vec::new(),
             config,
             interrupt: Arc::new(AtomicBool::new(false)),
+            interrupt_caught: false,
             rng: Xoshiro256PlusPlus::seed_from_u64(DEFAULT_SEED),
             out,
             docs: HashMap::new(),
@@ -211,6 +216,7 @@ impl Interp {
         // An interrupt raised while nothing ran (a late Ctrl-C after the previous input ended)
         // must not stop this input; frontends retry an interrupt that races with a start.
         self.interrupt.store(false, Ordering::Relaxed);
+        self.interrupt_caught = false;
         limits::install(self.config.memory_limit, self.interrupt.clone());
         let result = self.eval_block(program).and_then(|v| {
             self.prepare_display(&v)?;
