@@ -7,6 +7,16 @@ use common::{error_name, interrupt_after, result_text, run};
 use difflab_session::{Event, Session};
 use std::time::{Duration, Instant};
 
+/// The input ended in an `InterruptException` less than 100 ms after the interrupt was sent.
+fn assert_interrupted_promptly(events: &[Event], sent: Instant, stopped: Instant) {
+    assert_eq!(error_name(events).as_deref(), Some("InterruptException"));
+    assert!(
+        stopped - sent < Duration::from_millis(100),
+        "took {:?}",
+        stopped - sent
+    );
+}
+
 #[test]
 fn an_interrupt_stops_a_runaway_loop_quickly_and_keeps_variables() {
     let mut session = Session::new();
@@ -15,12 +25,7 @@ fn an_interrupt_stops_a_runaway_loop_quickly_and_keeps_variables() {
     let events = run(&mut session, "while true end");
     let stopped = Instant::now();
     let sent = interrupter.join().unwrap();
-    assert_eq!(error_name(&events).as_deref(), Some("InterruptException"));
-    assert!(
-        stopped - sent < Duration::from_millis(100),
-        "took {:?}",
-        stopped - sent
-    );
+    assert_interrupted_promptly(&events, sent, stopped);
     assert_eq!(
         result_text(&run(&mut session, "kept + 1")).as_deref(),
         Some("42")
@@ -48,12 +53,7 @@ fn a_catch_takes_the_first_interrupt_and_the_second_stops_the_input() {
         let stopped = Instant::now();
         first.join().unwrap();
         let sent = second.join().unwrap();
-        assert_eq!(error_name(&events).as_deref(), Some("InterruptException"));
-        assert!(
-            stopped - sent < Duration::from_millis(100),
-            "took {:?}",
-            stopped - sent
-        );
+        assert_interrupted_promptly(&events, sent, stopped);
     }
     assert_eq!(
         result_text(&run(&mut session, "caught")).as_deref(),
