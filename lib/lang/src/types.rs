@@ -230,11 +230,13 @@ impl Prim {
 }
 
 /// The element type Julia infers for a vector of these values: their one concrete type when
-/// they share it, else `Any` (containers of containers are `Any` here: naming their types
-/// would walk them to any depth).
+/// they share it, else `Any` (containers of containers are `Any` here unless declared, as
+/// `Any[…]` is: naming their types would walk them to any depth).
 fn common_element_type(items: &[Value]) -> Type {
-    let leaf = |v: &Value| {
-        (!matches!(v, Value::List(_) | Value::Tuple(_) | Value::NamedTuple(_))).then(|| Type::of(v))
+    let leaf = |v: &Value| match v {
+        Value::List(list) if list.declared.is_some() => Some(Type::of(v)),
+        Value::List(_) | Value::Tuple(_) | Value::NamedTuple(_) => None,
+        _ => Some(Type::of(v)),
     };
     let mut types = items.iter().map(leaf);
     match types.next() {
