@@ -409,24 +409,65 @@ fn extremum_of_function(
         let fx = interp.call(&args.pos[0], vec![x.clone()])?;
         let better = match &best {
             None => true,
-            Some((_, fb, _)) => {
-                let (a, b) = if largest { (fb, &fx) } else { (&fx, fb) };
-                matches!(
-                    super::call_named(interp, "isless", vec![a.clone(), b.clone()])?,
-                    Value::Bool(true)
-                )
-            }
+            Some((_, fb, _)) => beats(interp, &fx, fb, largest)?,
         };
         if better {
             best = Some((x, fx, k));
         }
     }
-    best.ok_or_else(|| {
-        fail(
-            ErrorKind::ArgumentError,
-            format!("{name}: collection must be non-empty"),
-        )
-    })
+    best.ok_or_else(|| non_empty(name))
+}
+
+/// Whether `candidate` is larger (or, for the minimum, smaller) than `best` under `isless`.
+fn beats(
+    interp: &mut Interp,
+    candidate: &Value,
+    best: &Value,
+    largest: bool,
+) -> Result<bool, Flow> {
+    let (a, b) = if largest {
+        (best, candidate)
+    } else {
+        (candidate, best)
+    };
+    Ok(matches!(
+        super::call_named(interp, "isless", vec![a.clone(), b.clone()])?,
+        Value::Bool(true)
+    ))
+}
+
+fn non_empty(name: &str) -> Flow {
+    fail(
+        ErrorKind::ArgumentError,
+        format!("{name}: collection must be non-empty"),
+    )
+}
+
+/// The key and value of a dictionary's largest (or smallest) value: `findmax(d)` is
+/// `(value, key)` and `argmax(d)` the key, as in Julia.
+fn dict_extremum(
+    interp: &mut Interp,
+    collection: &Value,
+    largest: bool,
+    name: &str,
+) -> Result<Option<(Value, Value)>, Flow> {
+    let Some(dict) = super::dict::as_dict(collection) else {
+        return Ok(None);
+    };
+    let mut best: Option<(Value, Value)> = None;
+    for entry in crate::object::Object::elements(dict).unwrap_or_default() {
+        let (key, value) = entry
+            .pair_parts()
+            .expect("a dictionary's entries are pairs");
+        let better = match &best {
+            None => true,
+            Some((_, best_value)) => beats(interp, &value, best_value, largest)?,
+        };
+        if better {
+            best = Some((key, value));
+        }
+    }
+    best.map(Some).ok_or_else(|| non_empty(name))
 }
 
 /// Whether `args` are `(f, collection)`: the function forms of the extremum finders.
@@ -444,6 +485,11 @@ fn arg_extremum(interp: &mut Interp, args: &Args, largest: bool, name: &str) -> 
     if with_function(args) {
         return Ok(extremum_of_function(interp, args, largest, name)?.0);
     }
+    if let [collection] = &args.pos[..] {
+        if let Some((key, _)) = dict_extremum(interp, collection, largest, name)? {
+            return Ok(key);
+        }
+    }
     let (_, k) = extremum_and_position(args, largest, name)?;
     Ok(position_in(args, k))
 }
@@ -454,6 +500,11 @@ fn find_extremum(interp: &mut Interp, args: &Args, largest: bool, name: &str) ->
     if with_function(args) {
         let (_, fx, k) = extremum_of_function(interp, args, largest, name)?;
         return Ok(Value::tuple(vec![fx, position_in(args, k)]));
+    }
+    if let [collection] = &args.pos[..] {
+        if let Some((key, value)) = dict_extremum(interp, collection, largest, name)? {
+            return Ok(Value::tuple(vec![value, key]));
+        }
     }
     let (element, k) = extremum_and_position(args, largest, name)?;
     Ok(Value::tuple(vec![element, position_in(args, k)]))
@@ -568,7 +619,7 @@ crate::builtins! {
     "prod" => prod_, false, "    prod(x; dims, init)\n    prod(f, x; dims, init)\n\nThe product of the elements (along `dims`, or of `f` applied to each), times `init` when given.\n\n```\njulia> prod([1, 2, 3, 4])\n24\n\njulia> prod([1 2; 3 4]; dims=1)\n1×2 Matrix{Int64}:\n 3  8\n```";
     "maximum" => maximum_, false, "    maximum(x; dims, init)\n    maximum(f, x; dims, init)\n\nThe largest element (along `dims`, or of `f` applied to each); with `init`, the largest of it and the elements, so an empty collection gives `init`.\n\n```\njulia> maximum([3, 7, 2])\n7\n\njulia> maximum(Float64[]; init=0.0)\n0.0\n```";
     "minimum" => minimum_, false, "    minimum(x; dims, init)\n    minimum(f, x; dims, init)\n\nThe smallest element (along `dims`, or of `f` applied to each); with `init`, the smallest of it and the elements.\n\n```\njulia> minimum([3, 7, 2])\n2\n```";
-    "findmax" => findmax_, false, "    findmax(x)\n    findmax(f, xs)\n\nThe largest element of `x` and its index, `(x[k], k)` (the first one on ties); with a function, the largest `f(xs[k])` and its index.\n\n```\njulia> findmax([1, 5, 2])\n(5, 2)\n\njulia> findmax(x -> -(x - 2)^2, [0, 1, 2, 3])\n(0, 3)\n```";
+    "findmax" => findmax_, false, "    findmax(x)\n    findmax(f, xs)\n\nThe largest element of `x` and its index, `(x[k], k)` (the first one on ties); with a function, the largest `f(xs[k])` and its index; of a `Dict`, its largest value and that value's key (`argmax`, `findmin`, `argmin` likewise).\n\n```\njulia> findmax([1, 5, 2])\n(5, 2)\n\njulia> findmax(x -> -(x - 2)^2, [0, 1, 2, 3])\n(0, 3)\n\njulia> findmax(Dict(\"a\" => 1, \"b\" => 5))\n(5, \"b\")\n```";
     "findmin" => findmin_, false, "    findmin(x)\n\nThe smallest element of `x` and its index, `(x[k], k)`.\n\n```\njulia> findmin([3.0, 1.0, 2.0])\n(1.0, 2)\n```";
     "argmax" => argmax_, false, "    argmax(x)\n    argmax(f, xs)\n\nThe index of the largest element; with a function, the element `x` of `xs` whose `f(x)` is largest.\n\n```\njulia> argmax([3, 7, 2])\n2\n\njulia> argmax(x -> -x^2, -2:2)\n0\n```";
     "argmin" => argmin_, false, "    argmin(x)\n\nThe index of the smallest element.\n\n```\njulia> argmin([3, 7, 2])\n3\n```";
