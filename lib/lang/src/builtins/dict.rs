@@ -128,7 +128,7 @@ impl Object for Dict {
         let other = other.as_any().downcast_ref::<Dict>()?;
         let entries = self.pairs();
         Some(
-            entries.len() == other.pairs().len()
+            entries.len() == other.entries.borrow().len()
                 && entries.iter().all(|(k, v)| {
                     other
                         .get(k)
