@@ -49,6 +49,7 @@ pub fn print_string(v: &Value) -> String {
         Value::Char(c) => c.to_string(),
         Value::Symbol(s) => s.to_string(),
         Value::Exception(e) => e.headline(),
+        Value::Object(o) => o.print(),
         other => repr(other),
     }
 }

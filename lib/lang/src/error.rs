@@ -28,6 +28,8 @@ pub enum ErrorKind {
     UndefVarError,
     /// A required keyword argument that was not given.
     UndefKeywordError,
+    /// A read of a field or entry that was never assigned (`#undef`).
+    UndefRefError,
     /// No method of a function accepts these arguments.
     MethodError,
     /// An index outside an array's bounds.
@@ -85,6 +87,7 @@ impl ErrorKind {
         match self {
             UndefVarError => "UndefVarError",
             UndefKeywordError => "UndefKeywordError",
+            UndefRefError => "UndefRefError",
             MethodError => "MethodError",
             BoundsError => "BoundsError",
             DimensionMismatch => "DimensionMismatch",
@@ -118,6 +121,7 @@ impl ErrorKind {
         Some(match name {
             "UndefVarError" => UndefVarError,
             "UndefKeywordError" => UndefKeywordError,
+            "UndefRefError" => UndefRefError,
             "MethodError" => MethodError,
             "BoundsError" => BoundsError,
             "DimensionMismatch" => DimensionMismatch,

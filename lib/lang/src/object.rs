@@ -26,6 +26,10 @@ pub trait Object: Any {
     fn repr(&self) -> String {
         self.show()
     }
+    /// The text `print` and `string` give (the one-line form by default).
+    fn print(&self) -> String {
+        self.repr()
+    }
     /// The field called `name`, if there is one.
     fn field(&self, _name: &str) -> Option<Value> {
         None
@@ -67,6 +71,10 @@ pub trait Object: Any {
     /// `==` with another object, for objects compared by contents (sets); `None` leaves it to
     /// identity and [`Object::is_plain_data`].
     fn equals(&self, _other: &dyn Object) -> Option<bool> {
+        None
+    }
+    /// The order of two objects under `isless` (version numbers); `None` when they have none.
+    fn order(&self, _other: &dyn Object) -> Option<std::cmp::Ordering> {
         None
     }
     /// A copy for `copy`, for mutable containers (sets, dictionaries); `None` when `copy`

@@ -229,12 +229,17 @@ impl Prim {
     }
 }
 
+/// How deep `typeof` looks into tuples nested in vectors and tuples: naming every type of a
+/// deeply nested value would cost more than it tells.
+const DEEPEST: usize = 8;
+
 /// The element type Julia infers for a vector of these values: their one concrete type when
-/// they share it, else `Any` (containers of containers are `Any` here unless declared, as
-/// `Any[…]` is: naming their types would walk them to any depth).
-fn common_element_type(items: &[Value]) -> Type {
+/// they share it, else `Any`. Tuples are typed item by item (down to [`DEEPEST`] levels);
+/// vectors of vectors built from their items are `Any` here unless declared, as `Any[…]` is.
+fn common_element_type(items: &[Value], depth: usize) -> Type {
     let leaf = |v: &Value| match v {
         Value::List(list) if list.declared.is_some() => Some(Type::of(v)),
+        Value::Tuple(inner) if depth < DEEPEST => Some(tuple_type(inner, depth + 1)),
         Value::List(_) | Value::Tuple(_) | Value::NamedTuple(_) => None,
         _ => Some(Type::of(v)),
     };
@@ -245,16 +250,19 @@ fn common_element_type(items: &[Value]) -> Type {
     }
 }
 
-/// `Tuple{T1, T2, …}` of these elements; beyond a few levels of nesting or many elements, the
-/// bare `Tuple` (naming every type of a huge or deep tuple would cost more than it tells).
+/// `Tuple{T1, T2, …}` of these elements; beyond [`DEEPEST`] levels of nesting or many
+/// elements, the bare `Tuple`.
 fn tuple_type(items: &[Value], depth: usize) -> Type {
-    const DEEPEST: usize = 8;
     const WIDEST: usize = 64;
     if depth >= DEEPEST || items.len() > WIDEST {
         return Type::Prim(Prim::Tuple);
     }
     let types = items.iter().map(|v| match v {
         Value::Tuple(inner) => tuple_type(inner, depth + 1),
+        Value::List(list) if list.declared.is_none() => Type::Applied(
+            Prim::Vector,
+            Rc::from(vec![common_element_type(&list.borrow(), depth + 1)]),
+        ),
         other => Type::of(other),
     });
     Type::Applied(Prim::Tuple, types.collect())
@@ -294,6 +302,12 @@ impl PartialEq for Type {
             (Type::User(a), Type::User(b)) => Rc::ptr_eq(a, b),
             (Type::UserApplied(a, p), Type::UserApplied(b, q)) => Rc::ptr_eq(a, b) && p == q,
             (Type::Named(a), Type::Named(b)) => a == b,
+            // A struct's own type named in its fields (`Vector{Tree}` inside `Tree`).
+            (Type::User(d), Type::Named(n)) | (Type::Named(n), Type::User(d))
+                if d.name.as_str() == &**n =>
+            {
+                true
+            }
             (Type::Named(a), Type::User(_)) => {
                 library_supertype(a).is_some_and(|s| s.is_subtype(other))
             }
@@ -477,7 +491,7 @@ impl Type {
                 Prim::Vector,
                 list.declared
                     .clone()
-                    .unwrap_or_else(|| common_element_type(&list.borrow())),
+                    .unwrap_or_else(|| common_element_type(&list.borrow(), 0)),
             ),
             Value::Sparse(s) => {
                 let eltype = match s.borrow().eltype {
@@ -625,6 +639,9 @@ impl Type {
             (Type::Applied(Prim::Tuple, p), Type::Applied(Prim::Tuple, q)) => tuple_fits(p, q),
             (Type::Applied(a, p), Type::Applied(b, q)) => a.is_subtype(*b) && params_fit(p, q),
             (Type::Named(a), Type::Named(b)) => a == b,
+            // A struct's field typed with the struct itself names it (see `Interp::type_named`);
+            // a struct's name is bound once per session.
+            (Type::User(d) | Type::UserApplied(d, _), Type::Named(n)) => d.name.as_str() == &**n,
             (Type::Named(a), Type::User(_)) => {
                 library_supertype(a).is_some_and(|s| s.is_subtype(other))
             }

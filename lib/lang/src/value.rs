@@ -16,6 +16,7 @@ use std::fmt;
 use std::rc::Rc;
 
 mod release;
+mod undefined;
 pub(crate) use release::release;
 pub use release::{Held, Items};
 

@@ -252,25 +252,6 @@ fn ndims_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Int(shape_of(&args.pos[0], "ndims")?.len() as i64))
 }
 
-fn eltype_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("eltype", 1, 1)?;
-    let name = match &args.pos[0] {
-        Value::Array(a) => a.borrow().eltype.name(),
-        Value::Sparse(s) => s.borrow().eltype.name(),
-        Value::Range(r) if r.is_int => "Int64",
-        Value::Range(_) => "Float64",
-        list @ Value::List(_) => {
-            if let crate::types::Type::Applied(_, params) = crate::types::Type::of(list) {
-                let name = params[0].to_string();
-                return Ok(super::io::type_as_value(params[0].clone(), &name));
-            }
-            "Any"
-        }
-        _ => "Any",
-    };
-    Ok(super::lookup(difflab_syntax::Name::new(name)).map_or(Value::Nothing, Value::Builtin))
-}
-
 fn reshape_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("reshape", 2, usize::MAX)?;
     let Some(x) = operand(&args.pos[0])? else {
@@ -855,6 +836,19 @@ fn array_from(interp: &mut Interp, mut args: Args) -> EvalResult {
     }
 }
 
+/// What an entry of a vector of values holds before it is assigned: `nothing` when the
+/// element type is a union with `Nothing` (as Julia's `Vector{Union{Nothing, Int}}(undef, n)`),
+/// else `#undef`.
+pub(crate) fn unassigned(eltype: &crate::types::Type) -> Value {
+    let admits_nothing = !matches!(eltype, crate::types::Type::Prim(crate::types::Prim::Any))
+        && eltype.contains(&Value::Nothing);
+    if admits_nothing {
+        Value::Nothing
+    } else {
+        Value::undefined()
+    }
+}
+
 fn undef_vector(interp: &mut Interp, mut args: Args) -> EvalResult {
     // `Vector{Float64}(undef, n)` arrives as `Vector(Float64, undef, n)`.
     let given = args.pos.len();
@@ -863,10 +857,12 @@ fn undef_vector(interp: &mut Interp, mut args: Args) -> EvalResult {
     if let [ty, Value::Nothing, n] = args.pos.as_slice() {
         if let Some(eltype) = crate::types::Type::from_value(ty) {
             // `Vector{String}(undef, n)`, `Vector{Any}(undef, n)`: `n` entries that are
-            // `nothing` until assigned (Julia leaves them undefined).
+            // `#undef` until assigned; `nothing` when the element type admits it, as Julia's
+            // `Vector{Union{Nothing, Int}}(undef, n)` holds `nothing`s.
             let n = super::to_size(n, "Vector")?;
             interp.check_alloc(n)?;
-            return Ok(Value::declared_list(eltype, vec![Value::Nothing; n]));
+            let unset = unassigned(&eltype);
+            return Ok(Value::declared_list(eltype, vec![unset; n]));
         }
     }
     if let [ty, x] = args.pos.as_slice() {
@@ -933,7 +929,6 @@ crate::builtins! {
     "size" => size_, false, "    size(x, [dim])\n\nThe dimensions of an array as a tuple, or the length along `dim`.\n\n```\njulia> size(zeros(2, 3))\n(2, 3)\n```";
     "isempty" => isempty_, false, "    isempty(x)\n\nWhether a collection has no elements.\n\n```\njulia> isempty(Float64[])\ntrue\n```";
     "ndims" => ndims_, false, "    ndims(x)\n\nThe number of dimensions.\n\n```\njulia> ndims(zeros(2, 3))\n2\n```";
-    "eltype" => eltype_, false, "    eltype(x)\n\nThe element type of an array.\n\n```\njulia> eltype([1, 2])\nInt64\n```";
     "reshape" => reshape_, false, "    reshape(x, dims...)\n\nThe same elements (column-major) in a new shape; one dimension may be `:`.\n\n```\njulia> reshape(1:6, 2, 3)\n2×3 Matrix{Int64}:\n 1  3  5\n 2  4  6\n```";
     "vec" => vec_, false, "    vec(x)\n\nThe elements of an array as a vector, column by column.\n\n```\njulia> vec([1 2; 3 4])\n4-element Vector{Int64}:\n 1\n 3\n 2\n 4\n```";
     "collect" => collect_, false, "    collect(x)\n\nThe elements of a range or collection as an array.\n\n```\njulia> collect(1:3)\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";

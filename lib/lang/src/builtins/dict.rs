@@ -448,7 +448,22 @@ pub(crate) fn filtered(
     Ok(Value::object(kept))
 }
 
+/// `Pair(a, b)`, and `Pair{A, B}(a, b)` (the two types come first), which converts `a` to
+/// `A` and `b` to `B`.
 fn pair_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("Pair", 2, 4)?;
+    if let [a, b, first, second] = &args.pos[..] {
+        let types = [Type::from_value(a), Type::from_value(b)];
+        let [Some(a), Some(b)] = types else {
+            return Err(fail(
+                ErrorKind::MethodError,
+                "no method matching Pair{A, B}: A and B must be types",
+            ));
+        };
+        let first = crate::eval::methods::convert(&a, first.clone())?;
+        let second = crate::eval::methods::convert(&b, second.clone())?;
+        return Ok(Value::typed_pair(first, second, [a, b]));
+    }
     args.arity("Pair", 2, 2)?;
     let mut parts = args.pos.into_iter();
     let first = parts.next().expect("arity checked");

@@ -46,6 +46,7 @@ fn make(kind: ErrorKind, args: &Args) -> EvalResult {
         (ErrorKind::UndefKeywordError, [Value::Symbol(s)]) => {
             format!("keyword argument `{s}` not assigned")
         }
+        (ErrorKind::UndefRefError, []) => "access to undefined reference".into(),
         (_, parts) => parts.iter().map(print_string).collect(),
     };
     Ok(Value::Exception(Rc::new(LangError::new(kind, message))))
@@ -62,6 +63,7 @@ constructors!(
     domain_error => DomainError, bounds_error => BoundsError, error_exception => ErrorException,
     assertion_error => AssertionError, method_error => MethodError, key_error => KeyError,
     undef_var_error => UndefVarError, undef_keyword_error => UndefKeywordError,
+    undef_ref_error => UndefRefError,
     inexact_error => InexactError, type_error => TypeError,
     divide_error => DivideError, overflow_error => OverflowError,
     pos_def_exception => PosDefException, stack_overflow_error => StackOverflowError,
@@ -108,6 +110,7 @@ crate::builtins! {
     "AssertionError" => assertion_error, false, "    AssertionError(msg)\n\nThe exception raised by a failed `@assert`.\n\n```\njulia> throw(AssertionError(\"x > 0\"))\nERROR: AssertionError: x > 0\n```";
     "MethodError" => method_error, false, "    MethodError(msg)\n\nThe exception for a call no method accepts.\n\n```\njulia> throw(MethodError(\"no method\"))\nERROR: MethodError: no method\n```";
     "UndefKeywordError" => undef_keyword_error, false, "    UndefKeywordError(:name)\n\nThe exception for a required keyword argument that was not given.\n\n```\njulia> g(; n) = n; try; g(); catch e; e isa UndefKeywordError; end\ntrue\n```";
+    "UndefRefError" => undef_ref_error, false, "    UndefRefError()\n\nThe exception for reading a field or vector entry that was never assigned (`#undef`).\n\n```\njulia> mutable struct Node; next::Node; Node() = new(); end\n\njulia> try; Node().next; catch e; e isa UndefRefError; end\ntrue\n```";
     "KeyError" => key_error, false, "    KeyError(key)\n\nThe exception for a missing key.\n\n```\njulia> throw(KeyError(:a))\nERROR: KeyError: key :a not found\n```";
     "UndefVarError" => undef_var_error, false, "    UndefVarError(:name)\n\nThe exception for an undefined name.\n\n```\njulia> throw(UndefVarError(:x))\nERROR: UndefVarError: `x` not defined\n```";
     "InexactError" => inexact_error, false, "    InexactError(msg)\n\nThe exception for a conversion that loses information.\n\n```\njulia> Int(1.5)\nERROR: InexactError: Int64(1.5)\n```";

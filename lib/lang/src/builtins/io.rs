@@ -359,6 +359,12 @@ impl crate::object::Object for TypeName {
             ("NamedTuple", [Value::Tuple(names), values]) if kwargs.is_empty() => {
                 Some(named_tuple(interp, names, values))
             }
+            // `NamedTuple(itr)`: from `Symbol => value` pairs (a `Dict`, a vector of pairs),
+            // as `(; itr...)` is.
+            ("NamedTuple", []) if kwargs.is_empty() => Some(Ok(Value::named_tuple(Vec::new()))),
+            ("NamedTuple", [pairs]) if kwargs.is_empty() => {
+                Some(named_tuple_of_pairs(interp, pairs))
+            }
             // `T(x)` for the type of numbers carrying derivatives: a number carrying
             // derivatives stays itself, a plain one is a constant of that kind (a `Float64`).
             (name, [x]) if crate::types::names_derivative_number(name) && kwargs.is_empty() => {
@@ -391,10 +397,9 @@ impl crate::object::Object for TypeName {
     }
 }
 
-/// The named tuple of `names` (symbols) and `values` (a collection of as many values, or a
-/// named tuple holding those names, taken in the order of `names`).
-fn named_tuple(interp: &mut Interp, names: &[Value], values: &Value) -> EvalResult {
-    let names = names
+/// The names of a named tuple, which must be symbols.
+fn field_names(names: &[Value]) -> Result<Vec<difflab_syntax::Name>, Flow> {
+    names
         .iter()
         .map(|n| match n {
             Value::Symbol(s) => Ok(*s),
@@ -406,7 +411,40 @@ fn named_tuple(interp: &mut Interp, names: &[Value], values: &Value) -> EvalResu
                 ),
             )),
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect()
+}
+
+/// `NamedTuple(pairs)`: the named tuple of an iterator of `Symbol => value` pairs.
+fn named_tuple_of_pairs(interp: &mut Interp, pairs: &Value) -> EvalResult {
+    if let Value::NamedTuple(_) = pairs {
+        return Ok(pairs.clone());
+    }
+    let (mut keys, mut values) = (Vec::new(), Vec::new());
+    for item in interp.elements_of(pairs)? {
+        let (key, value) = match (item.pair_parts(), &item) {
+            (Some(parts), _) => parts,
+            (None, Value::Tuple(kv)) if kv.len() == 2 => (kv[0].clone(), kv[1].clone()),
+            (None, other) => {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!(
+                        "NamedTuple(itr) takes `Symbol => value` pairs, got a {}",
+                        other.type_name()
+                    ),
+                ))
+            }
+        };
+        keys.push(key);
+        values.push(value);
+    }
+    let names = field_names(&keys)?;
+    Ok(Value::named_tuple(names.into_iter().zip(values).collect()))
+}
+
+/// The named tuple of `names` (symbols) and `values` (a collection of as many values, or a
+/// named tuple holding those names, taken in the order of `names`).
+fn named_tuple(interp: &mut Interp, names: &[Value], values: &Value) -> EvalResult {
+    let names = field_names(names)?;
     let values = match values {
         Value::NamedTuple(fields) => names
             .iter()

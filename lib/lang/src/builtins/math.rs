@@ -226,43 +226,26 @@ fn atan_(_: &mut Interp, args: Args) -> EvalResult {
     unary(UnaryFn::Atan, &args)
 }
 
-fn max_(_: &mut Interp, args: Args) -> EvalResult {
+fn max_(interp: &mut Interp, args: Args) -> EvalResult {
     if let Some(result) = super::cartesian::extremum(&args.pos, true) {
         return result;
     }
-    fold_binary(BinaryFn::Max, "max", args)
+    fold_binary(interp, BinaryFn::Max, "max", args)
 }
 
-fn min_(_: &mut Interp, args: Args) -> EvalResult {
+fn min_(interp: &mut Interp, args: Args) -> EvalResult {
     if let Some(result) = super::cartesian::extremum(&args.pos, false) {
         return result;
     }
-    fold_binary(BinaryFn::Min, "min", args)
+    fold_binary(interp, BinaryFn::Min, "min", args)
 }
 
-fn fold_binary(f: BinaryFn, name: &str, args: Args) -> EvalResult {
+fn fold_binary(interp: &mut Interp, f: BinaryFn, name: &str, args: Args) -> EvalResult {
     args.arity(name, 2, usize::MAX)?;
-    // Characters and strings compare by `isless`: their own order, not a number's.
-    if let Some(texts) = args
-        .pos
-        .iter()
-        .map(|v| match v {
-            Value::Char(c) => Some(Ok(*c)),
-            Value::Str(s) => Some(Err(s.clone())),
-            _ => None,
-        })
-        .collect::<Option<Vec<_>>>()
-    {
-        let pick = if f == BinaryFn::Max {
-            texts.iter().max()
-        } else {
-            texts.iter().min()
-        };
-        if texts.iter().all(Result::is_ok) || texts.iter().all(Result::is_err) {
-            return Ok(match pick.cloned().expect("two or more arguments") {
-                Ok(c) => Value::Char(c),
-                Err(s) => Value::Str(s),
-            });
+    // Strings, characters, tuples compare by `isless`: their own order, not a number's.
+    if !args.dotted {
+        if let Some(result) = super::ordering::extreme(interp, &args.pos, f == BinaryFn::Max) {
+            return result;
         }
     }
     let mut acc = args.pos[0].clone();

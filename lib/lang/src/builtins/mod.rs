@@ -28,6 +28,7 @@ pub mod concat;
 pub mod deepcopy;
 pub mod derived_math;
 pub mod dict;
+pub mod element_types;
 pub mod errors;
 pub mod files;
 pub mod functional;
@@ -46,6 +47,7 @@ pub mod modules;
 pub mod mtx;
 pub mod number_facts;
 pub mod operator_values;
+pub mod ordering;
 pub mod partial;
 pub mod plots;
 pub mod printf;
@@ -70,6 +72,7 @@ pub mod table;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod vector_edits;
+pub mod versions;
 pub mod views;
 
 use crate::error::ErrorKind;
@@ -277,7 +280,7 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 78] {
+fn families() -> [&'static [Builtin]; 81] {
     [
         hashing::BUILTINS,
         files::BUILTINS,
@@ -316,6 +319,9 @@ fn families() -> [&'static [Builtin]; 78] {
         math::BUILTINS,
         special::BUILTINS,
         arrays::BUILTINS,
+        element_types::BUILTINS,
+        ordering::BUILTINS,
+        versions::BUILTINS,
         reductions::BUILTINS,
         linalg::construct::BUILTINS,
         linalg::bands::BUILTINS,
@@ -434,6 +440,7 @@ pub fn constant(name: &str) -> Option<Value> {
         }
         "missing" | "undef" => Value::Nothing,
         "ENV" => dict::environment().ok()?,
+        "VERSION" => versions::language_version(),
         "Main" => modules::main_module(),
         "stdout" => Value::Symbol(Name::new("stdout")),
         "stderr" => Value::Symbol(Name::new("stderr")),

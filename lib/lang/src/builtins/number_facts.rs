@@ -96,26 +96,6 @@ fn isreal_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Bool(args.pos[0].is_number()))
 }
 
-/// `isless(a, b)`: Julia's total order of numbers (`NaN` after everything, `-0.0 < 0.0`).
-/// Under a tracing without values it is `a < b`, a comparison without dependencies.
-fn isless_(interp: &mut Interp, args: Args) -> EvalResult {
-    args.arity("isless", 2, 2)?;
-    if args
-        .pos
-        .iter()
-        .any(crate::eval::operators::is_global_traced)
-    {
-        return interp.binary(BinOp::Lt, false, &args.pos[0], &args.pos[1]);
-    }
-    let (a, b) = (
-        to_float(&args.pos[0], "isless")?,
-        to_float(&args.pos[1], "isless")?,
-    );
-    Ok(Value::Bool(
-        a.total_cmp(&b).is_lt() && !(a.is_nan() && b.is_nan()),
-    ))
-}
-
 /// `fma(x, y, z)`: `x * y + z` (differentiated as that expression).
 fn fma_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("fma", 3, 3)?;
@@ -174,7 +154,7 @@ fn promotion_rank(t: &Type) -> Option<u8> {
 }
 
 /// The type Julia promotes `a` and `b` to: the wider number type, else their join.
-fn promoted(a: &Type, b: &Type) -> Type {
+pub(crate) fn promoted(a: &Type, b: &Type) -> Type {
     match (promotion_rank(a), promotion_rank(b)) {
         (Some(x), Some(y)) if x >= y => a.clone(),
         (Some(_), Some(_)) => b.clone(),
@@ -521,6 +501,8 @@ fn convert_(interp: &mut Interp, args: Args) -> EvalResult {
         array @ Value::Type(ty) if matches!(**ty, crate::types::Type::Applied(..)) => {
             return interp.call(array, vec![args.pos[1].clone()]);
         }
+        // `Pair{Float64, Float64}`, `Union{Nothing, Int}`, a user type: Julia's conversions.
+        Value::Type(ty) => return crate::eval::methods::convert(ty, args.pos[1].clone()),
         other => {
             return Err(fail(
                 ErrorKind::MethodError,
@@ -590,7 +572,6 @@ crate::builtins! {
     "isinteger" => isinteger_, false, "    isinteger(x)\n\nWhether `x` has an integer value (`2.0` does).\n\n```\njulia> isinteger(2.0), isinteger(2.5)\n(true, false)\n```";
     "isone" => isone_, false, "    isone(x)\n\nWhether `x == 1`.\n\n```\njulia> isone(1.0)\ntrue\n```";
     "isreal" => isreal_, false, "    isreal(x)\n\nWhether `x` is a real number (every difflab number is).\n\n```\njulia> isreal(2)\ntrue\n```";
-    "isless" => isless_, false, "    isless(a, b)\n\nJulia's total order of numbers, used by `sort`: like `<`, but `-0.0` comes before `0.0` and `NaN` after every number.\n\n```\njulia> isless(1.0, NaN), isless(-0.0, 0.0)\n(true, true)\n```";
     "fma" => fma_, false, "    fma(x, y, z)\n\n`x * y + z` (differentiable in all three).\n\n```\njulia> fma(2.0, 3.0, 1.0)\n7.0\n```";
     "copysign" => copysign_, false, "    copysign(x, y)\n\n`|x|` with the sign of `y`.\n\n```\njulia> copysign(2.0, -1.0)\n-2.0\n```";
     "sincosd" => sincosd_, false, "    sincosd(x)\n\n`(sind(x), cosd(x))`: sine and cosine of an angle in degrees.\n\n```\njulia> sincosd(90.0)[1]\n1.0\n```";

@@ -188,6 +188,7 @@ pub fn string_literal(prefix: Name, text: &str, flags: &str) -> EvalResult {
     match prefix.as_str() {
         "r" => compile(text, flags),
         "raw" => no_flags().map(|()| Value::str(text)),
+        "v" => no_flags().and_then(|()| super::versions::literal(text)),
         "s" => no_flags().map(|()| Value::object(Substitution(text.into()))),
         other => Err(fail(
             ErrorKind::UndefVarError,

@@ -315,14 +315,11 @@ fn sort_permutation(
         Some(n) => Ok(
             Order::Plain(sort_numbers(&n, reverse, poll)?, ElType::Float64, reverse).permutation(),
         ),
-        None => {
-            let strings: Vec<String> = keys.iter().map(crate::display::print_string).collect();
-            merge_sort(perm, &mut |a, b| {
-                poll.tick()?;
-                let (a, b) = ordered(a, b);
-                Ok(strings[a] < strings[b])
-            })
-        }
+        None => merge_sort(perm, &mut |a, b| {
+            poll.tick()?;
+            let (a, b) = ordered(a, b);
+            Ok(super::ordering::order(interp, &keys[a], &keys[b])?.is_lt())
+        }),
     }
 }
 

@@ -40,16 +40,19 @@ fn popfirst_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(first)
 }
 
-/// `resize!(v, n)`: the first `n` elements, or the elements followed by zeros (`nothing` in a
-/// vector of values, where Julia leaves them undefined).
+/// `resize!(v, n)`: the first `n` elements, or the elements followed by zeros (`#undef` in a
+/// vector of values).
 fn resize_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("resize!", 2, 2)?;
     let n = super::to_size(&args.pos[1], "resize!")?;
     interp.check_alloc(n)?;
     if let Value::List(list) = &args.pos[0] {
-        // New entries of a vector of values are `nothing` until assigned, whatever its element
-        // type (Julia leaves them undefined).
-        list.borrow_mut().resize(n, Value::Nothing);
+        let unset = super::arrays::unassigned(
+            list.declared
+                .as_ref()
+                .unwrap_or(&crate::types::Type::Prim(crate::types::Prim::Any)),
+        );
+        list.borrow_mut().resize(n, unset);
         return Ok(args.pos[0].clone());
     }
     let mut items = elements(&args.pos[0])?;
@@ -165,7 +168,7 @@ crate::builtins! {
     "pushfirst!" => pushfirst_, false, "    pushfirst!(v, xs...)\n\nPuts the items at the front of the vector `v`, in place, and returns `v`.\n\n```\njulia> pushfirst!([3, 4], 1, 2)\n4-element Vector{Int64}:\n 1\n 2\n 3\n 4\n```";
     "prepend!" => prepend_, false, "    prepend!(v, xs)\n\nPuts the elements of the collection `xs` at the front of the vector `v`, in place.\n\n```\njulia> prepend!([3], [1, 2])\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "popfirst!" => popfirst_, false, "    popfirst!(v)\n\nRemoves the first element of the vector `v` and returns it; an empty vector is an `ArgumentError`.\n\n```\njulia> v = [1, 2, 3]; popfirst!(v), v\n(1, [2, 3])\n```";
-    "resize!" => resize_, false, "    resize!(v, n)\n\nShortens the vector `v` to its first `n` elements or lengthens it to `n` (the new elements are zeros here; Julia leaves them undefined), in place.\n\n```\njulia> resize!([1, 2, 3], 2)\n2-element Vector{Int64}:\n 1\n 2\n```";
+    "resize!" => resize_, false, "    resize!(v, n)\n\nShortens the vector `v` to its first `n` elements or lengthens it to `n` (new numbers are zeros here, new entries of a vector of values `#undef`; Julia leaves numbers undefined), in place.\n\n```\njulia> resize!([1, 2, 3], 2)\n2-element Vector{Int64}:\n 1\n 2\n```";
     "splice!" => splice_, false, "    splice!(v, i, [replacement])\n    splice!(v, range, [replacement])\n\nRemoves the element at `i` (or the elements in the contiguous `range`) from the vector `v`, puts the replacement's elements in their place, and returns what was removed.\n\n```\njulia> v = [1, 2, 3, 4]; splice!(v, 2), v\n(2, [1, 3, 4])\n\njulia> v = [1, 2, 3, 4]; splice!(v, 2:3, [0]), v\n([2, 3], [1, 0, 4])\n```";
     "filter!" => filter_bang, false, "    filter!(pred, v)\n\nKeeps the elements of the vector `v` for which `pred` is true, in place.\n\n```\njulia> filter!(isodd, [1, 2, 3, 4])\n2-element Vector{Int64}:\n 1\n 3\n```";
     "reverse!" => reverse_bang, false, "    reverse!(v)\n\nReverses the vector `v` in place.\n\n```\njulia> reverse!([1, 2, 3])\n3-element Vector{Int64}:\n 3\n 2\n 1\n```";

@@ -43,7 +43,7 @@ impl Interp {
                 values,
             ));
         }
-        collect_values(self, values, &[n])
+        collect_values(self, promote_items(values)?, &[n])
     }
 
     /// `String[]`, `Char['a']`, `Point[p, q]`: a vector declared to hold values of a type
@@ -314,6 +314,68 @@ pub fn list_element(list: &crate::value::List, v: Value) -> EvalResult {
 /// The values to store in `list`, each as [`list_element`] converts it.
 pub fn list_elements(list: &crate::value::List, items: Vec<Value>) -> Result<Vec<Value>, Flow> {
     items.into_iter().map(|v| list_element(list, v)).collect()
+}
+
+/// Julia's `[a, b, …]` promotes its items to one type: pairs and tuples part by part
+/// (`[1 => 2.0, 3 => 4]` holds two `Pair{Int64, Float64}`, `[(1, 2.0), (3, 4)]` two
+/// `Tuple{Int64, Float64}`). Numbers are promoted by `collect_values`.
+fn promote_items(values: Vec<Value>) -> Result<Vec<Value>, Flow> {
+    use crate::builtins::number_facts::promoted;
+    use crate::types::Type;
+    let parts: Option<Vec<Vec<Value>>> = values
+        .iter()
+        .map(|v| match v {
+            Value::Tuple(items) => Some(items.to_vec()),
+            other => other.pair_parts().map(|(a, b)| vec![a, b]),
+        })
+        .collect();
+    let Some(parts) = parts else {
+        return Ok(values);
+    };
+    let is_pair = values[0].pair_parts().is_some();
+    let width = parts[0].len();
+    if parts.iter().any(|p| p.len() != width)
+        || values.iter().any(|v| v.pair_parts().is_some() != is_pair)
+    {
+        return Ok(values);
+    }
+    let part_types = |v: &Value, p: &[Value]| -> Vec<Type> {
+        match v {
+            Value::Struct(s) => s.params.to_vec(),
+            _ => p.iter().map(Type::of).collect(),
+        }
+    };
+    let mut joined = part_types(&values[0], &parts[0]);
+    let mut differ = false;
+    for (v, p) in values.iter().zip(&parts).skip(1) {
+        for (j, t) in joined.iter_mut().zip(part_types(v, p)) {
+            if *j != t {
+                differ = true;
+                *j = promoted(j, &t);
+            }
+        }
+    }
+    if !differ {
+        return Ok(values);
+    }
+    parts
+        .into_iter()
+        .map(|p| {
+            let converted = p
+                .into_iter()
+                .zip(&joined)
+                .map(|(x, t)| super::methods::convert(t, x))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(if is_pair {
+                let mut it = converted.into_iter();
+                let (a, b) = (it.next(), it.next());
+                let types = [joined[0].clone(), joined[1].clone()];
+                Value::typed_pair(a.expect("two parts"), b.expect("two parts"), types)
+            } else {
+                Value::tuple(converted)
+            })
+        })
+        .collect()
 }
 
 /// Builds an array of `shape` from computed elements: numbers become a numeric array

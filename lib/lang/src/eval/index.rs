@@ -335,7 +335,7 @@ impl Interp {
                     // One element is read in place, not from a copy of them all.
                     IndexSpec::Scalar(i) => Ok(match container {
                         Value::Tuple(items) => items[i].clone(),
-                        Value::List(items) => items.borrow()[i].clone(),
+                        Value::List(items) => items.borrow()[i].clone().defined()?,
                         Value::NamedTuple(fields) => fields[i].1.clone(),
                         _ => elements(container)?.swap_remove(i),
                     }),

@@ -124,6 +124,10 @@ impl Interp {
     }
 
     fn type_named(&mut self, name: Name) -> Result<Type, Flow> {
+        if self.defining_struct == Some(name) {
+            // The struct's own type, by name: a field of it holds its instances.
+            return Ok(Type::Named(Rc::from(name.as_str())));
+        }
         if let Some(Value::Type(t)) = self.global(name) {
             return Ok((**t).clone());
         }
@@ -197,7 +201,12 @@ impl Interp {
                 ));
             }
             let ty = match annotation {
-                Some(a) => Some(self.eval_type(a, &def.params)?),
+                Some(a) => {
+                    self.defining_struct = Some(def.name);
+                    let ty = self.eval_type(a, &def.params);
+                    self.defining_struct = None;
+                    Some(ty?)
+                }
                 None => None,
             };
             fields.push((*name, ty));
@@ -300,7 +309,7 @@ impl Interp {
         if def.has_inner_constructor || !kw.is_empty() {
             return Err(self.no_method(def.name.as_str(), &args, &[]));
         }
-        construct(ty, args)
+        construct(ty, args, false)
     }
 
     /// Evaluates the signature of a definition: one type per positional parameter. A type
@@ -664,7 +673,7 @@ impl Interp {
     /// `x.field` of a user value.
     pub(crate) fn struct_field(s: &StructValue, field: Name) -> EvalResult {
         match s.def.field_index(field) {
-            Some(i) => Ok(s.fields.borrow()[i].clone()),
+            Some(i) => s.fields.borrow()[i].clone().defined(),
             None => Err(fail(
                 ErrorKind::ErrorException,
                 format!("type {} has no field {field}", s.def.name),
@@ -760,13 +769,13 @@ fn field_type(s: &StructValue, i: usize) -> Type {
 
 /// The default constructor: one argument per field, converted to the field's type, with the
 /// type parameters given (`Dual{Float64}(1, 2)`) or inferred from the arguments.
-fn construct(ty: &Type, args: Vec<Value>) -> EvalResult {
+fn construct(ty: &Type, args: Vec<Value>, partial: bool) -> EvalResult {
     let (def, given) = match ty {
         Type::User(d) => (d.clone(), None),
         Type::UserApplied(d, ps) => (d.clone(), Some(ps.clone())),
         _ => unreachable!("constructors belong to user types"),
     };
-    if args.len() != def.fields.len() {
+    if args.len() != def.fields.len() && !(partial && args.len() < def.fields.len()) {
         return Err(fail(
             ErrorKind::MethodError,
             format!(
@@ -793,10 +802,11 @@ fn construct(ty: &Type, args: Vec<Value>) -> EvalResult {
         fields: RefCell::new(Vec::new()),
         shown: RefCell::new(None),
     };
-    let mut fields = Vec::with_capacity(args.len());
+    let mut fields = Vec::with_capacity(def.fields.len());
     for (i, v) in args.into_iter().enumerate() {
         fields.push(convert(&field_type(&instance, i), v)?);
     }
+    fields.resize(def.fields.len(), Value::undefined());
     *instance.fields.borrow_mut() = fields;
     Ok(Value::Struct(Rc::new(instance)))
 }
@@ -882,6 +892,17 @@ pub fn convert(ty: &Type, v: Value) -> EvalResult {
         (Type::Prim(Prim::Dual), Value::Int(_) | Value::Float(_) | Value::Bool(_)) => {
             Some(v.clone())
         }
+        (Type::UserApplied(def, params), Value::Struct(s))
+            if s.is_pair() && Rc::ptr_eq(def, &crate::types::pair_def()) =>
+        {
+            let (first, second) = v.pair_parts().expect("a pair");
+            let types = [params[0].clone(), params[1].clone()];
+            Some(Value::typed_pair(
+                convert(&types[0], first)?,
+                convert(&types[1], second)?,
+                types,
+            ))
+        }
         _ => None,
     };
     converted.ok_or_else(|| {
@@ -909,8 +930,9 @@ impl crate::object::Object for RawConstructor {
     fn show(&self) -> String {
         "new".into()
     }
+    /// Fewer arguments than fields leave the last fields `#undef`, as Julia's `new` does.
     fn call(&self, _: &mut Interp, args: Vec<Value>, _: Vec<(Name, Value)>) -> Option<EvalResult> {
-        Some(construct(&self.0, args))
+        Some(construct(&self.0, args, true))
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self

@@ -142,6 +142,9 @@ pub struct Interp {
     /// one as Julia's does, but not another: a loop around `try … catch` stops at the second
     /// interrupt instead of swallowing every one.
     interrupt_caught: bool,
+    /// The struct whose field types are being read: its own name inside them (`next::Node`,
+    /// `children::Vector{Node}`) names it before it is bound.
+    defining_struct: Option<Name>,
     /// The default random generator (`rand`, `randn`, `seed!`).
     pub rng: Xoshiro256PlusPlus,
     /// Where printing goes.
@@ -177,6 +180,7 @@ impl Interp {
             config,
             interrupt: Arc::new(AtomicBool::new(false)),
             interrupt_caught: false,
+            defining_struct: None,
             rng: Xoshiro256PlusPlus::seed_from_u64(DEFAULT_SEED),
             out,
             docs: HashMap::new(),

@@ -298,6 +298,11 @@ impl Interp {
             if let (BinOp::Pow, Value::Str(x), &Value::Int(n @ 0..)) = (op, a, b) {
                 self.check_bytes((x.len() as u64).saturating_mul(n as u64), "a string")?;
             }
+            if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
+                if let Some(result) = crate::builtins::ordering::compare(self, op, a, b) {
+                    return result;
+                }
+            }
             return non_numeric_binary(op, dotted, a, b);
         };
         if op == BinOp::Pow && !dotted && !x.scalar {
@@ -561,15 +566,6 @@ fn non_numeric_binary(op: BinOp, dotted: bool, a: &Value, b: &Value) -> EvalResu
         }
         (BinOp::Eq, _, _) => Ok(Value::Bool(values_equal(a, b))),
         (BinOp::Ne, _, _) => Ok(Value::Bool(!values_equal(a, b))),
-        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Str(x), Value::Str(y)) => {
-            let ord = x.cmp(y);
-            Ok(Value::Bool(match op {
-                BinOp::Lt => ord.is_lt(),
-                BinOp::Le => ord.is_le(),
-                BinOp::Gt => ord.is_gt(),
-                _ => ord.is_ge(),
-            }))
-        }
         _ => Err(fail(
             ErrorKind::MethodError,
             format!(
