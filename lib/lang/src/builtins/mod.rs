@@ -64,6 +64,7 @@ pub mod set;
 pub mod slices;
 pub mod sparse;
 pub mod special;
+pub mod splitting;
 pub mod statistics;
 pub mod string_index;
 pub mod strings;
@@ -280,7 +281,7 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 81] {
+fn families() -> [&'static [Builtin]; 82] {
     [
         hashing::BUILTINS,
         files::BUILTINS,
@@ -322,6 +323,7 @@ fn families() -> [&'static [Builtin]; 81] {
         element_types::BUILTINS,
         ordering::BUILTINS,
         versions::BUILTINS,
+        splitting::BUILTINS,
         reductions::BUILTINS,
         linalg::construct::BUILTINS,
         linalg::bands::BUILTINS,

@@ -45,6 +45,13 @@ impl Object for RegexValue {
     }
 }
 
+impl RegexValue {
+    /// The byte span of the first match starting at or after byte `from`.
+    pub fn find_at(&self, text: &str, from: usize) -> Option<(usize, usize)> {
+        self.regex.find_at(text, from).map(|m| (m.start(), m.end()))
+    }
+}
+
 /// The regex `v` is, if it is one.
 pub fn as_regex(v: &Value) -> Option<&RegexValue> {
     match v {
@@ -454,12 +461,6 @@ pub fn findall(interp: &mut Interp, args: &Args) -> EvalResult {
 pub fn count(args: &Args) -> EvalResult {
     let (_, r, text) = regex_and_text(args, "count", (0, 1))?;
     Ok(Value::Int(r.regex.find_iter(&text).count() as i64))
-}
-
-/// `split(s, r)`: the pieces between matches.
-pub fn split(args: &Args) -> EvalResult {
-    let (_, r, text) = regex_and_text(args, "split", (1, 0))?;
-    Ok(list(r.regex.split(&text).map(Value::str).collect()))
 }
 
 /// `replace(s, r => new; count)`: `new` a string (taken literally), a substitution string

@@ -1,7 +1,6 @@
 //! Strings: `uppercase`, `lowercase`, `split`, `join`, `replace`, `occursin`, `startswith`,
 //! `endswith`, `strip`, `lpad`, `rpad`, `parse`.
 
-use super::chars::text_of;
 use super::regex;
 use super::{to_size, Args};
 use crate::display::print_string;
@@ -169,25 +168,6 @@ fn rstrip_(interp: &mut Interp, args: Args) -> EvalResult {
     strip_ends(interp, &args, "rstrip", Ends::Right)
 }
 
-fn split_(_: &mut Interp, args: Args) -> EvalResult {
-    if args
-        .pos
-        .get(1)
-        .is_some_and(|v| regex::as_regex(v).is_some())
-    {
-        return regex::split(&args);
-    }
-    let s = text(&args, 0, "split")?;
-    let parts: Vec<Value> = match args.pos.get(1) {
-        Some(sep @ (Value::Str(_) | Value::Char(_))) => s
-            .split(text_of(sep).unwrap_or_default().as_ref())
-            .map(Value::str)
-            .collect(),
-        _ => s.split_whitespace().map(Value::str).collect(),
-    };
-    Ok(Value::list(parts))
-}
-
 /// `join(xs[, sep[, last]])`: `last` goes between the last two elements.
 fn join_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("join", 1, 3)?;
@@ -211,22 +191,7 @@ fn replace_(interp: &mut Interp, args: Args) -> EvalResult {
     if !matches!(args.pos.first(), Some(Value::Str(_) | Value::Char(_))) {
         return replace_elements(interp, &args);
     }
-    args.arity("replace", 2, 2)?;
-    args.keywords("replace", &["count"])?;
-    let s = text(&args, 0, "replace")?;
-    let Some((old, new)) = args.pos[1].pair_parts() else {
-        return Err(fail(ErrorKind::ArgumentError, "replace(s, old => new)"));
-    };
-    if let Some(r) = regex::as_regex(&old) {
-        let limit = match args.kw("count") {
-            Some(v) => to_size(v, "replace")?,
-            None => usize::MAX,
-        };
-        return regex::replace(interp, &s, r, &new, limit);
-    }
-    Ok(Value::str(
-        s.replace(&print_string(&old), &print_string(&new)),
-    ))
+    super::splitting::replace_in_string(interp, &args)
 }
 
 /// `replace(v, old => new, ...)`: a copy of the collection `v` with each element equal to an
@@ -434,9 +399,8 @@ crate::builtins! {
     "strip" => strip_, false, "    strip(s[, chars])\n\nThe string without leading and trailing whitespace, or without the characters `chars` (a character, a collection of them, or a predicate).\n\n```\njulia> strip(\"  a \")\n\"a\"\n\njulia> strip(\"xxaxx\", 'x'), strip(\"[1, 2]\", ['[', ']']), strip(\"007\", isdigit)\n(\"a\", \"1, 2\", \"\")\n```";
     "lstrip" => lstrip_, false, "    lstrip(s[, chars])\n\n`strip` at the start only.\n\n```\njulia> lstrip(\"  a \"), lstrip(\"00120\", '0')\n(\"a \", \"120\")\n```";
     "rstrip" => rstrip_, false, "    rstrip(s[, chars])\n\n`strip` at the end only.\n\n```\njulia> rstrip(\"  a \"), rstrip(\"1.500\", '0')\n(\"  a\", \"1.5\")\n```";
-    "split" => split_, false, "    split(s, [sep])\n\nThe pieces of `s` between separators (a string, a character or a `Regex`; whitespace by default).\n\n```\njulia> split(\"a b\")\n2-element Vector{String}:\n \"a\"\n \"b\"\n```";
     "join" => join_, false, "    join(xs, [sep, [last]])\n\nThe elements printed and joined with `sep` (and `last` between the last two).\n\n```\njulia> join([1, 2, 3], \", \")\n\"1, 2, 3\"\n\njulia> join([\"a\", \"b\", \"c\"], \", \", \" and \")\n\"a, b and c\"\n```";
-    "replace" => replace_, false, "    replace(s, old => new; [count])\n\n`s` with every `old` replaced by `new` (the first `count`). With a `Regex` for `old`, `new` is a string taken literally, a substitution string `s\"…\"` whose `\\1`, `\\g<name>` stand for captures, or a function of the matched text: `replace(\"a1b22\", r\"\\d+\" => s\"<\\0>\")` is `\"a<1>b<22>\"`.\n\n```\njulia> replace(\"a-b\", \"-\" => \"+\")\n\"a+b\"\n```";
+    "replace" => replace_, false, "    replace(s, old => new, …; [count])\n\n`s` with every `old` replaced by `new` (the first `count`), several pairs in one pass (the earliest match first). `old` is a string, a character, a collection of characters, a predicate on characters or a `Regex`; `new` a string, a character or a function of the matched text. With a `Regex` for `old`, `new` is a string taken literally, a substitution string `s\"…\"` whose `\\1`, `\\g<name>` stand for captures, or a function of the matched text: `replace(\"a1b22\", r\"\\d+\" => s\"<\\0>\")` is `\"a<1>b<22>\"`.\n\n```\njulia> replace(\"a-b\", \"-\" => \"+\")\n\"a+b\"\n```";
     "occursin" => occursin_, false, "    occursin(needle, haystack)\n\nWhether `needle` (a string, a character or a `Regex`) occurs in `haystack`.\n\n```\njulia> occursin(\"ff\", \"diff\")\ntrue\n```";
     "contains" => contains_, false, "    contains(haystack, needle)\n\nWhether `needle` (a string, a character or a `Regex`) occurs in `haystack`: `occursin(needle, haystack)`.\n\n```\njulia> contains(\"gradient\", \"rad\"), contains(\"x42\", r\"\\d\")\n(true, true)\n```";
     "startswith" => startswith_, false, "    startswith(s, prefix)\n\nWhether `s` starts with `prefix`.\n\n```\njulia> startswith(\"gradient\", \"grad\")\ntrue\n```";

@@ -529,6 +529,23 @@ impl Interp {
             | BinOp::Pair
             | BinOp::In
             | BinOp::Subtype => None,
+            // Julia's fallbacks: `x > y` is `y < x`, `x <= y` is `x < y || x == y`, and `<`
+            // is `isless` (so an `isless` method orders a type for every comparison).
+            BinOp::Gt => Some(self.binary(BinOp::Lt, false, b, a)),
+            BinOp::Ge => Some(self.binary(BinOp::Le, false, b, a)),
+            BinOp::Le => Some(match self.binary(BinOp::Lt, false, a, b) {
+                Ok(Value::Bool(false)) => self.binary(BinOp::Eq, false, a, b),
+                other => other,
+            }),
+            BinOp::Lt => Some(match self.promoted_operator("<", a, b) {
+                Some(result) => result,
+                None if self.extensions.contains_key(&Name::new("isless"))
+                    || (a.pair_parts().is_some() && b.pair_parts().is_some()) =>
+                {
+                    crate::builtins::ordering::order(self, a, b).map(|o| Value::Bool(o.is_lt()))
+                }
+                None => self.call_operator("<", args.to_vec()),
+            }),
             _ => Some(
                 self.promoted_operator(op.symbol(), a, b)
                     .unwrap_or_else(|| self.call_operator(op.symbol(), args.to_vec())),
