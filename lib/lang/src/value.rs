@@ -105,6 +105,9 @@ pub struct Array {
     /// For a view, its parent; for a parent, its views (`builtins::views`). `None` for most
     /// arrays.
     pub(crate) links: Option<Box<crate::builtins::views::ViewLinks>>,
+    /// Built by `Diagonal(…)`: under sparsity tracing, the methods of Julia's `Diagonal` type
+    /// apply while its off-diagonal entries are constant (`builtins::linalg::diagonal`).
+    pub diagonal: bool,
 }
 
 impl Array {
@@ -115,6 +118,7 @@ impl Array {
             data,
             row_adjoint: false,
             links: None,
+            diagonal: false,
         }
     }
 }
@@ -127,6 +131,7 @@ impl Clone for Array {
             data: self.data.clone(),
             row_adjoint: self.row_adjoint,
             links: None,
+            diagonal: self.diagonal,
         }
     }
 }

@@ -55,6 +55,9 @@ pub(crate) fn unary(f: UnaryFn, args: &Args) -> EvalResult {
         return Err(no_method(f.name(), v));
     };
     if f == UnaryFn::Exp && !args.dotted && matches!(x.tensor().shape(), [m, n] if m == n) {
+        if let Some(d) = super::linalg::diagonal::traced_diagonal(v) {
+            return super::linalg::diagonal::entrywise(&d, UnaryFn::Exp);
+        }
         let t = super::linalg::matrix_functions::matrix_exp(x.tensor())?;
         return Ok(from_tensor(t, ElType::Float64, false));
     }

@@ -477,6 +477,9 @@ fn logdet_(interp: &mut Interp, args: Args) -> EvalResult {
             return result;
         }
     }
+    if let Some(d) = super::linalg::diagonal::traced_diagonal(&args.pos[0]) {
+        return super::linalg::diagonal::logdet(&d);
+    }
     let d = call_named(interp, "det", vec![args.pos[0].clone()])?;
     call_named(interp, "log", vec![d])
 }

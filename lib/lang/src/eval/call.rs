@@ -460,6 +460,13 @@ impl Interp {
         if let Some(builtin) = crate::builtins::lookup(qualified) {
             return Some(Ok(Value::Builtin(builtin)));
         }
+        // A package's function, not a session variable of the same name (`det = …` leaves
+        // `LinearAlgebra.det` the function).
+        if module.as_str() != "Main" {
+            if let Some(builtin) = crate::builtins::lookup(field) {
+                return Some(Ok(Value::Builtin(builtin)));
+            }
+        }
         Some(self.lookup(field).map_err(|_| {
             fail(
                 ErrorKind::UndefVarError,

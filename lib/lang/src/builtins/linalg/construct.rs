@@ -279,7 +279,8 @@ fn diagonal_(interp: &mut Interp, args: Args) -> EvalResult {
             }
         }
     };
-    diagm(interp, Args::positional(vec![v]))
+    let matrix = diagm(interp, Args::positional(vec![v]))?;
+    Ok(super::diagonal::marked(matrix))
 }
 
 /// `Symmetric(A, uplo=:U)`: the symmetric matrix that mirrors `A`'s upper (`:U`) or lower
@@ -411,7 +412,7 @@ crate::builtins! {
     "normalize" => normalize_, false, "    normalize(v, p = 2)\n\n`v` divided by its `p`-norm (differentiable).\n\n```\njulia> normalize([3.0, 4.0])\n2-element Vector{Float64}:\n 0.6\n 0.8\n```";
     "diag" => diag_, false, "    diag(A, k=0)\n\nThe `k`-th diagonal of a matrix as a vector.\n\n```\njulia> diag([1 2; 3 4])\n2-element Vector{Int64}:\n 1\n 4\n```";
     "diagm" => diagm, false, "    diagm(v)\n    diagm(k => v, ...)\n    diagm(m, n, k => v, ...)\n\nA matrix with `v` on its `k`-th diagonal (square unless m×n is given).\n\n```\njulia> diagm([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
-    "Diagonal" => diagonal_, false, "    Diagonal(v)\n    Diagonal(A)\n\nThe square matrix with the vector `v` on its diagonal and zeros elsewhere, or the diagonal part of a square matrix `A`. It is a plain `Matrix` here, not Julia's lazy `Diagonal` type, so it prints as a dense matrix; it differentiates like `diagm`.\n\n```\njulia> Diagonal([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
+    "Diagonal" => diagonal_, false, "    Diagonal(v)\n    Diagonal(A)\n\nThe square matrix with the vector `v` on its diagonal and zeros elsewhere, or the diagonal part of a square matrix `A`. It is a plain `Matrix` here, not Julia's lazy `Diagonal` type, so it prints as a dense matrix; it differentiates like `diagm`, and under sparsity detection `det`, `logdet`, `inv` and `exp` of it follow the rules of Julia's `Diagonal` (only distinct diagonal entries interact in `det`) while its off-diagonal entries stay constant.\n\n```\njulia> Diagonal([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
     "Symmetric" => symmetric_, false, "    Symmetric(A, uplo=:U)\n\nThe symmetric matrix whose upper (`:U`) or lower (`:L`) triangle is that of the square matrix `A`, mirrored across the diagonal. It is a plain (dense or sparse) matrix here, not Julia's wrapper type.\n\n```\njulia> Symmetric([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 2  4\n```";
     "tr" => tr_, false, "    tr(A)\n\nThe trace (sum of the diagonal).\n\n```\njulia> tr([1 2; 3 4])\n5\n```";
     "kron" => kron_, false, "    kron(A, B)\n\nThe Kronecker product (of two vectors: a vector). With a sparse factor the product is sparse.\n\n```\njulia> kron([1 0; 0 1], [1 2])\n2×4 Matrix{Int64}:\n 1  2  0  0\n 0  0  1  2\n```";

@@ -75,6 +75,7 @@ pub(crate) mod bands;
 pub(crate) mod cholesky;
 pub(crate) mod construct;
 pub(crate) mod decompositions;
+pub(crate) mod diagonal;
 pub(crate) mod factorize;
 pub(crate) mod matrix_functions;
 pub(crate) mod solve;

@@ -408,6 +408,9 @@ pub fn inv_matrix(interp: &mut Interp, a: &Value) -> EvalResult {
             "the inverse of a sparse matrix is usually dense: use inv(Matrix(A)), or A \\ b to solve a system",
         ));
     }
+    if let Some(d) = super::diagonal::traced_diagonal(a) {
+        return super::diagonal::entrywise(&d, difflab_ad::ops::UnaryFn::Inv);
+    }
     let (t, _) = matrix_tensor(interp, a, "inv")?;
     Ok(from_tensor(inv_tensor(&t)?, ElType::Float64, false))
 }
@@ -418,6 +421,9 @@ fn det_(interp: &mut Interp, args: Args) -> EvalResult {
         if let Some(log_determinant) = f.logdet(interp) {
             return crate::builtins::call_named(interp, "exp", vec![log_determinant?]);
         }
+    }
+    if let Some(d) = super::diagonal::traced_diagonal(&args.pos[0]) {
+        return super::diagonal::det(&d);
     }
     let (t, _) = matrix_tensor(interp, &args.pos[0], "det")?;
     if t.shape().is_empty() {
