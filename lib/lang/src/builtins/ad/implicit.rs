@@ -13,7 +13,7 @@
 use super::backends::as_backend;
 use super::custom_rule::{record_plain_pullback, transpose_times};
 use super::implicit_prep::{as_implicit_preparation, ImplicitPreparation};
-use super::implicit_solvers::{abstract_linear_solver, LinearSolver, DEFAULT_RTOL};
+use super::implicit_solvers::{abstract_linear_solver, IterativeSettings, LinearSolver};
 use crate::builtins::linalg::factorize::DenseLu;
 use crate::builtins::linalg::LinearMap;
 use crate::builtins::markers::is_marker;
@@ -289,11 +289,7 @@ impl ImplicitFunction {
         let m = y0.len();
         let nan = || vec![f64::NAN; m];
         match &self.solver {
-            LinearSolver::Iterative {
-                verbose,
-                accept_inconsistent,
-                rtol,
-            } => {
+            LinearSolver::Iterative(settings) => {
                 let matrix = match self.matrix_representation {
                     true => Some(self.materialize(interp, at)?),
                     false => None,
@@ -321,12 +317,17 @@ impl ImplicitFunction {
                         )?;
                         Ok(av[0].to_col_major())
                     };
-                    let (solution, info) =
-                        solve::gmres(&mut product, b, *rtol, m.min(50), 20 * m + 100)?;
-                    if info.converged || *accept_inconsistent {
+                    let (solution, info) = solve::gmres(
+                        &mut product,
+                        b,
+                        settings.relative_tolerance(b),
+                        settings.memory.unwrap_or(m.min(50)),
+                        settings.itmax.unwrap_or(20 * m + 100),
+                    )?;
+                    if info.converged || settings.accept_inconsistent {
                         out.push(solution);
                     } else {
-                        if *verbose {
+                        if settings.verbose {
                             interp.warn("ImplicitDifferentiation", format!("IterativeLinearSolver failed (relative residual {:.2e}); returning NaN", info.relative_residual));
                         }
                         out.push(nan());
@@ -704,11 +705,7 @@ impl Object for ImplicitFunction {
 fn implicit_function_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("ImplicitFunction", 2, 2)?;
     let solver = match args.kw("linear_solver") {
-        None => LinearSolver::Iterative {
-            verbose: true,
-            accept_inconsistent: false,
-            rtol: DEFAULT_RTOL,
-        },
+        None => LinearSolver::Iterative(IterativeSettings::default()),
         Some(Value::Object(o)) if o.as_any().is::<LinearSolver>() => o.as_any().downcast_ref::<LinearSolver>().expect("checked").clone(),
         Some(Value::NamedTuple(fields)) => {
             let get = |k: &str| fields.iter().find(|(n, _)| n.as_str() == k).map(|(_, v)| v.clone());
