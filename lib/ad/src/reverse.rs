@@ -402,7 +402,7 @@ pub fn value_below(t: &Tensor, tag: Tag) -> &Tensor {
 /// operand is on the tape. A node recorded this way cannot be replayed: a compiling tape that
 /// meets one gives up compiling (use [`record_op`] for primitives).
 pub fn record(tag: Tag, value: Tensor, operands: Vec<(&Tensor, Rule)>) -> Tensor {
-    let (out, node) = push_node(tag, value, with_rules(operands));
+    let (out, node) = push_node(tag, value, with_rules(operands), &[]);
     if let Some((tape, _)) = node {
         tape.with_recording(Recording::opaque);
     }
@@ -466,17 +466,21 @@ fn record_replayable(
     inputs: &[&Tensor],
     replay: impl Fn(&[Tensor]) -> Result<Tensor> + 'static,
 ) -> Tensor {
-    let (out, node) = push_node(tag, value, backwards);
+    let (out, node) = push_node(tag, value, backwards, inputs);
     if let Some((tape, node)) = node {
         tape.with_recording(|r| r.apply(tag, node, inputs, Rc::new(replay)));
     }
     out
 }
 
+/// Pushes the node of `value` with a parent per operand on the tape. An operation whose
+/// `inputs` are on the tape gets a node even when no derivative flows back (`round`,
+/// `ignore_derivatives`), so a compiling tape recomputes it rather than keeping its value.
 fn push_node(
     tag: Tag,
     value: Tensor,
     operands: Vec<(&Tensor, Backward)>,
+    inputs: &[&Tensor],
 ) -> (Tensor, Option<(Rc<Tape>, usize)>) {
     let mut tape = None;
     let mut parents = Vec::new();
@@ -485,6 +489,12 @@ fn push_node(
             tape.get_or_insert_with(|| tr.tape.clone());
             parents.push((tr.node, backward));
         }
+    }
+    if tape.is_none() {
+        tape = inputs
+            .iter()
+            .find_map(|input| tracked_with(input, tag))
+            .map(|tr| tr.tape.clone());
     }
     match tape {
         Some(tape) => {

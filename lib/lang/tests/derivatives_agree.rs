@@ -31,6 +31,11 @@ const NOT_DIFFERENTIABLE: &[(&str, &str)] = &[(
     "the condition number needs the derivatives of singular values, which have no rule",
 )];
 
+/// Builtins whose derivative is zero by definition while their value follows the argument
+/// (finite differences see a slope of one): every backend must give zero and both detectors
+/// an empty pattern.
+const ZERO_BY_DEFINITION: &[&str] = &["ignore_derivatives", "Zygote.dropgrad"];
+
 /// Two-argument builtins whose first argument is an order or parameter without a derivative:
 /// its derivative is NaN, as DiffRules defines it for ForwardDiff. The test checks that, and
 /// checks the function of the second argument with the first fixed.
@@ -323,6 +328,41 @@ fn check_broadcast(lab: &mut Lab, name: &str) -> Vec<String> {
     problems
 }
 
+/// The checks of a [`ZERO_BY_DEFINITION`] builtin: zero gradients and Hessians from every
+/// backend, empty patterns from both detectors, and its value unchanged.
+fn check_zero_by_definition(lab: &mut Lab, name: &str) -> Vec<String> {
+    let f = format!("x -> x[1] * {name}(x[2])");
+    let mut problems = Vec::new();
+    for backend in [
+        "AutoForwardDiff()",
+        "AutoReverseDiff()",
+        "AutoReverseDiff(compile=true)",
+        "AutoSymbolics()",
+    ] {
+        let gradient = lab.numbers(&format!("gradient({f}, {backend}, [0.6, 1.3])"));
+        if !matches!(gradient.as_deref(), Ok(&[a, b]) if close(&[a, b], &[1.3, 0.0], 1e-12, 0.0)) {
+            problems.push(format!(
+                "{name}: {backend} gradient {gradient:?}, not [1.3, 0.0]"
+            ));
+        }
+    }
+    let hessian = lab.numbers(&format!(
+        "hessian(x -> {name}(x[1])^2 + x[2], SecondOrder(AutoForwardDiff(), AutoReverseDiff()), [0.6, 1.3])"
+    ));
+    if !matches!(hessian.as_deref(), Ok(h) if h.iter().all(|v| *v == 0.0)) {
+        problems.push(format!("{name}: Hessian {hessian:?}, not zero"));
+    }
+    for detector in ["TracerSparsityDetector()", "TracerLocalSparsityDetector()"] {
+        let pattern = lab.numbers(&format!(
+            "Matrix(jacobian_sparsity(x -> [{name}(x[1])], [0.6], {detector}))"
+        ));
+        if !matches!(pattern.as_deref(), Ok([p]) if *p == 0.0) {
+            problems.push(format!("{name}: {detector} pattern {pattern:?}, not empty"));
+        }
+    }
+    problems
+}
+
 #[test]
 fn every_numeric_builtin_has_agreeing_derivatives_and_patterns() {
     let mut lab = Lab::new();
@@ -351,6 +391,10 @@ fn every_numeric_builtin_has_agreeing_derivatives_and_patterns() {
                         "{name}/{arity} is listed as not differentiable but differentiates"
                     ));
                 }
+                continue;
+            }
+            if ZERO_BY_DEFINITION.contains(&name) {
+                failures.extend(check_zero_by_definition(&mut lab, name));
                 continue;
             }
             let parameter = (arity == 2 && PARAMETER_FIRST.contains(&name)).then_some(PARAMETER);

@@ -48,6 +48,9 @@ pub enum UnaryFn {
     Relu,
     Softplus,
     Inv,
+    /// The value with a zero derivative (ChainRulesCore's `ignore_derivatives`): recorded
+    /// like any operation, so replays compute it anew.
+    IgnoreDerivatives,
     /// A special function of SpecialFunctions.jl ([`Special`]).
     Special(Special),
 }
@@ -90,6 +93,7 @@ impl UnaryFn {
             Relu => "relu",
             Softplus => "softplus",
             Inv => "inv",
+            IgnoreDerivatives => "ignore_derivatives",
             Special(f) => f.name(),
         }
     }
@@ -147,6 +151,7 @@ impl UnaryFn {
                 }
             }
             Floor => x.floor(),
+            IgnoreDerivatives => x,
             Ceil => x.ceil(),
             Round => x.round_ties_even(),
             Trunc => x.trunc(),
@@ -217,7 +222,9 @@ impl UnaryFn {
             Sec => b(BinaryFn::Mul, &u(Sec, v)?, &u(Tan, v)?)?,
             Csc => u(Neg, &b(BinaryFn::Mul, &u(Csc, v)?, &u(Cot, v)?)?)?,
             Cot => u(Neg, &b(BinaryFn::Add, &c(1.0), &u(Abs2, &u(Cot, v)?)?)?)?,
-            Sign | Floor | Ceil | Round | Trunc => Tensor::filled(v.shape(), 0.0),
+            Sign | Floor | Ceil | Round | Trunc | IgnoreDerivatives => {
+                Tensor::filled(v.shape(), 0.0)
+            }
             Sigmoid => {
                 let s = u(Sigmoid, v)?;
                 b(BinaryFn::Mul, &s, &b(BinaryFn::Sub, &c(1.0), &s)?)?

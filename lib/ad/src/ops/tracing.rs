@@ -55,7 +55,12 @@ fn is_global(ts: &[&Tensor]) -> bool {
 pub(crate) fn zero_slope(f: UnaryFn) -> bool {
     matches!(
         f,
-        UnaryFn::Sign | UnaryFn::Floor | UnaryFn::Ceil | UnaryFn::Round | UnaryFn::Trunc
+        UnaryFn::Sign
+            | UnaryFn::Floor
+            | UnaryFn::Ceil
+            | UnaryFn::Round
+            | UnaryFn::Trunc
+            | UnaryFn::IgnoreDerivatives
     )
 }
 

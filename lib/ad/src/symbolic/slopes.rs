@@ -35,7 +35,7 @@ impl UnaryFn {
             Sec => y * x.tan(),
             Csc => -y * Cot.apply(x),
             Cot => -(1.0 + y * y),
-            Sign | Floor | Ceil | Round | Trunc => 0.0,
+            Sign | Floor | Ceil | Round | Trunc | IgnoreDerivatives => 0.0,
             Sigmoid => y * (1.0 - y),
             Relu => f64::from(u8::from(x > 0.0)),
             Softplus => Sigmoid.apply(x),
@@ -87,7 +87,7 @@ impl UnaryFn {
         use std::f64::consts::{LN_10, LN_2};
         use UnaryFn::*;
         match self {
-            Neg | Abs | Sign | Floor | Ceil | Round | Trunc | Relu => 0.0,
+            Neg | Abs | Sign | Floor | Ceil | Round | Trunc | Relu | IgnoreDerivatives => 0.0,
             Abs2 => 2.0,
             Sqrt => -0.25 / (y * y * y),
             Cbrt => -2.0 / (9.0 * y.powi(5)),
@@ -181,12 +181,43 @@ mod tests {
     use crate::ops::{self, BinaryFn, UnaryFn};
     use crate::tensor::{Tag, Tensor};
 
-    const UNARY: [UnaryFn; 33] = {
+    const UNARY: [UnaryFn; 34] = {
         use UnaryFn::*;
         [
-            Neg, Abs, Abs2, Sqrt, Cbrt, Exp, Exp2, Log, Log2, Log10, Log1p, Expm1, Sin, Cos, Tan,
-            Asin, Acos, Atan, Sinh, Cosh, Tanh, Sec, Csc, Cot, Sign, Floor, Ceil, Round, Trunc,
-            Sigmoid, Relu, Softplus, Inv,
+            Neg,
+            Abs,
+            Abs2,
+            Sqrt,
+            Cbrt,
+            Exp,
+            Exp2,
+            Log,
+            Log2,
+            Log10,
+            Log1p,
+            Expm1,
+            Sin,
+            Cos,
+            Tan,
+            Asin,
+            Acos,
+            Atan,
+            Sinh,
+            Cosh,
+            Tanh,
+            Sec,
+            Csc,
+            Cot,
+            Sign,
+            Floor,
+            Ceil,
+            Round,
+            Trunc,
+            Sigmoid,
+            Relu,
+            Softplus,
+            Inv,
+            IgnoreDerivatives,
         ]
     };
 

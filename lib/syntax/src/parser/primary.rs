@@ -7,7 +7,7 @@
 //! `function`, ...) are in [`super::control`].
 
 use super::{Ctx, Opener, PResult, ParseError, ParseErrorKind, Parser};
-use crate::ast::{Expr, ExprKind, Generator, Pattern, StrPart};
+use crate::ast::{Arg, Expr, ExprKind, Generator, Pattern, StrPart};
 use crate::lexer::{Keyword, StrPiece, Token, TokenKind};
 use crate::names::Name;
 use crate::span::Span;
@@ -362,19 +362,47 @@ impl<'s> Parser<'s> {
 
     /// The rest of `[a b; c d]` after its first element: rows separated by `;` or newlines,
     /// elements by spaces.
+    /// A trailing `;;` (`[1;;]`, `[x;;]`) makes the result a matrix, as `hcat` of it.
     fn parse_concat(&mut self, first: Expr, open: Span) -> PResult<Expr> {
         let mut rows = vec![vec![first]];
+        let mut as_matrix = false;
         loop {
             let token = self.peek_raw().clone();
             match token.kind {
                 TokenKind::RBracket => {
                     self.bump();
-                    return Ok(Expr {
+                    let span = open.to(token.span);
+                    let concat = Expr {
                         kind: ExprKind::Concat(rows),
-                        span: open.to(token.span),
+                        span,
+                    };
+                    if !as_matrix {
+                        return Ok(concat);
+                    }
+                    let hcat = Expr {
+                        kind: ExprKind::Ident(Name::new("hcat")),
+                        span,
+                    };
+                    return Ok(Expr {
+                        kind: ExprKind::Call {
+                            callee: Box::new(hcat),
+                            args: vec![Arg {
+                                value: concat,
+                                splat: false,
+                            }],
+                            kwargs: Vec::new(),
+                            dotted: false,
+                        },
+                        span,
                     });
                 }
                 TokenKind::Semicolon | TokenKind::Newline => {
+                    let next = &self.tokens[(self.pos + 1).min(self.tokens.len() - 1)];
+                    let after = &self.tokens[(self.pos + 2).min(self.tokens.len() - 1)];
+                    as_matrix = token.kind == TokenKind::Semicolon
+                        && next.kind == TokenKind::Semicolon
+                        && !next.space_before
+                        && after.kind == TokenKind::RBracket;
                     self.skip_separators();
                     if !self.at(&TokenKind::RBracket) {
                         rows.push(vec![self.parse_element()?]);

@@ -2,7 +2,8 @@
 //! ReverseDiff and Zygote (`ForwardDiff.gradient(f, x)`, `Zygote.gradient(f, x, y)`) — as
 //! difflab's operators with the matching backend (`AutoForwardDiff()`, `AutoReverseDiff()`),
 //! returning what those packages return: arrays for ForwardDiff and ReverseDiff, a tuple with
-//! one gradient per argument for Zygote.
+//! one gradient per argument for Zygote; and ChainRulesCore's `ignore_derivatives`, which every
+//! backend respects.
 
 use crate::builtins::{call_builtin, Args};
 use crate::eval::{EvalResult, Interp};
@@ -138,7 +139,37 @@ fn zygote_hessian(interp: &mut Interp, args: Args) -> EvalResult {
     call_builtin(interp, "hessian", pos, Vec::new(), false)
 }
 
+/// `x` with a zero derivative under every backend: numbers and arrays carrying derivatives
+/// through the `ignore_derivatives` primitive (recorded like any operation, so a compiled
+/// tape computes it anew), tuples item by item, anything else as it is.
+fn detached(x: &Value) -> EvalResult {
+    match x {
+        Value::Tuple(items) => Ok(Value::tuple(
+            items.iter().map(detached).collect::<Result<_, _>>()?,
+        )),
+        _ => match crate::eval::operators::operand(x)? {
+            Some(o) if !o.tensor().is_plain() => {
+                let mut args = Args::positional(vec![x.clone()]);
+                args.dotted = true;
+                crate::builtins::math::unary(difflab_ad::ops::UnaryFn::IgnoreDerivatives, &args)
+            }
+            _ => Ok(x.clone()),
+        },
+    }
+}
+
+/// `ignore_derivatives(x)`, or `ignore_derivatives(f)`: `f()` with its derivatives ignored.
+fn ignore_derivatives_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("ignore_derivatives", 1, 1)?;
+    match &args.pos[0] {
+        f @ (Value::Function(_) | Value::Builtin(_)) => detached(&interp.call(f, Vec::new())?),
+        x => detached(x),
+    }
+}
+
 crate::builtins! {
+    "ignore_derivatives" => ignore_derivatives_, false, "    ignore_derivatives(x)\n    ignore_derivatives(f)\n\nChainRulesCore's `ignore_derivatives`: `x` (or `f()`) with a zero derivative under every backend; the sparsity detectors see no dependency through it. `Zygote.dropgrad` is the same.\n\n```\njulia> gradient(x -> x[1] * ignore_derivatives(x[2]), AutoReverseDiff(), [2.0, 3.0])\n2-element Vector{Float64}:\n 3.0\n 0.0\n```";
+    "Zygote.dropgrad" => ignore_derivatives_, false, "    Zygote.dropgrad(x)\n\n`x` with a zero derivative: `ignore_derivatives(x)`.\n\n```\njulia> derivative(x -> x * Zygote.dropgrad(x), AutoForwardDiff(), 3.0)\n3.0\n```";
     "ForwardDiff.derivative" => forward_derivative, false, "    ForwardDiff.derivative(f, x)\n\nForwardDiff's derivative of `f` at the number `x`: `derivative(f, AutoForwardDiff(), x)`.\n\n```\njulia> ForwardDiff.derivative(x -> x^3, 2.0)\n12.0\n```";
     "ForwardDiff.gradient" => forward_gradient, false, "    ForwardDiff.gradient(f, x)\n\nForwardDiff's gradient of `f` at the array `x`: `gradient(f, AutoForwardDiff(), x)`.\n\n```\njulia> ForwardDiff.gradient(x -> sum(abs2, x), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
     "ForwardDiff.jacobian" => forward_jacobian, false, "    ForwardDiff.jacobian(f, x)\n    ForwardDiff.jacobian(f!, y, x)\n\nForwardDiff's Jacobian of `f` at `x` (or of the in-place `f!(y, x)`): `jacobian(f, AutoForwardDiff(), x)`.\n\n```\njulia> ForwardDiff.jacobian(x -> x .^ 2, [1.0, 2.0])\n2×2 Matrix{Float64}:\n 2.0  0.0\n 0.0  4.0\n```";
