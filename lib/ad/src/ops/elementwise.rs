@@ -56,6 +56,17 @@ pub enum UnaryFn {
 }
 
 impl UnaryFn {
+    /// Every function but the special ones.
+    #[rustfmt::skip]
+    pub const ELEMENTARY: [UnaryFn; 34] = {
+        use UnaryFn::*;
+        [
+            Neg, Abs, Abs2, Sqrt, Cbrt, Exp, Exp2, Log, Log2, Log10, Log1p, Expm1, Sin, Cos, Tan,
+            Asin, Acos, Atan, Sinh, Cosh, Tanh, Sec, Csc, Cot, Sign, Floor, Ceil, Round, Trunc,
+            Sigmoid, Relu, Softplus, Inv, IgnoreDerivatives,
+        ]
+    };
+
     /// The language name of the function.
     pub fn name(self) -> &'static str {
         use UnaryFn::*;
