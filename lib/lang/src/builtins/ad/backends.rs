@@ -301,7 +301,61 @@ unavailable!(
     finitedifferences => "AutoFiniteDifferences", gtpsa => "AutoGTPSA",
 );
 
+/// The packages a backend of the reference ecosystem loads, in order and without repeats.
+fn packages_of(backend: &Backend, out: &mut Vec<&'static str>) {
+    let own = match backend {
+        Backend::Forward { .. } => "ForwardDiff",
+        Backend::Reverse { .. } => "ReverseDiff",
+        Backend::FiniteDiff { .. } => "FiniteDiff",
+        Backend::Symbolic {
+            package: SymbolicPackage::FastDifferentiation,
+        } => "FastDifferentiation",
+        Backend::Symbolic {
+            package: SymbolicPackage::Symbolics,
+        } => "Symbolics",
+        // DifferentiationInterface's own test backends need no other package.
+        Backend::ZeroForward | Backend::ZeroReverse => return,
+        Backend::SecondOrder { outer, inner } => {
+            packages_of(outer, out);
+            packages_of(inner, out);
+            return;
+        }
+    };
+    if !out.contains(&own) {
+        out.push(own);
+    }
+}
+
+/// `DifferentiationInterface.required_packages(backend)`: the packages the backend needs.
+fn required_packages_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("required_packages", 1, 1)?;
+    let v = &args.pos[0];
+    let mut packages = Vec::new();
+    if let Some(b) = as_backend(v) {
+        packages_of(b, &mut packages);
+    } else if let Some(m) = super::sparse_ad::as_mixed_mode(v) {
+        packages_of(&m.forward, &mut packages);
+        packages_of(&m.reverse, &mut packages);
+    } else if let Some(sparse) = super::sparse_ad::as_auto_sparse(v) {
+        packages_of(&sparse.dense, &mut packages);
+        if let Some(reverse) = &sparse.mixed_reverse {
+            packages_of(reverse, &mut packages);
+        }
+        packages.push("SparseMatrixColorings");
+    } else {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching required_packages(::{})", v.type_name()),
+        ));
+    }
+    Ok(Value::declared_list(
+        crate::types::Type::Prim(crate::types::Prim::String),
+        packages.into_iter().map(Value::str).collect(),
+    ))
+}
+
 crate::builtins! {
+    "required_packages" => required_packages_, false, "    DifferentiationInterface.required_packages(backend)\n\nThe packages of the Julia ecosystem a backend needs there (difflab's own implementations need none): one per backend of a `SecondOrder` or `MixedMode`, and SparseMatrixColorings for `AutoSparse`.\n\n```\njulia> DifferentiationInterface.required_packages(AutoSparse(AutoForwardDiff()))\n2-element Vector{String}:\n \"ForwardDiff\"\n \"SparseMatrixColorings\"\n```";
     "AutoForwardDiff" => auto_forward, false, "    AutoForwardDiff(; chunksize=nothing)\n\nForward-mode AD with dual numbers (the technique of ForwardDiff.jl). Each pass carries `chunksize` partials; by default all inputs up to 12, else evenly split batches of at most 12. Cheap when inputs are few.\n\nPreparing (`prepare_jacobian(f, AutoForwardDiff(), x)` and the other `prepare_*`) records a function that computes on scalars (loops, indexing, scalar arithmetic) once, as a program of its scalar operations; every call with the preparation then runs the same passes of dual numbers over that recording instead of interpreting `f`, so a comparison shows the algorithm's cost. Before each call, the globals, helpers and captured variables `f` read are compared with their values at recording, and a change records it again. A function that branches on values (`if x[1] > 0`), prints or changes what it reads, and one made of whole-array operations (already compiled kernels), runs as written at every call; the preparation's display says which. The same holds for `AutoReverseDiff()` and `SecondOrder` over both.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoForwardDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
     "AutoReverseDiff" => auto_reverse, false, "    AutoReverseDiff(; compile=false)\n\nReverse-mode AD with a tape (the technique of ReverseDiff.jl): the function runs once while every primitive records how to send cotangents back, then one backward sweep gives a whole gradient (one sweep per output for Jacobians). With `compile=true`, preparing (`prepare_gradient(f, AutoReverseDiff(compile=true), x)` and the other `prepare_*`) records the tape once, and every call with that preparation replays the recorded operations on the new input without running `f` (much faster for scalar loops). As in ReverseDiff, a compiled tape follows the control flow of the recording: every comparison on a value that depends on `x` (`if`, `while`, `?:`, `ifelse` conditions) is checked at each replay, and a different outcome is an `ArgumentError` instead of a wrong derivative; choices made without a comparison (`sort`, `argmax`, conversion to integers) are not detected, so use `compile=false` for such functions. `Constant` contexts with other values than at preparation, and custom rules (`DifferentiateWith`, `ImplicitFunction`), make it record at every call (a warning says so at preparation). With `compile=false`, a prepared function that computes on scalars runs on a recording too, a traced program without guards (a function that branches on values runs as written; see `?AutoForwardDiff`). Globals and captured variables the function read are checked at each call, and a change records it again. Without a preparation, `compile` makes no difference.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoReverseDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n\njulia> f(x) = sum(x .^ 3); b = AutoReverseDiff(compile=true);\n\njulia> prep = prepare_gradient(f, b, zeros(2));\n\njulia> gradient(f, prep, b, [1.0, 2.0])\n2-element Vector{Float64}:\n  3.0\n 12.0\n```";
     "AutoFiniteDiff" => auto_finite, false, "    AutoFiniteDiff(; fdtype=:central, relstep, absstep)\n\nFinite differences (the technique of FiniteDiff.jl): `:central` (step ∛ε·max(1, |x|), error O(h²)) or `:forward` (step √ε·max(1, |x|)). `relstep` replaces the relative step (the step is then `max(relstep·max(1, |x|), absstep)`, with `absstep = relstep` unless given); `dir` scales and orients the step of forward differences (`dir=-1`: backward differences). Needs only function evaluations; accurate to about 1e-10 (central) or 1e-8 (forward).\n\n```\njulia> derivative(sin, AutoFiniteDiff(), 0.0)\n0.9999999999938886\n```";

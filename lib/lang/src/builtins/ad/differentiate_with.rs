@@ -107,7 +107,8 @@ impl Object for DifferentiateWith {
 
     fn show(&self) -> String {
         format!(
-            "DifferentiateWith({}, {})",
+            // The last part is DI's (empty) tuple of contexts.
+            "DifferentiateWith({}, {}, ())",
             crate::display::repr(&self.function),
             self.backend
         )

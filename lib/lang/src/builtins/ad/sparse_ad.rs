@@ -43,6 +43,9 @@ pub enum Detector {
         backend: Backend,
         /// Entries of magnitude at most this are zeros.
         atol: f64,
+        /// DI's `:iterative` (column by column) or `:direct` (one Jacobian); both give the
+        /// same pattern here, and the detector prints it.
+        method: &'static str,
     },
 }
 
@@ -58,8 +61,12 @@ impl Object for Detector {
             Detector::Local => "TracerLocalSparsityDetector()".into(),
             Detector::KnownJacobian(_) => "KnownJacobianSparsityDetector(...)".into(),
             Detector::KnownHessian(_) => "KnownHessianSparsityDetector(...)".into(),
-            Detector::Dense { backend, atol } => format!(
-                "DenseSparsityDetector({backend}; atol={})",
+            Detector::Dense {
+                backend,
+                atol,
+                method,
+            } => format!(
+                "DenseSparsityDetector({backend}; atol={}, method=:{method})",
                 crate::show::float(*atol)
             ),
         }
@@ -234,10 +241,10 @@ fn dense_detector_(_: &mut Interp, args: Args) -> EvalResult {
             ))
         }
     };
-    // Both of DI's methods (column by column, or one whole Jacobian) give the same pattern here.
-    match args.kw("method") {
-        None => {}
-        Some(Value::Symbol(m)) if matches!(m.as_str(), "iterative" | "direct") => {}
+    let method = match args.kw("method") {
+        None => "iterative",
+        Some(Value::Symbol(m)) if m.as_str() == "iterative" => "iterative",
+        Some(Value::Symbol(m)) if m.as_str() == "direct" => "direct",
         Some(other) => {
             return Err(fail(
                 ErrorKind::ArgumentError,
@@ -247,8 +254,12 @@ fn dense_detector_(_: &mut Interp, args: Args) -> EvalResult {
                 ),
             ))
         }
-    }
-    Ok(Value::object(Detector::Dense { backend, atol }))
+    };
+    Ok(Value::object(Detector::Dense {
+        backend,
+        atol,
+        method,
+    }))
 }
 
 /// The entries of magnitude above `atol` of a derivative matrix (column-major tensor).
@@ -359,12 +370,12 @@ pub fn pattern_for(
         (Detector::Global | Detector::Local, true) => {
             sparse::hessian_sparsity(&mut &mut *func, x, matches!(detector, Detector::Local))
         }
-        (Detector::Dense { backend, atol }, false) => {
+        (Detector::Dense { backend, atol, .. }, false) => {
             let (y, jacobian) =
                 difflab_ad::di::operators::value_and_jacobian(&mut &mut *func, backend, x)?;
             entries_above(&jacobian, y.len(), *atol)
         }
-        (Detector::Dense { backend, atol }, true) => {
+        (Detector::Dense { backend, atol, .. }, true) => {
             let (_, _, hessian) =
                 difflab_ad::di::operators::value_gradient_and_hessian(&mut &mut *func, backend, x)?;
             entries_above(&hessian, x.len(), *atol)
@@ -517,6 +528,14 @@ impl Object for AutoSparse {
     }
 }
 
+/// The `MixedMode` held by `v`, if it is one.
+pub fn as_mixed_mode(v: &Value) -> Option<&MixedMode> {
+    match v {
+        Value::Object(o) => o.as_any().downcast_ref::<MixedMode>(),
+        _ => None,
+    }
+}
+
 /// The `AutoSparse` held by `v`, if it is one.
 pub fn as_auto_sparse(v: &Value) -> Option<&AutoSparse> {
     match v {
@@ -528,12 +547,9 @@ pub fn as_auto_sparse(v: &Value) -> Option<&AutoSparse> {
 fn auto_sparse_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("AutoSparse", 1, 3)?;
     args.keywords("AutoSparse", &["sparsity_detector", "coloring_algorithm"])?;
-    let (dense, mixed_reverse) = match (&args.pos[0], as_backend(&args.pos[0])) {
-        (_, Some(b)) => (b.clone(), None),
-        (Value::Object(o), None) if o.as_any().is::<MixedMode>() => {
-            let m = o.as_any().downcast_ref::<MixedMode>().expect("checked");
-            (m.forward.clone(), Some(m.reverse.clone()))
-        }
+    let (dense, mixed_reverse) = match (as_backend(&args.pos[0]), as_mixed_mode(&args.pos[0])) {
+        (Some(b), _) => (b.clone(), None),
+        (None, Some(m)) => (m.forward.clone(), Some(m.reverse.clone())),
         _ => return Err(fail(
             ErrorKind::ArgumentError,
             "AutoSparse wraps a backend, such as AutoForwardDiff(), or MixedMode(forward, reverse)",
