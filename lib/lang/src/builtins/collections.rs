@@ -116,8 +116,33 @@ fn tuple_(_: &mut Interp, args: Args) -> EvalResult {
 
 /// `unique(x)`: the distinct elements in order of first appearance (numbers compared as
 /// `isequal` does: `NaN` equals `NaN`, `-0.0` differs from `0.0`).
-fn unique_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("unique", 1, 1)?;
+/// `unique(f, xs)`: the first element of `xs` for each distinct value of `f`.
+fn unique_by(interp: &mut Interp, f: &Value, xs: &Value) -> EvalResult {
+    let mut poll = interp.poll();
+    let (mut kept, mut keys): (Vec<Value>, Vec<Value>) = (Vec::new(), Vec::new());
+    let mut number_keys = std::collections::HashSet::new();
+    for item in interp.elements_of(xs)? {
+        poll.tick()?;
+        let key = interp.call(f, vec![item.clone()])?;
+        let new = match super::plain_number(&key) {
+            // Numbers by value (`1 == 1.0`), in constant time.
+            Some(x) => number_keys.insert(if x == 0.0 { 0 } else { x.to_bits() }),
+            None => !keys.iter().any(|k| values_equal(k, &key)),
+        };
+        if new {
+            keys.push(key);
+            kept.push(item);
+        }
+    }
+    let n = kept.len();
+    crate::eval::collections::collect_values(interp, kept, &[n])
+}
+
+fn unique_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("unique", 1, 2)?;
+    if let [f, xs] = &args.pos[..] {
+        return unique_by(interp, f, xs);
+    }
     if let Value::Array(a) = &args.pos[0] {
         let a = a.borrow();
         if a.data.is_plain() && a.data.shape().len() <= 1 {
@@ -257,7 +282,7 @@ crate::builtins! {
     "isnothing" => isnothing_, false, "    isnothing(x)\n\nWhether `x` is `nothing`.\n\n```\njulia> isnothing(findfirst(==(5), [1, 2])), isnothing(0)\n(true, false)\n```";
     "something" => something_, false, "    something(xs...)\n\nThe first argument that is not `nothing`; an `ArgumentError` when all are.\n\n```\njulia> something(findfirst(==(5), [1, 2]), 0)\n0\n```";
     "issorted" => issorted_, false, "    issorted(x; rev=false)\n\nWhether the numbers of `x` are in increasing order (decreasing with `rev=true`).\n\n```\njulia> issorted([1, 2, 2, 5]), issorted([3, 1]; rev=true)\n(true, true)\n```";
-    "unique" => unique_, false, "    unique(x)\n\nThe distinct elements of `x` in order of first appearance.\n\n```\njulia> unique([3, 1, 3, 2, 1])\n3-element Vector{Int64}:\n 3\n 1\n 2\n```";
+    "unique" => unique_, false, "    unique(x)\n    unique(f, x)\n\nThe distinct elements of `x` in order of first appearance; with `f`, the first element for each distinct value of `f`.\n\n```\njulia> unique([3, 1, 3, 2, 1])\n3-element Vector{Int64}:\n 3\n 1\n 2\n\njulia> unique(x -> x % 3, 1:6)\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "isequal" => isequal_, false, "    isequal(a, b)\n\nEquality as `Dict` keys and `unique` use it: like `==`, but `NaN` is equal to `NaN` and `-0.0` is not equal to `0.0`.\n\n```\njulia> isequal(NaN, NaN), NaN == NaN, isequal(-0.0, 0.0)\n(true, false, false)\n\njulia> isequal([1.0, NaN], [1, NaN])\ntrue\n```";
     "only" => only_, false, "    only(x)\n\nThe one element of the collection `x`; an `ArgumentError` when it has none or several.\n\n```\njulia> only([7])\n7\n\njulia> only(filter(iseven, 1:3))\n2\n```";
     "ismissing" => ismissing_, false, "    ismissing(x)\n\nWhether `x` is `missing`. difflab has no separate missing value: `missing` is `nothing`, so `ismissing(nothing)` is true too.\n\n```\njulia> ismissing(missing), ismissing(1)\n(true, false)\n```";
