@@ -92,8 +92,8 @@ fn docstrings() -> Vec<(String, &'static str)> {
             doc.expect("every listed constant is documented"),
         ));
     }
-    for topic in difflab_lang::eval::methods::KEYWORD_TOPICS {
-        let doc = difflab_lang::eval::methods::keyword_doc(topic);
+    for topic in difflab_lang::eval::keyword_help::KEYWORD_TOPICS {
+        let doc = difflab_lang::eval::keyword_help::keyword_doc(topic);
         docs.push((
             topic.to_string(),
             doc.expect("every listed keyword is documented"),

@@ -86,7 +86,7 @@ pub fn docstring(interp: &Interp, name: &str) -> Option<String> {
     if let Some(doc) = difflab_lang::eval::macros::macro_doc(name) {
         return Some(doc.to_string());
     }
-    if let Some(doc) = difflab_lang::eval::methods::keyword_doc(name) {
+    if let Some(doc) = difflab_lang::eval::keyword_help::keyword_doc(name) {
         return Some(doc.to_string());
     }
     if let Some(doc) = difflab_lang::builtins::constant_doc(name) {

@@ -15,6 +15,7 @@ pub mod dispatch;
 pub mod fusion;
 pub mod index;
 pub mod iterate;
+pub mod keyword_help;
 mod kwdef;
 pub mod logging;
 pub mod macros;
