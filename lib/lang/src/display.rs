@@ -86,7 +86,11 @@ pub fn plain(v: &Value) -> String {
         }
         Value::Sparse(s) => {
             let s = s.borrow();
-            show::sparse_plain(&s.matrix.view(), s.eltype, None)
+            if s.vector {
+                show::sparse_vector_plain(&s.matrix.view(), s.eltype, None)
+            } else {
+                show::sparse_plain(&s.matrix.view(), s.eltype, None)
+            }
         }
         Value::List(items) => list_plain(items),
         Value::Char(c) => crate::builtins::chars::plain(*c),
@@ -363,7 +367,9 @@ impl Printer {
             }
             Value::Sparse(s) => {
                 let s = s.borrow();
-                let text = if self.limit {
+                let text = if s.vector {
+                    show::sparse_vector_inline(&s.matrix.view(), s.eltype, self.limit)
+                } else if self.limit {
                     show::sparse_in_container(&s.matrix.view(), s.eltype)
                 } else {
                     show::sparse_inline(&s.matrix.view(), s.eltype)

@@ -70,6 +70,8 @@ pub enum Prim {
     Range,
     /// `SparseMatrixCSC`
     SparseMatrixCSC,
+    /// `SparseVector`
+    SparseVector,
     /// `AbstractSet`
     AbstractSet,
     /// `Set{T}`
@@ -118,6 +120,7 @@ impl Prim {
             "AbstractRange" => Prim::AbstractRange,
             "UnitRange" | "StepRange" | "StepRangeLen" => Prim::Range,
             "SparseMatrixCSC" | "AbstractSparseMatrix" => Prim::SparseMatrixCSC,
+            "SparseVector" | "AbstractSparseVector" => Prim::SparseVector,
             "AbstractSet" => Prim::AbstractSet,
             "Set" => Prim::Set,
             "AbstractDict" => Prim::AbstractDict,
@@ -161,6 +164,7 @@ impl Prim {
             Prim::AbstractRange => "AbstractRange",
             Prim::Range => "UnitRange",
             Prim::SparseMatrixCSC => "SparseMatrixCSC",
+            Prim::SparseVector => "SparseVector",
             Prim::AbstractSet => "AbstractSet",
             Prim::Set => "Set",
             Prim::AbstractDict => "AbstractDict",
@@ -188,6 +192,7 @@ impl Prim {
             Prim::AbstractRange => &[Prim::AbstractVector],
             Prim::Range => &[Prim::AbstractRange],
             Prim::SparseMatrixCSC => &[Prim::AbstractMatrix],
+            Prim::SparseVector => &[Prim::AbstractVector],
             Prim::Set => &[Prim::AbstractSet],
             Prim::Dict => &[Prim::AbstractDict],
             _ => &[Prim::Any],
@@ -474,11 +479,18 @@ impl Type {
             Value::Symbol(_) => Type::Prim(Prim::Symbol),
             Value::Array(a) => {
                 let a = a.borrow();
+                let sparse = matches!(a.structure, crate::value::Structure::Sparse(_));
                 let rank = match a.data.shape().len() {
+                    1 if sparse => Prim::SparseVector,
+                    2 if sparse => Prim::SparseMatrixCSC,
                     1 if !a.row_adjoint => Prim::Vector,
                     2 => Prim::Matrix,
                     _ => Prim::Array,
                 };
+                if sparse {
+                    let params = vec![element_type(a.eltype), Type::Prim(Prim::Int64)];
+                    return Type::Applied(rank, Rc::from(params));
+                }
                 applied(rank, element_type(a.eltype))
             }
             Value::Range(r) => applied(
@@ -494,12 +506,18 @@ impl Type {
                     .unwrap_or_else(|| common_element_type(&list.borrow(), 0)),
             ),
             Value::Sparse(s) => {
-                let eltype = match s.borrow().eltype {
+                let s = s.borrow();
+                let eltype = match s.eltype {
                     ElType::Bool => Prim::Bool,
                     _ => Prim::Float64,
                 };
                 let params = vec![Type::Prim(eltype), Type::Prim(Prim::Int64)];
-                Type::Applied(Prim::SparseMatrixCSC, Rc::from(params))
+                let kind = if s.vector {
+                    Prim::SparseVector
+                } else {
+                    Prim::SparseMatrixCSC
+                };
+                Type::Applied(kind, Rc::from(params))
             }
             // Types that are also constructors (`Float64`, `Char`) are types, not functions.
             Value::Builtin(b) if Prim::from_name(b.name).is_some() => Type::Prim(Prim::DataType),

@@ -105,9 +105,25 @@ pub struct Array {
     /// For a view, its parent; for a parent, its views (`builtins::views`). `None` for most
     /// arrays.
     pub(crate) links: Option<Box<crate::builtins::views::ViewLinks>>,
+    /// The Julia type that built the array when it is not a plain `Array`.
+    pub structure: Structure,
+}
+
+/// The Julia type an array of numbers carrying derivatives stands for, when its numbers are
+/// stored densely but the methods or the storage of another type still apply.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Structure {
+    /// A plain `Array`.
+    #[default]
+    Dense,
     /// Built by `Diagonal(…)`: under sparsity tracing, the methods of Julia's `Diagonal` type
     /// apply while its off-diagonal entries are constant (`builtins::linalg::diagonal`).
-    pub diagonal: bool,
+    Diagonal,
+    /// A `SparseMatrixCSC` (or, for a vector, a `SparseVector`) of numbers carrying
+    /// derivatives: the column-major places stored explicitly, sorted (zeros written by
+    /// `sparse(I, J, V)`); every other nonzero place is stored too
+    /// (`builtins::sparse::traced`).
+    Sparse(Rc<[usize]>),
 }
 
 impl Array {
@@ -118,7 +134,7 @@ impl Array {
             data,
             row_adjoint: false,
             links: None,
-            diagonal: false,
+            structure: Structure::Dense,
         }
     }
 }
@@ -131,7 +147,7 @@ impl Clone for Array {
             data: self.data.clone(),
             row_adjoint: self.row_adjoint,
             links: None,
-            diagonal: self.diagonal,
+            structure: self.structure.clone(),
         }
     }
 }
@@ -255,13 +271,47 @@ fn common_denominator(start: f64, step: f64) -> f64 {
     }
 }
 
-/// A sparse matrix in compressed sparse column form, with its element type.
+/// A sparse matrix in compressed sparse column form, with its element type; or a sparse
+/// vector, stored as the one column of an n×1 matrix.
 #[derive(Debug, Clone)]
 pub struct SparseMatrix {
     /// The matrix.
     pub matrix: sprs::CsMat<f64>,
     /// `Float64` or `Bool` (a sparsity pattern).
     pub eltype: ElType,
+    /// A `SparseVector`: `matrix` is its one column, and the language sees a vector (one
+    /// index, `length`, `nzind`), not an n×1 matrix.
+    pub vector: bool,
+}
+
+impl SparseMatrix {
+    /// The size the language sees: `[n]` for a vector, `[m, n]` for a matrix.
+    pub fn dims(&self) -> Vec<usize> {
+        if self.vector {
+            vec![self.matrix.rows()]
+        } else {
+            vec![self.matrix.rows(), self.matrix.cols()]
+        }
+    }
+
+    /// Julia's name of its type: `SparseMatrixCSC{Float64, Int64}`, `SparseVector{Bool, Int64}`.
+    pub fn type_name(&self) -> String {
+        let kind = if self.vector {
+            "SparseVector"
+        } else {
+            "SparseMatrixCSC"
+        };
+        format!("{kind}{{{}, Int64}}", self.eltype.name())
+    }
+
+    /// The same kind of value (matrix or vector) holding `matrix`.
+    pub fn like(&self, matrix: sprs::CsMat<f64>, eltype: ElType) -> SparseMatrix {
+        SparseMatrix {
+            vector: self.vector && matrix.cols() == 1,
+            matrix,
+            eltype,
+        }
+    }
 }
 
 /// A user function (one method): its definition, signature and the scope it closes over.
@@ -394,8 +444,20 @@ impl Value {
             Value::Array(a) => {
                 let a = a.borrow();
                 let ndims = a.data.shape().len();
-                match &a.data {
-                    Tensor::Tracer(tr) => crate::show::array_type_name(tracer_type(tr), ndims),
+                match (&a.data, &a.structure) {
+                    (data, Structure::Sparse(_)) => {
+                        let kind = if ndims == 1 {
+                            "SparseVector"
+                        } else {
+                            "SparseMatrixCSC"
+                        };
+                        let element = match data {
+                            Tensor::Tracer(tr) => tracer_type(tr),
+                            _ => a.eltype.name(),
+                        };
+                        format!("{kind}{{{element}, Int64}}")
+                    }
+                    (Tensor::Tracer(tr), _) => crate::show::array_type_name(tracer_type(tr), ndims),
                     _ => crate::show::type_name(a.eltype, ndims),
                 }
             }
@@ -419,11 +481,7 @@ impl Value {
                     .join(", ")
             ),
             Value::NamedTuple(_) => "NamedTuple".into(),
-            Value::List(_) => crate::types::Type::of(self).to_string(),
-            Value::Sparse(s) => match s.borrow().eltype {
-                ElType::Bool => "SparseMatrixCSC{Bool, Int64}".into(),
-                _ => "SparseMatrixCSC{Float64, Int64}".into(),
-            },
+            Value::List(_) | Value::Sparse(_) => crate::types::Type::of(self).to_string(),
             Value::Builtin(b) if crate::types::Prim::from_name(b.name).is_some() => {
                 "DataType".into()
             }

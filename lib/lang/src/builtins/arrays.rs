@@ -118,10 +118,7 @@ fn similar_(interp: &mut Interp, mut args: Args) -> EvalResult {
     };
     if let Value::Sparse(s) = &args.pos[0] {
         let s = s.borrow();
-        let similar = crate::value::SparseMatrix {
-            matrix: s.matrix.clone(),
-            eltype: eltype.unwrap_or(s.eltype),
-        };
+        let similar = s.like(s.matrix.clone(), eltype.unwrap_or(s.eltype));
         return similar_sparse(interp, &similar, &args.pos[1..]);
     }
     let Some(x) = operand(&args.pos[0])? else {
@@ -137,25 +134,31 @@ fn similar_(interp: &mut Interp, mut args: Args) -> EvalResult {
     filled(interp, elt, &shape, 0.0)
 }
 
-/// Julia's `similar` of a sparse matrix: its structure with zero values (what `decompress!`
-/// fills), or with new dimensions an empty sparse matrix.
+/// Julia's `similar` of a sparse matrix or vector: its structure with zero values (what
+/// `decompress!` fills), or with new dimensions an empty sparse matrix or vector.
 fn similar_sparse(interp: &Interp, s: &crate::value::SparseMatrix, dims: &[Value]) -> EvalResult {
-    let matrix = match dims {
-        [] => s.matrix.map(|_| 0.0),
-        _ => match dims_from(dims, "similar")?.as_slice() {
-            [m, n] => {
-                interp.check_alloc(n.saturating_add(1))?;
-                super::sparse::empty_csc(*m, *n)
-            }
-            _ => {
-                return Err(fail(
-                    ErrorKind::DimensionMismatch,
-                    "a sparse matrix is similar only to matrices: use similar(A, m, n)",
-                ))
-            }
-        },
-    };
-    Ok(super::sparse::sparse_value(matrix, s.eltype))
+    if dims.is_empty() {
+        return Ok(Value::Sparse(Rc::new(RefCell::new(
+            s.like(s.matrix.map(|_| 0.0), s.eltype),
+        ))));
+    }
+    match dims_from(dims, "similar")?.as_slice() {
+        [m, n] => {
+            interp.check_alloc(n.saturating_add(1))?;
+            Ok(super::sparse::sparse_value(
+                super::sparse::empty_csc(*m, *n),
+                s.eltype,
+            ))
+        }
+        [n] => Ok(super::sparse::sparse_vector_value(
+            super::sparse::empty_csc(*n, 1),
+            s.eltype,
+        )),
+        _ => Err(fail(
+            ErrorKind::DimensionMismatch,
+            "a sparse array is similar only to vectors and matrices: use similar(A, n) or similar(A, m, n)",
+        )),
+    }
 }
 
 fn copy_(_: &mut Interp, args: Args) -> EvalResult {
@@ -163,10 +166,8 @@ fn copy_(_: &mut Interp, args: Args) -> EvalResult {
     if let Value::Sparse(s) = &args.pos[0] {
         // A large sparse matrix is copied number by number (its arrays are not shared).
         let s = s.borrow();
-        return Ok(super::sparse::sparse_value(
-            super::sparse::copied(&s.matrix)?,
-            s.eltype,
-        ));
+        let copy = s.like(super::sparse::copied(&s.matrix)?, s.eltype);
+        return Ok(Value::Sparse(Rc::new(RefCell::new(copy))));
     }
     Ok(deep_copy(&args.pos[0]))
 }
@@ -203,10 +204,7 @@ pub(crate) fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
         Value::Range(r) => Ok(vec![r.len]),
         Value::List(items) => Ok(vec![items.borrow().len()]),
         Value::Tuple(items) => Ok(vec![items.len()]),
-        Value::Sparse(s) => {
-            let s = s.borrow();
-            Ok(vec![s.matrix.rows(), s.matrix.cols()])
-        }
+        Value::Sparse(s) => Ok(s.borrow().dims()),
         Value::Str(s) => Ok(vec![s.chars().count()]),
         Value::NamedTuple(items) => Ok(vec![items.len()]),
         Value::Object(o) if o.elements().is_some() => Ok(vec![o.elements().map_or(0, |e| e.len())]),

@@ -12,8 +12,27 @@ use difflab_ad::ops;
 
 /// Concatenation of values along `dim` (0-based): numbers and arrays into one array.
 pub fn cat(values: &[Value], dim: usize) -> EvalResult {
-    if values.iter().all(|v| matches!(v, Value::Sparse(_))) && !values.is_empty() {
-        return super::sparse::cat(values, dim);
+    if values.iter().any(|v| matches!(v, Value::Sparse(_))) {
+        // Sparse with plain numbers stays sparse, as in Julia; numbers carrying derivatives
+        // join the dense copies of the sparse parts.
+        let plain = |v: &Value| {
+            matches!(v, Value::Sparse(_))
+                || operand(v)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|o| o.tensor().is_plain())
+        };
+        if values.iter().all(plain) {
+            return super::sparse::cat(values, dim);
+        }
+        let dense = values
+            .iter()
+            .map(|v| match v {
+                Value::Sparse(_) => super::sparse::to_dense(v),
+                other => Ok(other.clone()),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        return cat(&dense, dim);
     }
     if dim == 0 && values.iter().any(|v| operand(v).ok().flatten().is_none()) {
         return vcat_any(values);

@@ -453,6 +453,8 @@ pub fn constant(name: &str) -> Option<Value> {
         | "Float32"
         | "SparseMatrixCSC"
         | "AbstractSparseMatrix"
+        | "SparseVector"
+        | "AbstractSparseVector"
         | "JVP"
         | "VJP"
         | "ImplicitFunctionPreparation" => {

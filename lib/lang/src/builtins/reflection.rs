@@ -240,6 +240,7 @@ fn is_concrete(t: &Type) -> bool {
                 | Prim::Matrix
                 | Prim::Range
                 | Prim::SparseMatrixCSC
+                | Prim::SparseVector
                 | Prim::Set
                 | Prim::Dict
         )

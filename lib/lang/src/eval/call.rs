@@ -436,10 +436,12 @@ impl Interp {
                     format!("type range has no field {text}"),
                 )),
             },
-            other => Err(fail(
-                ErrorKind::ArgumentError,
-                format!("type {} has no field {text}", other.type_name()),
-            )),
+            other => crate::builtins::sparse::traced::field(other, text).unwrap_or_else(|| {
+                Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!("type {} has no field {text}", other.type_name()),
+                ))
+            }),
         }
     }
 

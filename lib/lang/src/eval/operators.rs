@@ -25,6 +25,18 @@ pub struct Operand<'a> {
     pub scalar: bool,
 }
 
+impl Operand<'static> {
+    /// An operand owning its numbers (an array computed for the occasion).
+    pub fn owning(t: Tensor, eltype: ElType) -> Operand<'static> {
+        Operand {
+            guard: None,
+            owned: Some(t),
+            eltype,
+            scalar: false,
+        }
+    }
+}
+
 impl Operand<'_> {
     /// The numbers.
     pub fn tensor(&self) -> &Tensor {

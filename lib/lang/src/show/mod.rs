@@ -22,7 +22,9 @@ pub use dense::{dense_in_container, dense_inline, dense_plain};
 pub use float::{float, float_compact};
 pub(crate) use matrix::{print_matrix, Cell};
 pub use range::range_plain;
-pub use sparse::{sparse_in_container, sparse_inline, sparse_plain};
+pub use sparse::{
+    sparse_in_container, sparse_inline, sparse_plain, sparse_vector_inline, sparse_vector_plain,
+};
 
 /// The display size Julia assumes when the output is not a terminal: 24 rows, 80 columns.
 pub const DEFAULT_SCREEN: (usize, usize) = (24, 80);

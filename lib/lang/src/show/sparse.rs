@@ -1,6 +1,8 @@
 //! Sparse matrices as Julia's SparseArrays prints a `SparseMatrixCSC`: small ones like a
 //! dense matrix with `⋅` for structural zeros, ones of 16 or more rows or columns as a
 //! braille pattern of the stored entries, and `sparse(I, J, V, m, n)` as the `show` form.
+//! A `SparseVector` (the one column of an n×1 matrix) lists its stored entries as
+//! `[i]  =  value`, and shows as `sparsevec(I, V, n)`.
 //!
 //! The dense-like layout is `matrix.rs`; the braille scaling follows SparseArrays'
 //! `_show_with_braille_patterns`, including its rounding of scaled indices.
@@ -128,7 +130,64 @@ pub fn sparse_in_container(m: &CsMatView<f64>, elt: ElType) -> String {
     show_entries(m, elt, true)
 }
 
+/// Julia's REPL display of a sparse vector (the one column of `m`): its summary line, then
+/// `  [i]  =  value` per stored entry, the middle ones elided with `⋮` when they do not fit
+/// the screen's height.
+pub fn sparse_vector_plain(
+    m: &CsMatView<f64>,
+    elt: ElType,
+    screen: Option<(usize, usize)>,
+) -> String {
+    let screen = screen.unwrap_or_else(super::screen);
+    let (n, stored) = (m.rows(), m.nnz());
+    let mut out = format!(
+        "{n}-element SparseVector{{{}, Int64}} with {stored} stored {}",
+        elt.name(),
+        if stored == 1 { "entry" } else { "entries" }
+    );
+    if stored == 0 {
+        return out;
+    }
+    out.push_str(":\n");
+    let entries: Vec<(usize, f64)> = m.iter().map(|(&x, (i, _))| (i + 1, x)).collect();
+    // SparseArrays pads indices to the digits of the length and keeps the entries k with
+    // k < half or k > nnz - half (1-based), where half is (screen rows - 8) ÷ 2.
+    let pad = n.to_string().len();
+    let half = (screen.0 as i64 - 8).div_euclid(2);
+    let count = entries.len() as i64;
+    let mut lines = Vec::new();
+    for (k, &(i, x)) in (1i64..).zip(&entries) {
+        if k < half || k > count - half {
+            lines.push(format!(
+                "  [{i:<pad$}]  =  {}",
+                super::element(elt, x, true)
+            ));
+        } else if k == half {
+            lines.push(format!("   {}   ⋮", " ".repeat(pad)));
+        }
+    }
+    out.push_str(&lines.join("\n"));
+    out
+}
+
+/// Julia's `show` of a sparse vector: `sparsevec([1, 3], [1.0, 2.0], 3)`.
+pub fn sparse_vector_inline(m: &CsMatView<f64>, elt: ElType, limit: bool) -> String {
+    let [rows, _, values] = entry_lists(m, elt, limit);
+    format!("sparsevec({rows}, {values}, {})", m.rows())
+}
+
 fn show_entries(m: &CsMatView<f64>, elt: ElType, limit: bool) -> String {
+    let [rows, cols, values] = entry_lists(m, elt, limit);
+    format!(
+        "sparse({rows}, {cols}, {values}, {}, {})",
+        m.rows(),
+        m.cols()
+    )
+}
+
+/// The row indices, column indices and values of the stored entries in column-major order,
+/// each printed as a Julia vector.
+fn entry_lists(m: &CsMatView<f64>, elt: ElType, limit: bool) -> [String; 3] {
     let mut entries: Vec<(usize, usize, f64)> = m.iter().map(|(&v, (i, j))| (i, j, v)).collect();
     entries.sort_by_key(|&(i, j, _)| (j, i));
     let n = entries.len();
@@ -158,9 +217,5 @@ fn show_entries(m: &CsMatView<f64>, elt: ElType, limit: bool) -> String {
         ElType::Bool => format!("Bool{}", list(&value, "")),
         _ => list(&value, elt.name()),
     };
-    format!(
-        "sparse({rows}, {cols}, {values}, {}, {})",
-        m.rows(),
-        m.cols()
-    )
+    [rows, cols, values]
 }

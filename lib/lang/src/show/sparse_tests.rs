@@ -292,3 +292,48 @@ fn any_screen_size_is_handled() {
         }
     }
 }
+
+#[test]
+fn sparse_vector_lists_its_stored_entries() {
+    // SparseArrays' docstring of `sparsevec`: `sparsevec([1.0, 2.0, 0.0, 0.0, 3.0, 0.0])`.
+    let x = sparse(&[1, 2, 5], &[1, 1, 1], &[1.0, 2.0, 3.0], 6, 1);
+    assert_eq!(
+        super::sparse_vector_plain(&x.view(), F, Some(DEFAULT_SCREEN)),
+        "6-element SparseVector{Float64, Int64} with 3 stored entries:\n  [1]  =  1.0\n  [2]  =  2.0\n  [5]  =  3.0"
+    );
+    // Indices are padded on the right to the digits of the length.
+    let x = sparse(&[1, 4], &[1, 1], &[2.3, 2.2], 10, 1);
+    assert_eq!(
+        super::sparse_vector_plain(&x.view(), F, Some(DEFAULT_SCREEN)),
+        "10-element SparseVector{Float64, Int64} with 2 stored entries:\n  [1 ]  =  2.3\n  [4 ]  =  2.2"
+    );
+    let empty = sparse(&[], &[], &[], 4, 1);
+    assert_eq!(
+        super::sparse_vector_plain(&empty.view(), B, Some(DEFAULT_SCREEN)),
+        "4-element SparseVector{Bool, Int64} with 0 stored entries"
+    );
+}
+
+#[test]
+fn sparse_vector_elides_the_middle_entries_that_do_not_fit() {
+    // 12 rows: entries k < 2 and k > nnz - 2 show, and a `⋮` at k = 2.
+    let x = sparse(&[1, 2, 3, 4, 5], &[1; 5], &[1.0, 2.0, 3.0, 4.0, 5.0], 5, 1);
+    assert_eq!(
+        super::sparse_vector_plain(&x.view(), F, Some((12, 80))),
+        "5-element SparseVector{Float64, Int64} with 5 stored entries:\n  [1]  =  1.0\n       ⋮\n  [4]  =  4.0\n  [5]  =  5.0"
+    );
+}
+
+#[test]
+fn sparse_vector_shows_as_its_constructor_call() {
+    let x = sparse(&[2, 5], &[1, 1], &[1.5, -2.0], 6, 1);
+    assert_eq!(
+        super::sparse_vector_inline(&x.view(), F, false),
+        "sparsevec([2, 5], [1.5, -2.0], 6)"
+    );
+    let empty = sparse(&[], &[], &[], 3, 1);
+    assert_eq!(
+        super::sparse_vector_inline(&empty.view(), F, false),
+        "sparsevec(Int64[], Float64[], 3)"
+    );
+}

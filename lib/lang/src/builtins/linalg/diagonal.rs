@@ -1,5 +1,5 @@
 //! Julia's `Diagonal` under sparsity tracing. `Diagonal(v)` is a plain matrix here, marked as
-//! built by `Diagonal` ([`crate::value::Array::diagonal`]). While its off-diagonal entries are
+//! built by `Diagonal` ([`crate::value::Structure::Diagonal`]). While its off-diagonal entries are
 //! still constants that depend on nothing (no write has put a dependency there), `det`,
 //! `logdet`, `inv` and `exp` of traced numbers follow the methods of Julia's `Diagonal` type:
 //! the product (or sum of logarithms) of the diagonal, and the function entry by entry. Their
@@ -21,7 +21,7 @@ pub fn traced_diagonal(v: &Value) -> Option<Tensor> {
     let Value::Array(a) = v else { return None };
     let a = a.borrow();
     let [n, m] = *a.data.shape() else { return None };
-    if !a.diagonal || n != m || !a.data.has_tracer() {
+    if a.structure != crate::value::Structure::Diagonal || n != m || !a.data.has_tracer() {
         return None;
     }
     let on_diagonal = diagonal_positions(n, n, 0);
@@ -77,7 +77,7 @@ pub fn entrywise(diagonal: &Tensor, f: UnaryFn) -> EvalResult {
 /// The matrix marked as built by `Diagonal`.
 pub fn marked(matrix: Value) -> Value {
     if let Value::Array(a) = &matrix {
-        a.borrow_mut().diagonal = true;
+        a.borrow_mut().structure = crate::value::Structure::Diagonal;
     }
     matrix
 }

@@ -282,7 +282,7 @@ pub(crate) fn dense_tensor(s: &SparseMatrix) -> Tensor {
     for (x, (i, j)) in s.matrix.iter() {
         data[i + j * m] += *x;
     }
-    Tensor::from_col_major(&[m, n], data)
+    Tensor::from_col_major(&s.dims(), data)
 }
 
 /// For a factorization whose rules cover plain numbers, duals and tape numbers: the refusal of

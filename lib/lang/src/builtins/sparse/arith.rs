@@ -204,7 +204,7 @@ fn same_shape(a: &CsMat<f64>, b: &CsMat<f64>) -> Result<(), Flow> {
 }
 
 fn scaled(s: &SparseMatrix, factor: f64) -> Value {
-    sparse_value(s.matrix.map(|&x| x * factor), ElType::Float64)
+    sparse_like(s, s.matrix.map(|&x| x * factor), ElType::Float64)
 }
 
 /// A plain scalar operand (`Int`, `Float64`, `Bool`).
@@ -324,12 +324,22 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
         (BinOp::Add | BinOp::Sub, Sparse(x), Sparse(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             same_shape(&x.matrix, &y.matrix)?;
+            if x.vector != y.vector {
+                return Err(fail(
+                    ErrorKind::DimensionMismatch,
+                    format!(
+                        "dimensions must match: a has dims {:?}, b has dims {:?}",
+                        x.dims(),
+                        y.dims()
+                    ),
+                ));
+            }
             let out = if op == BinOp::Add {
                 &x.matrix + &y.matrix
             } else {
                 &x.matrix - &y.matrix
             };
-            Ok(sparse_value(without_zeros(&out), ElType::Float64))
+            Ok(sparse_like(&x, without_zeros(&out), ElType::Float64))
         }
         (BinOp::Add | BinOp::Sub, _, _) if a.is_number() || b.is_number() => Err(no_method(
             op,
@@ -362,7 +372,8 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
                 ));
             }
             let product = sparse_product(&x.matrix, &y.matrix, &mut interp.poll())?;
-            Ok(sparse_value(without_zeros(&product), ElType::Float64))
+            // A matrix times a sparse vector is a sparse vector.
+            Ok(sparse_like(&y, without_zeros(&product), ElType::Float64))
         }
         (BinOp::Mul, Sparse(x), s) | (BinOp::Mul, s, Sparse(x)) if plain_scalar(s).is_some() => {
             Ok(scaled(&x.borrow(), plain_scalar(s).unwrap_or(1.0)))
@@ -382,6 +393,11 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
             let o = operand(other)?.ok_or_else(|| no_method(op, a, b, ""))?;
             let y = sparse_times(&x.borrow().matrix, o.tensor())?;
             Ok(from_tensor(y, ElType::Float64, false))
+        }
+        (BinOp::Mul, other, Sparse(x)) if x.borrow().vector => {
+            // A dense matrix times a sparse vector is a dense vector; a row times it, a number.
+            let dense = densify(interp, b)?;
+            interp.binary(op, false, other, &dense)
         }
         (BinOp::Mul, other, Sparse(x)) => {
             let o = operand(other)?.ok_or_else(|| no_method(op, a, b, ""))?;
@@ -466,10 +482,10 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
     }
 }
 
-/// `a .op b` when an operand is a sparse matrix; `None` otherwise. Scaling by a number stays
-/// sparse; other operations are computed densely and stored back as a sparse matrix of their
-/// nonzeros (as Julia's sparse broadcasting returns a sparse matrix), unless the result carries
-/// derivatives.
+/// `a .op b` when an operand is a sparse matrix or vector; `None` otherwise. Scaling by a
+/// number stays sparse; other operations are computed densely and stored back as a sparse
+/// matrix or vector of their nonzeros (as Julia's sparse broadcasting returns one), unless the
+/// result carries derivatives.
 pub fn sparse_broadcast(
     interp: &mut Interp,
     op: BinOp,
@@ -493,18 +509,24 @@ pub fn sparse_broadcast(
         }
         let (da, db) = (densify(interp, a)?, densify(interp, b)?);
         let out = interp.binary(op, true, &da, &db)?;
-        let plain_matrix = match &out {
+        let plain_rank = match &out {
             Value::Array(arr) => {
                 let arr = arr.borrow();
-                arr.data.is_plain() && arr.data.shape().len() == 2
+                Some(arr.data.shape().len()).filter(|_| arr.data.is_plain())
             }
-            _ => false,
+            _ => None,
         };
-        if plain_matrix {
-            let (m, eltype) = sparse_of_dense(&out, "broadcast")?;
-            return Ok(sparse_value(m, eltype));
+        match plain_rank {
+            Some(2) => {
+                let (m, eltype) = sparse_of_dense(&out, "broadcast")?;
+                Ok(sparse_value(m, eltype))
+            }
+            Some(1) => {
+                let (m, eltype) = sparse_of_dense(&out, "broadcast")?;
+                Ok(sparse_vector_value(m, eltype))
+            }
+            _ => Ok(out),
         }
-        Ok(out)
     })())
 }
 

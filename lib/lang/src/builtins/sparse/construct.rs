@@ -19,7 +19,7 @@ fn from_triplets(
     eltype: ElType,
     m: usize,
     n: usize,
-) -> EvalResult {
+) -> Result<CsMat<f64>, Flow> {
     if is.len() != js.len() || (vs.len() != is.len() && vs.len() != 1) {
         return Err(fail(
             ErrorKind::ArgumentError,
@@ -58,7 +58,7 @@ fn from_triplets(
     if eltype == ElType::Bool {
         matrix.map_inplace(|&x| f64::from(u8::from(x != 0.0)));
     }
-    Ok(sparse_value(matrix, eltype))
+    Ok(matrix)
 }
 
 fn sparse_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -76,22 +76,25 @@ fn sparse_(interp: &mut Interp, args: Args) -> EvalResult {
             let k = m.min(n);
             interp.check_alloc(k + n)?;
             let diagonal: Vec<i64> = (1..=k as i64).collect();
-            from_triplets(interp, &diagonal, &diagonal, &values, ElType::Float64, m, n)
+            let matrix =
+                from_triplets(interp, &diagonal, &diagonal, &values, ElType::Float64, m, n)?;
+            Ok(sparse_value(matrix, ElType::Float64))
         }
         [a] => {
             if let Value::Sparse(_) = a {
                 return Ok(crate::builtins::arrays::deep_copy(a));
             }
             if carries_derivatives(a)? {
-                // Inside a differentiated function: the dense copy, same values and derivatives.
-                return Ok(crate::builtins::arrays::deep_copy(a));
+                return super::traced::from_dense(a);
             }
             let (m, eltype) = sparse_of_dense(a, "sparse")?;
+            if crate::builtins::arrays::shape_of_value(a).is_some_and(|s| s.len() == 1) {
+                return Ok(sparse_vector_value(m, eltype));
+            }
             Ok(sparse_value(m, eltype))
         }
         [i, j, v, rest @ ..] => {
             let (is, js) = (ints(i, "sparse")?, ints(j, "sparse")?);
-            let (vs, eltype) = numbers(v, "sparse")?;
             let (m, n) = match rest {
                 [m, n] => (to_size(m, "sparse")?, to_size(n, "sparse")?),
                 [] => (
@@ -105,7 +108,14 @@ fn sparse_(interp: &mut Interp, args: Args) -> EvalResult {
                     ))
                 }
             };
-            from_triplets(interp, &is, &js, &vs, eltype, m, n)
+            if carries_derivatives(v)? {
+                return super::traced::from_triplets(interp, &is, &js, v, m, n, false);
+            }
+            let (vs, eltype) = numbers(v, "sparse")?;
+            Ok(sparse_value(
+                from_triplets(interp, &is, &js, &vs, eltype, m, n)?,
+                eltype,
+            ))
         }
         _ => Err(fail(
             ErrorKind::MethodError,
@@ -126,15 +136,15 @@ fn with_eltype(pos: &[Value]) -> (&[Value], ElType) {
 fn spzeros_(interp: &mut Interp, args: Args) -> EvalResult {
     let (pos, eltype) = with_eltype(&args.pos);
     let dims = crate::builtins::dims_from(pos, "spzeros")?;
-    let (m, n) = match dims.as_slice() {
-        [m, n] => (*m, *n),
-        _ => {
-            return Err(fail(
+    let (m, n) =
+        match dims.as_slice() {
+            [m, n] => (*m, *n),
+            [n] => return Ok(sparse_vector_value(super::empty_csc(*n, 1), eltype)),
+            _ => return Err(fail(
                 ErrorKind::MethodError,
-                "no method matching spzeros with these arguments: use spzeros(m, n)",
-            ))
-        }
-    };
+                "no method matching spzeros with these arguments: use spzeros(n) or spzeros(m, n)",
+            )),
+        };
     interp.check_alloc(n + 1)?;
     Ok(sparse_value(super::empty_csc(m, n), eltype))
 }
@@ -155,13 +165,25 @@ fn the_sparse<'a>(args: &'a Args, name: &str) -> Result<std::cell::Ref<'a, Spars
 
 fn nnz_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("nnz", 1, 1)?;
+    if let Some(result) = super::traced::inspect(&args.pos[0], "nnz") {
+        return result;
+    }
     Ok(Value::Int(the_sparse(&args, "nnz")?.matrix.nnz() as i64))
 }
 
 fn findnz_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("findnz", 1, 1)?;
+    if let Some(result) = super::traced::inspect(&args.pos[0], "findnz") {
+        return result;
+    }
     let s = the_sparse(&args, "findnz")?;
     let nnz = s.matrix.nnz();
+    if s.vector {
+        return Ok(Value::tuple(vec![
+            ints_of(s.matrix.indices()),
+            crate::builtins::array(s.eltype, &[nnz], s.matrix.data().to_vec()),
+        ]));
+    }
     let (mut is, mut js, mut vs) = (
         Vec::with_capacity(nnz),
         Vec::with_capacity(nnz),
@@ -183,6 +205,9 @@ fn findnz_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn nonzeros_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("nonzeros", 1, 1)?;
+    if let Some(result) = super::traced::inspect(&args.pos[0], "nonzeros") {
+        return result;
+    }
     let s = the_sparse(&args, "nonzeros")?;
     Ok(crate::builtins::array(
         s.eltype,
@@ -191,25 +216,51 @@ fn nonzeros_(_: &mut Interp, args: Args) -> EvalResult {
     ))
 }
 
-fn rowvals_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("rowvals", 1, 1)?;
-    let s = the_sparse(&args, "rowvals")?;
-    Ok(crate::builtins::array(
+/// 0-based positions as Julia's 1-based `Vector{Int64}`.
+fn ints_of(positions: &[usize]) -> Value {
+    crate::builtins::array(
         ElType::Int64,
-        &[s.matrix.nnz()],
-        s.matrix.indices().iter().map(|i| (i + 1) as f64).collect(),
-    ))
+        &[positions.len()],
+        positions.iter().map(|i| (i + 1) as f64).collect(),
+    )
+}
+
+/// `rowvals(A)` of a matrix (`of_vector` false) or `nonzeroinds(x)` of a vector: the 1-based
+/// indices of the stored entries along the first dimension.
+fn stored_indices(args: &Args, name: &str, of_vector: bool, instead: &str) -> EvalResult {
+    args.arity(name, 1, 1)?;
+    if let Some(result) = super::traced::inspect(&args.pos[0], name) {
+        return result;
+    }
+    let s = the_sparse(args, name)?;
+    if s.vector != of_vector {
+        return Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{}): use {instead}", s.type_name()),
+        ));
+    }
+    Ok(ints_of(s.matrix.indices()))
+}
+
+fn rowvals_(_: &mut Interp, args: Args) -> EvalResult {
+    stored_indices(&args, "rowvals", false, "nonzeroinds(x) or x.nzind")
+}
+
+fn nonzeroinds_(_: &mut Interp, args: Args) -> EvalResult {
+    stored_indices(&args, "nonzeroinds", true, "rowvals(A) or findnz(A)")
 }
 
 fn issparse_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("issparse", 1, 1)?;
-    Ok(Value::Bool(matches!(args.pos[0], Value::Sparse(_))))
+    Ok(Value::Bool(
+        matches!(args.pos[0], Value::Sparse(_)) || super::traced::is_traced_sparse(&args.pos[0]),
+    ))
 }
 
 fn dropzeros_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("dropzeros", 1, 1)?;
     let s = the_sparse(&args, "dropzeros")?;
-    Ok(sparse_value(without_zeros(&s.matrix), s.eltype))
+    Ok(sparse_like(&s, without_zeros(&s.matrix), s.eltype))
 }
 
 fn dropzeros_in_place(_: &mut Interp, args: Args) -> EvalResult {
@@ -240,13 +291,15 @@ fn sprand_with(
 ) -> EvalResult {
     // `sprand(Bool, m, n, p)` stores `true` at each drawn position.
     let (pos, eltype) = with_eltype(&args.pos);
-    let [m, n, p] = pos else {
-        return Err(fail(
+    let (m, n, p) = match pos {
+        [m, n, p] => (to_size(m, "sprand")?, to_size(n, "sprand")?, p),
+        [m, p] => (to_size(m, "sprand")?, 1, p),
+        _ => return Err(fail(
             ErrorKind::MethodError,
-            "no method matching sprand with these arguments: use sprand(m, n, p) or sprand(Bool, m, n, p)",
-        ));
+            "no method matching sprand with these arguments: use sprand(m, n, p), sprand(n, p) or sprand(Bool, m, n, p)",
+        )),
     };
-    let (m, n) = (to_size(m, "sprand")?, to_size(n, "sprand")?);
+    let vector = pos.len() == 2;
     let p = crate::builtins::to_float(p, "sprand")?;
     if !(0.0..=1.0).contains(&p) {
         return Err(fail(
@@ -291,10 +344,65 @@ fn sprand_with(
         }
         indptr.push(indices.len());
     }
-    Ok(sparse_value(
-        CsMat::new_csc((m, n), indptr, indices, data),
-        eltype,
-    ))
+    let matrix = CsMat::new_csc((m, n), indptr, indices, data);
+    Ok(if vector {
+        sparse_vector_value(matrix, eltype)
+    } else {
+        sparse_value(matrix, eltype)
+    })
+}
+
+/// `sparsevec(I, V, [n])` (duplicates summed) and `sparsevec(v)` of a dense vector.
+fn sparsevec_(interp: &mut Interp, args: Args) -> EvalResult {
+    match args.pos.as_slice() {
+        [v] => {
+            if let Value::Sparse(s) = v {
+                if s.borrow().vector {
+                    return Ok(crate::builtins::arrays::deep_copy(v));
+                }
+            }
+            let vector = crate::builtins::arrays::shape_of_value(v).is_some_and(|s| s.len() == 1);
+            if carries_derivatives(v)? && vector {
+                return super::traced::from_dense(v);
+            }
+            let (column, eltype) = sparse_of_dense(v, "sparsevec")?;
+            if column.cols() != 1 {
+                return Err(fail(
+                    ErrorKind::MethodError,
+                    "sparsevec(A) takes a vector: use sparse(A) for a matrix, or sparsevec(vec(A))",
+                ));
+            }
+            Ok(sparse_vector_value(column, eltype))
+        }
+        [i, v, rest @ ..] if rest.len() <= 1 => {
+            let is = ints(i, "sparsevec")?;
+            let n = match rest {
+                [n] => to_size(n, "sparsevec")?,
+                _ => is.iter().copied().max().unwrap_or(0).max(0) as usize,
+            };
+            let js = vec![1; is.len()];
+            if carries_derivatives(v)? {
+                return super::traced::from_triplets(interp, &is, &js, v, n, 1, true);
+            }
+            let (vs, eltype) = numbers(v, "sparsevec")?;
+            if vs.len() != is.len() && vs.len() != 1 {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    format!(
+                        "sparsevec(I, V): I and V must have the same length, got {} and {}",
+                        is.len(),
+                        vs.len()
+                    ),
+                ));
+            }
+            let column = from_triplets(interp, &is, &js, &vs, eltype, n, 1)?;
+            Ok(sparse_vector_value(column, eltype))
+        }
+        _ => Err(fail(
+            ErrorKind::MethodError,
+            "no method matching sparsevec with these arguments: use sparsevec(I, V[, n]) or sparsevec(v)",
+        )),
+    }
 }
 
 /// `kron(A, B)` when either factor is sparse: the sparse Kronecker product (a dense factor
@@ -335,8 +443,8 @@ pub(crate) fn sparse_kron(interp: &Interp, a: &Value, b: &Value) -> Option<EvalR
 }
 
 /// Whether `v` holds numbers carrying derivatives (or sparsity tracers), which a sparse
-/// matrix cannot store: `sparse` and `spdiagm` then give the dense matrix instead, as a
-/// differentiated function needs its values and derivatives more than the storage.
+/// matrix cannot store: `sparse`, `sparsevec` and `spdiagm` then give a dense array marked
+/// sparse (`traced`).
 fn carries_derivatives(v: &Value) -> Result<bool, Flow> {
     Ok(operand(v)?.is_some_and(|o| !o.tensor().is_plain()))
 }
@@ -349,7 +457,7 @@ fn spdiagm_(interp: &mut Interp, args: Args) -> EvalResult {
         Ok::<_, Flow>(any || carries_derivatives(&values)?)
     })?;
     if carried {
-        return crate::builtins::call_named(interp, "diagm", args.pos.clone());
+        return super::traced::diagonals(interp, &args.pos);
     }
     let (size, pairs) = crate::builtins::diagonal_pairs(&args.pos, "spdiagm")?;
     let mut diagonals = Vec::with_capacity(pairs.len());
@@ -395,15 +503,17 @@ fn spdiagm_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "sparse" => sparse_, false, "    sparse(I, J, V, [m, n])\n    sparse(A)\n    sparse(I, n)\n\nA `SparseMatrixCSC{Float64, Int64}` with entries `V[k]` at `(I[k], J[k])` (1-based; duplicates are summed; a single value is repeated), or the nonzeros of a dense matrix, or the n×n identity (`I` is the identity function). Inside a differentiated function, `sparse(A)` of numbers carrying derivatives or sparsity tracers is a dense copy of `A` (a sparse matrix stores plain numbers only; the values and derivatives are the same).\n\n```\njulia> sparse([1, 2, 1], [1, 2, 1], [1.0, 2.0, 3.0], 2, 2)\n2×2 SparseMatrixCSC{Float64, Int64} with 2 stored entries:\n 4.0   ⋅ \n  ⋅   2.0\n```";
-    "spzeros" => spzeros_, false, "    spzeros(m, n)\n\nAn m×n sparse matrix with no stored entries.\n\n```\njulia> nnz(spzeros(3, 3))\n0\n```";
-    "spdiagm" => spdiagm_, false, "    spdiagm(v)\n    spdiagm(k => v, ...)\n    spdiagm(m, n, k => v, ...)\n\nA sparse matrix with `v` on its `k`-th diagonal. Inside a differentiated function, for numbers carrying derivatives or sparsity tracers, it is the dense `diagm` (a sparse matrix stores plain numbers only; the values and derivatives are the same).\n\n```\njulia> spdiagm(0 => [2.0, 2.0], 1 => [-1.0])\n2×2 SparseMatrixCSC{Float64, Int64} with 3 stored entries:\n 2.0  -1.0\n  ⋅    2.0\n```";
-    "sprand" => sprand_, false, "    sprand([rng,] m, n, p)\n    sprand([rng,] Bool, m, n, p)\n\nA random m×n sparse matrix: each entry is stored with probability `p`, with a value uniform in [0, 1) (from the session's generator), or `true` for a `Bool` pattern.\n\n```\njulia> size(sprand(100, 50, 0.1))\n(100, 50)\n```";
-    "nnz" => nnz_, false, "    nnz(A)\n\nThe number of stored entries of a sparse matrix.\n\n```\njulia> nnz(sparse([1, 2], [1, 2], [1.0, 2.0]))\n2\n```";
-    "findnz" => findnz_, false, "    findnz(A)\n\n`(I, J, V)`: the row indices, column indices and values of the stored entries, column by column.\n\n```\njulia> findnz(sparse([2, 1], [1, 2], [5.0, 6.0]))\n([2, 1], [1, 2], [5.0, 6.0])\n```";
+    "sparse" => sparse_, false, "    sparse(I, J, V, [m, n])\n    sparse(A)\n    sparse(I, n)\n\nA `SparseMatrixCSC{Float64, Int64}` with entries `V[k]` at `(I[k], J[k])` (1-based; duplicates are summed; a single value is repeated), or the nonzeros of a dense matrix (of a vector: a `SparseVector`), or the n×n identity (`I` is the identity function). Inside a differentiated function, `sparse` of numbers carrying derivatives or sparsity tracers keeps every number and computes as the dense matrix, while `nnz`, `nonzeros` and the fields see the entries Julia's `SparseMatrixCSC` of duals would store.\n\n```\njulia> sparse([1, 2, 1], [1, 2, 1], [1.0, 2.0, 3.0], 2, 2)\n2×2 SparseMatrixCSC{Float64, Int64} with 2 stored entries:\n 4.0   ⋅ \n  ⋅   2.0\n```";
+    "spzeros" => spzeros_, false, "    spzeros(m, n)\n    spzeros(n)\n\nAn m×n sparse matrix, or a sparse vector of length n, with no stored entries.\n\n```\njulia> nnz(spzeros(3, 3))\n0\n\njulia> spzeros(4)\n4-element SparseVector{Float64, Int64} with 0 stored entries\n```";
+    "sparsevec" => sparsevec_, false, "    sparsevec(I, V, [n])\n    sparsevec(v)\n\nA `SparseVector{Float64, Int64}` of length `n` with entries `V[k]` at `I[k]` (duplicates are summed; `n` defaults to the largest index), or the nonzeros of a dense vector. `sparse(v)` of a vector is the same. Its fields are `n`, `nzind` and `nzval`; `findnz(x)` gives `(nzind, nzval)`.\n\n```\njulia> x = sparsevec([1, 4], [2.5, -1.0], 5)\n5-element SparseVector{Float64, Int64} with 2 stored entries:\n  [1]  =  2.5\n  [4]  =  -1.0\n\njulia> dot(x, [1.0, 2.0, 3.0, 4.0, 5.0])\n-1.5\n```";
+    "nonzeroinds" => nonzeroinds_, false, "    nonzeroinds(x)\n\nThe indices of the stored entries of a sparse vector (its field `nzind`).\n\n```\njulia> nonzeroinds(sparse([0.0, 3.0, 0.0, 4.0]))\n2-element Vector{Int64}:\n 2\n 4\n```";
+    "spdiagm" => spdiagm_, false, "    spdiagm(v)\n    spdiagm(k => v, ...)\n    spdiagm(m, n, k => v, ...)\n\nA sparse matrix with `v` on its `k`-th diagonal. Inside a differentiated function, for numbers carrying derivatives or sparsity tracers, it computes as the dense `diagm` and stores the diagonals given.\n\n```\njulia> spdiagm(0 => [2.0, 2.0], 1 => [-1.0])\n2×2 SparseMatrixCSC{Float64, Int64} with 3 stored entries:\n 2.0  -1.0\n  ⋅    2.0\n```";
+    "sprand" => sprand_, false, "    sprand([rng,] m, n, p)\n    sprand([rng,] Bool, m, n, p)\n    sprand([rng,] n, p)\n\nA random m×n sparse matrix (or sparse vector of length n): each entry is stored with probability `p`, with a value uniform in [0, 1) (from the session's generator), or `true` for a `Bool` pattern.\n\n```\njulia> size(sprand(100, 50, 0.1))\n(100, 50)\n```";
+    "nnz" => nnz_, false, "    nnz(A)\n\nThe number of stored entries of a sparse matrix or vector.\n\n```\njulia> nnz(sparse([1, 2], [1, 2], [1.0, 2.0]))\n2\n```";
+    "findnz" => findnz_, false, "    findnz(A)\n\n`(I, J, V)`: the row indices, column indices and values of the stored entries, column by column; for a sparse vector `(I, V)`.\n\n```\njulia> findnz(sparse([2, 1], [1, 2], [5.0, 6.0]))\n([2, 1], [1, 2], [5.0, 6.0])\n```";
     "nonzeros" => nonzeros_, false, "    nonzeros(A)\n\nThe stored values, column by column.\n\n```\njulia> nonzeros(sparse([1], [1], [3.0]))\n1-element Vector{Float64}:\n 3.0\n```";
     "rowvals" => rowvals_, false, "    rowvals(A)\n\nThe row index of each stored value.\n\n```\njulia> rowvals(sparse([2], [1], [3.0]))\n1-element Vector{Int64}:\n 2\n```";
-    "issparse" => issparse_, false, "    issparse(A)\n\nWhether `A` is a sparse matrix.\n\n```\njulia> issparse(spzeros(2, 2))\ntrue\n```";
+    "issparse" => issparse_, false, "    issparse(A)\n\nWhether `A` is a sparse matrix or a sparse vector.\n\n```\njulia> issparse(spzeros(2, 2))\ntrue\n```";
     "dropzeros" => dropzeros_, false, "    dropzeros(A)\n\nA copy without the stored entries equal to zero.\n\n```\njulia> nnz(dropzeros(sparse([1, 2], [1, 2], [0.0, 1.0])))\n1\n```";
     "dropzeros!" => dropzeros_in_place, false, "    dropzeros!(A)\n\nRemoves the stored entries equal to zero from `A` itself, and returns it.\n\n```\njulia> A = sparse([1, 2], [1, 2], [0.0, 1.0]); dropzeros!(A); nnz(A)\n1\n```";
 }

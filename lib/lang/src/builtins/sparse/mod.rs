@@ -26,6 +26,7 @@ use std::rc::Rc;
 
 pub(crate) mod arith;
 pub(crate) mod construct;
+pub(crate) mod traced;
 
 pub(crate) use arith::SparseLu;
 pub use arith::{sparse_binary, sparse_broadcast, sparse_unary};
@@ -43,7 +44,36 @@ pub fn sparse_value(matrix: CsMat<f64>, eltype: ElType) -> Value {
     } else {
         matrix.to_csc()
     };
-    Value::Sparse(Rc::new(RefCell::new(SparseMatrix { matrix, eltype })))
+    Value::Sparse(Rc::new(RefCell::new(SparseMatrix {
+        matrix,
+        eltype,
+        vector: false,
+    })))
+}
+
+/// A sparse vector value from its one column (an n×1 matrix).
+pub fn sparse_vector_value(column: CsMat<f64>, eltype: ElType) -> Value {
+    let column = if column.is_csc() {
+        column
+    } else {
+        column.to_csc()
+    };
+    debug_assert_eq!(column.cols(), 1);
+    Value::Sparse(Rc::new(RefCell::new(SparseMatrix {
+        matrix: column,
+        eltype,
+        vector: true,
+    })))
+}
+
+/// A sparse value of the kind `like` is (matrix or vector) holding `matrix`.
+fn sparse_like(like: &SparseMatrix, matrix: CsMat<f64>, eltype: ElType) -> Value {
+    let matrix = if matrix.is_csc() {
+        matrix
+    } else {
+        matrix.to_csc()
+    };
+    Value::Sparse(Rc::new(RefCell::new(like.like(matrix, eltype))))
 }
 
 /// The same matrix without its stored zeros.
@@ -98,7 +128,8 @@ fn numbers(v: &Value, name: &str) -> Result<(Vec<f64>, ElType), Flow> {
     Ok((o.tensor().to_col_major(), eltype))
 }
 
-/// `A.field`: `m`, `n`, `colptr`, `rowval`, `nzval` (1-based, as Julia's fields).
+/// `A.field`: `m`, `n`, `colptr`, `rowval`, `nzval` (1-based, as Julia's fields); for a
+/// vector `n`, `nzind`, `nzval`.
 pub fn field(s: &SparseMatrix, name: &str) -> EvalResult {
     let m = &s.matrix;
     let as_ints = |v: Vec<usize>| {
@@ -109,6 +140,21 @@ pub fn field(s: &SparseMatrix, name: &str) -> EvalResult {
             v.into_iter().map(|k| (k + 1) as f64).collect(),
         )
     };
+    if s.vector {
+        return match name {
+            "n" => Ok(Value::Int(m.rows() as i64)),
+            "nzind" => Ok(as_ints(m.indices().to_vec())),
+            "nzval" => Ok(crate::builtins::array(
+                s.eltype,
+                &[m.nnz()],
+                m.data().to_vec(),
+            )),
+            _ => Err(fail(
+                ErrorKind::ArgumentError,
+                format!("type SparseVector has no field {name}; its fields are n, nzind, nzval"),
+            )),
+        };
+    }
     match name {
         "m" => Ok(Value::Int(m.rows() as i64)),
         "n" => Ok(Value::Int(m.cols() as i64)),
@@ -123,11 +169,39 @@ fn entry(s: &SparseMatrix, i: usize, j: usize) -> f64 {
     s.matrix.get(i, j).copied().unwrap_or(0.0)
 }
 
+/// The sparse matrix `A[is, js]` (0-based positions; a source row may be selected several
+/// times).
+fn selection(s: &SparseMatrix, is: &[usize], js: &[usize]) -> CsMat<f64> {
+    let mut targets: Vec<Vec<usize>> = vec![Vec::new(); s.matrix.rows()];
+    for (r, &i) in is.iter().enumerate() {
+        targets[i].push(r);
+    }
+    let mut tri = TriMat::new((is.len(), js.len()));
+    for (c, &j) in js.iter().enumerate() {
+        if let Some(col) = s.matrix.outer_view(j) {
+            for (i, &x) in col.iter() {
+                for &r in &targets[i] {
+                    tri.add_triplet(r, c, x);
+                }
+            }
+        }
+    }
+    tri.to_csc()
+}
+
 /// `A[i, j]` (a number), `A[k]` (linear), `A[i, :]`, `A[:, j]` and other single-row or
-/// single-column selections (dense vectors), `A[rows, cols]` (a sparse matrix).
+/// single-column selections (sparse vectors, as in Julia), `A[rows, cols]` (a sparse matrix).
+/// A sparse vector takes one index: `x[i]` (a number), `x[ks]` (a sparse vector).
 pub fn index(interp: &mut Interp, s: &SparseMatrix, indices: &[Value]) -> EvalResult {
     let (rows, cols) = (s.matrix.rows(), s.matrix.cols());
     match indices {
+        [k] if s.vector => match resolve(k, rows)? {
+            IndexSpec::Scalar(p) => Ok(number(s.eltype, entry(s, p, 0))),
+            IndexSpec::List(ps, _) => {
+                interp.check_alloc(ps.len())?;
+                Ok(sparse_vector_value(selection(s, &ps, &[0]), s.eltype))
+            }
+        },
         [k] => match resolve(k, rows * cols)? {
             IndexSpec::Scalar(p) => Ok(number(s.eltype, entry(s, p % rows, p / rows))),
             IndexSpec::List(ps, shape) => {
@@ -140,43 +214,26 @@ pub fn index(interp: &mut Interp, s: &SparseMatrix, indices: &[Value]) -> EvalRe
             (IndexSpec::Scalar(i), IndexSpec::Scalar(j)) => Ok(number(s.eltype, entry(s, i, j))),
             (IndexSpec::Scalar(i), IndexSpec::List(js, _)) => {
                 interp.check_alloc(js.len())?;
-                let values: Vec<f64> = js.iter().map(|&j| entry(s, i, j)).collect();
-                Ok(crate::builtins::array(s.eltype, &[values.len()], values))
+                let row = selection(s, &[i], &js);
+                Ok(sparse_vector_value(transposed(&row)?, s.eltype))
             }
             (IndexSpec::List(is, _), IndexSpec::Scalar(j)) => {
-                interp.check_alloc(rows + is.len())?;
-                let mut column = vec![0.0; rows];
-                if let Some(col) = s.matrix.outer_view(j) {
-                    for (r, &x) in col.iter() {
-                        column[r] = x;
-                    }
-                }
-                let values: Vec<f64> = is.iter().map(|&r| column[r]).collect();
-                Ok(crate::builtins::array(s.eltype, &[values.len()], values))
+                interp.check_alloc(is.len())?;
+                Ok(sparse_vector_value(selection(s, &is, &[j]), s.eltype))
             }
-            (IndexSpec::List(is, _), IndexSpec::List(js, _)) => {
-                // Each source row may appear at several places of the selection.
-                let mut targets: Vec<Vec<usize>> = vec![Vec::new(); rows];
-                for (r, &i) in is.iter().enumerate() {
-                    targets[i].push(r);
-                }
-                let mut tri = TriMat::new((is.len(), js.len()));
-                for (c, &j) in js.iter().enumerate() {
-                    if let Some(col) = s.matrix.outer_view(j) {
-                        for (i, &x) in col.iter() {
-                            for &r in &targets[i] {
-                                tri.add_triplet(r, c, x);
-                            }
-                        }
-                    }
-                }
-                Ok(sparse_value(tri.to_csc(), s.eltype))
+            (IndexSpec::List(is, _), IndexSpec::List(js, _)) if !s.vector => {
+                Ok(sparse_value(selection(s, &is, &js), s.eltype))
             }
+            (IndexSpec::List(..), IndexSpec::List(..)) => Err(fail(
+                ErrorKind::BoundsError,
+                "a SparseVector takes one index, or an index and 1",
+            )),
         },
         _ => Err(fail(
             ErrorKind::BoundsError,
             format!(
-                "a {rows}×{cols} SparseMatrixCSC takes one or two indices, got {}",
+                "a {} takes one or two indices, got {}",
+                s.type_name(),
                 indices.len()
             ),
         )),
@@ -198,6 +255,7 @@ fn positions(v: &Value, extent: usize) -> Result<Vec<usize>, Flow> {
 pub fn set_index(s: &mut SparseMatrix, indices: &[Value], v: &Value) -> Result<(), Flow> {
     let (rows, cols) = (s.matrix.rows(), s.matrix.cols());
     let targets: Vec<(usize, usize)> = match indices {
+        [k] if s.vector => positions(k, rows)?.into_iter().map(|p| (p, 0)).collect(),
         [k] => positions(k, rows * cols)?
             .into_iter()
             .map(|p| (p % rows, p / rows))
@@ -259,7 +317,7 @@ fn dense_of(s: &SparseMatrix) -> Value {
     from_tensor(dense_tensor(s), s.eltype, false)
 }
 
-/// `Matrix(A)`.
+/// `Matrix(A)`, `Vector(x)`, `collect`.
 pub fn to_dense(v: &Value) -> EvalResult {
     match v {
         Value::Sparse(s) => Ok(dense_of(&s.borrow())),
@@ -273,6 +331,12 @@ pub fn to_dense(v: &Value) -> EvalResult {
 /// `A'`.
 pub fn transpose_value(v: &Value) -> EvalResult {
     match v {
+        Value::Sparse(s) if s.borrow().vector => {
+            // `x'` of a sparse vector is the adjoint row of its dense copy, so that `x' * y`
+            // is a number as in Julia.
+            let dense = dense_of(&s.borrow());
+            crate::eval::operators::adjoint(&dense)
+        }
         Value::Sparse(s) => {
             let s = s.borrow();
             Ok(sparse_value(transposed(&s.matrix)?, s.eltype))
@@ -404,11 +468,64 @@ pub fn sparse_of_dense(v: &Value, name: &str) -> Result<(CsMat<f64>, ElType), Fl
     Ok((tri.to_csc(), eltype))
 }
 
+/// `dot(s, y)` of a sparse array and an array of the same length: the sum of the stored
+/// entries times the entries of `y` at their places, so `y`'s other entries are not read (a
+/// sparsity tracer sees only the stored places, as SparseConnectivityTracer does).
+pub fn stored_dot(s: &SparseMatrix, y: &Value) -> EvalResult {
+    let o = operand(y)?.ok_or_else(|| {
+        fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching dot(::{}, ::{})",
+                s.type_name(),
+                y.type_name()
+            ),
+        )
+    })?;
+    let t = o.tensor();
+    let rows = s.matrix.rows();
+    let length = rows * s.matrix.cols();
+    if t.len() != length {
+        return Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!(
+                "first array has length {length} which does not match the length of the second, {}",
+                t.len()
+            ),
+        ));
+    }
+    let mut places = Vec::with_capacity(s.matrix.nnz());
+    let mut values = Vec::with_capacity(s.matrix.nnz());
+    for (&x, (i, j)) in s.matrix.iter() {
+        places.push(i + j * rows);
+        values.push(x);
+    }
+    let n = places.len();
+    let picked = difflab_ad::ops::gather(&difflab_ad::ops::reshape(t, &[length])?, &places, &[n])?;
+    let products = difflab_ad::ops::binary(
+        difflab_ad::ops::BinaryFn::Mul,
+        &picked,
+        &Tensor::from_col_major(&[n], values),
+    )?;
+    let total = difflab_ad::ops::sum_all(&products)?;
+    let eltype = if s.eltype == ElType::Bool && o.eltype != ElType::Float64 {
+        ElType::Int64
+    } else {
+        ElType::Float64
+    };
+    Ok(from_tensor(total, eltype, true))
+}
+
 /// `[A; B]` (`dim` 0) and `[A B]` (`dim` 1) of sparse matrices, dense ones joining them as
-/// sparse matrices (the result is sparse, as in Julia).
+/// sparse matrices (the result is sparse, as in Julia); `[x; y]` of vectors is a sparse vector.
 pub fn cat(values: &[Value], dim: usize) -> EvalResult {
     let mut mats = Vec::with_capacity(values.len());
     let mut all_bool = true;
+    let is_vector = |v: &Value| match v {
+        Value::Sparse(s) => s.borrow().vector,
+        other => crate::builtins::arrays::shape_of_value(other).is_some_and(|s| s.len() == 1),
+    };
+    let vector_result = dim == 0 && values.iter().all(is_vector);
     for v in values {
         let (m, eltype) = match v {
             Value::Sparse(s) => {
@@ -442,6 +559,9 @@ pub fn cat(values: &[Value], dim: usize) -> EvalResult {
     } else {
         ElType::Float64
     };
+    if vector_result {
+        return Ok(sparse_vector_value(out, eltype));
+    }
     Ok(sparse_value(out, eltype))
 }
 

@@ -186,8 +186,32 @@ fn constructors_sum_duplicates_and_keep_stored_zeros() {
         ElType::Float64,
         false,
     );
-    let refused = call(&mut it, "sparse", vec![ints(&[1]), ints(&[1]), dual]);
-    assert_eq!(error_kind(refused), ErrorKind::MethodError);
+    // Values carrying derivatives keep them: a dense array marked as the sparse one.
+    let traced = ok(call(
+        &mut it,
+        "sparse",
+        vec![
+            ints(&[1, 1]),
+            ints(&[1, 1]),
+            dual,
+            Value::Int(2),
+            Value::Int(2),
+        ],
+    ));
+    assert_eq!(traced.type_name(), "SparseMatrixCSC{Float64, Int64}");
+    assert!(matches!(
+        ok(call(&mut it, "nnz", vec![traced.clone()])),
+        Value::Int(1)
+    ));
+    let Value::Array(a) = &traced else {
+        panic!("a dense array of duals expected, got {traced:?}")
+    };
+    let Tensor::Dual(d) = &a.borrow().data else {
+        panic!("derivatives expected")
+    };
+    // The one value is placed twice at (1, 1), so it counts twice, partials included.
+    assert_eq!(d.value.to_col_major(), vec![2.0, 0.0, 0.0, 0.0]);
+    assert_eq!(d.partials[0].to_col_major(), vec![2.0, 0.0, 0.0, 0.0]);
 }
 
 #[test]
@@ -243,14 +267,14 @@ fn indexing_and_assignment() {
             matches!(ok(index(&mut it, &s, &[Value::Int(3), Value::Int(2)])), Value::Float(x) if x == 0.0)
         );
         assert!(matches!(ok(index(&mut it, &s, &[Value::Int(5)])), Value::Float(x) if x == 5.0));
-        assert_eq!(
-            numbers(&ok(index(&mut it, &s, &[colon.clone(), Value::Int(1)]))),
-            vec![6.0, 0.0, 7.0]
-        );
-        assert_eq!(
-            numbers(&ok(index(&mut it, &s, &[Value::Int(2), colon.clone()]))),
-            vec![0.0, 5.0]
-        );
+        // A column or a row is a sparse vector.
+        let column = ok(index(&mut it, &s, &[colon.clone(), Value::Int(1)]));
+        assert_eq!(column.type_name(), "SparseVector{Float64, Int64}");
+        assert_eq!(dense_numbers(&column), vec![6.0, 0.0, 7.0]);
+        let row = ok(index(&mut it, &s, &[Value::Int(2), colon.clone()]));
+        assert_eq!(row.type_name(), "SparseVector{Float64, Int64}");
+        assert_eq!(dense_numbers(&row), vec![0.0, 5.0]);
+        assert_eq!(matrix_of(&row).nnz(), 1);
         let sub = ok(index(&mut it, &s, &[range(2, 3), colon.clone()]));
         assert_eq!(dense_numbers(&sub), vec![0.0, 7.0, 5.0, 0.0]);
         assert_eq!(
