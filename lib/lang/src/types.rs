@@ -702,7 +702,7 @@ pub fn is_derivative_number_type(v: &Value) -> bool {
 
 /// The declared supertype of a library object's type, when it is a user-visible abstract type
 /// (the builtin linear solvers are `AbstractLinearSolver`s, the detectors
-/// `ADTypes.AbstractSparsityDetector`s).
+/// `ADTypes.AbstractSparsityDetector`s, the backends `ADTypes.AbstractADType`s).
 fn library_supertype(name: &str) -> Option<Type> {
     let abstract_name = match name {
         "IterativeLinearSolver" | "DirectLinearSolver" | "IterativeLeastSquaresSolver" => {
@@ -713,6 +713,8 @@ fn library_supertype(name: &str) -> Option<Type> {
         | "KnownJacobianSparsityDetector"
         | "KnownHessianSparsityDetector"
         | "DenseSparsityDetector" => "AbstractSparsityDetector",
+        "SecondOrder" | "MixedMode" => "AbstractADType",
+        backend if backend.starts_with("Auto") => "AbstractADType",
         _ => return None,
     };
     library_abstract_type(abstract_name)
@@ -720,7 +722,7 @@ fn library_supertype(name: &str) -> Option<Type> {
 
 thread_local! {
     /// The abstract types the libraries declare, one definition each (types compare by it).
-    static LIBRARY_ABSTRACT_TYPES: Vec<Rc<TypeDef>> = ["AbstractLinearSolver", "AbstractSparsityDetector"]
+    static LIBRARY_ABSTRACT_TYPES: Vec<Rc<TypeDef>> = ["AbstractLinearSolver", "AbstractSparsityDetector", "AbstractADType"]
         .iter()
         .map(|name| {
             Rc::new(TypeDef {
@@ -736,8 +738,8 @@ thread_local! {
         .collect();
 }
 
-/// A library's abstract type by name (`AbstractLinearSolver`, `AbstractSparsityDetector`),
-/// which users may subtype and annotate with.
+/// A library's abstract type by name (`AbstractLinearSolver`, `AbstractSparsityDetector`,
+/// `AbstractADType`), which users may subtype and annotate with.
 pub fn library_abstract_type(name: &str) -> Option<Type> {
     LIBRARY_ABSTRACT_TYPES.with(|types| {
         types

@@ -268,7 +268,11 @@ pub enum ExprKind {
         module: Name,
         /// The imported names (operators spelled as written: `+`).
         names: Vec<Name>,
+        /// The names imported under another name (`import M: a as b`): `(a, b)`.
+        renamed: Vec<(Name, Name)>,
     },
+    /// `import M as A, N as B`: `A.x` is `M.x`, `B.x` is `N.x`.
+    ModuleAlias(Vec<(Name, Name)>),
     /// `x::T` in an expression: a type assertion (`x` when it is a `T`, else a `TypeError`).
     TypeAssert {
         /// The checked value.

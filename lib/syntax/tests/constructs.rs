@@ -676,6 +676,18 @@ fn using_and_import() {
         ),
         ("import A.B", "(import A B)"),
         ("import A.B.c", "(import B c)"),
+        // Other names: modules, imported names, a member by its path.
+        (
+            "import DifferentiationInterface as DI",
+            "(import DifferentiationInterface as DI)",
+        ),
+        (
+            "import LinearAlgebra as LA, ForwardDiff",
+            "(import LinearAlgebra as LA)",
+        ),
+        ("import A as B, C as D", "(import A as B C as D)"),
+        ("using X: y as z, w", "(import X w y as z)"),
+        ("import A.f as g", "(import A f as g)"),
     ]);
 }
 

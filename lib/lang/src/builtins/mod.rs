@@ -467,9 +467,9 @@ pub fn constant(name: &str) -> Option<Value> {
             let (_, name) = rounding::ROUNDING_MODES.iter().find(|(n, _)| *n == mode)?;
             Value::object(rounding::RoundingMode(name))
         }
-        "AbstractLinearSolver" | "AbstractSparsityDetector" => Value::Type(std::rc::Rc::new(
-            crate::types::library_abstract_type(name).expect("a library type"),
-        )),
+        "AbstractLinearSolver" | "AbstractSparsityDetector" | "AbstractADType" => Value::Type(
+            std::rc::Rc::new(crate::types::library_abstract_type(name).expect("a library type")),
+        ),
         "Any" | "Number" | "Real" | "Integer" | "AbstractArray" | "AbstractVector"
         | "AbstractMatrix" | "String" | "AbstractString" | "AbstractChar" | "Function"
         | "Nothing" | "Tuple" | "NamedTuple" | "AbstractSet" | "AbstractDict" | "AbstractRange"

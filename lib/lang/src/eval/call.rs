@@ -455,6 +455,7 @@ impl Interp {
         let shadowed = self
             .lookup(module)
             .is_ok_and(|v| !crate::builtins::modules::is_module(&v));
+        let module = self.module_aliases.get(&module).copied().unwrap_or(module);
         if !MODULES.contains(&module.as_str()) || shadowed {
             return None;
         }

@@ -157,6 +157,8 @@ pub struct Interp {
     pub(crate) extensions: HashMap<Name, Vec<Rc<crate::value::Closure>>>,
     /// Builtin names imported for extension (`import Base: +`).
     pub(crate) imported: std::collections::HashSet<Name>,
+    /// Other names of modules (`import LinearAlgebra as LA`): alias to module.
+    pub(crate) module_aliases: std::collections::HashMap<Name, Name>,
     depth: usize,
     /// The address of a local in `run`: how deep the Rust stack has grown is measured from it.
     stack_base: usize,
@@ -187,6 +189,7 @@ impl Interp {
             docs: HashMap::new(),
             extensions: HashMap::new(),
             imported: std::collections::HashSet::new(),
+            module_aliases: std::collections::HashMap::new(),
             depth: 0,
             stack_base: 0,
             scope: None,
@@ -554,7 +557,17 @@ impl Interp {
                 params,
                 supertype,
             } => self.define_abstract(*name, params, supertype.as_deref()),
-            ExprKind::Import { names, .. } => self.import(names),
+            ExprKind::Import {
+                module,
+                names,
+                renamed,
+            } => self.import(*module, names, renamed, expr.span),
+            ExprKind::ModuleAlias(aliases) => {
+                for &(module, alias) in aliases {
+                    self.alias_module(module, alias);
+                }
+                Ok(Value::Nothing)
+            }
             ExprKind::TypeAssert { value, ty } => {
                 let v = self.eval(value)?;
                 let t = self.eval_type(ty, &[])?;

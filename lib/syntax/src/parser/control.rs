@@ -263,18 +263,41 @@ impl<'s> Parser<'s> {
     }
 
     /// `using A, B.C` (accepted and ignored by the evaluator), `import A: x, y, +`,
-    /// `using A: x` and `import A.x` (an [`ExprKind::Import`] of the names).
+    /// `using A: x` and `import A.x` (an [`ExprKind::Import`] of the names), `import A: x as y`
+    /// (renamed) and `import A as B` (an [`ExprKind::ModuleAlias`]).
     pub(super) fn parse_using(&mut self) -> PResult<Expr> {
         let keyword = self.bump();
         let mut end = keyword.span;
         let mut want_name = true;
         let mut path: Vec<Name> = Vec::new();
         let mut names: Vec<Name> = Vec::new();
+        let mut renamed: Vec<(Name, Name)> = Vec::new();
+        // `import M as A` and `import M.f as g`: the path before `as`, and the new name.
+        let mut path_aliases: Vec<(Vec<Name>, Name)> = Vec::new();
+        let mut current: Vec<Name> = Vec::new();
         let mut after_colon = false;
         let mut modules = 1;
         loop {
             let token = self.peek_raw().clone();
             match token.kind {
+                TokenKind::Ident(_) if !want_name && self.text(token.span) == "as" => {
+                    self.bump();
+                    let target = self.peek_raw().clone();
+                    if !matches!(target.kind, TokenKind::Ident(_)) {
+                        return Err(self.expected("a name after \"as\"", &target));
+                    }
+                    let new_name = Name::new(&self.text(target.span));
+                    match (after_colon, names.pop()) {
+                        (true, Some(name)) => renamed.push((name, new_name)),
+                        (false, _) if !current.is_empty() => {
+                            path_aliases.push((std::mem::take(&mut current), new_name));
+                        }
+                        _ => return Err(self.expected("a module or name before \"as\"", &token)),
+                    }
+                    self.bump();
+                    end = target.span;
+                    continue;
+                }
                 TokenKind::Ident(_) | TokenKind::Op { .. } if want_name => {
                     want_name = false;
                     let name = Name::new(&self.text(token.span));
@@ -282,6 +305,7 @@ impl<'s> Parser<'s> {
                         names.push(name);
                     } else {
                         path.push(name);
+                        current.push(name);
                     }
                 }
                 TokenKind::Dot if !after_colon => want_name = true,
@@ -292,6 +316,9 @@ impl<'s> Parser<'s> {
                 TokenKind::Comma if !want_name => {
                     want_name = true;
                     modules += usize::from(!after_colon);
+                    if !after_colon {
+                        current.clear();
+                    }
                 }
                 _ if want_name => return Err(self.expected("a module or name", &token)),
                 _ => break,
@@ -303,14 +330,30 @@ impl<'s> Parser<'s> {
             }
         }
         let is_import = keyword.kind == TokenKind::Keyword(Keyword::Import);
-        let kind = match (after_colon, path.as_slice()) {
-            (true, [.., module]) => ExprKind::Import {
+        let kind = match (after_colon, path.as_slice(), path_aliases.as_slice()) {
+            // `import M.f as g` binds `g` to `M.f`.
+            (false, _, [(member, alias)]) if member.len() >= 2 && modules == 1 => {
+                ExprKind::Import {
+                    module: member[member.len() - 2],
+                    names: Vec::new(),
+                    renamed: vec![(member[member.len() - 1], *alias)],
+                }
+            }
+            (false, _, [_, ..]) => ExprKind::ModuleAlias(
+                path_aliases
+                    .iter()
+                    .filter_map(|(module, alias)| Some((*module.last()?, *alias)))
+                    .collect(),
+            ),
+            (true, [.., module], _) => ExprKind::Import {
                 module: *module,
                 names,
+                renamed,
             },
-            (false, [.., module, name]) if is_import && modules == 1 => ExprKind::Import {
+            (false, [.., module, name], _) if is_import && modules == 1 => ExprKind::Import {
                 module: *module,
                 names: vec![*name],
+                renamed,
             },
             _ => ExprKind::Using,
         };

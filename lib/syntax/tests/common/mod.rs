@@ -305,9 +305,22 @@ pub fn expr(e: &Expr) -> String {
         ExprKind::Macro { name, args } => list(&format!("@{name}"), args.iter().map(expr)),
         ExprKind::Interpolate(x) => list("$", [expr(x)]),
         ExprKind::Using => "using".into(),
-        ExprKind::Import { module, names } => list(
+        ExprKind::Import {
+            module,
+            names,
+            renamed,
+        } => list(
             &format!("import {module}"),
-            names.iter().map(|n| n.to_string()),
+            names
+                .iter()
+                .map(|n| n.to_string())
+                .chain(renamed.iter().map(|(a, b)| format!("{a} as {b}"))),
+        ),
+        ExprKind::ModuleAlias(aliases) => list(
+            "import",
+            aliases
+                .iter()
+                .map(|(module, alias)| format!("{module} as {alias}")),
         ),
         ExprKind::TypeAssert { value, ty } => list("::", [expr(value), expr(ty)]),
         ExprKind::Struct(d) => {

@@ -1,8 +1,9 @@
 //! Backend constructors of the language: `AutoForwardDiff(; chunksize)`,
 //! `AutoReverseDiff(; compile)`, `AutoFiniteDiff(; fdtype)`, `AutoFastDifferentiation()`,
 //! `SecondOrder(outer, inner)`, the test backends `AutoZeroForward()` and `AutoZeroReverse()`,
-//! and the clear error for backends of the documents that difflab
-//! does not implement.
+//! the questions DifferentiationInterface asks of a backend (`check_available`,
+//! `forward_counterpart`, `inner`, ...), and the clear error for backends of the documents that
+//! difflab does not implement.
 
 use crate::builtins::{to_size, Args};
 use crate::error::ErrorKind;
@@ -248,6 +249,50 @@ fn check_inplace_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Bool(true))
 }
 
+/// `forward_counterpart(backend)` (`forward`) and `reverse_counterpart(backend)`:
+/// DifferentiationInterface's backend of the other mode made for `backend`, or `backend` itself
+/// when it has none (every difflab backend computes both pushforwards and pullbacks). Each
+/// zero backend is the other's counterpart; `AutoSparse` keeps its detection and coloring
+/// around its dense backend's counterpart; `MixedMode` is its own; for `SecondOrder` the
+/// question is ambiguous, an `ArgumentError`.
+fn counterpart(args: &Args, name: &str, forward: bool) -> EvalResult {
+    args.arity(name, 1, 1)?;
+    let v = &args.pos[0];
+    let flipped = |b: &Backend| match b {
+        Backend::ZeroReverse if forward => Backend::ZeroForward,
+        Backend::ZeroForward if !forward => Backend::ZeroReverse,
+        other => other.clone(),
+    };
+    if let Some(sparse) = super::sparse_ad::as_auto_sparse(v) {
+        if sparse.mixed_reverse.is_some() {
+            return Ok(v.clone());
+        }
+        return Ok(Value::object(sparse.around(flipped(&sparse.dense))));
+    }
+    if super::sparse_ad::as_mixed_mode(v).is_some() {
+        return Ok(v.clone());
+    }
+    match as_backend(v) {
+        Some(Backend::SecondOrder { .. }) => Err(fail(
+            ErrorKind::ArgumentError,
+            format!("`{name}` is ambiguous for `SecondOrder` backends, apply it to `inner(backend)` and `outer(backend)` separately."),
+        )),
+        Some(b) => Ok(backend_value(flipped(b))),
+        None => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching {name}(::{})", v.type_name()),
+        )),
+    }
+}
+
+fn forward_counterpart_(_: &mut Interp, args: Args) -> EvalResult {
+    counterpart(&args, "forward_counterpart", true)
+}
+
+fn reverse_counterpart_(_: &mut Interp, args: Args) -> EvalResult {
+    counterpart(&args, "reverse_counterpart", false)
+}
+
 /// `inner(b)` / `outer(b)` of a `SecondOrder` backend.
 fn second_order_part(args: &Args, name: &str, want_outer: bool) -> EvalResult {
     args.arity(name, 1, 1)?;
@@ -355,6 +400,8 @@ fn required_packages_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "forward_counterpart" => forward_counterpart_, false, "    forward_counterpart(backend)\n\nDifferentiationInterface's forward-mode counterpart of a backend (public, not exported: `DifferentiationInterface.forward_counterpart`): the backend made for forward mode when there is one, else `backend` itself, since every backend computes pushforwards too. `AutoZeroReverse()`'s is `AutoZeroForward()`; `AutoSparse` keeps its detector and coloring around its dense backend's counterpart; `MixedMode` is its own; `SecondOrder` raises an `ArgumentError` (apply it to `inner` and `outer`).\n\n```\njulia> DifferentiationInterface.forward_counterpart(AutoZeroReverse())\nAutoZeroForward()\n\njulia> forward_counterpart(AutoReverseDiff())\nAutoReverseDiff()\n```";
+    "reverse_counterpart" => reverse_counterpart_, false, "    reverse_counterpart(backend)\n\nDifferentiationInterface's reverse-mode counterpart of a backend; see `?forward_counterpart`. `AutoZeroForward()`'s is `AutoZeroReverse()`.\n\n```\njulia> reverse_counterpart(AutoZeroForward())\nAutoZeroReverse()\n\njulia> mode(reverse_counterpart(AutoSparse(AutoZeroForward())))\nReverseMode()\n```";
     "required_packages" => required_packages_, false, "    DifferentiationInterface.required_packages(backend)\n\nThe packages of the Julia ecosystem a backend needs there (difflab's own implementations need none): one per backend of a `SecondOrder` or `MixedMode`, and SparseMatrixColorings for `AutoSparse`.\n\n```\njulia> DifferentiationInterface.required_packages(AutoSparse(AutoForwardDiff()))\n2-element Vector{String}:\n \"ForwardDiff\"\n \"SparseMatrixColorings\"\n```";
     "AutoForwardDiff" => auto_forward, false, "    AutoForwardDiff(; chunksize=nothing)\n\nForward-mode AD with dual numbers (the technique of ForwardDiff.jl). Each pass carries `chunksize` partials; by default all inputs up to 12, else evenly split batches of at most 12. Cheap when inputs are few.\n\nPreparing (`prepare_jacobian(f, AutoForwardDiff(), x)` and the other `prepare_*`) records a function that computes on scalars (loops, indexing, scalar arithmetic) once, as a program of its scalar operations; every call with the preparation then runs the same passes of dual numbers over that recording instead of interpreting `f`, so a comparison shows the algorithm's cost. Before each call, the globals, helpers and captured variables `f` read are compared with their values at recording, and a change records it again. A function that branches on values (`if x[1] > 0`), prints or changes what it reads, and one made of whole-array operations (already compiled kernels), runs as written at every call; the preparation's display says which. The same holds for `AutoReverseDiff()` and `SecondOrder` over both.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoForwardDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
     "AutoReverseDiff" => auto_reverse, false, "    AutoReverseDiff(; compile=false)\n\nReverse-mode AD with a tape (the technique of ReverseDiff.jl): the function runs once while every primitive records how to send cotangents back, then one backward sweep gives a whole gradient (one sweep per output for Jacobians). With `compile=true`, preparing (`prepare_gradient(f, AutoReverseDiff(compile=true), x)` and the other `prepare_*`) records the tape once, and every call with that preparation replays the recorded operations on the new input without running `f` (much faster for scalar loops). As in ReverseDiff, a compiled tape follows the control flow of the recording: every comparison on a value that depends on `x` (`if`, `while`, `?:`, `ifelse` conditions) is checked at each replay, and a different outcome is an `ArgumentError` instead of a wrong derivative; choices made without a comparison (`sort`, `argmax`, conversion to integers) are not detected, so use `compile=false` for such functions. `Constant` contexts with other values than at preparation, and custom rules (`DifferentiateWith`, `ImplicitFunction`), make it record at every call (a warning says so at preparation). With `compile=false`, a prepared function that computes on scalars runs on a recording too, a traced program without guards (a function that branches on values runs as written; see `?AutoForwardDiff`). Globals and captured variables the function read are checked at each call, and a change records it again. Without a preparation, `compile` makes no difference.\n\n```\njulia> gradient(x -> sum(abs2, x), AutoReverseDiff(), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n\njulia> f(x) = sum(x .^ 3); b = AutoReverseDiff(compile=true);\n\njulia> prep = prepare_gradient(f, b, zeros(2));\n\njulia> gradient(f, prep, b, [1.0, 2.0])\n2-element Vector{Float64}:\n  3.0\n 12.0\n```";

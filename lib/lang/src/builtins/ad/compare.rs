@@ -192,7 +192,16 @@ fn nonzeros(v: &Value) -> Option<usize> {
 }
 
 fn is_backend(v: &Value) -> bool {
-    as_backend(v).is_some() || super::sparse_ad::as_auto_sparse(v).is_some()
+    as_backend(v).is_some() || super::sparse_ad::as_auto_sparse(v).is_some() || is_user_backend(v)
+}
+
+/// A value of a user type declared `<: ADTypes.AbstractADType`: the tables take it as a
+/// backend, and its calls fail (no operator knows it), as DifferentiationInterfaceTest's do
+/// for a backend without methods.
+fn is_user_backend(v: &Value) -> bool {
+    matches!(v, Value::Struct(_))
+        && crate::types::library_abstract_type("AbstractADType")
+            .is_some_and(|t| crate::types::Type::of(v).is_subtype(&t))
 }
 
 pub(super) fn backends_of(v: &Value) -> Result<Vec<Value>, Flow> {
@@ -548,6 +557,7 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
             "correctness",
             "type_stability",
             "allocations",
+            "skip_allocations",
             "benchmark",
             "excluded",
             "detailed",
@@ -605,6 +615,7 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
     for flag in ["adaptive_batchsize", "count_calls", "benchmark_test"] {
         args.flag(flag, true)?;
     }
+    args.flag("skip_allocations", false)?;
     // What benchmark_differentiation takes is handed on when a benchmark is asked for.
     let benchmark_keywords: Vec<(Name, Value)> = super::benchmarking::KEYWORDS
         .iter()
@@ -685,5 +696,5 @@ fn test_differentiation_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios=default_scenarios(); correctness=true, rtol=1e-3, atol=0, excluded=Symbol[], sparsity=false, scenario_intact=true, reprepare=true, isapprox, logging=false, testset_name, benchmark=:none)\n\nRuns every backend on every scenario it is compatible with (sparse backends take Jacobians and Hessians, `SecondOrder` backends second-order operators), as DifferentiationInterfaceTest does, and returns a table: one row per backend × scenario × call × prepared, where the calls are the one returning the value too (`value_and_gradient`, `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the operator alone, in the scenario's operator place. Each call runs twice; prepared, with a preparation made on the scenario's `prep_args` (zeros by default; on the input itself when its size differs, unless `reprepare=false`), with `strict=Val(true)` and `Val(false)`. A row passes when the value and results match the scenario's (as Julia's `isapprox`: the relative error `‖got - want‖ / max(‖got‖, ‖want‖)` at most `rtol`, or the absolute `‖got - want‖` at most `atol`; tuples entry by entry; or the user's `isapprox(got, want; atol, rtol)`), when `sparsity=true` Jacobians and Hessians have the reference's number of nonzeros, and when testing left the scenario intact; `message` says why a row failed. `correctness=false` only checks that every call runs; `excluded` drops operators (`FIRST_ORDER`, `SECOND_ORDER`); `logging=true` shows a progress bar on stderr; `testset_name` titles the table; `benchmark=:prepared` or `:full` returns `benchmark_differentiation`'s table instead; `type_stability` and `allocations` (`:none`, `:prepared`, `:full`) are accepted for code written for DIT and check nothing: an interpreter has no inferred types or allocation-free compiled code to check.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
+    "test_differentiation" => test_differentiation_, false, "    test_differentiation(backends, scenarios=default_scenarios(); correctness=true, rtol=1e-3, atol=0, excluded=Symbol[], sparsity=false, scenario_intact=true, reprepare=true, isapprox, logging=false, testset_name, benchmark=:none)\n\nRuns every backend on every scenario it is compatible with (sparse backends take Jacobians and Hessians, `SecondOrder` backends second-order operators), as DifferentiationInterfaceTest does, and returns a table: one row per backend × scenario × call × prepared, where the calls are the one returning the value too (`value_and_gradient`, `value_gradient_and_hessian`, `gradient_and_hvp`, ...) and the operator alone, in the scenario's operator place. Each call runs twice; prepared, with a preparation made on the scenario's `prep_args` (zeros by default; on the input itself when its size differs, unless `reprepare=false`), with `strict=Val(true)` and `Val(false)`. A row passes when the value and results match the scenario's (as Julia's `isapprox`: the relative error `‖got - want‖ / max(‖got‖, ‖want‖)` at most `rtol`, or the absolute `‖got - want‖` at most `atol`; tuples entry by entry; or the user's `isapprox(got, want; atol, rtol)`), when `sparsity=true` Jacobians and Hessians have the reference's number of nonzeros, and when testing left the scenario intact; `message` says why a row failed. `correctness=false` only checks that every call runs; `excluded` drops operators (`FIRST_ORDER`, `SECOND_ORDER`); `logging=true` shows a progress bar on stderr; `testset_name` titles the table; `benchmark=:prepared` or `:full` returns `benchmark_differentiation`'s table instead; `type_stability` and `allocations` (`:none`, `:prepared`, `:full`, and `skip_allocations`) are accepted for code written for DIT and check nothing: an interpreter has no inferred types or allocation-free compiled code to check.\n\n```\njulia> t = test_differentiation([AutoForwardDiff(), AutoFiniteDiff()], default_scenarios());\n\njulia> all(row -> row.passed, t)\ntrue\n```";
 }

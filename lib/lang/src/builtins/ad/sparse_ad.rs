@@ -446,8 +446,21 @@ pub struct AutoSparse {
     pub algorithm: SparseColoring,
 }
 
+impl AutoSparse {
+    /// The same detection and coloring around another dense backend.
+    pub fn around(&self, dense: Backend) -> AutoSparse {
+        AutoSparse {
+            dense,
+            mixed_reverse: self.mixed_reverse.clone(),
+            detector: self.detector.clone(),
+            algorithm: self.algorithm.clone(),
+        }
+    }
+}
+
 /// How `AutoSparse` colors a pattern: greedily, or with SparseMatrixColorings'
 /// `ConstantColoringAlgorithm` (colors given in advance, checked against the pattern).
+#[derive(Clone)]
 pub enum SparseColoring {
     /// `GreedyColoringAlgorithm(...)`.
     Greedy(GreedyColoringAlgorithm),

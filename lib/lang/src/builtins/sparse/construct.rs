@@ -236,7 +236,10 @@ fn stored_indices(args: &Args, name: &str, of_vector: bool, instead: &str) -> Ev
     if s.vector != of_vector {
         return Err(fail(
             ErrorKind::MethodError,
-            format!("no method matching {name}(::{}): use {instead}", s.type_name()),
+            format!(
+                "no method matching {name}(::{}): use {instead}",
+                s.type_name()
+            ),
         ));
     }
     Ok(ints_of(s.matrix.indices()))
