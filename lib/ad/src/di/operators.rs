@@ -52,11 +52,7 @@ where
 {
     if backend.gradient_by_pullback() {
         // Checked before the cotangent meets an output of another shape.
-        let mut scalar_f = |t: &Tensor| -> Result<Tensor, E> {
-            let y = f(t)?;
-            check_scalar(&y, "gradient")?;
-            Ok(y)
-        };
+        let mut scalar_f = number_valued(f, "gradient");
         let (y, mut g) = pullback(&mut scalar_f, backend, x, &[Tensor::scalar(1.0)])?;
         Ok((y, g.swap_remove(0)))
     } else {
@@ -66,8 +62,25 @@ where
     }
 }
 
+/// `f`, refusing an output that is not a number as `operator` (which needs one) does.
+fn number_valued<'a, E, F>(
+    f: &'a mut F,
+    operator: &'a str,
+) -> impl FnMut(&Tensor) -> Result<Tensor, E> + 'a
+where
+    E: From<AdError>,
+    F: FnMut(&Tensor) -> Result<Tensor, E>,
+{
+    move |t| {
+        let y = f(t)?;
+        check_scalar(&y, operator)?;
+        Ok(y)
+    }
+}
+
 fn check_scalar(y: &Tensor, operator: &str) -> Result<(), AdError> {
-    if y.len() == 1 {
+    // A one-element array is not a number: Julia's gradient refuses `x -> [sum(x)]` too.
+    if y.shape().is_empty() {
         Ok(())
     } else {
         Err(AdError::Argument(format!(
@@ -230,6 +243,7 @@ where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
+    let f = &mut number_valued(f, "hvp");
     let (outer, inner) = backend.second_order();
     let (outer, inner) = (outer.clone(), inner.clone());
     let mut value = None;
@@ -292,6 +306,7 @@ where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
+    let f = &mut number_valued(f, "hessian");
     let n = x.len();
     limits::reserve_numbers(n.saturating_mul(n).saturating_mul(2))?;
     if let Backend::FiniteDiff { steps, .. } = backend {

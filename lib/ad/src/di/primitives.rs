@@ -231,7 +231,7 @@ where
             shifted[k] += s;
         }
         let y = f(&Tensor::from_col_major(x.shape(), shifted))?;
-        if y.len() != 1 {
+        if !y.shape().is_empty() {
             return Err(
                 AdError::Argument("hessian needs a function returning a number".into()).into(),
             );

@@ -456,12 +456,18 @@ impl Interp {
             .lookup(module)
             .is_ok_and(|v| !crate::builtins::modules::is_module(&v));
         let module = self.module_aliases.get(&module).copied().unwrap_or(module);
-        if !MODULES.contains(&module.as_str()) || shadowed {
+        if shadowed {
             return None;
         }
         let qualified = Name::new(&format!("{module}.{field}"));
         if let Some(builtin) = crate::builtins::lookup(qualified) {
             return Some(Ok(Value::Builtin(builtin)));
+        }
+        if let Some(error) = crate::builtins::ad::backends::unavailable_package(module.as_str()) {
+            return Some(Err(error));
+        }
+        if !MODULES.contains(&module.as_str()) {
+            return None;
         }
         // A package's function, not a session variable of the same name (`det = …` leaves
         // `LinearAlgebra.det` the function).

@@ -73,7 +73,12 @@ impl Interp {
                 lhs,
                 rhs,
             } if fusable_binary(*op).is_some() => {
-                let l = self.collect_tree(lhs)?;
+                let mut l = self.collect_tree(lhs)?;
+                if *op == BinOp::Pow && super::operators::is_literal_inverse_power(rhs) {
+                    if let Tree::Leaf(v) = l {
+                        l = Tree::Leaf(super::operators::float_base(v));
+                    }
+                }
                 let r = self.collect_tree(rhs)?;
                 Ok(Tree::Binary(*op, Box::new(l), Box::new(r)))
             }

@@ -480,7 +480,10 @@ impl Interp {
                 lhs,
                 rhs,
             } => {
-                let a = self.eval(lhs)?;
+                let mut a = self.eval(lhs)?;
+                if *op == difflab_syntax::BinOp::Pow && operators::is_literal_inverse_power(rhs) {
+                    a = operators::float_base(a);
+                }
                 let b = self.eval(rhs)?;
                 self.binary(*op, *dotted, &a, &b)
             }

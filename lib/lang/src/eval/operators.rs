@@ -15,6 +15,40 @@ use difflab_syntax::{BinOp, UnaryOp};
 use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
+/// Whether the exponent of `x^e` is written as the literal `-1` or `-2`: Julia's
+/// `literal_pow` makes those `inv(x)` and `inv(x)^2`, so an integer base gives a float
+/// (`2^-1 == 0.5`, `[2, 4] .^ -2`), where an integer raised to a computed negative power is a
+/// `DomainError`.
+pub fn is_literal_inverse_power(exponent: &difflab_syntax::Expr) -> bool {
+    use difflab_syntax::ExprKind;
+    match &exponent.kind {
+        ExprKind::Int(-1 | -2) => true,
+        ExprKind::Unary {
+            op: UnaryOp::Neg,
+            dotted: false,
+            operand,
+        } => matches!(operand.kind, ExprKind::Int(1 | 2)),
+        _ => false,
+    }
+}
+
+/// The base of a literal inverse power ([`is_literal_inverse_power`]): integers (numbers,
+/// arrays, ranges) as floats, other values as they are.
+pub fn float_base(v: Value) -> Value {
+    match v {
+        Value::Int(i) => Value::Float(i as f64),
+        Value::Bool(b) => Value::Float(f64::from(u8::from(b))),
+        Value::Array(a) if a.borrow().eltype != ElType::Float64 => {
+            from_tensor(a.borrow().data.clone(), ElType::Float64, false)
+        }
+        Value::Range(r) if r.is_int => match range_tensor(&r) {
+            Ok(t) => from_tensor(t, ElType::Float64, false),
+            Err(_) => Value::Range(r),
+        },
+        other => other,
+    }
+}
+
 /// A numeric operand borrowed from a value (arrays are not copied).
 pub struct Operand<'a> {
     guard: Option<Ref<'a, Array>>,

@@ -88,7 +88,15 @@ fn auto_forward(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("AutoForwardDiff", 0, 0)?;
     let chunk = match args.kw("chunksize") {
         None | Some(Value::Nothing) => None,
-        Some(v) => Some(to_size(v, "AutoForwardDiff")?.max(1)),
+        Some(v) => match to_size(v, "AutoForwardDiff")? {
+            0 => {
+                return Err(fail(
+                    ErrorKind::ArgumentError,
+                    "AutoForwardDiff: chunksize must be a positive number of partials, got 0",
+                ))
+            }
+            k => Some(k),
+        },
     };
     args.keywords("AutoForwardDiff", &["chunksize", "tag"])?;
     // Accepted for code written for ForwardDiff; nested duals here are told apart by level,
@@ -205,6 +213,26 @@ fn auto_zero_reverse(_: &mut Interp, args: Args) -> EvalResult {
 
 fn second_order(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("SecondOrder", 2, 2)?;
+    if args
+        .pos
+        .iter()
+        .any(|b| super::sparse_ad::as_auto_sparse(b).is_some())
+    {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            "SecondOrder takes dense backends: for sparse Hessians, put AutoSparse outside, as in AutoSparse(SecondOrder(outer, inner))",
+        ));
+    }
+    if args
+        .pos
+        .iter()
+        .any(|b| super::sparse_ad::as_mixed_mode(b).is_some())
+    {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            "SecondOrder takes first-order backends, and MixedMode computes sparse Jacobians only (inside AutoSparse)",
+        ));
+    }
     let outer = as_backend(&args.pos[0]).ok_or_else(|| {
         fail(
             ErrorKind::ArgumentError,
@@ -337,6 +365,25 @@ macro_rules! unavailable {
     ($($fname:ident => $name:literal),* $(,)?) => {
         $(fn $fname(_: &mut Interp, _: Args) -> EvalResult { Err(not_implemented($name)) })*
     };
+}
+
+/// The packages of the backends difflab does not implement, with their backend: `Enzyme.Reverse`
+/// names the missing backend rather than an undefined variable.
+const UNAVAILABLE_PACKAGES: &[(&str, &str)] = &[
+    ("Enzyme", "AutoEnzyme"),
+    ("Mooncake", "AutoMooncake"),
+    ("Tracker", "AutoTracker"),
+    ("Diffractor", "AutoDiffractor"),
+    ("FiniteDifferences", "AutoFiniteDifferences"),
+    ("GTPSA", "AutoGTPSA"),
+    ("PolyesterForwardDiff", "AutoPolyesterForwardDiff"),
+];
+
+/// For a name of one of the packages of [`UNAVAILABLE_PACKAGES`], the error a use of its
+/// members raises (`AutoEnzyme(; mode=Enzyme.Reverse)` says which backends exist).
+pub fn unavailable_package(package: &str) -> Option<Flow> {
+    let (_, backend) = UNAVAILABLE_PACKAGES.iter().find(|(p, _)| *p == package)?;
+    Some(not_implemented(backend))
 }
 
 unavailable!(

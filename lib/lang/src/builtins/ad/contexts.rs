@@ -4,7 +4,8 @@
 //! (constants and scratch space together, passed as they are).
 
 use crate::builtins::Args;
-use crate::eval::{EvalResult, Interp};
+use crate::error::ErrorKind;
+use crate::eval::{fail, EvalResult, Interp};
 use crate::object::Object;
 use crate::value::Value;
 use std::any::Any;
@@ -84,6 +85,21 @@ fn constant_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn cache_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("Cache", 1, 1)?;
+    let storage = &args.pos[0];
+    if storage.is_number()
+        || matches!(
+            storage,
+            Value::Nothing | Value::Str(_) | Value::Char(_) | Value::Symbol(_)
+        )
+    {
+        return Err(fail(
+            ErrorKind::ArgumentError,
+            format!(
+                "Cache holds scratch storage the function overwrites (an array, or a tuple of arrays), not a {}; pass a value that stays fixed as Constant",
+                storage.type_name()
+            ),
+        ));
+    }
     Ok(Value::Object(Rc::new(Box::new(Context::Cache(
         args.pos[0].clone(),
     )))))

@@ -354,9 +354,65 @@ fn batch_value(results: Vec<Tensor>, scalar: bool, batched: bool) -> Value {
     }
 }
 
+/// DifferentiationInterface's refusals of a backend for an operator it does not compute:
+/// `AutoSparse` computes Jacobians and Hessians only (with `MixedMode`, Jacobians only),
+/// `MixedMode` works inside `AutoSparse` only, and `SecondOrder` computes second-order
+/// operators only.
+fn check_backend_fits(op: Op, pos: &[Value]) -> Result<(), Flow> {
+    let name = op.name();
+    let second_order = matches!(op.family(), Op::Hessian | Op::Hvp | Op::SecondDerivative);
+    for v in pos {
+        if super::sparse_ad::as_mixed_mode(v).is_some() {
+            return Err(argument_error(format!(
+                "{name}: MixedMode computes sparse Jacobians only, inside AutoSparse: jacobian(f, AutoSparse(MixedMode(forward, reverse)), x)"
+            )));
+        }
+        let dense = match super::sparse_ad::as_auto_sparse(v) {
+            Some(sparse) => {
+                if !matches!(op.family(), Op::Jacobian | Op::Hessian) {
+                    return Err(argument_error(format!(
+                        "{name} does not take an AutoSparse backend: sparse differentiation computes Jacobians and Hessians only, as in DifferentiationInterface; pass its dense backend, dense_ad(backend)"
+                    )));
+                }
+                if sparse.mixed_reverse.is_some() && op.family() != Op::Jacobian {
+                    return Err(argument_error(format!(
+                        "{name}: AutoSparse(MixedMode(…)) computes Jacobians only"
+                    )));
+                }
+                Some(&sparse.dense)
+            }
+            None => as_backend(v),
+        };
+        if matches!(dense, Some(Backend::SecondOrder { .. })) && !second_order {
+            return Err(argument_error(format!(
+                "{name}: SecondOrder backends do not support first-order operators, as in DifferentiationInterface; pass a first-order backend such as inner(backend)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Tangents of pushforwards and HVPs live where the input does: another shape is a
+/// `DimensionMismatch` (broadcasting it would give another directional derivative).
+fn require_input_shaped(op: Op, tangents: &[Tensor], x: &Tensor) -> Result<(), Flow> {
+    match tangents.iter().find(|t| t.shape() != x.shape()) {
+        None => Ok(()),
+        Some(t) => Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!(
+                "{}: the tangent has size {:?}, the input {:?}",
+                op.name(),
+                t.shape(),
+                x.shape()
+            ),
+        )),
+    }
+}
+
 /// Runs operator `op` in `variant`.
 pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> EvalResult {
-    // AutoSparse changes Jacobians and Hessians; other operators use its dense backend.
+    check_backend_fits(op, &args.pos)?;
+    // AutoSparse changes Jacobians and Hessians.
     let mut sparse = None;
     if let Some(k) = args
         .pos
@@ -566,6 +622,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         }
         Op::Pushforward => {
             let (ts, batched) = tangents(p.tangent.as_ref().expect("parsed"))?;
+            require_input_shaped(op, &ts, &x)?;
             let (y, out) = primitives::pushforward(&mut f, &backend, &x, &ts)?;
             let s = scalar_y(&y);
             (y, vec![batch_value(out, s, batched)])
@@ -577,6 +634,7 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
         }
         Op::Hvp | Op::GradientAndHvp => {
             let (ts, batched) = tangents(p.tangent.as_ref().expect("parsed"))?;
+            require_input_shaped(op, &ts, &x)?;
             let (y, g, out) = di::gradient_and_hvp(&mut f, &backend, &x, &ts)?;
             let hvps = batch_value(out, scalar_x, batched);
             if op == Op::Hvp {

@@ -557,6 +557,29 @@ pub fn as_auto_sparse(v: &Value) -> Option<&AutoSparse> {
     }
 }
 
+/// ADTypes' `dense_ad(backend)`: the backend inside `AutoSparse` (its `MixedMode`, for a
+/// mixed one); any other backend is its own.
+fn dense_ad_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("dense_ad", 1, 1)?;
+    let v = &args.pos[0];
+    match as_auto_sparse(v) {
+        Some(AutoSparse {
+            dense,
+            mixed_reverse: Some(reverse),
+            ..
+        }) => Ok(Value::object(MixedMode {
+            forward: dense.clone(),
+            reverse: reverse.clone(),
+        })),
+        Some(sparse) => Ok(super::backends::backend_value(sparse.dense.clone())),
+        None if as_backend(v).is_some() || as_mixed_mode(v).is_some() => Ok(v.clone()),
+        None => Err(fail(
+            ErrorKind::MethodError,
+            format!("no method matching dense_ad(::{})", v.type_name()),
+        )),
+    }
+}
+
 fn auto_sparse_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("AutoSparse", 1, 3)?;
     args.keywords("AutoSparse", &["sparsity_detector", "coloring_algorithm"])?;
@@ -683,5 +706,6 @@ crate::builtins! {
     "jacobian_sparsity" => jacobian_sparsity_, false, "    jacobian_sparsity(f, x, detector)\n    jacobian_sparsity(f!, y, x, detector)\n\nThe sparsity pattern of the Jacobian of `f` at `x`, as a sparse Bool matrix.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], ones(3), TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";
     "hessian_sparsity" => hessian_sparsity_, false, "    hessian_sparsity(f, x, detector)\n\nThe sparsity pattern of the Hessian of a scalar `f`: pairs of inputs that interact nonlinearly.\n\n```\njulia> hessian_sparsity(x -> x[1] * x[2] + x[3]^2, ones(3), TracerSparsityDetector())\n3×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n ⋅  1  ⋅\n 1  ⋅  ⋅\n ⋅  ⋅  1\n```";
     "MixedMode" => mixed_mode_, false, "    MixedMode(forward, reverse)\n\nMixed-mode sparse Jacobians: wrapped in `AutoSparse`, the pattern is colored from both sides (bidirectional coloring); columns are computed by pushforwards with `forward` and rows by pullbacks with `reverse`. Good for Jacobians with both dense rows and dense columns (arrowheads).\n\n```\njulia> back = AutoSparse(MixedMode(AutoForwardDiff(), AutoReverseDiff()); coloring_algorithm=GreedyColoringAlgorithm(RandomOrder(0); postprocessing=true));\n```";
+    "dense_ad" => dense_ad_, false, "    dense_ad(backend)\n\nADTypes' dense backend of an `AutoSparse` (the one computing each compressed derivative; for `AutoSparse(MixedMode(…))`, the `MixedMode`); another backend is its own. Operators other than Jacobians and Hessians take the dense backend.\n\n```\njulia> dense_ad(AutoSparse(AutoForwardDiff()))\nAutoForwardDiff()\n\njulia> gradient(x -> sum(abs2, x), dense_ad(AutoSparse(AutoReverseDiff())), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
     "AutoSparse" => auto_sparse_, false, "    AutoSparse(backend; sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm())\n    AutoSparse(backend, detector, algorithm)\n\nSparse Jacobians and Hessians: at preparation the pattern is detected and colored (or colored as given, with a `ConstantColoringAlgorithm`); each call then computes one pushforward (or pullback, or HVP) per color and decompresses them into a `SparseMatrixCSC`. Other operators use `backend` as is.\n\n```\njulia> back = AutoSparse(SecondOrder(AutoForwardDiff(), AutoFiniteDiff()); sparsity_detector=TracerSparsityDetector(), coloring_algorithm=GreedyColoringAlgorithm());\n\njulia> prep = prepare_hessian(x -> sum(diff(x) .^ 2), back, zeros(1000)); ncolors(prep)\n3\n```";
 }
