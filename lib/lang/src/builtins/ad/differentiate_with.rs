@@ -1,7 +1,8 @@
 //! `DifferentiateWith(f, backend)`: a function that is evaluated normally but differentiated
 //! with its own backend, whatever backend differentiates the code around it.
 //!
-//! Called on plain numbers it just calls `f`. Called on a dual number (forward mode outside),
+//! Called on plain numbers or sparsity tracers it just calls `f`. Called on a dual number
+//! (forward mode outside),
 //! it evaluates `f` at the dual's value and pushes the dual's partials through `f` with its
 //! own backend; the outer layers of nested duals are handled by recursion.
 
@@ -39,13 +40,10 @@ fn to_value(t: Tensor, scalar: bool) -> Value {
 
 impl DifferentiateWith {
     fn apply(&self, interp: &mut Interp, x: &Tensor, scalar: bool) -> Result<Tensor, Flow> {
-        // Its rules run on numbers at the point, so index sets (first or second order) would
-        // be lost: a missing entry is a wrong derivative.
+        // Sparsity tracers go through `f` itself, as DI's wrapper is transparent to every
+        // backend but the one it redirects: the pattern is `f`'s own.
         if x.has_tracer() {
-            return Err(fail(
-                ErrorKind::ArgumentError,
-                "DifferentiateWith cannot trace sparsity through its function; use a known-pattern detector",
-            ));
+            return self.call_raw(interp, x, scalar);
         }
         if let Tensor::Tracked(tr) = x {
             return self.apply_reverse(interp, x, &tr.value, scalar);
@@ -184,5 +182,5 @@ fn differentiate_with_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "DifferentiateWith" => differentiate_with_, false, "    DifferentiateWith(f, backend)\n\nA function that computes `f(x)` but is differentiated with `backend`, whatever backend differentiates the code around it (backend translation).\n\n```\njulia> g = DifferentiateWith(x -> sum(abs2, x), AutoFiniteDiff());\n\njulia> isapprox(gradient(x -> 2 * g(x), AutoForwardDiff(), [1.0, 2.0]), [4.0, 8.0]; rtol=1e-8)\ntrue\n```";
+    "DifferentiateWith" => differentiate_with_, false, "    DifferentiateWith(f, backend)\n\nA function that computes `f(x)` but is differentiated with `backend`, whatever backend differentiates the code around it (backend translation). Sparsity detectors trace through `f` itself, as DifferentiationInterface's wrapper is transparent to them.\n\n```\njulia> g = DifferentiateWith(x -> sum(abs2, x), AutoFiniteDiff());\n\njulia> isapprox(gradient(x -> 2 * g(x), AutoForwardDiff(), [1.0, 2.0]), [4.0, 8.0]; rtol=1e-8)\ntrue\n```";
 }
