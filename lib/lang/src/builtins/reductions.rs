@@ -17,8 +17,7 @@ fn numeric<'a>(v: &'a Value, name: &str) -> Result<Operand<'a>, Flow> {
     if let Value::Sparse(s) = v {
         // A reduction sees a sparse array as the dense array of its entries.
         let s = s.borrow();
-        difflab_ad::limits::reserve_numbers(s.matrix.rows().saturating_mul(s.matrix.cols()))?;
-        return Ok(Operand::owning(super::linalg::dense_tensor(&s), s.eltype));
+        return Ok(Operand::owning(super::linalg::dense_tensor(&s)?, s.eltype));
     }
     operand(v)?.ok_or_else(|| {
         fail(
@@ -573,9 +572,8 @@ fn dot_(interp: &mut Interp, args: Args) -> EvalResult {
     }
     args.arity("dot", 2, 3)?;
     match (&args.pos[0], &args.pos[1]) {
-        (Value::Sparse(s), Value::Sparse(_)) => {
-            let dense = super::sparse::to_dense(&args.pos[1])?;
-            return super::sparse::stored_dot(&s.borrow(), &dense);
+        (Value::Sparse(s), Value::Sparse(t)) => {
+            return super::sparse::sparse_dot(&s.borrow(), &t.borrow())
         }
         (Value::Sparse(s), other) | (other, Value::Sparse(s)) => {
             return super::sparse::stored_dot(&s.borrow(), other)

@@ -315,6 +315,9 @@ impl Interp {
         args: Vec<Value>,
         kw: Vec<(Name, Value)>,
     ) -> EvalResult {
+        if args.iter().any(|a| matches!(a, Value::Sparse(_))) {
+            return crate::builtins::sparse::arith::broadcast_over_sparse(self, f, &args, kw);
+        }
         if let Value::Builtin(b) = f {
             if b.vectorized && !args.iter().any(broadcasts_by_element) {
                 return crate::builtins::call(self, b, args, kw, true);

@@ -264,7 +264,7 @@ fn matrix_tensor(interp: &Interp, v: &Value, name: &str) -> Result<(Tensor, ElTy
     if let Value::Sparse(s) = v {
         let s = s.borrow();
         interp.check_alloc(s.matrix.rows().saturating_mul(s.matrix.cols()))?;
-        return Ok((dense_tensor(&s), ElType::Float64));
+        return Ok((dense_tensor(&s)?, ElType::Float64));
     }
     let o = operand(v)?.ok_or_else(|| {
         fail(
@@ -275,14 +275,16 @@ fn matrix_tensor(interp: &Interp, v: &Value, name: &str) -> Result<(Tensor, ElTy
     Ok((o.tensor().clone(), o.eltype))
 }
 
-/// The dense numbers of a sparse matrix.
-pub(crate) fn dense_tensor(s: &SparseMatrix) -> Tensor {
+/// The dense numbers of a sparse matrix or vector, refused with `OutOfMemoryError` before
+/// anything is allocated when they would not fit (a sparse vector may have 10^15 entries).
+pub(crate) fn dense_tensor(s: &SparseMatrix) -> Result<Tensor, Flow> {
     let (m, n) = (s.matrix.rows(), s.matrix.cols());
+    difflab_ad::limits::reserve_numbers(m.saturating_mul(n))?;
     let mut data = vec![0.0; m * n];
     for (x, (i, j)) in s.matrix.iter() {
         data[i + j * m] += *x;
     }
-    Tensor::from_col_major(&s.dims(), data)
+    Ok(Tensor::from_col_major(&s.dims(), data))
 }
 
 /// For a factorization whose rules cover plain numbers, duals and tape numbers: the refusal of

@@ -267,7 +267,7 @@ pub(crate) fn densify(interp: &Interp, v: &Value) -> EvalResult {
         Value::Sparse(s) => {
             let s = s.borrow();
             interp.check_alloc(s.matrix.rows().saturating_mul(s.matrix.cols()))?;
-            Ok(dense_of(&s))
+            dense_of(&s)
         }
         other => Ok(other.clone()),
     }
@@ -508,7 +508,30 @@ pub fn sparse_broadcast(
             _ => {}
         }
         let (da, db) = (densify(interp, a)?, densify(interp, b)?);
-        let out = interp.binary(op, true, &da, &db)?;
+        resparsified(interp.binary(op, true, &da, &db)?)
+    })())
+}
+
+/// `f.(args…)` with a sparse array among the arguments (`abs.(A)`, `sum(abs, x)`): computed
+/// on the dense copies and stored back as [`sparse_broadcast`] does.
+pub fn broadcast_over_sparse(
+    interp: &mut Interp,
+    f: &Value,
+    args: &[Value],
+    kw: Vec<(difflab_syntax::Name, Value)>,
+) -> EvalResult {
+    let dense = args
+        .iter()
+        .map(|a| densify(interp, a))
+        .collect::<Result<Vec<_>, _>>()?;
+    resparsified(interp.broadcast_call(f, dense, kw)?)
+}
+
+/// A broadcast's result as Julia's sparse broadcasting gives it: plain numbers of rank 1 or 2
+/// as a sparse vector or matrix of their nonzeros; numbers carrying derivatives and other
+/// values as they are.
+fn resparsified(out: Value) -> EvalResult {
+    {
         let plain_rank = match &out {
             Value::Array(arr) => {
                 let arr = arr.borrow();
@@ -527,7 +550,7 @@ pub fn sparse_broadcast(
             }
             _ => Ok(out),
         }
-    })())
+    }
 }
 
 /// `-A` and `+A` for a sparse matrix; `None` for other values.

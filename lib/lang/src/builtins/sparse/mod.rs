@@ -195,6 +195,15 @@ fn selection(s: &SparseMatrix, is: &[usize], js: &[usize]) -> CsMat<f64> {
 pub fn index(interp: &mut Interp, s: &SparseMatrix, indices: &[Value]) -> EvalResult {
     let (rows, cols) = (s.matrix.rows(), s.matrix.cols());
     match indices {
+        [k] if !s.vector => check_selection(interp, k, rows.saturating_mul(cols))?,
+        [k] => check_selection(interp, k, rows)?,
+        [i, j] => {
+            check_selection(interp, i, rows)?;
+            check_selection(interp, j, cols)?;
+        }
+        _ => {}
+    }
+    match indices {
         [k] if s.vector => match resolve(k, rows)? {
             IndexSpec::Scalar(p) => Ok(number(s.eltype, entry(s, p, 0))),
             IndexSpec::List(ps, _) => {
@@ -238,6 +247,18 @@ pub fn index(interp: &mut Interp, s: &SparseMatrix, indices: &[Value]) -> EvalRe
             ),
         )),
     }
+}
+
+/// Refuses a selection too large to list before its positions are listed: a range or `:`
+/// along a dimension of a sparse array may be longer than the memory holds
+/// (`spzeros(10^15)[:]`).
+fn check_selection(interp: &Interp, index: &Value, extent: usize) -> Result<(), Flow> {
+    let count = match index {
+        Value::Range(r) => r.len,
+        Value::Builtin(b) if b.name == ":" => extent,
+        _ => return Ok(()),
+    };
+    interp.check_alloc(count)
 }
 
 /// The positions an index selects along a dimension of `extent`.
@@ -313,14 +334,14 @@ pub fn set_index(s: &mut SparseMatrix, indices: &[Value], v: &Value) -> Result<(
     Ok(())
 }
 
-fn dense_of(s: &SparseMatrix) -> Value {
-    from_tensor(dense_tensor(s), s.eltype, false)
+fn dense_of(s: &SparseMatrix) -> EvalResult {
+    Ok(from_tensor(dense_tensor(s)?, s.eltype, false))
 }
 
 /// `Matrix(A)`, `Vector(x)`, `collect`.
 pub fn to_dense(v: &Value) -> EvalResult {
     match v {
-        Value::Sparse(s) => Ok(dense_of(&s.borrow())),
+        Value::Sparse(s) => dense_of(&s.borrow()),
         other => Err(fail(
             ErrorKind::MethodError,
             format!("no method matching Matrix(::{})", other.type_name()),
@@ -334,7 +355,7 @@ pub fn transpose_value(v: &Value) -> EvalResult {
         Value::Sparse(s) if s.borrow().vector => {
             // `x'` of a sparse vector is the adjoint row of its dense copy, so that `x' * y`
             // is a number as in Julia.
-            let dense = dense_of(&s.borrow());
+            let dense = dense_of(&s.borrow())?;
             crate::eval::operators::adjoint(&dense)
         }
         Value::Sparse(s) => {
@@ -468,6 +489,64 @@ pub fn sparse_of_dense(v: &Value, name: &str) -> Result<(CsMat<f64>, ElType), Fl
     Ok((tri.to_csc(), eltype))
 }
 
+/// `dot(s, t)` of two sparse arrays of the same length: the products of the entries both
+/// store (numbers only, without densifying either).
+pub fn sparse_dot(s: &SparseMatrix, t: &SparseMatrix) -> EvalResult {
+    let length = |m: &CsMat<f64>| m.rows().saturating_mul(m.cols());
+    let (a, b) = (&s.matrix, &t.matrix);
+    if length(a) != length(b) {
+        return Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!(
+                "first array has length {} which does not match the length of the second, {}",
+                length(a),
+                length(b)
+            ),
+        ));
+    }
+    let rows = b.rows();
+    let mut total = 0.0;
+    for (&x, (i, j)) in a.iter() {
+        let place = i + j * a.rows();
+        if let Some(&y) = b.get(place % rows, place / rows) {
+            total += x * y;
+        }
+    }
+    Ok(if s.eltype == ElType::Bool && t.eltype == ElType::Bool {
+        Value::Int(total as i64)
+    } else {
+        Value::Float(total)
+    })
+}
+
+/// `[A; B; …]` of matrices stored by columns with the same number of columns: each column of
+/// the result is the blocks' columns one after the other, their rows shifted, so the cost is
+/// the number of entries whatever the number of rows (`[spzeros(10^15); spzeros(3)]`).
+fn stacked_rows(mats: &[CsMat<f64>]) -> CsMat<f64> {
+    let cols = mats[0].cols();
+    let rows = mats
+        .iter()
+        .fold(0usize, |total, m| total.saturating_add(m.rows()));
+    let nnz = mats.iter().map(|m| m.nnz()).sum();
+    let mut indptr = Vec::with_capacity(cols + 1);
+    let (mut indices, mut data) = (Vec::with_capacity(nnz), Vec::with_capacity(nnz));
+    indptr.push(0);
+    for j in 0..cols {
+        let mut offset = 0;
+        for m in mats {
+            if let Some(column) = m.outer_view(j) {
+                for (i, &x) in column.iter() {
+                    indices.push(i + offset);
+                    data.push(x);
+                }
+            }
+            offset += m.rows();
+        }
+        indptr.push(indices.len());
+    }
+    CsMat::new_csc((rows, cols), indptr, indices, data)
+}
+
 /// `dot(s, y)` of a sparse array and an array of the same length: the sum of the stored
 /// entries times the entries of `y` at their places, so `y`'s other entries are not read (a
 /// sparsity tracer sees only the stored places, as SparseConnectivityTracer does).
@@ -540,10 +619,11 @@ pub fn cat(values: &[Value], dim: usize) -> EvalResult {
     if mats.is_empty() {
         return Ok(sparse_value(empty_csc(0, 0), ElType::Float64));
     }
-    let views: Vec<_> = mats.iter().map(|m| m.view()).collect();
     let out = match dim {
-        0 if mats.iter().all(|m| m.cols() == mats[0].cols()) => sprs::vstack(&views),
-        1 if mats.iter().all(|m| m.rows() == mats[0].rows()) => sprs::hstack(&views),
+        0 if mats.iter().all(|m| m.cols() == mats[0].cols()) => stacked_rows(&mats),
+        1 if mats.iter().all(|m| m.rows() == mats[0].rows()) => {
+            sprs::hstack(&mats.iter().map(|m| m.view()).collect::<Vec<_>>())
+        }
         _ => {
             return Err(fail(
                 ErrorKind::DimensionMismatch,
