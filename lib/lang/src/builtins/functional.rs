@@ -72,6 +72,15 @@ fn broadcast_(interp: &mut Interp, args: Args) -> EvalResult {
 fn map_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("map", 2, usize::MAX)?;
     let f = args.pos[0].clone();
+    if let [_, sparse @ Value::Sparse(_)] = args.pos.as_slice() {
+        // As Julia's: the map of a sparse array is a sparse array.
+        return super::sparse::arith::broadcast_over_sparse(
+            interp,
+            &f,
+            std::slice::from_ref(sparse),
+            Vec::new(),
+        );
+    }
     // Walked in step and lazily: a range is never built, and the shortest collection ends it.
     let mut columns = args.pos[1..]
         .iter()
