@@ -78,7 +78,8 @@ where
     }
 }
 
-fn check_scalar(y: &Tensor, operator: &str) -> Result<(), AdError> {
+/// The refusal of an output that is not a number by `operator` (a gradient, Hessian or HVP).
+pub fn check_scalar(y: &Tensor, operator: &str) -> Result<(), AdError> {
     // A one-element array is not a number: Julia's gradient refuses `x -> [sum(x)]` too.
     if y.shape().is_empty() {
         Ok(())

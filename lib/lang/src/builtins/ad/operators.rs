@@ -488,7 +488,13 @@ pub fn run(interp: &mut Interp, op: Op, variant: Variant, mut args: Args) -> Eva
                         .map(|o| o.tensor().shape().to_vec());
                 super::sparse_ad::plan(
                     config,
-                    &mut |t| evaluate(interp, &p, scalar_x, t),
+                    &mut |t| {
+                        let y = evaluate(interp, &p, scalar_x, t)?;
+                        if hessian {
+                            di::check_scalar(&y, op.name())?;
+                        }
+                        Ok(y)
+                    },
                     y_shape.as_deref(),
                     &x,
                     hessian,
