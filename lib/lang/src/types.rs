@@ -245,6 +245,7 @@ fn common_element_type(items: &[Value], depth: usize) -> Type {
     let leaf = |v: &Value| match v {
         Value::List(list) if list.declared.is_some() => Some(Type::of(v)),
         Value::Tuple(inner) if depth < DEEPEST => Some(tuple_type(inner, depth + 1)),
+        Value::NamedTuple(inner) if depth < DEEPEST => Some(named_tuple_type(inner, depth + 1)),
         Value::List(_) | Value::Tuple(_) | Value::NamedTuple(_) => None,
         _ => Some(Type::of(v)),
     };
@@ -271,6 +272,25 @@ fn tuple_type(items: &[Value], depth: usize) -> Type {
         other => Type::of(other),
     });
     Type::Applied(Prim::Tuple, types.collect())
+}
+
+/// `@NamedTuple{a::T1, b::T2}` of these fields: its parameters are each field's name (as a
+/// `Type::Named`) followed by its type; beyond [`DEEPEST`] levels of nesting, the bare
+/// `NamedTuple`.
+fn named_tuple_type(items: &[(Name, Value)], depth: usize) -> Type {
+    if depth >= DEEPEST || items.len() > 64 {
+        return Type::Prim(Prim::NamedTuple);
+    }
+    let mut params = Vec::with_capacity(2 * items.len());
+    for (name, v) in items {
+        params.push(Type::Named(Rc::from(name.as_str())));
+        params.push(match v {
+            Value::Tuple(inner) => tuple_type(inner, depth + 1),
+            Value::NamedTuple(inner) => named_tuple_type(inner, depth + 1),
+            other => Type::of(other),
+        });
+    }
+    Type::Applied(Prim::NamedTuple, params.into())
 }
 
 /// A type: builtin, builtin with parameters (`Vector{Float64}`), user-defined (with or without
@@ -337,6 +357,20 @@ impl fmt::Display for Type {
         };
         match self {
             Type::Prim(p) => f.write_str(p.name()),
+            // Julia 1.10's form: `@NamedTuple{a::Int64, b::Float64}`.
+            Type::Applied(Prim::NamedTuple, ps) => {
+                f.write_str("@NamedTuple{")?;
+                for (k, field) in ps.chunks(2).enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    match field {
+                        [name, ty] => write!(f, "{name}::{ty}")?,
+                        other => write!(f, "{}", other[0])?,
+                    }
+                }
+                f.write_str("}")
+            }
             Type::Applied(p, ps) => {
                 f.write_str(p.name())?;
                 params(f, ps)
@@ -498,7 +532,7 @@ impl Type {
                 Type::Prim(if r.is_int { Prim::Int64 } else { Prim::Float64 }),
             ),
             Value::Tuple(items) => tuple_type(items, 0),
-            Value::NamedTuple(_) => Type::Prim(Prim::NamedTuple),
+            Value::NamedTuple(items) => named_tuple_type(items, 0),
             Value::List(list) => applied(
                 Prim::Vector,
                 list.declared

@@ -480,8 +480,9 @@ impl Value {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            Value::NamedTuple(_) => "NamedTuple".into(),
-            Value::List(_) | Value::Sparse(_) => crate::types::Type::of(self).to_string(),
+            Value::List(_) | Value::Sparse(_) | Value::NamedTuple(_) => {
+                crate::types::Type::of(self).to_string()
+            }
             Value::Builtin(b) if crate::types::Prim::from_name(b.name).is_some() => {
                 "DataType".into()
             }
