@@ -142,6 +142,12 @@ pub fn to_int(v: &Value, name: &str) -> Result<i64, Flow> {
             ErrorKind::InexactError,
             format!("Int64({})", crate::show::float(*x)),
         )),
+        Value::Type(t) => Err(absent_number_type(t).unwrap_or_else(|| {
+            fail(
+                ErrorKind::MethodError,
+                format!("{name}: expected an integer, got a {}", v.type_name()),
+            )
+        })),
         other => match ad::tracers::local_tracer_value(other, "Int64") {
             Some(x) => to_int(&Value::Float(x?), name),
             None => Err(fail(
@@ -216,6 +222,23 @@ pub fn to_size(v: &Value, name: &str) -> Result<usize, Flow> {
         fail(
             ErrorKind::ArgumentError,
             format!("invalid Array dimensions: {n} is negative"),
+        )
+    })
+}
+
+/// Number types of Julia that code may name but difflab has no values of.
+const ABSENT_NUMBER_TYPES: &[&str] = &["Float32", "Int32", "UInt32"];
+
+/// For one of Julia's number types that difflab does not have (`Float32`), used where a
+/// number type is expected (`zeros(Float32, 3)`, `Float32(x)`), the error that says so.
+pub fn absent_number_type(t: &crate::types::Type) -> Option<Flow> {
+    let crate::types::Type::Named(name) = t else {
+        return None;
+    };
+    ABSENT_NUMBER_TYPES.contains(&&**name).then(|| {
+        fail(
+            ErrorKind::ArgumentError,
+            format!("difflab has no {name} numbers: its numbers are Float64, Int64 and Bool; use Float64 (or Int) instead"),
         )
     })
 }

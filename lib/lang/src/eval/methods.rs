@@ -289,10 +289,14 @@ impl Interp {
                 return self.call_value(&Value::Builtin(constructor), prefixed, kw);
             }
             other => {
-                return Err(fail(
-                    ErrorKind::MethodError,
-                    format!("no method matching {other}(…): the type has no constructor"),
-                ))
+                return Err(
+                    crate::builtins::absent_number_type(other).unwrap_or_else(|| {
+                        fail(
+                            ErrorKind::MethodError,
+                            format!("no method matching {other}(…): the type has no constructor"),
+                        )
+                    }),
+                )
             }
         };
         if matches!(ty, Type::User(_)) {
