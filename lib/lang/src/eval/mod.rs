@@ -13,6 +13,7 @@ pub mod collections;
 pub mod control;
 pub mod dispatch;
 pub mod fusion;
+mod imports;
 pub mod index;
 pub mod iterate;
 pub mod keyword_help;

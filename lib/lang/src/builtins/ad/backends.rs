@@ -213,25 +213,15 @@ fn auto_zero_reverse(_: &mut Interp, args: Args) -> EvalResult {
 
 fn second_order(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("SecondOrder", 2, 2)?;
-    if args
-        .pos
-        .iter()
-        .any(|b| super::sparse_ad::as_auto_sparse(b).is_some())
-    {
-        return Err(fail(
-            ErrorKind::ArgumentError,
-            "SecondOrder takes dense backends: for sparse Hessians, put AutoSparse outside, as in AutoSparse(SecondOrder(outer, inner))",
-        ));
-    }
-    if args
-        .pos
-        .iter()
-        .any(|b| super::sparse_ad::as_mixed_mode(b).is_some())
-    {
-        return Err(fail(
-            ErrorKind::ArgumentError,
-            "SecondOrder takes first-order backends, and MixedMode computes sparse Jacobians only (inside AutoSparse)",
-        ));
+    for b in &args.pos {
+        let refusal = if super::sparse_ad::as_auto_sparse(b).is_some() {
+            "SecondOrder takes dense backends: for sparse Hessians, put AutoSparse outside, as in AutoSparse(SecondOrder(outer, inner))"
+        } else if super::sparse_ad::as_mixed_mode(b).is_some() {
+            "SecondOrder takes first-order backends, and MixedMode computes sparse Jacobians only (inside AutoSparse)"
+        } else {
+            continue;
+        };
+        return Err(fail(ErrorKind::ArgumentError, refusal));
     }
     let outer = as_backend(&args.pos[0]).ok_or_else(|| {
         fail(
