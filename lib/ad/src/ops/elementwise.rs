@@ -457,6 +457,9 @@ pub fn scalar_binary(f: BinaryFn, a: Scalar, b: Scalar) -> Result<Tensor> {
     if let Some(dual) = scalar_dual_binary(f, a, b)? {
         return Ok(dual);
     }
+    if let Some(symbolic) = crate::symbolic::scalar_binary(f, a, b) {
+        return symbolic;
+    }
     binary(f, &a.tensor(), &b.tensor())
 }
 

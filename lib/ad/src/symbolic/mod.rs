@@ -23,11 +23,13 @@ pub use sweep::Outputs;
 
 use crate::broadcast;
 use crate::error::{AdError, Result};
+use crate::ops::elementwise::Scalar;
 use crate::ops::{BinaryFn, UnaryFn};
 use crate::tensor::{col_major, col_major_data, Tensor};
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::hash_map::Entry as Slot;
 use std::rc::Rc;
 
 /// One scalar operation of a recorded graph; operands are earlier nodes.
@@ -55,8 +57,9 @@ enum Operation {
 #[derive(Debug)]
 pub struct Graph {
     nodes: RefCell<Vec<Node>>,
-    constants: RefCell<HashMap<u64, u32>>,
-    operations: RefCell<HashMap<Operation, u32>>,
+    // Keys are small integers hashed millions of times per tracing: a fast non-keyed hash.
+    constants: RefCell<FxHashMap<u64, u32>>,
+    operations: RefCell<FxHashMap<Operation, u32>>,
     limit: usize,
     /// How many arithmetic kernels (elementwise, reductions, products) ran on traced values,
     /// whatever their sizes: what an interpreter evaluating the function dispatched.
@@ -115,15 +118,17 @@ impl Graph {
 
     /// The node of `operation`, recorded now unless it was already.
     fn operation(&self, operation: Operation) -> Result<u32> {
-        if let Some(&id) = self.operations.borrow().get(&operation) {
-            return Ok(id);
+        let mut operations = self.operations.borrow_mut();
+        match operations.entry(operation) {
+            Slot::Occupied(known) => Ok(*known.get()),
+            Slot::Vacant(new) => {
+                let id = self.push(match operation {
+                    Operation::Unary(f, a) => Node::Unary(f, a),
+                    Operation::Binary(f, a, b) => Node::Binary(f, a, b),
+                })?;
+                Ok(*new.insert(id))
+            }
         }
-        let id = self.push(match operation {
-            Operation::Unary(f, a) => Node::Unary(f, a),
-            Operation::Binary(f, a, b) => Node::Binary(f, a, b),
-        })?;
-        self.operations.borrow_mut().insert(operation, id);
-        Ok(id)
     }
 
     fn node(&self, id: u32) -> Node {
@@ -131,12 +136,10 @@ impl Graph {
     }
 
     fn constant(&self, value: f64) -> Result<u32> {
-        if let Some(&id) = self.constants.borrow().get(&value.to_bits()) {
-            return Ok(id);
+        match self.constants.borrow_mut().entry(value.to_bits()) {
+            Slot::Occupied(known) => Ok(*known.get()),
+            Slot::Vacant(new) => Ok(*new.insert(self.push(Node::Const(value))?)),
         }
-        let id = self.push(Node::Const(value))?;
-        self.constants.borrow_mut().insert(value.to_bits(), id);
-        Ok(id)
     }
 
     fn unary(&self, f: UnaryFn, a: u32) -> Result<u32> {
@@ -275,6 +278,31 @@ pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         .map(|(x, y)| graph.binary(f, x, y))
         .collect::<Result<_>>()?;
     Ok(symbolic(graph, id_array(&shape, out)))
+}
+
+/// `f(a, b)` of two numbers of which one is a rank-0 symbolic array, the other one too or plain:
+/// scalar code's path, with no broadcasting and no arrays of ids in between. `None` for other
+/// operands.
+pub fn scalar_binary(f: BinaryFn, a: Scalar, b: Scalar) -> Option<Result<Tensor>> {
+    let graph = [a, b].into_iter().find_map(|s| match s {
+        Scalar::Carrying(Tensor::Symbolic(s)) => Some(&s.graph),
+        _ => None,
+    })?;
+    let id = |s: Scalar| match s {
+        Scalar::Carrying(Tensor::Symbolic(s))
+            if s.ids.ndim() == 0 && Rc::ptr_eq(&s.graph, graph) =>
+        {
+            s.ids.first().map(|&k| Ok(k as u32))
+        }
+        Scalar::Plain(v) => Some(graph.constant(v)),
+        Scalar::Carrying(_) => None,
+    };
+    let (x, y) = (id(a)?, id(b)?);
+    graph.count_kernel_call();
+    Some((|| {
+        let out = graph.binary(f, x?, y?)?;
+        Ok(symbolic(graph, id_array(&[], vec![out])))
+    })())
 }
 
 /// `s` broadcast to `shape`.

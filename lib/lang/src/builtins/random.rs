@@ -76,10 +76,16 @@ pub fn is_session_rng(v: &Value) -> bool {
 
 /// 64 random bits from generator `rng` (the user's or the session's), advancing it.
 pub fn draw_bits(interp: &mut Interp, rng: &Value) -> u64 {
+    note_draw(interp);
     match as_rng(rng) {
         Some(r) => r.state.borrow_mut().random(),
         None => interp.rng.random(),
     }
+}
+
+/// A recording of a function that draws random numbers would replay the same numbers.
+fn note_draw(interp: &Interp) {
+    interp.note_effect(|| "it draws random numbers".into());
 }
 
 /// Runs `draw` with the generator given first in `args` (removing it), else the session's.
@@ -88,6 +94,7 @@ pub(crate) fn with_generator<T>(
     args: &mut Args,
     draw: impl FnOnce(&mut Interp, &mut Xoshiro256PlusPlus, &Args) -> T,
 ) -> T {
+    note_draw(interp);
     if args.pos.first().is_some_and(is_session_rng) {
         args.pos.remove(0);
     }

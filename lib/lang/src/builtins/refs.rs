@@ -88,10 +88,16 @@ fn no_indices(indices: &[Value]) -> Result<(), Flow> {
     ))
 }
 
+/// A new box holding `v`.
+pub fn boxed(v: Value) -> Value {
+    Value::Object(Rc::new(Box::new(RefValue {
+        held: RefCell::new(v),
+    })))
+}
+
 fn ref_(_: &mut crate::eval::Interp, args: Args) -> EvalResult {
     args.arity("Ref", 1, 1)?;
-    let held = RefCell::new(args.pos[0].clone());
-    Ok(Value::Object(Rc::new(Box::new(RefValue { held }))))
+    Ok(boxed(args.pos[0].clone()))
 }
 
 crate::builtins! {

@@ -77,6 +77,8 @@ pub struct Compiled {
     /// The machine code of the compiled methods (made when first needed; `None` also when
     /// the host has no code generator, and the register machine runs them).
     code: Option<native::Native>,
+    /// How many times definitions made compiled code stale ([`Compiled::generation`]).
+    generation: u64,
 }
 
 impl Compiled {
@@ -96,8 +98,15 @@ impl Compiled {
         self.compilations
     }
 
+    /// Changes whenever a definition may have changed what a call resolves to: what else
+    /// keeps code made from calls (recordings of detections) compares it.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     /// Forgets every compiled method (a definition changed what a call may resolve to).
     pub fn forget(&mut self) {
+        self.generation += 1;
         if !self.index.is_empty() {
             self.funcs.clear();
             self.index.clear();

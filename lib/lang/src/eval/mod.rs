@@ -170,6 +170,8 @@ pub struct Interp {
     reads: Option<Box<std::cell::RefCell<reads::ReadLog>>>,
     /// Methods compiled for the plain-number types they were called with.
     pub compiled: crate::compile::Compiled,
+    /// Recordings of functions whose sparsity was detected more than once.
+    pub detections: crate::builtins::ad::detection_recordings::Detections,
     /// The `@testset`s being run, innermost last.
     pub(crate) testsets: Vec<testing::TestSet>,
     /// While a test collects what is logged (`@test_logs`): the records so far.
@@ -201,6 +203,7 @@ impl Interp {
             end_stack: Vec::new(),
             reads: None,
             compiled: crate::compile::Compiled::new(),
+            detections: Default::default(),
             testsets: Vec::new(),
             log_capture: None,
         }

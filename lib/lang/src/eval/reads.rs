@@ -7,8 +7,8 @@
 //! the same value, so that a parameter changed between calls (`p[1] = 2.0`, `c = 3.0`, a
 //! redefined helper) is seen and the function is recorded again: a recording never computes a
 //! stale derivative. Variables the function changed itself (a call counter) are its own state,
-//! not inputs; that, printing and assigning globals are its effects ([`ReadLog::effect`]),
-//! which running a recording would lose.
+//! not inputs; that, printing, assigning globals and drawing random numbers are its effects
+//! ([`ReadLog::effect`]), which running a recording would lose.
 
 use super::scope::{Scope, ScopeRef};
 use super::Interp;
@@ -182,9 +182,14 @@ impl Interp {
 
     /// Notes that the global `name` was assigned, when a recording is running.
     pub(super) fn note_global_write(&self, name: Name) {
+        self.note_effect(|| format!("it assigns the global `{name}`"));
+    }
+
+    /// Notes, when a recording is running, that the function does what running a recording
+    /// instead would lose (`what`, such as drawing random numbers).
+    pub(crate) fn note_effect(&self, what: impl FnOnce() -> String) {
         if let Some(log) = &self.reads {
-            log.borrow_mut()
-                .note_effect(format!("it assigns the global `{name}`"));
+            log.borrow_mut().note_effect(what());
         }
     }
 
@@ -250,12 +255,18 @@ fn snapshot_at(v: &Value, depth: usize) -> Value {
             ),
             shown: RefCell::new(None),
         })),
+        // Boxes and containers the function may write into are copied; other objects (backends,
+        // preparations) are kept by identity.
+        Value::Object(o) => match crate::builtins::refs::as_ref(v) {
+            Some(r) => crate::builtins::refs::boxed(snapshot_at(&r.get(), depth + 1)),
+            None => o.copy().unwrap_or_else(|| v.clone()),
+        },
         other => other.clone(),
     }
 }
 
 /// True when `now` holds what the snapshot `then` held: the same numbers bit for bit (so a NaN
-/// parameter is unchanged), the same functions and objects by identity.
+/// parameter is unchanged), the same functions and objects by identity, boxes and dictionaries by contents.
 fn unchanged(then: &Value, now: &Value, depth: usize) -> bool {
     if depth > MAX_DEPTH {
         return false;
@@ -276,7 +287,13 @@ fn unchanged(then: &Value, now: &Value, depth: usize) -> bool {
         (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
         (Value::Real(a), Value::Real(b)) => same_numbers(a, b),
         (Value::Function(a), Value::Function(b)) => Rc::ptr_eq(a, b),
-        (Value::Object(a), Value::Object(b)) => Rc::ptr_eq(a, b),
+        (Value::Object(a), Value::Object(b)) => {
+            use crate::builtins::refs::as_ref;
+            match (as_ref(then), as_ref(now)) {
+                (Some(x), Some(y)) => unchanged(&x.get(), &y.get(), depth + 1),
+                _ => Rc::ptr_eq(a, b) || a.equals(b.as_ref().as_ref()) == Some(true),
+            }
+        }
         (Value::Sparse(a), Value::Sparse(b)) => {
             Rc::ptr_eq(a, b) || super::operators::values_equal(then, now)
         }

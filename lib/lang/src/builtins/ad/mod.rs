@@ -1,6 +1,7 @@
 //! The differentiation library of the language: backends ([`backends`]), contexts
 //! ([`contexts`]), the operators and their variants ([`operators`]), preparation ([`prep`])
-//! and the recordings preparations run instead of the function ([`recording`]). The mathematics lives in `difflab_ad::di`; this module adapts interpreted
+//! the recordings preparations run instead of the function ([`recording`]) and those
+//! repeated sparsity detections run on ([`detection_recordings`]). The mathematics lives in `difflab_ad::di`; this module adapts interpreted
 //! functions and language values to it.
 
 pub mod backends;
@@ -8,6 +9,7 @@ pub mod benchmarking;
 pub mod compare;
 pub mod contexts;
 pub mod custom_rule;
+pub mod detection_recordings;
 pub mod differentiate_with;
 pub mod explain;
 pub mod formula;

@@ -346,6 +346,20 @@ fn detect(interp: &mut Interp, args: &Args, hessian: bool) -> EvalResult {
         operand(x)?.ok_or_else(|| fail(ErrorKind::ArgumentError, "the input must be numbers"))?;
     let (t, scalar) = (o.tensor().clone(), o.scalar);
     drop(o);
+    if matches!(detector, Detector::Global) && !hessian {
+        let y_shape = y
+            .map(|y| -> Result<_, Flow> {
+                Ok(operand(y)?
+                    .map(|o| o.tensor().shape().to_vec())
+                    .unwrap_or_default())
+            })
+            .transpose()?;
+        if let Some(pattern) =
+            super::detection_recordings::recorded_pattern(interp, f, y, y_shape, &t, scalar)?
+        {
+            return Ok(pattern_value(&pattern));
+        }
+    }
     let mut func = tensor_function(interp, f, y, scalar);
     let pattern = pattern_for(&mut func, &t, detector, hessian)?;
     Ok(pattern_value(&pattern))
@@ -703,7 +717,7 @@ crate::builtins! {
     "KnownJacobianSparsityDetector" => known_jacobian_, false, "    KnownJacobianSparsityDetector(P)\n\nA detector returning the Jacobian pattern `P` you already know (a sparse or dense matrix).\n\n```\njulia> P = sparse([1, 2, 2], [1, 1, 2], [true, true, true]);\n\njulia> jacobian_sparsity(x -> x, [1.0, 2.0], KnownJacobianSparsityDetector(P))\n2×2 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  ⋅\n 1  1\n\njulia> b = AutoSparse(AutoForwardDiff(); sparsity_detector=KnownJacobianSparsityDetector(P));\n```";
     "DenseSparsityDetector" => dense_detector_, false, "    DenseSparsityDetector(backend; atol, method=:iterative)\n\nSparsity detection by computing the dense Jacobian (or Hessian) with `backend` at the input and keeping the entries of magnitude above `atol`. It is valid at that input only and misses derivatives that happen to vanish there; it is mostly useful to check the tracers or for functions they cannot trace.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], [1.0, 2.0, 3.0], DenseSparsityDetector(AutoForwardDiff(); atol=1e-12))\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";
     "KnownHessianSparsityDetector" => known_hessian_, false, "    KnownHessianSparsityDetector(P)\n\nA detector returning the Hessian pattern `P` you already know.\n\n```\njulia> P = sparse([1, 2], [1, 2], [true, true]);\n\njulia> hessian(x -> sum(x .^ 3), AutoSparse(AutoForwardDiff(); sparsity_detector=KnownHessianSparsityDetector(P)), [1.0, 2.0])\n2×2 SparseMatrixCSC{Float64, Int64} with 2 stored entries:\n 6.0    ⋅\n  ⋅   12.0\n```";
-    "jacobian_sparsity" => jacobian_sparsity_, false, "    jacobian_sparsity(f, x, detector)\n    jacobian_sparsity(f!, y, x, detector)\n\nThe sparsity pattern of the Jacobian of `f` at `x`, as a sparse Bool matrix.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], ones(3), TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";
+    "jacobian_sparsity" => jacobian_sparsity_, false, "    jacobian_sparsity(f, x, detector)\n    jacobian_sparsity(f!, y, x, detector)\n\nThe sparsity pattern of the Jacobian of `f` at `x`, as a sparse Bool matrix.\n\nWith `TracerSparsityDetector()`, a function detected again at inputs of the same shapes (a named function computing on scalars, without effects such as printing or drawing random numbers) is recorded once, at its second detection, and later detections carry the tracers' index sets through the recording instead of interpreting the function, as Julia reuses the code it compiled at the first call. The pattern is the same; a change to anything the function reads (a global, a helper, a captured array) or a new definition makes it run on tracers again.\n\n```\njulia> jacobian_sparsity(x -> [x[1] * x[2], x[3]], ones(3), TracerSparsityDetector())\n2×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n 1  1  ⋅\n ⋅  ⋅  1\n```";
     "hessian_sparsity" => hessian_sparsity_, false, "    hessian_sparsity(f, x, detector)\n\nThe sparsity pattern of the Hessian of a scalar `f`: pairs of inputs that interact nonlinearly.\n\n```\njulia> hessian_sparsity(x -> x[1] * x[2] + x[3]^2, ones(3), TracerSparsityDetector())\n3×3 SparseMatrixCSC{Bool, Int64} with 3 stored entries:\n ⋅  1  ⋅\n 1  ⋅  ⋅\n ⋅  ⋅  1\n```";
     "MixedMode" => mixed_mode_, false, "    MixedMode(forward, reverse)\n\nMixed-mode sparse Jacobians: wrapped in `AutoSparse`, the pattern is colored from both sides (bidirectional coloring); columns are computed by pushforwards with `forward` and rows by pullbacks with `reverse`. Good for Jacobians with both dense rows and dense columns (arrowheads).\n\n```\njulia> back = AutoSparse(MixedMode(AutoForwardDiff(), AutoReverseDiff()); coloring_algorithm=GreedyColoringAlgorithm(RandomOrder(0); postprocessing=true));\n```";
     "dense_ad" => dense_ad_, false, "    dense_ad(backend)\n\nADTypes' dense backend of an `AutoSparse` (the one computing each compressed derivative; for `AutoSparse(MixedMode(…))`, the `MixedMode`); another backend is its own. Operators other than Jacobians and Hessians take the dense backend.\n\n```\njulia> dense_ad(AutoSparse(AutoForwardDiff()))\nAutoForwardDiff()\n\njulia> gradient(x -> sum(abs2, x), dense_ad(AutoSparse(AutoReverseDiff())), [1.0, 2.0])\n2-element Vector{Float64}:\n 2.0\n 4.0\n```";
