@@ -1,7 +1,7 @@
 //! Language speed, side by side with a baseline measured in the same run:
 //! - a scalar loop at top level, and scalar code in functions (recursive `fib`, a loop, a loop
-//!   calling a small function) that the compile tier runs, against CPython 3 running the same
-//!   code;
+//!   calling a small function, a loop reading an array) that the compile tier runs, against
+//!   CPython 3 running the same code;
 //! - a fused broadcast `sum(x .^ 2 .+ 2 .* x)` against a native Rust loop;
 //! - `difflab -e '1+1'` wall time (start-up) against `python3 -c 1+1`.
 //!
@@ -116,6 +116,18 @@ fn main() {
         (
             "def sq(x):\n    return x * x + 1.0\ndef calls(n):\n    s = 0.0\n    for i in range(1, n + 1):\n        s += sq(i * 0.5)\n    return s",
             "calls(10**6)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "Rosenbrock as a loop over an array of 10⁶ numbers",
+        (
+            "function rosenbrock(x)\n s = 0.0\n for i in 1:length(x)-1\n  s += 100 * (x[i+1] - x[i]^2)^2 + (1 - x[i])^2\n end\n s\nend\nxs = [0.5 + 0.001i for i in 1:10^6]",
+            "rosenbrock(xs)",
+        ),
+        (
+            "def rosenbrock(x):\n    s = 0.0\n    for i in range(len(x) - 1):\n        s += 100 * (x[i+1] - x[i]**2)**2 + (1 - x[i])**2\n    return s\nxs = [0.5 + 0.001 * i for i in range(1, 10**6 + 1)]",
+            "rosenbrock(xs)",
         ),
     );
 

@@ -131,6 +131,70 @@ fn recursion_and_loops_compile_and_agree() {
 }
 
 #[test]
+fn methods_reading_arrays_compile_and_agree() {
+    let compiled = agree(&[
+        "function sumsq(x)
+            s = 0.0
+            for i in eachindex(x)
+                s += x[i]^2
+            end
+            s
+        end",
+        "sumsq([1.0, 2.0, 3.0]), sumsq(Float64[]), sumsq([1, 2]), sumsq([true, false, true])",
+        "function rosenbrock(x)
+            s = 0.0
+            for i in 1:length(x)-1
+                s += 100 * (x[i+1] - x[i]^2)^2 + (1 - x[i])^2
+            end
+            s
+        end",
+        "rosenbrock([1.0, 2.0, -0.5, 3.0])",
+        "limit(a, N) = a == N + 1 ? 1 : a == 0 ? N : a",
+        "function stencil(u, i, j)
+            N = size(u, 1)
+            ip, im = limit(i + 1, N), limit(i - 1, N)
+            u[ip, j, 1] + u[im, j, 1] - 4u[i, j, 2] + u[end, end, end] + u[end]
+        end",
+        "u = reshape(collect(1.0:18.0), 3, 3, 2)",
+        "stencil(u, 1, 2), stencil(u, 3, 3)",
+        "function weighted(A, w)
+            t = 0.0
+            for j in axes(A, 2), i in axes(A, 1)
+                t += A[i, j] * w[j] + A[(j - 1) * size(A, 1) + i]
+            end
+            t + firstindex(w) + lastindex(w) + size(A, 3)
+        end",
+        "weighted([1.0 2.0; 3.0 4.0], [10, 20])",
+        "pick(x, i) = x[i]",
+        // Out of bounds, a zero and a negative index, a wrong number of indices and a
+        // non-integer index: the evaluator's errors.
+        "pick([1.0, 2.0], 3)",
+        "pick([1.0, 2.0], 0)",
+        "pick([1.0 2.0; 3.0 4.0], -1)",
+        "three(A) = A[1, 1, 1]",
+        "three([1.0 2.0; 3.0 4.0])",
+        "at(A, i, j) = A[i, j]",
+        "at([1.0 2.0; 3.0 4.0], 2, 3)",
+        "at([1.0 2.0; 3.0 4.0], 3, 1)",
+        "pick([1.0, 2.0], 1.0)",
+        // Arrays that are not read in place run as written: adjoints, numbers carrying
+        // derivatives, writes.
+        "sumsq([1.0, 2.0]'), sumsq(view([1.0, 2.0, 3.0], 2:3))",
+        "gradient(sumsq, AutoForwardDiff(), [1.0, 2.0])",
+        "function fill_squares!(y, x)
+            for i in eachindex(x)
+                y[i] = x[i]^2
+            end
+            y
+        end",
+        "fill_squares!(zeros(3), [1.0, 2.0, 3.0])",
+        // An array changed between calls is read anew.
+        "v = [1.0, 2.0]; a = sumsq(v); v[1] = 3.0; a, sumsq(v)",
+    ]);
+    assert!(compiled >= 6, "only {compiled} methods compiled");
+}
+
+#[test]
 fn errors_inside_compiled_code_are_the_evaluators() {
     agree(&[
         "h(x) = sqrt(x - 1.0)",

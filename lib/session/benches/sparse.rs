@@ -2,7 +2,8 @@
 //! `brusselator`), prepared medians measured as the peer harness measures (`median_call`):
 //! - sparsity detection of the 2-D Brusselator at N = 64 (8192 states, 49 152 nonzeros),
 //!   written vectorized (`circshift`) and with scalar loops and the `limit(a, N)` helper as in
-//!   the SciML definition;
+//!   the SciML definition (after the warm-up calls, the scalar loops are detected on their
+//!   recording, as repeated detections are);
 //! - its sparse Jacobian with `AutoSparse(AutoForwardDiff())` (prepared: on its recording for
 //!   the loops; also the preparation and the unprepared call) and with
 //!   `AutoSparse(AutoFastDifferentiation())` (the traced program), both ways;

@@ -9,10 +9,11 @@
 //! interpreted. A recursive call needs the method's own result type before it is known; the
 //! lowering guesses it and keeps the guess only when the method turns out to return it.
 
-use super::machine::{Counter, Fn1, Fn2, Func, Op, Reg};
+use super::machine::{Counter, Fn1, Fn2, Func, Op, Reg, MAX_DIMS};
 use super::{key, Compiled, Key, Ty};
 use crate::eval::dispatch::{all_methods, select};
 use crate::eval::Interp;
+use crate::show::ElType;
 use crate::value::{Closure, Value};
 use difflab_ad::ops::BinaryFn;
 use difflab_syntax::{Arg, BinOp, Block, Expr, ExprKind, Generator, Name, Pattern, UnaryOp};
@@ -238,6 +239,9 @@ struct Lowerer<'c, 'a> {
     top_level: bool,
     /// The globals top-level code uses, in the registers that hold them.
     globals: Vec<Local>,
+    /// What `end` means in the indices being lowered, innermost last: an array's register and
+    /// the dimension (0 for a linear index).
+    ends: Vec<(Reg, u8)>,
 }
 
 impl<'c, 'a> Lowerer<'c, 'a> {
@@ -255,6 +259,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             temporary: None,
             top_level: false,
             globals: Vec::new(),
+            ends: Vec::new(),
         }
     }
 
@@ -326,6 +331,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 
     fn unify_return(&mut self, ty: Ty) -> Lowered<()> {
+        if !ty.is_scalar() {
+            return Err(Outside);
+        }
         match self.returns {
             Some(t) if t != ty => Err(Outside),
             _ => {
@@ -397,6 +405,11 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             ExprKind::Nothing => self.constant(&Value::Nothing),
             ExprKind::Ident(name) => self.ident(*name),
             ExprKind::Block(b) => self.block(b, want),
+            ExprKind::Index { target, indices } => self.index(target, indices),
+            ExprKind::End => {
+                let &(array, dim) = self.ends.last().ok_or(Outside)?;
+                self.size(array, dim)
+            }
             ExprKind::Binary {
                 op,
                 dotted: false,
@@ -583,17 +596,102 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 self.emit(Op::IntToFloat { dst, src: reg })?;
                 Ok(dst)
             }
-            Ty::Nothing => Err(Outside),
+            Ty::Nothing | Ty::Array { .. } => Err(Outside),
         }
     }
 
+    /// `array[at...]` of a local array, with `Int` indices: one (linear) or one per dimension.
+    fn index(&mut self, target: &Expr, indices: &[Expr]) -> Lowered<Val> {
+        let (array, ty) = self.expr(target, true)?.get()?;
+        let Ty::Array { el, dims } = ty else {
+            return Err(Outside);
+        };
+        if indices.len() != 1 && indices.len() != usize::from(dims) {
+            return Err(Outside);
+        }
+        let mut at = Vec::with_capacity(indices.len());
+        for (k, index) in indices.iter().enumerate() {
+            let dim = if indices.len() == 1 { 0 } else { k as u8 + 1 };
+            self.ends.push((array, dim));
+            let lowered = self.expr(index, true);
+            self.ends.pop();
+            match lowered?.get()? {
+                (reg, Ty::Int) => at.push(reg),
+                _ => return Err(Outside),
+            }
+        }
+        let dst = self.register();
+        self.emit(Op::Load {
+            dst,
+            array,
+            at: at.into(),
+            el,
+        })?;
+        self.temporary = Some(dst);
+        let ty = match el {
+            ElType::Float64 => Ty::Float,
+            ElType::Int64 => Ty::Int,
+            ElType::Bool => Ty::Bool,
+        };
+        Ok(Val {
+            reg: dst,
+            ty: Some(ty),
+        })
+    }
+
+    /// `size(array, dim)`, or `length(array)` for `dim` 0.
+    fn size(&mut self, array: Reg, dim: u8) -> Lowered<Val> {
+        let dst = self.register();
+        self.emit(Op::Size { dst, array, dim })?;
+        self.temporary = Some(dst);
+        Ok(Val {
+            reg: dst,
+            ty: Some(Ty::Int),
+        })
+    }
+
+    /// The array in `e` and a constant dimension `d` (1 to [`MAX_DIMS`]), for `size(x, d)`
+    /// and `axes(x, d)`.
+    fn array_and_dim(&mut self, x: (Reg, Ty), d: &Expr) -> Lowered<(Reg, u8)> {
+        match (x.1, &d.kind) {
+            (Ty::Array { .. }, ExprKind::Int(d)) if (1..=MAX_DIMS as i64).contains(d) => {
+                Ok((x.0, *d as u8))
+            }
+            _ => Err(Outside),
+        }
+    }
+
+    /// Whether `name` is the library's function (not a local, a global or an extension).
+    fn is_library(&mut self, name: Name) -> Lowered<bool> {
+        let interp = self.compilation.interp;
+        Ok(self.local(name)?.is_none()
+            && interp.global(name).is_none()
+            && !interp.extensions.contains_key(&name)
+            && crate::builtins::lookup(name).is_some())
+    }
+
     fn binary(&mut self, op: BinOp, a: (Reg, Ty), b: (Reg, Ty)) -> Lowered<Val> {
+        if !a.1.is_scalar() || !b.1.is_scalar() {
+            return Err(Outside);
+        }
         // The result type is the evaluator's own answer for values of these types.
         let out = result_type2(Fn2::Operator(op), a.1, b.1)?;
         let dst = self.register();
         let integral = |t: Ty| matches!(t, Ty::Int | Ty::Bool);
         let ints = integral(a.1) && integral(b.1);
+        let constant = |reg: Reg| self.constants.iter().find(|(r, _)| *r == reg).map(|c| c.1);
+        let two = match b.1 {
+            Ty::Int => constant(b.0) == Some(2),
+            Ty::Float => constant(b.0) == Some(2f64.to_bits()),
+            _ => false,
+        };
         let op = match op {
+            // `x^2` of a `Float64` is `x * x`, as the evaluator computes it.
+            BinOp::Pow if a.1 == Ty::Float && two => Op::MulF {
+                dst,
+                a: a.0,
+                b: a.0,
+            },
             BinOp::Add | BinOp::Sub | BinOp::Mul if ints => {
                 let (a, b) = (a.0, b.0);
                 match op {
@@ -640,6 +738,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 
     fn unary(&mut self, op: UnaryOp, a: (Reg, Ty)) -> Lowered<Val> {
+        if !a.1.is_scalar() {
+            return Err(Outside);
+        }
         let out = result_type1(Fn1::Operator(op), a.1)?;
         let dst = self.register();
         if op == UnaryOp::Not {
@@ -798,6 +899,13 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         if args.iter().any(|a| a.splat) || self.local(name)?.is_some() {
             return Err(Outside);
         }
+        if let ("size", [x, d]) = (name.as_str(), args) {
+            if self.is_library(name)? {
+                let x = self.expr(&x.value, true)?.get()?;
+                let (array, dim) = self.array_and_dim(x, &d.value)?;
+                return self.size(array, dim);
+            }
+        }
         let mut values = Vec::with_capacity(args.len());
         for a in args {
             values.push(self.expr(&a.value, true)?.get()?);
@@ -833,6 +941,12 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         let interp = self.compilation.interp;
         if crate::builtins::lookup(name).is_none() || interp.extensions.contains_key(&name) {
             return Err(Outside);
+        }
+        match (name.as_str(), args) {
+            ("length" | "lastindex", &[(array, Ty::Array { .. })]) => return self.size(array, 0),
+            ("firstindex", &[(_, Ty::Array { .. })]) => return self.constant(&Value::Int(1)),
+            _ if args.iter().any(|(_, t)| !t.is_scalar()) => return Err(Outside),
+            _ => {}
         }
         let dst = self.register();
         let (op, out) = match (name.as_str(), args) {
@@ -898,17 +1012,10 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             self.block(body, false)?;
             return Ok(());
         };
-        let (Pattern::Name(name), ExprKind::Range { start, step, stop }) =
-            (&first.pattern, &first.iter.kind)
-        else {
+        let Pattern::Name(name) = &first.pattern else {
             return Err(Outside);
         };
-        let start = self.int(start)?;
-        let step = match step {
-            Some(s) => self.int(s)?,
-            None => self.constant(&Value::Int(1))?.reg,
-        };
-        let stop = self.int(stop)?;
+        let (start, step, stop) = self.range(&first.iter)?;
         let (length, k) = (self.register(), self.register());
         self.emit(Op::RangeLength {
             dst: length,
@@ -950,6 +1057,49 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         })?;
         self.patch(enter);
         Ok(())
+    }
+
+    /// The start, step and stop of what a `for` loop walks: a range of `Int`s, or the indices
+    /// of an array (`eachindex(x)`, `axes(x, d)`).
+    fn range(&mut self, iter: &Expr) -> Lowered<(Reg, Reg, Reg)> {
+        let one = |l: &mut Self| l.constant(&Value::Int(1)).map(|v| v.reg);
+        match &iter.kind {
+            ExprKind::Range { start, step, stop } => {
+                let start = self.int(start)?;
+                let step = match step {
+                    Some(s) => self.int(s)?,
+                    None => one(self)?,
+                };
+                Ok((start, step, self.int(stop)?))
+            }
+            ExprKind::Call {
+                callee,
+                args,
+                kwargs,
+                dotted: false,
+            } if kwargs.is_empty() && args.iter().all(|a| !a.splat) => {
+                let ExprKind::Ident(name) = callee.kind else {
+                    return Err(Outside);
+                };
+                if !self.is_library(name)? {
+                    return Err(Outside);
+                }
+                let (array, dim) = match (name.as_str(), args.as_slice()) {
+                    ("eachindex", [x]) => match self.expr(&x.value, true)?.get()? {
+                        (array, Ty::Array { .. }) => (array, 0),
+                        _ => return Err(Outside),
+                    },
+                    ("axes", [x, d]) => {
+                        let x = self.expr(&x.value, true)?.get()?;
+                        self.array_and_dim(x, &d.value)?
+                    }
+                    _ => return Err(Outside),
+                };
+                let stop = self.size(array, dim)?.reg;
+                Ok((one(self)?, one(self)?, stop))
+            }
+            _ => Err(Outside),
+        }
     }
 
     fn while_loop(&mut self, cond: &Expr, body: &Block) -> Lowered<Val> {

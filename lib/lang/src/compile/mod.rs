@@ -1,12 +1,15 @@
 //! The compile tier: methods that compute on plain numbers run as typed register code.
 //!
-//! When a user function is called with `Int`, `Float64` and `Bool` arguments only, the method
-//! dispatch chose is compiled for exactly those argument types (Julia's specialization), once:
+//! When a user function is called with `Int`, `Float64` and `Bool` arguments and arrays of
+//! plain numbers only, the method dispatch chose is compiled for exactly those argument types
+//! (Julia's specialization), once:
 //! [`lower`] resolves its locals to registers, infers the type of every expression, resolves
 //! the functions it calls (user methods by dispatch on the inferred types, math builtins) and
 //! emits [`machine`] instructions; calls of it then run on the machine. A method outside what
-//! the compiler handles (arrays, strings, closures, printing, globals other than functions,
-//! a variable whose type changes) is remembered as such and keeps running in the evaluator.
+//! the compiler handles (writes into arrays, arrays of numbers carrying derivatives, strings,
+//! closures, printing, globals other than functions, a variable whose type changes) is
+//! remembered as such and keeps running in the evaluator. Arrays are read in place (`x[i]`, `A[i, j]`, `length`, `size`, `eachindex`, `axes`) and
+//! never written, so compiled code stays pure.
 //!
 //! The compiled code is pure, so it keeps the evaluator's guarantees by running again: an
 //! error, or the depth limit, makes the call run once more in the evaluator, which raises the
@@ -20,8 +23,9 @@ mod machine;
 mod native;
 
 use crate::eval::{EvalResult, Interp};
+use crate::show::ElType;
 use crate::value::{Closure, Value};
-use machine::{Func, Machine, Trap};
+use machine::{ArrayArg, Func, Held, Machine, Trap};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -36,17 +40,37 @@ pub enum Ty {
     Bool,
     /// `nothing`.
     Nothing,
+    /// An array of plain numbers with `dims` dimensions (at most [`machine::MAX_DIMS`]), read
+    /// in place: the register holds its place in the run's table of arrays.
+    Array {
+        /// The element type.
+        el: ElType,
+        /// The number of dimensions.
+        dims: u8,
+    },
 }
 
 impl Ty {
-    /// A value of this type, for asking a function what type its result has.
+    /// A value of this type, for asking a function what type its result has (and which
+    /// method takes it).
     fn sample(self) -> Value {
         match self {
             Ty::Int => Value::Int(1),
             Ty::Float => Value::Float(1.0),
             Ty::Bool => Value::Bool(true),
             Ty::Nothing => Value::Nothing,
+            Ty::Array { el, dims } => {
+                Value::Array(Rc::new(std::cell::RefCell::new(crate::value::Array::new(
+                    el,
+                    difflab_ad::Tensor::filled(&vec![1; dims.into()], 0.0),
+                ))))
+            }
         }
+    }
+
+    /// Whether registers of this type hold a number (or `nothing`), not an array.
+    fn is_scalar(self) -> bool {
+        !matches!(self, Ty::Array { .. })
     }
 
     /// The type of a value, if compiled code can hold it.
@@ -142,11 +166,16 @@ impl Interp {
         }
         let mut parameters = Vec::with_capacity(args.len());
         let mut types = Vec::with_capacity(args.len());
+        let mut held = Vec::new();
         for a in args {
-            let (bits, ty) = machine::unboxed(a)?;
+            let (bits, ty) = match machine::unboxed(a) {
+                Some(scalar) => scalar,
+                None => Held::array(a, &mut held)?,
+            };
             parameters.push(bits);
             types.push(ty);
         }
+        let arrays: Vec<ArrayArg> = held.iter().map(Held::view).collect::<Option<_>>()?;
         let func = match self.compiled.index.get(&key(method, &types)) {
             Some(entry) => (*entry)?,
             None => {
@@ -158,9 +187,9 @@ impl Interp {
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
         let outcome = match &self.compiled.code {
             Some(code) if self.compiled.native && func < code.len() => {
-                code.run(func, &parameters, depth, &self.interrupt)
+                code.run(func, &parameters, &arrays, depth, &self.interrupt)
             }
-            _ => self.run_on_machine(func, &parameters, depth),
+            _ => self.run_on_machine(func, &parameters, &arrays, depth),
         };
         let returns = self.compiled.funcs[func].returns;
         match outcome {
@@ -196,6 +225,7 @@ impl Interp {
         let mut machine = Machine {
             funcs: &self.compiled.funcs,
             stack: registers,
+            arrays: &[],
             interrupt: &self.interrupt,
         };
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
@@ -221,10 +251,17 @@ impl Interp {
     }
 
     /// Runs compiled method `func` on the register machine.
-    fn run_on_machine(&self, func: usize, parameters: &[u64], depth: usize) -> Result<u64, Trap> {
+    fn run_on_machine(
+        &self,
+        func: usize,
+        parameters: &[u64],
+        arrays: &[ArrayArg<'_>],
+        depth: usize,
+    ) -> Result<u64, Trap> {
         let mut machine = Machine {
             funcs: &self.compiled.funcs,
             stack: self.compiled.funcs[func].frame(parameters),
+            arrays,
             interrupt: &self.interrupt,
         };
         machine.run(func, 0, depth)

@@ -12,8 +12,9 @@
 //! every such place says why it holds.
 #![allow(unsafe_code)]
 
-use super::machine::{Counter, Fn1, Fn2, Func, Op, Reg, Trap};
+use super::machine::{ArrayArg, Counter, Fn1, Fn2, Func, Op, Reg, Trap};
 use super::Ty;
+use crate::show::ElType;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
     types, AbiParam, Block, InstBuilder, MemFlagsData, Signature, UserFuncName,
@@ -30,6 +31,18 @@ use std::sync::atomic::AtomicBool;
 pub struct Context {
     trap: u64,
     interrupt: *const AtomicBool,
+    /// The arrays the run reads (`count` of them).
+    arrays: *const ArrayArg<'static>,
+    count: usize,
+}
+
+impl Context {
+    fn array<'a>(context: *mut Context, slot: u64) -> Option<&'a ArrayArg<'a>> {
+        // SAFETY: native code passes its run's live context, whose arrays outlive the run.
+        let context = unsafe { &*context };
+        let arrays = unsafe { std::slice::from_raw_parts(context.arrays, context.count) };
+        arrays.get(usize::try_from(slot).ok()?)
+    }
 }
 
 const NO_TRAP: u64 = 0;
@@ -85,6 +98,13 @@ extern "C" fn apply2(context: *mut Context, op: *const Apply2, x: u64, y: u64) -
             super::machine::boxed(y, op.y),
         );
         super::machine::expect(op.f.apply(&x, &y), op.out)
+    })
+}
+
+extern "C" fn size(context: *mut Context, slot: u64, dim: u64) -> u64 {
+    settle(context, || {
+        let array = Context::array(context, slot).ok_or(Trap::Fallback)?;
+        Ok(array.size(dim as u8))
     })
 }
 
@@ -341,12 +361,15 @@ impl Native {
         &self,
         func: usize,
         args: &[u64],
+        arrays: &[ArrayArg<'_>],
         depth: usize,
         interrupt: &AtomicBool,
     ) -> Result<u64, Trap> {
         let mut context = Context {
             trap: NO_TRAP,
             interrupt,
+            arrays: arrays.as_ptr().cast(),
+            count: arrays.len(),
         };
         let depth = i64::try_from(depth).unwrap_or(i64::MAX);
         // SAFETY: the entry was generated for this method's arity, `args` holds that many
@@ -464,6 +487,70 @@ impl Translator<'_> {
         let result = self.b.inst_results(call)[0];
         self.check_trap();
         result
+    }
+
+    /// `array[at...]` read in place: the table entry of the array, a bounds check per index
+    /// (a fallback when one fails), the number, converted to the register's bits.
+    fn load(&mut self, array: Reg, at: &[Reg], el: ElType) -> V {
+        let trusted = MemFlagsData::trusted();
+        let table = self.b.ins().load(
+            self.ptr,
+            trusted,
+            self.context,
+            std::mem::offset_of!(Context, arrays) as i32,
+        );
+        let slot = self.get(array);
+        let entry_size = std::mem::size_of::<ArrayArg>() as i64;
+        let offset = self.b.ins().imul_imm_s(slot, entry_size);
+        let entry = self.b.ins().iadd(table, offset);
+        let field = |name: usize| name as i32;
+        let mut linear = None;
+        let mut stride = None;
+        for (d, &index) in at.iter().enumerate() {
+            let bound = if at.len() == 1 {
+                std::mem::offset_of!(ArrayArg, len)
+            } else {
+                std::mem::offset_of!(ArrayArg, size) + 8 * d
+            };
+            let n = self.b.ins().load(types::I64, trusted, entry, field(bound));
+            let i = self.get(index);
+            let i = self.b.ins().iadd_imm_s(i, -1);
+            // Unsigned: a zero or negative index is past the end too.
+            let outside = self.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, i, n);
+            self.leave_if(outside, Some(FALLBACK));
+            let term = match stride {
+                Some(s) => self.b.ins().imul(i, s),
+                None => i,
+            };
+            linear = Some(match linear {
+                Some(l) => self.b.ins().iadd(l, term),
+                None => term,
+            });
+            stride = Some(match stride {
+                Some(s) => self.b.ins().imul(s, n),
+                None => n,
+            });
+        }
+        let k = linear.expect("one index at least");
+        let data = self.b.ins().load(
+            self.ptr,
+            trusted,
+            entry,
+            field(std::mem::offset_of!(ArrayArg, data)),
+        );
+        let bytes = self.b.ins().ishl_imm_u(k, 3);
+        let address = self.b.ins().iadd(data, bytes);
+        let x = self.b.ins().load(types::F64, trusted, address, 0);
+        match el {
+            ElType::Float64 => self.b.ins().bitcast(types::I64, MemFlagsData::new(), x),
+            // As Rust's `as` converts (the numbers of an Int64 array are integers anyway).
+            ElType::Int64 => self.b.ins().fcvt_to_sint_sat(types::I64, x),
+            ElType::Bool => {
+                let zero = self.b.ins().f64const(0.0);
+                let c = self.b.ins().fcmp(FloatCC::NotEqual, x, zero);
+                self.b.ins().uextend(types::I64, c)
+            }
+        }
     }
 
     fn compare(&mut self, op: BinOp, x: V, y: V) -> V {
@@ -587,6 +674,16 @@ impl Translator<'_> {
                 let (context, a) = (self.context, self.get(*start));
                 let (s, z) = (self.get(*step), self.get(*stop));
                 let v = self.call_rust(range_length as *const () as usize, &[context, a, s, z]);
+                self.set(*dst, v);
+            }
+            Op::Load { dst, array, at, el } => {
+                let v = self.load(*array, at, *el);
+                self.set(*dst, v);
+            }
+            Op::Size { dst, array, dim } => {
+                let (context, array) = (self.context, self.get(*array));
+                let dim = self.b.ins().iconst(types::I64, i64::from(*dim));
+                let v = self.call_rust(size as *const () as usize, &[context, array, dim]);
                 self.set(*dst, v);
             }
             Op::ForEnter { counter, exit } => {
