@@ -1,6 +1,7 @@
 //! Language speed, side by side with a baseline measured in the same run:
 //! - a scalar loop at top level, and scalar code in functions (recursive `fib`, a loop, a loop
-//!   calling a small function, a loop reading an array) that the compile tier runs, against
+//!   calling a small function, a loop reading an array, one writing into an array) that the
+//!   compile tier runs, against
 //!   CPython 3 running the same code;
 //! - a fused broadcast `sum(x .^ 2 .+ 2 .* x)` against a native Rust loop;
 //! - `difflab -e '1+1'` wall time (start-up) against `python3 -c 1+1`.
@@ -128,6 +129,18 @@ fn main() {
         (
             "def rosenbrock(x):\n    s = 0.0\n    for i in range(len(x) - 1):\n        s += 100 * (x[i+1] - x[i]**2)**2 + (1 - x[i])**2\n    return s\nxs = [0.5 + 0.001 * i for i in range(1, 10**6 + 1)]",
             "rosenbrock(xs)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "in-place periodic Laplacian `du[i, j] = …` over a 256 × 256 grid",
+        (
+            "function lap!(du, u)\n N = size(u, 1)\n for j in 1:N, i in 1:N\n  ip = i == N ? 1 : i + 1; im = i == 1 ? N : i - 1\n  jp = j == N ? 1 : j + 1; jm = j == 1 ? N : j - 1\n  du[i, j] = u[ip, j] + u[im, j] + u[i, jp] + u[i, jm] - 4u[i, j]\n end\n du\nend\nU = [sin(0.1i) * cos(0.2j) for i in 1:256, j in 1:256]; dU = zeros(256, 256)",
+            "lap!(dU, U)",
+        ),
+        (
+            "import math\ndef lap(du, u):\n    N = len(u)\n    for j in range(N):\n        for i in range(N):\n            ip = 0 if i == N - 1 else i + 1; im = N - 1 if i == 0 else i - 1\n            jp = 0 if j == N - 1 else j + 1; jm = N - 1 if j == 0 else j - 1\n            du[i][j] = u[ip][j] + u[im][j] + u[i][jp] + u[i][jm] - 4 * u[i][j]\n    return du\nU = [[math.sin(0.1 * i) * math.cos(0.2 * j) for j in range(1, 257)] for i in range(1, 257)]\ndU = [[0.0] * 256 for _ in range(256)]",
+            "lap(dU, U)",
         ),
     );
 

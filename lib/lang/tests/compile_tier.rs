@@ -177,10 +177,19 @@ fn methods_reading_arrays_compile_and_agree() {
         "at([1.0 2.0; 3.0 4.0], 2, 3)",
         "at([1.0 2.0; 3.0 4.0], 3, 1)",
         "pick([1.0, 2.0], 1.0)",
-        // Arrays that are not read in place run as written: adjoints, numbers carrying
-        // derivatives, writes.
+        // Arrays that are not read in place run as written: adjoints, views, numbers
+        // carrying derivatives.
         "sumsq([1.0, 2.0]'), sumsq(view([1.0, 2.0, 3.0], 2:3))",
         "gradient(sumsq, AutoForwardDiff(), [1.0, 2.0])",
+        // An array changed between calls is read anew.
+        "v = [1.0, 2.0]; a = sumsq(v); v[1] = 3.0; a, sumsq(v)",
+    ]);
+    assert!(compiled >= 6, "only {compiled} methods compiled");
+}
+
+#[test]
+fn methods_writing_arrays_compile_and_agree() {
+    let compiled = agree(&[
         "function fill_squares!(y, x)
             for i in eachindex(x)
                 y[i] = x[i]^2
@@ -188,8 +197,77 @@ fn methods_reading_arrays_compile_and_agree() {
             y
         end",
         "fill_squares!(zeros(3), [1.0, 2.0, 3.0])",
-        // An array changed between calls is read anew.
-        "v = [1.0, 2.0]; a = sumsq(v); v[1] = 3.0; a, sumsq(v)",
+        "ys = zeros(2, 2); fill_squares!(ys, [1.0 2.0; 3.0 4.0]); ys",
+        // Conversions on the way in: an Int or a Bool into Float64, a Bool into Int64; the
+        // value of an indexed assignment is the value assigned.
+        "function mixed!(f, n, b)
+            f[1] = 2
+            f[2] = true
+            n[1] += 5
+            n[2] = false
+            b[1] = n[1] > 3
+            f[3] = n[1] * 0.5
+            v = (n[3] = 7)
+            v + f[1]
+        end",
+        "f = zeros(3); n = [1, 2, 3]; b = [false, true]",
+        "mixed!(f, n, b), f, n, b",
+        // The same array twice, and a copy that shares its numbers until written.
+        "function swap!(p, q)
+            t = p[1]
+            p[1] = q[2]
+            q[2] = t
+            p[1] + q[1]
+        end",
+        "u = [1.0, 2.0]; c = copy(u)",
+        "swap!(u, u), u, c",
+        "swap!(c, [5.0, 6.0]), c, u",
+        // An error after some writes: the evaluator runs the call again from the arrays as
+        // they were, so the writes before the error happen once.
+        "function count_up!(y, n)
+            for i in 1:n
+                y[i] += 1.0
+            end
+            y
+        end",
+        "w = zeros(3)",
+        "count_up!(w, 5)",
+        "w",
+        "count_up!(w, 2)",
+        "function deep!(y, k)
+            y[1] += 1.0
+            k == 0 ? sqrt(-y[1]) : deep!(y, k - 1)
+        end",
+        "z = [1.0]",
+        "deep!(z, 3)",
+        "z",
+        // Many writes to the same places (the undo log keeps the first of each).
+        "function spin!(y, n)
+            k = 0
+            while k < n
+                k += 1
+                y[1 + k % 3] = k
+            end
+            y
+        end",
+        "spin!(zeros(3), 10^5)",
+        "spin!(zeros(2), 10^5)",
+        // Writes a method cannot compile stay interpreted: a Float64 into an Int64 array.
+        "half!(n) = (n[1] = 0.5; n)",
+        "half!([1, 2])",
+        // A 3-dimensional stencil with a helper, as SciML writes the Brusselator.
+        "limit(a, N) = a == N + 1 ? 1 : a == 0 ? N : a",
+        "function stencil!(du, u)
+            N = size(u, 1)
+            for i in 1:N, j in 1:N
+                ip, im = limit(i + 1, N), limit(i - 1, N)
+                x, y = u[i, j, 1], u[i, j, 2]
+                du[i, j, 1] = u[ip, j, 1] + u[im, j, 1] - 2x + x^2 * y
+                du[i, j, 2] = x - y
+            end
+            nothing
+        end",
+        "U = reshape(collect(1.0:18.0), 3, 3, 2); dU = zeros(3, 3, 2); stencil!(dU, U); dU",
     ]);
     assert!(compiled >= 6, "only {compiled} methods compiled");
 }

@@ -9,7 +9,8 @@
 //! interpreted. A recursive call needs the method's own result type before it is known; the
 //! lowering guesses it and keeps the guess only when the method turns out to return it.
 
-use super::machine::{Counter, Fn1, Fn2, Func, Op, Reg, MAX_DIMS};
+use super::arrays::MAX_DIMS;
+use super::machine::{Counter, Fn1, Fn2, Func, Op, Reg};
 use super::{key, Compiled, Key, Ty};
 use crate::eval::dispatch::{all_methods, select};
 use crate::eval::Interp;
@@ -127,6 +128,7 @@ impl Compilation<'_> {
                 constants: Vec::new(),
                 registers: 0,
                 returns: guess,
+                writes: false,
             });
             self.compiled.index.insert(key.clone(), Some(funcs));
             self.added.push(key.clone());
@@ -242,6 +244,8 @@ struct Lowerer<'c, 'a> {
     /// What `end` means in the indices being lowered, innermost last: an array's register and
     /// the dimension (0 for a linear index).
     ends: Vec<(Reg, u8)>,
+    /// Whether the method (or one it calls) writes into arrays.
+    writes: bool,
 }
 
 impl<'c, 'a> Lowerer<'c, 'a> {
@@ -260,6 +264,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             top_level: false,
             globals: Vec::new(),
             ends: Vec::new(),
+            writes: false,
         }
     }
 
@@ -282,6 +287,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             constants: self.constants,
             registers: self.registers,
             returns: self.returns.ok_or(Outside)?,
+            writes: self.writes,
         })
     }
 
@@ -298,6 +304,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 constants: self.constants,
                 registers: self.registers,
                 returns: Ty::Nothing,
+                writes: self.writes,
             },
             globals: self.globals,
         })
@@ -331,9 +338,6 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 
     fn unify_return(&mut self, ty: Ty) -> Lowered<()> {
-        if !ty.is_scalar() {
-            return Err(Outside);
-        }
         match self.returns {
             Some(t) if t != ty => Err(Outside),
             _ => {
@@ -465,8 +469,16 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 dotted: false,
                 value,
             } => {
-                let ExprKind::Ident(name) = target.kind else {
-                    return Err(Outside);
+                let name = match &target.kind {
+                    ExprKind::Ident(name) => *name,
+                    ExprKind::Index {
+                        target: array,
+                        indices,
+                    } => return self.store(array, indices, *op, value),
+                    ExprKind::Tuple(names) if op.is_none() && !want => {
+                        return self.destructure(names, value)
+                    }
+                    _ => return Err(Outside),
                 };
                 let v = self.expr(value, true)?.get()?;
                 let v = match op {
@@ -522,11 +534,21 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             return Ok(Val { reg, ty: Some(ty) });
         }
         let interp = self.compilation.interp;
-        if interp.global(name).is_some() || crate::builtins::lookup(name).is_some() {
-            return Err(Outside);
+        match interp.global(name) {
+            // A global number (`const N = 64`) is a constant of the method; binding the global
+            // again forgets the method (`Compiled::took`).
+            Some(v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) if !self.top_level => {
+                self.compilation.compiled.taken.insert(name);
+                return self.constant(v);
+            }
+            Some(_) => return Err(Outside),
+            None if crate::builtins::lookup(name).is_some() => return Err(Outside),
+            None => {}
         }
         match crate::builtins::constant(name.as_str()) {
-            Some(v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => self.constant(&v),
+            Some(v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Nothing)) => {
+                self.constant(&v)
+            }
             _ => Err(Outside),
         }
     }
@@ -570,6 +592,37 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         })
     }
 
+    /// `a, b = x, y` as a statement: every value first (so `a, b = b, a` swaps), then the
+    /// names.
+    fn destructure(&mut self, names: &[Arg], value: &Expr) -> Lowered<Val> {
+        let ExprKind::Tuple(values) = &value.kind else {
+            return Err(Outside);
+        };
+        if values.len() != names.len() {
+            return Err(Outside);
+        }
+        let mut computed = Vec::with_capacity(values.len());
+        for (name, v) in names.iter().zip(values) {
+            // Not splats, and not a named tuple's `name = value` elements.
+            let plain = |a: &Arg| !a.splat && !matches!(a.value.kind, ExprKind::Assign { .. });
+            let (ExprKind::Ident(name), true, true) = (&name.value.kind, plain(name), plain(v))
+            else {
+                return Err(Outside);
+            };
+            let (reg, ty) = self.expr(&v.value, true)?.get()?;
+            let copy = self.register();
+            self.emit(Op::Move {
+                dst: copy,
+                src: reg,
+            })?;
+            computed.push((*name, (copy, ty)));
+        }
+        for (name, v) in computed {
+            self.assign(name, v)?;
+        }
+        self.constant(&Value::Nothing)
+    }
+
     /// A new local in the innermost frame (in the register an earlier branch gave it).
     fn create(&mut self, name: Name, ty: Ty) -> Reg {
         let reg = match self
@@ -600,8 +653,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         }
     }
 
-    /// `array[at...]` of a local array, with `Int` indices: one (linear) or one per dimension.
-    fn index(&mut self, target: &Expr, indices: &[Expr]) -> Lowered<Val> {
+    /// A local array and its `Int` indices: one (linear) or one per dimension; with the
+    /// type of its elements.
+    fn indexed(&mut self, target: &Expr, indices: &[Expr]) -> Lowered<(Reg, Box<[Reg]>, ElType)> {
         let (array, ty) = self.expr(target, true)?.get()?;
         let Ty::Array { el, dims } = ty else {
             return Err(Outside);
@@ -620,22 +674,59 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 _ => return Err(Outside),
             }
         }
+        Ok((array, at.into(), el))
+    }
+
+    /// `array[at...]`.
+    fn load(&mut self, array: Reg, at: Box<[Reg]>, el: ElType) -> Lowered<Val> {
         let dst = self.register();
-        self.emit(Op::Load {
-            dst,
-            array,
-            at: at.into(),
-            el,
-        })?;
+        self.emit(Op::Load { dst, array, at, el })?;
         self.temporary = Some(dst);
-        let ty = match el {
-            ElType::Float64 => Ty::Float,
-            ElType::Int64 => Ty::Int,
-            ElType::Bool => Ty::Bool,
-        };
         Ok(Val {
             reg: dst,
-            ty: Some(ty),
+            ty: Some(match el {
+                ElType::Float64 => Ty::Float,
+                ElType::Int64 => Ty::Int,
+                ElType::Bool => Ty::Bool,
+            }),
+        })
+    }
+
+    /// `array[at...]` of a local array.
+    fn index(&mut self, target: &Expr, indices: &[Expr]) -> Lowered<Val> {
+        let (array, at, el) = self.indexed(target, indices)?;
+        self.load(array, at, el)
+    }
+
+    /// `array[at...] = value` (or `op=`): the value, converted as the evaluator converts it
+    /// for the array's element type (an `Int` or a `Bool` into a `Float64` array, a `Bool`
+    /// into an `Int64` one; others stay interpreted).
+    fn store(
+        &mut self,
+        target: &Expr,
+        indices: &[Expr],
+        op: Option<BinOp>,
+        value: &Expr,
+    ) -> Lowered<Val> {
+        let (array, at, el) = self.indexed(target, indices)?;
+        let v = self.expr(value, true)?.get()?;
+        let v = match op {
+            Some(op) => {
+                let old = self.load(array, at.clone(), el)?.get()?;
+                self.binary(op, old, v)?.get()?
+            }
+            None => v,
+        };
+        let src = match (el, v.1) {
+            (ElType::Float64, _) => self.float(v)?,
+            (ElType::Int64, Ty::Int | Ty::Bool) | (ElType::Bool, Ty::Bool) => v.0,
+            _ => return Err(Outside),
+        };
+        self.emit(Op::Store { array, at, src })?;
+        self.writes = true;
+        Ok(Val {
+            reg: v.0,
+            ty: Some(v.1),
         })
     }
 
@@ -922,6 +1013,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             .clone();
         let types: Vec<Ty> = values.iter().map(|(_, t)| *t).collect();
         let (func, returns) = self.compilation.specialize(&method, &types)?;
+        self.writes |= self.compilation.compiled.funcs[func].writes;
         let dst = self.register();
         self.emit(Op::Call {
             func,

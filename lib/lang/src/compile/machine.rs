@@ -7,13 +7,13 @@
 //! scalar functions on values built on the stack, so the two tiers cannot disagree. Any error is a [`Trap::Fallback`]: the caller runs the call
 //! again in the interpreter, which raises it with the user's spans and call trace.
 
+use super::arrays::{ArrayArg, Undo, MAX_DIMS};
 use super::Ty;
 use crate::error::ErrorKind;
 use crate::eval::{fail, operators, EvalResult};
 use crate::show::ElType;
-use crate::value::{Structure, Value};
+use crate::value::Value;
 use difflab_ad::ops::{BinaryFn, UnaryFn};
-use difflab_ad::Tensor;
 use difflab_syntax::{BinOp, UnaryOp};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -153,6 +153,13 @@ pub enum Op {
         at: Box<[Reg]>,
         el: ElType,
     },
+    /// `array[at...] = src` (converted to the array's element type); out of bounds is a
+    /// fallback.
+    Store {
+        array: Reg,
+        at: Box<[Reg]>,
+        src: Reg,
+    },
     /// `dst = size(array, dim)` (1-based), or `length(array)` when `dim` is 0.
     Size {
         dst: Reg,
@@ -192,6 +199,7 @@ impl Op {
             | Op::Loop { .. }
             | Op::JumpUnless { .. }
             | Op::Return { .. }
+            | Op::Store { .. }
             | Op::ForEnter { .. }
             | Op::ForNext { .. } => {
                 unreachable!("control flow writes no register")
@@ -265,6 +273,9 @@ pub struct Func {
     pub constants: Vec<(Reg, u64)>,
     pub registers: u32,
     pub returns: Ty,
+    /// Whether it (or a method it calls) writes into arrays: its arrays are then borrowed
+    /// for writing.
+    pub writes: bool,
 }
 
 impl Func {
@@ -294,119 +305,9 @@ pub fn boxed(bits: u64, ty: Ty) -> Value {
         Ty::Int => Value::Int(bits as i64),
         Ty::Float => Value::Float(f64::from_bits(bits)),
         Ty::Bool => Value::Bool(bits != 0),
-        // No method returns an array and no global holds one in a register: only numbers are
-        // ever boxed.
+        // Arrays are returned by their place in the run's table (`Arrays::value`), and no
+        // global holds one in a register: only numbers are boxed.
         Ty::Nothing | Ty::Array { .. } => Value::Nothing,
-    }
-}
-
-/// The most dimensions of an array compiled code reads.
-pub const MAX_DIMS: usize = 3;
-
-/// An array argument of a compiled run: its numbers in column-major order, read in place,
-/// and its size. Machine code reads the first fields itself (hence the fixed layout).
-#[repr(C)]
-pub struct ArrayArg<'a> {
-    /// Where `numbers` start, and how many there are.
-    pub(super) data: *const f64,
-    pub(super) len: u64,
-    /// The size of each dimension (1 past the array's own).
-    pub(super) size: [u64; MAX_DIMS],
-    numbers: &'a [f64],
-    el: ElType,
-    dims: usize,
-}
-
-/// The numbers of an array argument, held while a compiled run reads them.
-pub struct Held {
-    numbers: std::rc::Rc<ndarray::ArrayD<f64>>,
-    el: ElType,
-}
-
-impl Held {
-    /// The register type of array `v`, its numbers added to `held` (the register holds their
-    /// place there); `None` for values compiled code does not read (numbers carrying
-    /// derivatives, adjoints, structured or non-contiguous arrays, more than [`MAX_DIMS`]
-    /// dimensions).
-    pub fn array(v: &Value, held: &mut Vec<Held>) -> Option<(u64, Ty)> {
-        let Value::Array(a) = v else { return None };
-        let a = a.borrow();
-        let Tensor::Plain(numbers) = &a.data else {
-            return None;
-        };
-        let dims = numbers.ndim();
-        if a.row_adjoint
-            || !matches!(a.structure, Structure::Dense)
-            || !(1..=MAX_DIMS).contains(&dims)
-            || !numbers.t().is_standard_layout()
-        {
-            return None;
-        }
-        held.push(Held {
-            numbers: numbers.clone(),
-            el: a.eltype,
-        });
-        let ty = Ty::Array {
-            el: a.eltype,
-            dims: dims as u8,
-        };
-        Some(((held.len() - 1) as u64, ty))
-    }
-
-    /// The array as compiled code reads it.
-    pub fn view(&self) -> Option<ArrayArg<'_>> {
-        let shape = self.numbers.shape();
-        let mut size = [1; MAX_DIMS];
-        for (s, &n) in size.iter_mut().zip(shape) {
-            *s = n as u64;
-        }
-        let numbers = self.numbers.as_slice_memory_order()?;
-        Some(ArrayArg {
-            data: numbers.as_ptr(),
-            len: numbers.len() as u64,
-            size,
-            numbers,
-            el: self.el,
-            dims: shape.len(),
-        })
-    }
-}
-
-impl ArrayArg<'_> {
-    /// The bits of the element at the 1-based indices `at` (one linear index, or one per
-    /// dimension).
-    pub fn load(&self, at: &[u64]) -> Result<u64, Trap> {
-        let k = match at {
-            [k] => (*k as i64).wrapping_sub(1) as usize,
-            _ if at.len() == self.dims => {
-                let mut offset = 0usize;
-                let mut stride = 1usize;
-                for (&i, &n) in at.iter().zip(&self.size) {
-                    let i = i.wrapping_sub(1);
-                    if i >= n {
-                        return Err(Trap::Fallback);
-                    }
-                    offset += i as usize * stride;
-                    stride *= n as usize;
-                }
-                offset
-            }
-            _ => return Err(Trap::Fallback),
-        };
-        let x = *self.numbers.get(k).ok_or(Trap::Fallback)?;
-        Ok(match self.el {
-            ElType::Float64 => x.to_bits(),
-            ElType::Int64 => x as i64 as u64,
-            ElType::Bool => u64::from(x != 0.0),
-        })
-    }
-
-    /// `size(array, dim)` (1-based; trailing dimensions are 1), or `length` for `dim` 0.
-    pub fn size(&self, dim: u8) -> u64 {
-        match dim {
-            0 => self.numbers.len() as u64,
-            d => self.size.get(usize::from(d) - 1).copied().unwrap_or(1),
-        }
     }
 }
 
@@ -441,15 +342,17 @@ pub fn range_length(start: u64, step: u64, stop: u64) -> Result<u64, Trap> {
 }
 
 /// The registers of every running compiled call, and what a run may use.
-pub struct Machine<'a> {
+pub struct Machine<'a, 'b> {
     pub funcs: &'a [Func],
     pub stack: Vec<u64>,
-    /// The arrays the run reads, by the numbers their registers hold.
-    pub arrays: &'a [ArrayArg<'a>],
+    /// The arrays the run reads and writes, by the places their registers hold.
+    pub arrays: &'a mut [ArrayArg<'b>],
+    /// What the run wrote, to put back if it traps.
+    pub undo: &'a mut Vec<Undo>,
     pub interrupt: &'a AtomicBool,
 }
 
-impl Machine<'_> {
+impl Machine<'_, '_> {
     /// Runs method `func` whose frame starts at `base` (parameters already in place), with
     /// `depth` more nested calls allowed.
     pub fn run(&mut self, func: usize, base: usize, depth: usize) -> Result<u64, Trap> {
@@ -575,6 +478,17 @@ impl Machine<'_> {
                     let array = self.arrays.get(r(self, *array) as usize);
                     let at = &indices[..at.len().min(MAX_DIMS)];
                     (*dst, array.ok_or(Trap::Fallback)?.load(at)?)
+                }
+                Op::Store { array, at, src } => {
+                    let mut indices = [0; MAX_DIMS];
+                    for (k, &i) in at.iter().enumerate().take(MAX_DIMS) {
+                        indices[k] = r(self, i);
+                    }
+                    let at = &indices[..at.len().min(MAX_DIMS)];
+                    let (place, bits) = (r(self, *array) as usize, r(self, *src));
+                    let array = self.arrays.get_mut(place).ok_or(Trap::Fallback)?;
+                    array.store(place, at, bits, self.undo)?;
+                    continue;
                 }
                 Op::Size { dst, array, dim } => {
                     let array = self.arrays.get(r(self, *array) as usize);

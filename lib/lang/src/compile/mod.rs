@@ -6,18 +6,21 @@
 //! [`lower`] resolves its locals to registers, infers the type of every expression, resolves
 //! the functions it calls (user methods by dispatch on the inferred types, math builtins) and
 //! emits [`machine`] instructions; calls of it then run on the machine. A method outside what
-//! the compiler handles (writes into arrays, arrays of numbers carrying derivatives, strings,
-//! closures, printing, globals other than functions, a variable whose type changes) is
-//! remembered as such and keeps running in the evaluator. Arrays are read in place (`x[i]`, `A[i, j]`, `length`, `size`, `eachindex`, `axes`) and
-//! never written, so compiled code stays pure.
+//! the compiler handles (arrays of numbers carrying derivatives, views, strings, closures,
+//! printing, globals other than functions and numbers, a variable whose type changes) is
+//! remembered as such and keeps running in the evaluator. Arrays are read and written in place
+//! (`x[i]`, `A[i, j] = v`, `length`, `size`, `eachindex`, `axes`; [`arrays`]); a global number
+//! a method reads is one of its constants, and binding that global again forgets it.
 //!
-//! The compiled code is pure, so it keeps the evaluator's guarantees by running again: an
-//! error, or the depth limit, makes the call run once more in the evaluator, which raises the
-//! error with its spans and call trace (or `StackOverflowError`). Loops and calls look at the
+//! The compiled code has no effects but its writes into arrays, which a trap puts back, so it
+//! keeps the evaluator's guarantees by running again: an error, or the depth limit, makes the
+//! call run once more in the evaluator, from the arrays as they were, which raises the error
+//! with its spans and call trace (or `StackOverflowError`). Loops and calls look at the
 //! interrupt flag. Defining a function or a method, extending a builtin, or binding a global
 //! that shadows a builtin or a constant forgets every compiled method, since any of them may
 //! have resolved a name to what it meant before.
 
+mod arrays;
 mod lower;
 mod machine;
 mod native;
@@ -25,7 +28,8 @@ mod native;
 use crate::eval::{EvalResult, Interp};
 use crate::show::ElType;
 use crate::value::{Closure, Value};
-use machine::{ArrayArg, Func, Held, Machine, Trap};
+use arrays::{ArrayArg, Arrays, Undo};
+use machine::{Func, Machine, Trap};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -40,7 +44,7 @@ pub enum Ty {
     Bool,
     /// `nothing`.
     Nothing,
-    /// An array of plain numbers with `dims` dimensions (at most [`machine::MAX_DIMS`]), read
+    /// An array of plain numbers with `dims` dimensions (at most [`arrays::MAX_DIMS`]), read
     /// in place: the register holds its place in the run's table of arrays.
     Array {
         /// The element type.
@@ -103,6 +107,9 @@ pub struct Compiled {
     code: Option<native::Native>,
     /// How many times definitions made compiled code stale ([`Compiled::generation`]).
     generation: u64,
+    /// Globals whose numbers compiled methods took as constants: binding one again forgets
+    /// them ([`Compiled::took`]).
+    taken: std::collections::HashSet<difflab_syntax::Name>,
 }
 
 impl Compiled {
@@ -128,9 +135,15 @@ impl Compiled {
         self.generation
     }
 
+    /// Whether a compiled method took the number in global `name` as a constant.
+    pub fn took(&self, name: difflab_syntax::Name) -> bool {
+        !self.taken.is_empty() && self.taken.contains(&name)
+    }
+
     /// Forgets every compiled method (a definition changed what a call may resolve to).
     pub fn forget(&mut self) {
         self.generation += 1;
+        self.taken.clear();
         if !self.index.is_empty() {
             self.funcs.clear();
             self.index.clear();
@@ -166,16 +179,15 @@ impl Interp {
         }
         let mut parameters = Vec::with_capacity(args.len());
         let mut types = Vec::with_capacity(args.len());
-        let mut held = Vec::new();
+        let mut arrays = Arrays::default();
         for a in args {
             let (bits, ty) = match machine::unboxed(a) {
                 Some(scalar) => scalar,
-                None => Held::array(a, &mut held)?,
+                None => arrays.add(a)?,
             };
             parameters.push(bits);
             types.push(ty);
         }
-        let arrays: Vec<ArrayArg> = held.iter().map(Held::view).collect::<Option<_>>()?;
         let func = match self.compiled.index.get(&key(method, &types)) {
             Some(entry) => (*entry)?,
             None => {
@@ -185,14 +197,35 @@ impl Interp {
             }
         };
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
-        let outcome = match &self.compiled.code {
-            Some(code) if self.compiled.native && func < code.len() => {
-                code.run(func, &parameters, &arrays, depth, &self.interrupt)
+        let outcome = {
+            let mut borrowed = arrays.borrow(self.compiled.funcs[func].writes)?;
+            let mut views: Vec<ArrayArg> = borrowed
+                .iter_mut()
+                .map(|b| b.view())
+                .collect::<Option<_>>()?;
+            let mut undo = Vec::new();
+            let outcome = match &self.compiled.code {
+                Some(code) if self.compiled.native && func < code.len() => code.run(
+                    func,
+                    &parameters,
+                    (&mut views, &mut undo),
+                    depth,
+                    &self.interrupt,
+                ),
+                _ => self.run_on_machine(func, &parameters, (&mut views, &mut undo), depth),
+            };
+            // An error runs the call again as written: from the arrays as they were.
+            if outcome == Err(Trap::Fallback) {
+                arrays::undo(&mut views, &mut undo);
             }
-            _ => self.run_on_machine(func, &parameters, &arrays, depth),
+            outcome
         };
         let returns = self.compiled.funcs[func].returns;
         match outcome {
+            // The place came from the table (compiled code makes no arrays).
+            Ok(place) if !returns.is_scalar() => {
+                Some(Ok(arrays.value(place).unwrap_or(Value::Nothing)))
+            }
             Ok(bits) => Some(Ok(machine::boxed(bits, returns))),
             Err(Trap::Interrupt) => Some(Err(self.interrupted())),
             Err(Trap::Fallback) => {
@@ -222,10 +255,12 @@ impl Interp {
         }
         self.compiled.funcs.push(compiled.func);
         let func = self.compiled.funcs.len() - 1;
+        let mut undo = Vec::new();
         let mut machine = Machine {
             funcs: &self.compiled.funcs,
             stack: registers,
-            arrays: &[],
+            arrays: &mut [],
+            undo: &mut undo,
             interrupt: &self.interrupt,
         };
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
@@ -255,13 +290,14 @@ impl Interp {
         &self,
         func: usize,
         parameters: &[u64],
-        arrays: &[ArrayArg<'_>],
+        (arrays, undo): (&mut [ArrayArg<'_>], &mut Vec<Undo>),
         depth: usize,
     ) -> Result<u64, Trap> {
         let mut machine = Machine {
             funcs: &self.compiled.funcs,
             stack: self.compiled.funcs[func].frame(parameters),
             arrays,
+            undo,
             interrupt: &self.interrupt,
         };
         machine.run(func, 0, depth)

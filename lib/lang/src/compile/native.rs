@@ -12,7 +12,8 @@
 //! every such place says why it holds.
 #![allow(unsafe_code)]
 
-use super::machine::{ArrayArg, Counter, Fn1, Fn2, Func, Op, Reg, Trap};
+use super::arrays::{ArrayArg, Undo, MAX_DIMS};
+use super::machine::{Counter, Fn1, Fn2, Func, Op, Reg, Trap};
 use super::Ty;
 use crate::show::ElType;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -31,17 +32,24 @@ use std::sync::atomic::AtomicBool;
 pub struct Context {
     trap: u64,
     interrupt: *const AtomicBool,
-    /// The arrays the run reads (`count` of them).
-    arrays: *const ArrayArg<'static>,
+    /// The arrays the run reads and writes (`count` of them), and what it wrote.
+    arrays: *mut ArrayArg<'static>,
     count: usize,
+    undo: *mut Vec<Undo>,
 }
 
 impl Context {
-    fn array<'a>(context: *mut Context, slot: u64) -> Option<&'a ArrayArg<'a>> {
-        // SAFETY: native code passes its run's live context, whose arrays outlive the run.
-        let context = unsafe { &*context };
-        let arrays = unsafe { std::slice::from_raw_parts(context.arrays, context.count) };
-        arrays.get(usize::try_from(slot).ok()?)
+    /// The array at `place` and the undo log.
+    fn array<'a>(
+        context: *mut Context,
+        place: u64,
+    ) -> Option<(&'a mut ArrayArg<'static>, &'a mut Vec<Undo>)> {
+        // SAFETY: native code passes its run's live context, whose arrays and undo log outlive
+        // the run and are reached through nothing else while it calls into Rust.
+        let context = unsafe { &mut *context };
+        let arrays = unsafe { std::slice::from_raw_parts_mut(context.arrays, context.count) };
+        let undo = unsafe { &mut *context.undo };
+        Some((arrays.get_mut(usize::try_from(place).ok()?)?, undo))
     }
 }
 
@@ -101,10 +109,29 @@ extern "C" fn apply2(context: *mut Context, op: *const Apply2, x: u64, y: u64) -
     })
 }
 
-extern "C" fn size(context: *mut Context, slot: u64, dim: u64) -> u64 {
+extern "C" fn size(context: *mut Context, place: u64, dim: u64) -> u64 {
     settle(context, || {
-        let array = Context::array(context, slot).ok_or(Trap::Fallback)?;
+        let (array, _) = Context::array(context, place).ok_or(Trap::Fallback)?;
         Ok(array.size(dim as u8))
+    })
+}
+
+/// `array[i, j, k] = bits` with the first `count` indices.
+extern "C" fn store(
+    context: *mut Context,
+    place: u64,
+    count: u64,
+    i: u64,
+    j: u64,
+    k: u64,
+    bits: u64,
+) -> u64 {
+    settle(context, || {
+        let at = [i, j, k];
+        let at = at.get(..count as usize).ok_or(Trap::Fallback)?;
+        let (array, undo) = Context::array(context, place).ok_or(Trap::Fallback)?;
+        array.store(place as usize, at, bits, undo)?;
+        Ok(0)
     })
 }
 
@@ -361,15 +388,16 @@ impl Native {
         &self,
         func: usize,
         args: &[u64],
-        arrays: &[ArrayArg<'_>],
+        (arrays, undo): (&mut [ArrayArg<'_>], &mut Vec<Undo>),
         depth: usize,
         interrupt: &AtomicBool,
     ) -> Result<u64, Trap> {
         let mut context = Context {
             trap: NO_TRAP,
             interrupt,
-            arrays: arrays.as_ptr().cast(),
+            arrays: arrays.as_mut_ptr().cast(),
             count: arrays.len(),
+            undo,
         };
         let depth = i64::try_from(depth).unwrap_or(i64::MAX);
         // SAFETY: the entry was generated for this method's arity, `args` holds that many
@@ -679,6 +707,19 @@ impl Translator<'_> {
             Op::Load { dst, array, at, el } => {
                 let v = self.load(*array, at, *el);
                 self.set(*dst, v);
+            }
+            Op::Store { array, at, src } => {
+                let mut args = vec![self.context, self.get(*array)];
+                args.push(self.b.ins().iconst(types::I64, at.len() as i64));
+                for k in 0..MAX_DIMS {
+                    let index = match at.get(k) {
+                        Some(&r) => self.get(r),
+                        None => self.b.ins().iconst(types::I64, 0),
+                    };
+                    args.push(index);
+                }
+                args.push(self.get(*src));
+                self.call_rust(store as *const () as usize, &args);
             }
             Op::Size { dst, array, dim } => {
                 let (context, array) = (self.context, self.get(*array));

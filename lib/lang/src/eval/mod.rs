@@ -325,7 +325,8 @@ impl Interp {
             self.globals.resize(i + 1, None);
         }
         // Compiled code resolved names to the functions they held, or (unbound) to builtins
-        // and constants: a binding that changes either makes it stale.
+        // and constants, and took the numbers of globals it read: a binding that changes any
+        // of them makes it stale.
         let function = |v: &Value| matches!(v, Value::Function(_));
         let resolved = match &self.globals[i] {
             Some(old) => function(old),
@@ -334,7 +335,7 @@ impl Interp {
                     || crate::builtins::constant(name.as_str()).is_some()
             }
         };
-        if resolved || function(&value) {
+        if resolved || function(&value) || self.compiled.took(name) {
             self.compiled.forget();
         }
         self.globals[i] = Some(value);
