@@ -43,6 +43,20 @@ fn bounds_error(extent: usize, index: i64) -> Flow {
     )
 }
 
+/// An index out of bounds of array `a`, as Julia reports it: the array's summary and every
+/// index (`attempt to access 2×3 Matrix{Float64} at index [3, 1]`).
+fn bounds_of(a: &Array, indices: &[Value]) -> impl FnOnce(Flow) -> Flow {
+    let what = crate::show::summary(a.eltype, a.data.shape());
+    let at: Vec<String> = indices.iter().map(crate::display::repr).collect();
+    move |flow| match flow {
+        Flow::Error(mut e) if e.kind == ErrorKind::BoundsError => {
+            e.message = format!("attempt to access {what} at index [{}]", at.join(", "));
+            Flow::Error(e)
+        }
+        other => other,
+    }
+}
+
 /// Resolves one index value against a dimension of length `extent`.
 pub fn resolve(index: &Value, extent: usize) -> Result<IndexSpec, Flow> {
     let check = |i: i64| -> Result<usize, Flow> {
@@ -295,7 +309,8 @@ impl Interp {
                     .iter()
                     .zip(&ext)
                     .map(|(v, &n)| resolve(v, n))
-                    .collect::<Result<Vec<_>, _>>()?;
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(bounds_of(&a, indices))?;
                 let (pos, out_shape) = positions(&specs, &ext);
                 match out_shape {
                     None => element(&a, pos[0]),
@@ -627,7 +642,8 @@ pub(crate) fn view_positions(
         .iter()
         .zip(&ext)
         .map(|(iv, &n)| resolve(iv, n))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(bounds_of(a, indices))?;
     if specs.is_empty() {
         // `view(x)` views every element in the array's own shape.
         return Ok(((0..a.data.len()).collect(), shape));
