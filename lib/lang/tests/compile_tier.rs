@@ -373,6 +373,11 @@ fn top_level_loops_agree() {
         "for i in 1:3; t = i * 2; end",
         "t",
         "k = 1; for i in 1:3; k = k * 2.5; end; k",
+        // A method reading a global number that a top-level loop changes sees each change.
+        "rate = 1.0; scaled(x) = x * rate; total = 0.0",
+        "scaled(2.0)",
+        "for i in 1:3; global rate += 1.0; global total += scaled(1.0); end; total, rate",
+        "rate = 10; scaled(2.0)",
         "sq(x) = x * x",
         "for i in 1:10; s += sq(i); end; s",
         "x = 0.0",

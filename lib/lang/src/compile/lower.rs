@@ -297,6 +297,12 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         }
         let value = self.expr(expr, false)?;
         self.emit(Op::Return { src: value.reg })?;
+        // The loop keeps the globals it uses in registers until it ends, while a compiled
+        // method took its number as a constant: it would not see the loop change it.
+        let compiled = &self.compilation.compiled;
+        if self.globals.iter().any(|&(name, ..)| compiled.took(name)) {
+            return Err(Outside);
+        }
         Ok(TopLevelLoop {
             func: Func {
                 parameters: 0,
