@@ -543,7 +543,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         match interp.global(name) {
             // A global number (`const N = 64`) is a constant of the method; binding the global
             // again forgets the method (`Compiled::took`).
-            Some(v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) if !self.top_level => {
+            Some(v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)))
+                if !self.top_level && !self.compilation.compiled.changing.contains(&name) =>
+            {
                 self.compilation.compiled.taken.insert(name);
                 return self.constant(v);
             }

@@ -110,6 +110,9 @@ pub struct Compiled {
     /// Globals whose numbers compiled methods took as constants: binding one again forgets
     /// them ([`Compiled::took`]).
     taken: std::collections::HashSet<difflab_syntax::Name>,
+    /// Globals bound again after a method took them: methods reading them stay interpreted,
+    /// rather than being compiled again at every change (a global a loop updates).
+    changing: std::collections::HashSet<difflab_syntax::Name>,
 }
 
 impl Compiled {
@@ -138,6 +141,13 @@ impl Compiled {
     /// Whether a compiled method took the number in global `name` as a constant.
     pub fn took(&self, name: difflab_syntax::Name) -> bool {
         !self.taken.is_empty() && self.taken.contains(&name)
+    }
+
+    /// Notes that global `name`, which a compiled method took, was bound again, and forgets
+    /// compiled code.
+    pub fn rebound(&mut self, name: difflab_syntax::Name) {
+        self.changing.insert(name);
+        self.forget();
     }
 
     /// Forgets every compiled method (a definition changed what a call may resolve to).

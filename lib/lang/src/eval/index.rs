@@ -482,16 +482,18 @@ impl Interp {
             }
             Value::List(list) => {
                 let v = super::collections::list_element(list, v)?;
-                let mut items = list.borrow_mut();
                 let [index] = indices else {
                     return Err(fail(
                         ErrorKind::BoundsError,
                         "too many indices for a vector",
                     ));
                 };
-                match resolve(index, items.len())? {
+                // Resolved before the write's borrow: the index may be this very vector
+                // (`v[v] = …`).
+                let len = list.borrow().len();
+                match resolve(index, len)? {
                     IndexSpec::Scalar(i) => {
-                        items[i] = v;
+                        list.borrow_mut()[i] = v;
                         Ok(())
                     }
                     IndexSpec::List(..) => Err(fail(

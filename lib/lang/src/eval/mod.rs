@@ -335,7 +335,9 @@ impl Interp {
                     || crate::builtins::constant(name.as_str()).is_some()
             }
         };
-        if resolved || function(&value) || self.compiled.took(name) {
+        if self.compiled.took(name) {
+            self.compiled.rebound(name);
+        } else if resolved || function(&value) {
             self.compiled.forget();
         }
         self.globals[i] = Some(value);
