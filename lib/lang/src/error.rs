@@ -2,7 +2,9 @@
 //!
 //! An error carries its [`ErrorKind`], a message, and the location (source and byte span) of
 //! the expression that raised it; line and column are computed only by [`LangError::render`].
-//! `throw(v)` of a non-exception value keeps the value as the error's payload.
+//! `throw(v)` of a non-exception value keeps the value as the error's payload. [`Flow`] is how
+//! an error (or `break`, `continue`, `return`) leaves an expression, for the evaluator and the
+//! builtins alike.
 
 use crate::value::Value;
 use difflab_syntax::{line_col, line_text, Span};
@@ -291,4 +293,36 @@ impl From<difflab_ad::AdError> for LangError {
         };
         LangError::new(kind, message)
     }
+}
+
+/// Non-local control flow out of an expression.
+pub enum Flow {
+    /// An error being raised.
+    Error(Box<LangError>),
+    /// `break` out of the innermost loop.
+    Break,
+    /// `continue` with the next iteration.
+    Continue,
+    /// `return v` from the current function.
+    Return(Value),
+}
+
+impl From<LangError> for Flow {
+    fn from(e: LangError) -> Flow {
+        Flow::Error(Box::new(e))
+    }
+}
+
+impl From<difflab_ad::AdError> for Flow {
+    fn from(e: difflab_ad::AdError) -> Flow {
+        Flow::Error(Box::new(e.into()))
+    }
+}
+
+/// The result of evaluating an expression.
+pub type EvalResult = Result<Value, Flow>;
+
+/// An error of `kind` as a [`Flow`].
+pub fn fail(kind: ErrorKind, message: impl Into<String>) -> Flow {
+    Flow::Error(Box::new(LangError::new(kind, message)))
 }

@@ -53,7 +53,7 @@ pub trait Object: Any {
         _interp: &mut crate::eval::Interp,
         _args: Vec<Value>,
         _kwargs: Vec<(difflab_syntax::Name, Value)>,
-    ) -> Option<crate::eval::EvalResult> {
+    ) -> Option<crate::error::EvalResult> {
         None
     }
     /// The elements, for objects that behave as vectors (tables are vectors of rows):

@@ -15,6 +15,9 @@ use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
+pub mod convert;
+pub mod equality;
+pub mod iterate;
 mod release;
 mod undefined;
 pub(crate) use release::release;
@@ -174,6 +177,15 @@ pub struct Range {
 }
 
 impl Range {
+    /// The element type: `Int64` for a range of integers, else `Float64`.
+    pub fn eltype(&self) -> ElType {
+        if self.is_int {
+            ElType::Int64
+        } else {
+            ElType::Float64
+        }
+    }
+
     /// A range of `len` elements from `start` by `step`: integers, or floats (with the exact
     /// elements of a rational start and step, see [`Range::get`]).
     pub fn new(start: f64, step: f64, len: usize, is_int: bool, unit: bool) -> Range {

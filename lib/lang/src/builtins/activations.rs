@@ -9,7 +9,8 @@
 //! the union of both sides, as SparseConnectivityTracer's overloads do.
 
 use super::{call_named, plain_number, Args};
-use crate::eval::{EvalResult, Flow, Interp};
+use crate::error::{EvalResult, Flow};
+use crate::eval::Interp;
 use crate::value::Value;
 use difflab_syntax::BinOp;
 
@@ -72,7 +73,7 @@ impl Calc for Plain {
 
 /// Julia's `DomainError` of a plain argument outside a function's domain.
 fn domain(f: &str, x: f64) -> Flow {
-    crate::eval::fail(
+    crate::error::fail(
         crate::error::ErrorKind::DomainError,
         format!(
             "{f} was called with {}, outside its domain",

@@ -7,7 +7,8 @@
 
 use super::{to_float, to_int, Builtin};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::value::Value;
 use difflab_syntax::Name;
 use std::cell::Cell;

@@ -6,11 +6,12 @@
 
 use super::{dims_from, to_int, to_size, Args};
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::eval::collections::collect_values;
-use crate::eval::iterate::elements;
-use crate::eval::operators::{from_tensor, operand, range_tensor};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, operand, range_tensor};
+use crate::value::iterate::elements;
 use crate::value::{Array, Range, Value};
 use difflab_ad::ops;
 use difflab_ad::Tensor;
@@ -301,15 +302,7 @@ fn collect_(interp: &mut Interp, args: Args) -> EvalResult {
         sparse @ Value::Sparse(_) => super::sparse::to_dense(sparse),
         Value::Range(r) => {
             interp.check_alloc(r.len)?;
-            Ok(from_tensor(
-                range_tensor(r)?,
-                if r.is_int {
-                    ElType::Int64
-                } else {
-                    ElType::Float64
-                },
-                false,
-            ))
+            Ok(from_tensor(range_tensor(r)?, r.eltype(), false))
         }
         Value::Array(_) => Ok(deep_copy(&args.pos[0])),
         other => {
@@ -801,15 +794,15 @@ fn cumprod_(_: &mut Interp, args: Args) -> EvalResult {
 fn colon_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity(":", 2, 3)?;
     match args.pos.as_slice() {
-        [a, b] => crate::eval::operators::make_range(a, None, b),
-        [a, s, b] => crate::eval::operators::make_range(a, Some(s), b),
+        [a, b] => crate::builtins::value_operators::make_range(a, None, b),
+        [a, s, b] => crate::builtins::value_operators::make_range(a, Some(s), b),
         _ => unreachable!("arity checked"),
     }
 }
 
 fn transpose_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("transpose", 1, 1)?;
-    crate::eval::operators::adjoint(&args.pos[0])
+    crate::builtins::value_operators::adjoint(&args.pos[0])
 }
 
 fn array_from(interp: &mut Interp, mut args: Args) -> EvalResult {

@@ -4,7 +4,8 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::value::Value;
 use difflab_syntax::BinOp;
 use unicode_properties::{GeneralCategory, GeneralCategoryGroup, UnicodeGeneralCategory};

@@ -2,9 +2,10 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
-use crate::eval::operators::values_equal;
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
+use crate::value::equality::values_equal;
+use crate::value::iterate::elements;
 use crate::value::Value;
 use difflab_syntax::Name;
 
@@ -178,7 +179,7 @@ fn isequal_(_: &mut Interp, args: Args) -> EvalResult {
     }
     args.arity("isequal", 2, 2)?;
     let numbers = |v: &Value| {
-        crate::eval::operators::operand(v)
+        crate::value::convert::operand(v)
             .ok()?
             .filter(|o| o.tensor().is_plain())
             .map(|o| (o.tensor().shape().to_vec(), o.tensor().to_col_major()))

@@ -7,10 +7,11 @@ use super::coloring_orders::OrderValue;
 use super::sparse::sparse_value;
 use super::{to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::show::ElType;
+use crate::value::convert::operand;
 use crate::value::Value;
 use difflab_ad::Tensor;
 use difflab_coloring::{

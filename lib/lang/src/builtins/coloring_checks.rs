@@ -7,9 +7,10 @@ use super::coloring::pattern_and_matrix;
 use super::coloring_explain::{explain, Check};
 use super::{to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::iterate::elements;
 use crate::value::Value;
 use difflab_coloring::{SparsityPattern, Violation};
 

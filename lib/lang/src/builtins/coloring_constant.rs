@@ -9,9 +9,10 @@
 use super::coloring::{pattern_and_matrix, symbol_or};
 use super::{to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
+use crate::value::iterate::elements;
 use crate::value::Value;
 use difflab_coloring::{
     coloring_with_colors, ColoringError, ColoringProblem, ColoringResult, Partition,

@@ -11,7 +11,8 @@ use super::coloring::{int_vector, pattern_and_matrix};
 use super::coloring_orders::as_order;
 use super::{to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::value::Value;
 use difflab_coloring::{
@@ -166,7 +167,7 @@ fn vertex(graph: &Graph, side: Option<Side>, v: &Value, name: &str) -> Result<us
 /// A permutation of the 1-based vertices as 0-based indices (anything else as an index out of
 /// range, which no order accepts).
 fn permutation(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
-    crate::eval::iterate::elements(v)?
+    crate::value::iterate::elements(v)?
         .iter()
         .map(|k| {
             to_int(k, name).map(|k| usize::try_from(k.saturating_sub(1)).unwrap_or(usize::MAX))
@@ -434,7 +435,7 @@ fn compatible(args: &Args, name: &str) -> Result<(bool, &'static str), Flow> {
 
 /// The size of a dense matrix argument.
 fn matrix_shape(v: &Value, name: &str) -> Result<(usize, usize), Flow> {
-    match crate::eval::operators::operand(v)?
+    match crate::value::convert::operand(v)?
         .map(|o| o.tensor().shape().to_vec())
         .as_deref()
     {

@@ -10,7 +10,8 @@ use super::coloring::pattern_and_matrix;
 use super::sparse::sparse_value;
 use super::{to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::show::ElType;
 use crate::value::Value;
@@ -205,7 +206,7 @@ fn linear_system_coloring_result_(_: &mut Interp, args: Args) -> EvalResult {
             ),
         ));
     }
-    let colors: Vec<usize> = crate::eval::iterate::elements(&args.pos[2])?
+    let colors: Vec<usize> = crate::value::iterate::elements(&args.pos[2])?
         .iter()
         .map(|c| match to_int(c, NAME)? {
             c if c >= 0 => Ok(c as usize),

@@ -4,7 +4,8 @@
 //! how they were made, and `respectful_similar` is `similar`.
 
 use super::{call_library, Args};
-use crate::eval::{EvalResult, Interp};
+use crate::error::EvalResult;
+use crate::eval::Interp;
 
 const LIBRARY: &str = include_str!("coloring_matrices.dl");
 

@@ -7,7 +7,8 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::value::Value;
 use difflab_coloring::{

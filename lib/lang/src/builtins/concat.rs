@@ -3,10 +3,11 @@
 
 use super::{to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, operand};
+use crate::value::iterate::elements;
 use crate::value::Value;
 use difflab_ad::ops;
 

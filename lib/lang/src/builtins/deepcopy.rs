@@ -4,7 +4,8 @@
 //! original's shape of references, cycles included.
 
 use super::Args;
-use crate::eval::{EvalResult, Flow, Interp};
+use crate::error::{EvalResult, Flow};
+use crate::eval::Interp;
 use crate::types::StructValue;
 use crate::value::Value;
 use std::cell::RefCell;

@@ -11,7 +11,8 @@
 
 use super::{call_named, plain_number as plain, Args};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::value::Value;
 use difflab_syntax::BinOp;
 use std::f64::consts::PI;

@@ -11,10 +11,11 @@
 use super::keyed::{convert, typejoin, Entries};
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::types::{Prim, Type};
+use crate::value::iterate::elements;
 use crate::value::Value;
 use difflab_syntax::Name;
 use std::any::Any;
@@ -132,7 +133,7 @@ impl Object for Dict {
                 && entries.iter().all(|(k, v)| {
                     other
                         .get(k)
-                        .is_some_and(|w| crate::eval::operators::values_equal(v, &w))
+                        .is_some_and(|w| crate::value::equality::values_equal(v, &w))
                 }),
         )
     }

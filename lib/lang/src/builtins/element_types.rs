@@ -2,7 +2,8 @@
 //! (`eltype(Vector{Int})`), as Julia answers them.
 
 use super::Args;
-use crate::eval::{EvalResult, Interp};
+use crate::error::EvalResult;
+use crate::eval::Interp;
 use crate::types::{pair_def, Prim, Type};
 use crate::value::Value;
 

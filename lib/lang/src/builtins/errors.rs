@@ -3,8 +3,9 @@
 
 use super::Args;
 use crate::display::print_string;
+use crate::error::{fail, EvalResult, Flow};
 use crate::error::{ErrorKind, LangError};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::eval::Interp;
 use crate::value::Value;
 use std::rc::Rc;
 

@@ -12,7 +12,8 @@
 use super::Args;
 use crate::display::print_string;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::types::{Prim, Type};
 use crate::value::Value;

@@ -3,9 +3,10 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::iterate::{elements, iterate};
-use crate::eval::{collections::collect_values, fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::{collections::collect_values, Interp};
 use crate::object::Object;
+use crate::value::iterate::{elements, iterate};
 use crate::value::Value;
 use difflab_syntax::Name;
 use std::any::Any;
@@ -149,7 +150,7 @@ fn filter_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 /// The answer of `filter`'s predicate, which must be a `Bool`.
-fn predicate_holds(answer: Value) -> Result<bool, crate::eval::Flow> {
+fn predicate_holds(answer: Value) -> Result<bool, crate::error::Flow> {
     match answer {
         Value::Bool(b) => Ok(b),
         other => Err(fail(
@@ -172,7 +173,7 @@ fn string_of_chars(items: Vec<Value>) -> Option<Value> {
         .map(Value::str)
 }
 
-fn empty_reduction() -> crate::eval::Flow {
+fn empty_reduction() -> crate::error::Flow {
     fail(
         ErrorKind::ArgumentError,
         "reducing over an empty collection is not allowed; consider supplying `init`",

@@ -4,11 +4,12 @@
 
 use super::Args;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::eval::collections::{list_element, list_elements, scalar_f64};
-use crate::eval::iterate::elements;
-use crate::eval::operators::{from_tensor, to_tensor};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, to_tensor};
+use crate::value::iterate::elements;
 use crate::value::{Array, Value};
 use difflab_ad::ops;
 use difflab_ad::Tensor;
@@ -134,7 +135,7 @@ fn pop_(_: &mut Interp, args: Args) -> EvalResult {
             }
             let eltype = a.eltype;
             if let Some(Some(last)) = edit_plain_vector(&mut a, Vec::pop) {
-                return Ok(crate::eval::iterate::number(eltype, last));
+                return Ok(crate::value::convert::number(eltype, last));
             }
             let last = ops::gather(&a.data, &[n - 1], &[])?;
             a.data = ops::gather(&a.data, &(0..n - 1).collect::<Vec<_>>(), &[n - 1])?;

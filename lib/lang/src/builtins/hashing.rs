@@ -9,7 +9,8 @@
 
 use super::keyed::hash_key;
 use super::Args;
-use crate::eval::{EvalResult, Flow, Interp};
+use crate::error::{EvalResult, Flow};
+use crate::eval::Interp;
 use crate::value::Value;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
@@ -57,7 +58,7 @@ fn hash_into(interp: &Interp, root: &Value, hasher: &mut DefaultHasher) -> Resul
             }
             Value::Array(_) | Value::Range(_) | Value::Sparse(_) => {
                 Tag::Array(super::arrays::shape_of_value(&v).unwrap_or_default()).hash(hasher);
-                let mut items = crate::eval::iterate::elements(&v)?;
+                let mut items = crate::value::iterate::elements(&v)?;
                 items.reverse();
                 pending.extend(items);
             }

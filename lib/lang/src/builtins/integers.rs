@@ -4,7 +4,8 @@
 
 use super::{to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::Value;
 

@@ -4,7 +4,8 @@
 use super::Args;
 use crate::display::{plain, print_string, repr};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::output::Stream;
 use crate::value::Value;
 use std::rc::Rc;

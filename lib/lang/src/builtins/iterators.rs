@@ -10,9 +10,10 @@
 
 use super::{to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::iterate::ValueIter;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
+use crate::value::iterate::ValueIter;
 use crate::value::Value;
 use difflab_syntax::BinOp;
 use std::any::Any;

@@ -6,9 +6,9 @@
 //! declare.
 
 use crate::error::ErrorKind;
-use crate::eval::operators::values_equal;
-use crate::eval::{fail, Flow};
+use crate::error::{fail, Flow};
 use crate::types::{Prim, Type};
+use crate::value::equality::values_equal;
 use crate::value::Value;
 use difflab_syntax::Name;
 use std::collections::HashMap;

@@ -7,9 +7,10 @@
 
 use super::{to_float, Args};
 use crate::error::ErrorKind;
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, operand};
 use crate::value::Value;
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_ad::Tensor;
@@ -350,7 +351,7 @@ fn ifelse_(_: &mut Interp, args: Args) -> EvalResult {
         }),
         // Under TracerSparsityDetector() both branches may be taken: their union, which
         // also carries the condition's unknown value.
-        cond if crate::eval::operators::is_global_traced(cond) => {
+        cond if crate::value::convert::is_global_traced(cond) => {
             let both = binary(BinaryFn::Add, "ifelse", &args.pos[1], &args.pos[2], true)?;
             binary(BinaryFn::Add, "ifelse", &both, cond, true)
         }
@@ -527,7 +528,7 @@ fn predicate(args: &Args, name: &str, test: fn(f64) -> bool) -> EvalResult {
     let Some(x) = operand(&args.pos[0])? else {
         return Err(no_method(name, &args.pos[0]));
     };
-    crate::eval::operators::require_values(x.tensor(), name)?;
+    crate::value::convert::require_values(x.tensor(), name)?;
     let t = Tensor::plain(x.tensor().primal().mapv(|v| f64::from(u8::from(test(v)))));
     Ok(from_tensor(t, ElType::Bool, x.scalar))
 }
@@ -552,7 +553,7 @@ fn int_predicate(args: &Args, name: &str, test: fn(i64) -> bool) -> EvalResult {
 /// raises for its global tracers).
 pub(crate) fn needs_value(v: &Value, name: &str) -> Result<(), Flow> {
     match operand(v)? {
-        Some(o) => crate::eval::operators::require_values(o.tensor(), name),
+        Some(o) => crate::value::convert::require_values(o.tensor(), name),
         None => Ok(()),
     }
 }
@@ -638,7 +639,7 @@ fn int_(_: &mut Interp, args: Args) -> EvalResult {
                 .expect("arrays and ranges are numeric")
                 .tensor()
                 .clone();
-            crate::eval::operators::require_values(&t, "Int")?;
+            crate::value::convert::require_values(&t, "Int")?;
             let values = t.primal();
             if let Some(x) = values
                 .iter()
@@ -673,7 +674,7 @@ fn eps_(_: &mut Interp, args: Args) -> EvalResult {
     match args.pos.first() {
         None | Some(Value::Builtin(_)) => Ok(Value::Float(f64::EPSILON)),
         Some(t) if crate::types::is_derivative_number_type(t) => Ok(Value::Float(f64::EPSILON)),
-        Some(v) if crate::eval::operators::is_global_traced(v) => {
+        Some(v) if crate::value::convert::is_global_traced(v) => {
             // Piecewise constant: under a tracing without values, a number without value
             // or dependencies (as a comparison gives there).
             let t = operand(v)?.expect("traced").tensor().clone();

@@ -10,7 +10,8 @@
 use super::Args;
 use crate::display::print_string;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::Value;
 use difflab_syntax::Name;

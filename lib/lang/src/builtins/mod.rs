@@ -72,12 +72,14 @@ pub mod system;
 pub mod table;
 #[cfg(test)]
 pub(crate) mod test_support;
+pub mod value_operators;
 pub mod vector_edits;
 pub mod versions;
 pub mod views;
 
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::Value;
 pub use args::{call, Args};
@@ -165,7 +167,7 @@ pub fn to_float(v: &Value, name: &str) -> Result<f64, Flow> {
         Value::Float(x) => Ok(*x),
         Value::Bool(b) => Ok(f64::from(u8::from(*b))),
         Value::Real(t) => {
-            crate::eval::operators::require_values(t, name)?;
+            crate::value::convert::require_values(t, name)?;
             Ok(t.primal().first().copied().unwrap_or(f64::NAN))
         }
         other => Err(fail(

@@ -11,9 +11,10 @@ use super::sparse::sparse_value;
 use super::Args;
 use crate::display::print_string;
 use crate::error::ErrorKind;
-use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::operand;
 use crate::value::Value;
 use sprs::TriMat;
 
@@ -488,7 +489,7 @@ mod tests {
         let text = "%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n3\n";
         let a = ok(parse_mtx(&it, "sym.mtx", text));
         assert_eq!(
-            crate::eval::operators::to_tensor(&a)
+            crate::value::convert::to_tensor(&a)
                 .map(|t| t.to_col_major())
                 .ok(),
             Some(vec![1.0, 2.0, 2.0, 3.0])
@@ -508,7 +509,7 @@ mod tests {
         let back = ok(read(&mut it, &path));
         assert_eq!(back.type_name(), "Matrix{Float64}");
         let bits = |v: &Value| -> Vec<u64> {
-            crate::eval::operators::to_tensor(v)
+            crate::value::convert::to_tensor(v)
                 .map(|t| t.to_col_major().iter().map(|x| x.to_bits()).collect())
                 .unwrap_or_default()
         };

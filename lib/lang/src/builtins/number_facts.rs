@@ -5,9 +5,10 @@
 
 use super::{call_named, to_float, Args};
 use crate::error::ErrorKind;
-use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::types::{Prim, Type};
+use crate::value::convert::operand;
 use crate::value::Value;
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_syntax::BinOp;
@@ -110,7 +111,7 @@ fn copysign_(interp: &mut Interp, args: Args) -> EvalResult {
     let magnitude = call_named(interp, "abs", vec![args.pos[0].clone()])?;
     // Under a tracing without values the sign is unknown but depends on nothing: `sign(y)`
     // there is a number without value or dependencies.
-    let sign = if crate::eval::operators::is_global_traced(&args.pos[1]) {
+    let sign = if crate::value::convert::is_global_traced(&args.pos[1]) {
         call_named(interp, "sign", vec![args.pos[1].clone()])?
     } else {
         let negative = to_float(&args.pos[1], "copysign")?.is_sign_negative();
@@ -248,7 +249,7 @@ fn promote_(interp: &mut Interp, args: Args) -> EvalResult {
 
 /// The value of a number, `None` under a tracing without values.
 fn value_of(x: &Value, name: &str) -> Result<Option<f64>, Flow> {
-    if crate::eval::operators::is_global_traced(x) {
+    if crate::value::convert::is_global_traced(x) {
         return Ok(None);
     }
     to_float(x, name).map(Some)
@@ -319,7 +320,7 @@ fn constants(coefficients: &[f64]) -> Vec<Value> {
 /// `evalpoly(x, p)`: `p[1] + p[2] x + p[3] x² + …` by Horner's rule.
 fn evalpoly_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("evalpoly", 2, 2)?;
-    let coefficients = crate::eval::iterate::elements(&args.pos[1])?;
+    let coefficients = crate::value::iterate::elements(&args.pos[1])?;
     if coefficients.is_empty() {
         return Ok(Value::Int(0));
     }
@@ -422,7 +423,8 @@ fn mod1_(interp: &mut Interp, args: Args) -> EvalResult {
         }
         return Ok(m);
     }
-    let negated = crate::eval::operators::unary(difflab_syntax::UnaryOp::Neg, false, &args.pos[0])?;
+    let negated =
+        crate::builtins::value_operators::unary(difflab_syntax::UnaryOp::Neg, false, &args.pos[0])?;
     let m = call_named(interp, "mod", vec![negated, args.pos[1].clone()])?;
     interp.binary(BinOp::Sub, false, &args.pos[1], &m)
 }

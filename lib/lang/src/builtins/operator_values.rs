@@ -3,7 +3,8 @@
 //! comparison given one argument is Julia's `Base.Fix2`: `==(1)` is the function `y -> y == 1`.
 
 use super::Args;
-use crate::eval::{EvalResult, Interp};
+use crate::error::EvalResult;
+use crate::eval::Interp;
 use crate::value::Value;
 use difflab_syntax::{BinOp, Name, UnaryOp};
 
@@ -38,7 +39,7 @@ impl crate::object::Object for Fix2 {
     ) -> Option<EvalResult> {
         Some(match args.as_slice() {
             [y] => interp.binary(self.op, false, y, &self.value),
-            _ => Err(crate::eval::fail(
+            _ => Err(crate::error::fail(
                 crate::error::ErrorKind::MethodError,
                 format!(
                     "no method matching {}(…) with {} arguments",
@@ -71,7 +72,7 @@ fn apply(interp: &mut Interp, args: Args, op: BinOp, unary: Option<UnaryOp>) -> 
     let first = operands.next().expect("arity checked");
     let Some(second) = operands.next() else {
         return match unary {
-            Some(u) => crate::eval::operators::unary(u, false, &first),
+            Some(u) => crate::builtins::value_operators::unary(u, false, &first),
             None => Ok(first),
         };
     };
@@ -85,7 +86,7 @@ fn apply(interp: &mut Interp, args: Args, op: BinOp, unary: Option<UnaryOp>) -> 
 /// `!` as a function value (`map(!, x)`): logical negation of one argument.
 fn not(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("!", 1, 1)?;
-    crate::eval::operators::unary(UnaryOp::Not, false, &args.pos[0])
+    crate::builtins::value_operators::unary(UnaryOp::Not, false, &args.pos[0])
 }
 
 macro_rules! operator_values {

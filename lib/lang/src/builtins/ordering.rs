@@ -5,8 +5,9 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
+use crate::value::convert::operand;
 use crate::value::Value;
 use difflab_syntax::{BinOp, Name};
 use std::cmp::Ordering;
@@ -84,7 +85,7 @@ fn vector_items(v: &Value) -> Result<Option<Vec<Value>>, Flow> {
     if !is_vector {
         return Ok(None);
     }
-    crate::eval::iterate::elements(v).map(Some)
+    crate::value::iterate::elements(v).map(Some)
 }
 
 /// The first difference decides; a prefix comes first.
@@ -148,11 +149,7 @@ pub fn extreme(interp: &mut Interp, values: &[Value], largest: bool) -> Option<E
 /// dependencies.
 fn isless_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("isless", 2, 2)?;
-    if args
-        .pos
-        .iter()
-        .any(crate::eval::operators::is_global_traced)
-    {
+    if args.pos.iter().any(crate::value::convert::is_global_traced) {
         return interp.binary(BinOp::Lt, false, &args.pos[0], &args.pos[1]);
     }
     Ok(Value::Bool(

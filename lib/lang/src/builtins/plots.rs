@@ -6,9 +6,10 @@
 
 use super::{to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::{MimeData, Object};
+use crate::value::convert::operand;
 use crate::value::Value;
 use base64::Engine;
 use difflab_plot::{
@@ -147,7 +148,7 @@ fn groups_of(v: &Value) -> Result<Groups, Flow> {
 }
 
 fn color_vector(v: &Value) -> Result<Vec<usize>, Flow> {
-    crate::eval::iterate::elements(v)?
+    crate::value::iterate::elements(v)?
         .iter()
         .map(|c| to_int(c, "spy").map(|k| k.max(0) as usize))
         .collect()
@@ -245,7 +246,7 @@ fn plot_(_: &mut Interp, args: Args) -> EvalResult {
     let xs = xs.unwrap_or_else(|| (1..=n).map(|k| k as f64).collect());
     let labels: Vec<String> = match args.kw("label") {
         Some(Value::Str(s)) => vec![s.to_string()],
-        Some(other @ (Value::List(_) | Value::Tuple(_))) => crate::eval::iterate::elements(other)?
+        Some(other @ (Value::List(_) | Value::Tuple(_))) => crate::value::iterate::elements(other)?
             .iter()
             .map(crate::display::print_string)
             .collect(),

@@ -3,7 +3,7 @@
 //! may be `*`, taken from the arguments).
 
 use crate::error::ErrorKind;
-use crate::eval::{fail, Flow};
+use crate::error::{fail, Flow};
 use crate::value::Value;
 
 /// One `%…` directive.

@@ -8,7 +8,8 @@
 
 use super::{dims_from, to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::Value;
 use rand::{Rng, SeedableRng};
@@ -210,7 +211,7 @@ fn sample(
     if let [v @ (Value::Range(_) | Value::List(_) | Value::Tuple(_)), dims @ ..] = pos {
         let items = match v {
             Value::Range(r) => Err(r.len),
-            other => Ok(crate::eval::iterate::elements(other)?),
+            other => Ok(crate::value::iterate::elements(other)?),
         };
         let count = items.as_ref().map_or_else(|&n| n, Vec::len);
         if count == 0 {
@@ -222,7 +223,7 @@ fn sample(
         let mut pick = || match (&items, v) {
             (Ok(items), _) => items[rng.random_range(0..count)].clone(),
             (Err(_), Value::Range(r)) => {
-                crate::eval::iterate::range_element(r, rng.random_range(0..count))
+                crate::value::convert::range_element(r, rng.random_range(0..count))
             }
             _ => unreachable!("a range's elements are drawn by position"),
         };

@@ -5,10 +5,12 @@
 
 use super::{to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::iterate::{elements, range_element};
-use crate::eval::operators::{from_tensor, operand, Operand};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::range_element;
+use crate::value::convert::{from_tensor, operand, Operand};
+use crate::value::iterate::elements;
 use crate::value::{Range, Value};
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_ad::Tensor;
@@ -127,11 +129,7 @@ fn reduce_range_in_blocks(
     let combine = super::lookup(difflab_syntax::Name::new(combine))
         .map(Value::Builtin)
         .expect("combining functions are builtins");
-    let eltype = if r.is_int {
-        ElType::Int64
-    } else {
-        ElType::Float64
-    };
+    let eltype = r.eltype();
     let mut total: Option<Value> = None;
     for start in (0..r.len).step_by(RANGE_BLOCK) {
         interp.check_interrupt()?;
@@ -293,7 +291,7 @@ fn extreme_element(t: &Tensor, largest: bool) -> Result<Option<Tensor>, Flow> {
     if t.is_empty() {
         return Ok(None);
     }
-    if crate::eval::operators::without_values(t).is_some() {
+    if crate::value::convert::without_values(t).is_some() {
         // A tracing without values has no position to pick: the extremum is a chain of `max`
         // (or `min`), which a traced program evaluates at every call and whose pattern is the
         // union of all elements'.
@@ -393,7 +391,7 @@ pub(crate) fn slices_along(t: &Tensor, d: usize) -> Result<Vec<Tensor>, Flow> {
 fn extremum_and_position(args: &Args, largest: bool, name: &str) -> Result<(Value, usize), Flow> {
     args.arity(name, 1, 1)?;
     let x = numeric(&args.pos[0], name)?;
-    crate::eval::operators::require_values(x.tensor(), name)?;
+    crate::value::convert::require_values(x.tensor(), name)?;
     let k = extremum_position(x.tensor(), largest)
         .ok_or_else(|| fail(ErrorKind::ArgumentError, "collection must be non-empty"))?;
     let element = from_tensor(ops::gather(x.tensor(), &[k], &[])?, x.eltype, true);
@@ -408,7 +406,7 @@ fn extremum_of_function(
     largest: bool,
     name: &str,
 ) -> Result<(Value, Value, usize), Flow> {
-    let items = crate::eval::iterate::elements(&args.pos[1])?;
+    let items = crate::value::iterate::elements(&args.pos[1])?;
     let mut best: Option<(Value, Value, usize)> = None;
     for (k, x) in items.into_iter().enumerate() {
         let fx = interp.call(&args.pos[0], vec![x.clone()])?;

@@ -4,8 +4,9 @@
 
 use super::Args;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::eval::dispatch::signature_text;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::eval::Interp;
 use crate::types::{Prim, Type};
 use crate::value::Value;
 use difflab_syntax::Name;

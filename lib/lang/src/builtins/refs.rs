@@ -6,7 +6,7 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow};
+use crate::error::{fail, EvalResult, Flow};
 use crate::object::Object;
 use crate::value::Value;
 use std::any::Any;

@@ -12,7 +12,8 @@
 use super::chars::text_of;
 use super::{to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::value::Value;
 use difflab_syntax::Name;
@@ -429,7 +430,7 @@ fn byte_range(text: &str, m: &regex::Match) -> EvalResult {
         .last()
         .map_or(m.start(), |(k, _)| m.start() + k);
     let stop = if m.is_empty() { m.start() } else { last + 1 };
-    crate::eval::operators::make_range(
+    crate::builtins::value_operators::make_range(
         &Value::Int(m.start() as i64 + 1),
         None,
         &Value::Int(stop as i64),

@@ -4,8 +4,9 @@
 
 use super::{to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
+use crate::value::convert::{from_tensor, operand};
 use crate::value::Value;
 use difflab_ad::ops;
 

@@ -5,9 +5,10 @@
 use super::math::unary;
 use super::{to_float, Args};
 use crate::error::ErrorKind;
-use crate::eval::operators::from_tensor;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::from_tensor;
 use crate::value::Value;
 use difflab_ad::ops::UnaryFn;
 use difflab_ad::Tensor;

@@ -9,10 +9,11 @@
 use super::arrays::regather;
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::iterate::{elements, iterate};
-use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp, Poll};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::{Interp, Poll};
 use crate::show::ElType;
+use crate::value::convert::operand;
+use crate::value::iterate::{elements, iterate};
 use crate::value::Value;
 
 fn bool_values(v: &Value, name: &str, poll: &mut Poll) -> Result<Vec<bool>, Flow> {
@@ -33,8 +34,8 @@ fn bool_values(v: &Value, name: &str, poll: &mut Poll) -> Result<Vec<bool>, Flow
         .iter()
         .map(|x| match x {
             Value::Bool(b) => Ok(*b),
-            other if crate::eval::operators::is_global_traced(other) => {
-                Err(crate::eval::operators::global_condition_error())
+            other if crate::value::convert::is_global_traced(other) => {
+                Err(crate::value::convert::global_condition_error())
             }
             other => Err(fail(
                 ErrorKind::TypeError,
@@ -288,7 +289,7 @@ fn sort_permutation(
     for key in &keys {
         poll.tick()?;
         if let Some(k) = operand(key)? {
-            crate::eval::operators::require_values(k.tensor(), name)?;
+            crate::value::convert::require_values(k.tensor(), name)?;
         }
     }
     let ordered = |a: usize, b: usize| if reverse { (b, a) } else { (a, b) };

@@ -11,11 +11,12 @@
 use super::keyed::{convert, typejoin, Entries};
 use super::Args;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::eval::collections::collect_values;
-use crate::eval::iterate::elements;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::types::{Prim, Type};
+use crate::value::iterate::elements;
 use crate::value::Value;
 use std::any::Any;
 use std::cell::RefCell;

@@ -5,9 +5,10 @@
 
 use super::{call_named, Args};
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::eval::iterate::no_method;
-use crate::eval::operators::{from_tensor, operand, Operand};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::eval::Interp;
+use crate::value::convert::{from_tensor, operand, Operand};
 use crate::value::Value;
 use difflab_ad::ops;
 
@@ -122,7 +123,7 @@ fn mapslices_(interp: &mut Interp, args: Args) -> EvalResult {
         along,
     )?;
     let mut columns = Vec::new();
-    for slice in crate::eval::iterate::elements(&slices)? {
+    for slice in crate::value::iterate::elements(&slices)? {
         let result = interp.call(&f, vec![slice])?;
         // A number becomes a one-element column, so every result stacks the same way.
         columns.push(call_named(interp, "vcat", vec![result])?);
@@ -143,7 +144,7 @@ fn permutedims_(_: &mut Interp, args: Args) -> EvalResult {
             x.eltype,
             false,
         )),
-        [_, _] => crate::eval::operators::adjoint(&args.pos[0]),
+        [_, _] => crate::builtins::value_operators::adjoint(&args.pos[0]),
         _ => Err(fail(
             ErrorKind::ArgumentError,
             "permutedims without a permutation takes a vector or a matrix",

@@ -11,9 +11,10 @@
 use super::math::unary;
 use super::{call_named, plain_number, to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, operand};
 use crate::value::Value;
 use difflab_ad::ops::special::{BesselKind, Order};
 use difflab_ad::ops::{self, BinaryFn, Special, UnaryFn};

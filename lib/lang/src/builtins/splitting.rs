@@ -5,7 +5,8 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::value::Value;
 
 /// Where the separators are: each call gives the byte span of the next one at or after a
@@ -48,7 +49,7 @@ fn finder<'a>(text: &'a str, sep: Option<&'a Value>) -> Result<FindNext<'a>, Flo
             }))
         }
         Some(collection) => {
-            let chars = crate::eval::iterate::elements(collection)?
+            let chars = crate::value::iterate::elements(collection)?
                 .into_iter()
                 .map(|v| match v {
                     Value::Char(c) => Ok(c),

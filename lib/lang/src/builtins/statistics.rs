@@ -5,8 +5,9 @@
 
 use super::{call_builtin, to_float, Args};
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
+use crate::value::iterate::elements;
 use crate::value::Value;
 use difflab_syntax::{BinOp, Name};
 

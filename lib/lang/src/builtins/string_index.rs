@@ -6,7 +6,8 @@
 
 use super::{to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::Value;
 
@@ -91,7 +92,7 @@ pub fn index(s: &str, index: &Value) -> EvalResult {
             char_at(s, to_int(index, "getindex")?).map(Value::Char)
         }
         many => {
-            let picked = crate::eval::iterate::elements(many)?
+            let picked = crate::value::iterate::elements(many)?
                 .iter()
                 .map(|i| char_at(s, to_int(i, "getindex")?))
                 .collect::<Result<String, Flow>>()?;

@@ -5,8 +5,9 @@ use super::regex;
 use super::{to_size, Args};
 use crate::display::print_string;
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
+use crate::value::iterate::elements;
 use crate::value::Value;
 use std::borrow::Cow;
 
@@ -212,7 +213,7 @@ fn replace_elements(interp: &mut Interp, args: &Args) -> EvalResult {
         .map(|x| {
             pairs
                 .iter()
-                .find(|(old, _)| crate::eval::operators::values_equal(old, &x))
+                .find(|(old, _)| crate::value::equality::values_equal(old, &x))
                 .map_or(x, |(_, new)| new.clone())
         })
         .collect();
@@ -343,7 +344,7 @@ fn parse_in_base(args: &Args, base: i64) -> EvalResult {
 /// `tryparse(T, s)`: `parse(T, s)`, or `nothing` when `s` is not a `T`.
 fn tryparse_(interp: &mut Interp, args: Args) -> EvalResult {
     match parse_(interp, args) {
-        Err(crate::eval::Flow::Error(e)) if e.kind == ErrorKind::ArgumentError => {
+        Err(crate::error::Flow::Error(e)) if e.kind == ErrorKind::ArgumentError => {
             Ok(Value::Nothing)
         }
         other => other,

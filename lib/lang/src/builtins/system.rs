@@ -3,7 +3,8 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
 use crate::value::Value;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 

@@ -1,6 +1,7 @@
 //! Helpers shared by the builtins' unit tests: a quiet interpreter and calling a builtin by name.
 
-use crate::eval::{Config, EvalResult, Interp};
+use crate::error::EvalResult;
+use crate::eval::{Config, Interp};
 use crate::value::Value;
 use difflab_syntax::Name;
 

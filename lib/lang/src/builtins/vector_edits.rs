@@ -6,8 +6,9 @@
 use super::growth::replace_items;
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
+use crate::value::iterate::elements;
 use crate::value::Value;
 
 /// `pushfirst!(v, xs...)`: the items put in front of `v`, in their order.

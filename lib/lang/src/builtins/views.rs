@@ -15,7 +15,8 @@
 
 use super::Args;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::value::{Array, ArrayRef, Value};
 use difflab_ad::ops;
 use std::cell::RefCell;

@@ -10,7 +10,8 @@
 use super::arrays::{ArrayArg, Undo, MAX_DIMS};
 use super::Ty;
 use crate::error::ErrorKind;
-use crate::eval::{fail, operators, EvalResult};
+use crate::error::{fail, EvalResult};
+use crate::eval::operators;
 use crate::show::ElType;
 use crate::value::Value;
 use difflab_ad::ops::{BinaryFn, UnaryFn};
@@ -232,7 +233,7 @@ impl Fn1 {
     /// `f(x)` as the evaluator computes it.
     pub fn apply(self, x: &Value) -> EvalResult {
         match self {
-            Fn1::Operator(op) => operators::unary(op, false, x),
+            Fn1::Operator(op) => crate::builtins::value_operators::unary(op, false, x),
             Fn1::Math(f) => crate::builtins::math::number_unary(f, x)
                 .unwrap_or_else(|| Err(fail(ErrorKind::MethodError, f.name()))),
         }

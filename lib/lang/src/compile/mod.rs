@@ -25,7 +25,8 @@ mod lower;
 mod machine;
 mod native;
 
-use crate::eval::{EvalResult, Interp};
+use crate::error::EvalResult;
+use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::{Closure, Value};
 use arrays::{ArrayArg, Arrays, Undo};

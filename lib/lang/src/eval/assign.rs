@@ -2,8 +2,9 @@
 //! destructuring `a, b = t`.
 
 use super::scope::Scope;
-use super::{fail, EvalResult, Flow, Interp};
+use super::Interp;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::value::Value;
 use difflab_syntax::{BinOp, Expr, ExprKind, Name};
 
@@ -49,7 +50,7 @@ impl Interp {
                     .map_err(|f| self.locate(f, target.span))
             }
             ExprKind::Tuple(parts) => {
-                let mut items = super::iterate::elements(&v)?;
+                let mut items = crate::value::iterate::elements(&v)?;
                 let slurp = parts.last().filter(|p| p.splat);
                 let named = parts.len() - usize::from(slurp.is_some());
                 if items.len() < named {

@@ -1,11 +1,11 @@
 //! Calls: evaluating arguments, calling builtins, user functions and callable objects,
 //! broadcasting dotted calls, and defining functions.
 
-use super::iterate::number;
 use super::scope::Scope;
-use super::{fail, EvalResult, Flow, Interp};
+use super::Interp;
 use crate::error::ErrorKind;
-use crate::show::ElType;
+use crate::error::{fail, EvalResult, Flow};
+use crate::value::convert::number;
 use crate::value::{Closure, Value};
 use difflab_syntax::{Arg, Expr, ExprKind, FunctionDef, Kwarg, Name, Span};
 use std::rc::Rc;
@@ -49,7 +49,7 @@ impl Interp {
         for arg in args {
             let v = self.eval(&arg.value)?;
             if arg.splat {
-                values.extend(super::iterate::elements(&v)?);
+                values.extend(crate::value::iterate::elements(&v)?);
             } else {
                 values.push(v);
             }
@@ -410,30 +410,9 @@ impl Interp {
             Value::Exception(e) if text == "msg" => Ok(Value::str(e.message.clone())),
             Value::Sparse(s) => crate::builtins::sparse::field(&s.borrow(), text),
             Value::Range(r) => match text {
-                "start" => Ok(number(
-                    if r.is_int {
-                        ElType::Int64
-                    } else {
-                        ElType::Float64
-                    },
-                    r.start,
-                )),
-                "step" => Ok(number(
-                    if r.is_int {
-                        ElType::Int64
-                    } else {
-                        ElType::Float64
-                    },
-                    r.step,
-                )),
-                "stop" => Ok(number(
-                    if r.is_int {
-                        ElType::Int64
-                    } else {
-                        ElType::Float64
-                    },
-                    r.last(),
-                )),
+                "start" => Ok(number(r.eltype(), r.start)),
+                "step" => Ok(number(r.eltype(), r.step)),
+                "stop" => Ok(number(r.eltype(), r.last())),
                 _ => Err(fail(
                     ErrorKind::ArgumentError,
                     format!("type range has no field {text}"),
@@ -493,7 +472,7 @@ fn splatted_keywords(v: &Value) -> Result<Vec<(Name, Value)>, Flow> {
     if let Value::NamedTuple(items) = v {
         return Ok(items.to_vec());
     }
-    super::iterate::elements(v)?
+    crate::value::iterate::elements(v)?
         .into_iter()
         .map(|pair| match pair.pair_parts() {
             Some((key, value)) => match key {
@@ -559,7 +538,7 @@ fn expand(v: &Value, shape: &[usize]) -> Result<Vec<Value>, Flow> {
     let Some(own_shape) = broadcast_extent(v) else {
         return Ok(vec![unboxed(v); len]);
     };
-    let items = super::iterate::elements(v)?;
+    let items = crate::value::iterate::elements(v)?;
     if own_shape == shape {
         return Ok(items);
     }

@@ -1,11 +1,12 @@
 //! Collection literals: tuples, vectors, matrix concatenation, typed vectors, comprehensions;
 //! and [`collect_values`], which turns computed elements into the right kind of array.
 
-use super::operators::operand;
 use super::scope::Scope;
-use super::{fail, EvalResult, Flow, Interp};
+use super::Interp;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::show::ElType;
+use crate::value::convert::operand;
 use crate::value::Value;
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::{Arg, Expr, ExprKind, Generator, Name};
@@ -88,7 +89,7 @@ impl Interp {
                 ),
             ));
         }
-        let values = super::iterate::elements(&value)?;
+        let values = crate::value::iterate::elements(&value)?;
         self.typed_vector(eltype, values)
     }
 

@@ -1,9 +1,10 @@
 //! Control flow: `if`, `for`, `while`, `try`, `let` and `global`/`local` declarations.
 
-use super::iterate::elements;
 use super::scope::Scope;
-use super::{fail, EvalResult, Flow, Interp};
+use super::Interp;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
+use crate::value::iterate::elements;
 use crate::value::Value;
 use difflab_syntax::{Block, Expr, Generator, Name, Pattern};
 use std::rc::Rc;

@@ -2,8 +2,8 @@
 //! specific of them (Julia's rules, with the ambiguity when there is none), and how methods and
 //! calls are written in errors and in `methods(f)`.
 
-use super::{fail, Flow};
 use crate::error::ErrorKind;
+use crate::error::{fail, Flow};
 use crate::types::{Prim, Type};
 use crate::value::{Closure, Value};
 use difflab_syntax::{ExprKind, FunctionDef};

@@ -8,10 +8,11 @@
 //! broadcast against each other, non-numeric operands) is evaluated operation by operation on
 //! the same already-computed operands, so no expression is ever evaluated twice.
 
-use super::operators::{from_tensor, operand};
-use super::{fail, EvalResult, Flow, Interp};
+use super::Interp;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, operand};
 use crate::value::Value;
 use difflab_ad::ops::{BinaryFn, UnaryFn};
 use difflab_ad::Tensor;
@@ -128,7 +129,7 @@ impl Interp {
             }
             Tree::Unary(UnaryFn::Neg, x) => {
                 let v = self.run_unfused(*x)?;
-                super::operators::unary(UnaryOp::Neg, true, &v)
+                crate::builtins::value_operators::unary(UnaryOp::Neg, true, &v)
             }
             Tree::Unary(f, x) => {
                 let v = self.run_unfused(*x)?;
@@ -233,7 +234,7 @@ fn fused_blocks(
 /// column-major order already), or a column-major copy.
 enum LeafData<'a> {
     Scalar(f64),
-    Borrowed(super::operators::Operand<'a>),
+    Borrowed(crate::value::convert::Operand<'a>),
     Owned(Vec<f64>),
 }
 

@@ -1,7 +1,8 @@
 //! `import` and `using` of names and modules: names imported for extension, names imported
 //! under another name, and other names of modules (`import M as A`).
 
-use super::{EvalResult, Interp};
+use super::Interp;
+use crate::error::EvalResult;
 use crate::value::Value;
 use difflab_syntax::{Expr, ExprKind, Name};
 

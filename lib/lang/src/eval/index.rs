@@ -7,10 +7,13 @@
 //! A `Dict` is indexed by key; a user struct by the user's `getindex`/`setindex!` methods.
 
 use super::collections::scalar_f64;
-use super::iterate::{elements, no_method, number, range_element};
-use super::{fail, EvalResult, Flow, Interp};
+use super::iterate::no_method;
+use super::Interp;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::show::ElType;
+use crate::value::convert::{number, range_element};
+use crate::value::iterate::elements;
 use crate::value::{Array, Range, Value};
 use difflab_ad::tensor::unravel;
 use difflab_ad::{ops, Tensor};
@@ -531,7 +534,7 @@ impl Interp {
                 let mut a = cell.borrow_mut();
                 let pos: Vec<usize> = (0..a.data.len()).collect();
                 let shape = a.data.shape().to_vec();
-                let source = crate::eval::operators::to_tensor(v)?;
+                let source = crate::value::convert::to_tensor(v)?;
                 let broadcast = difflab_ad::ops::elementwise::broadcast_tensor(&source, &shape)?;
                 write_tensor(&mut a, &pos, &broadcast)?;
                 drop(a);
@@ -553,7 +556,7 @@ impl Interp {
                 Ok(())
             }
             Value::Sparse(cell) => {
-                let Some(x) = crate::eval::operators::operand(v)?
+                let Some(x) = crate::value::convert::operand(v)?
                     .filter(|o| o.scalar && o.tensor().is_plain())
                     .map(|o| o.tensor().primal().iter().copied().next().unwrap_or(0.0))
                 else {
@@ -702,11 +705,7 @@ fn index_range(r: &Rc<Range>, indices: &[Value]) -> EvalResult {
             IndexSpec::Scalar(k) => Ok(range_element(r, k)),
             IndexSpec::List(positions, shape) => {
                 let data: Vec<f64> = positions.iter().map(|&k| r.get(k)).collect();
-                let eltype = if r.is_int {
-                    ElType::Int64
-                } else {
-                    ElType::Float64
-                };
+                let eltype = r.eltype();
                 Ok(Value::array(eltype, &shape, data))
             }
         },
@@ -731,7 +730,7 @@ impl Written {
     fn of(v: &Value) -> Result<Written, Flow> {
         Ok(match plain_scalar(v)? {
             Some(x) => Written::Plain(x),
-            None => Written::Numbers(crate::eval::operators::to_tensor(v)?),
+            None => Written::Numbers(crate::value::convert::to_tensor(v)?),
         })
     }
 }

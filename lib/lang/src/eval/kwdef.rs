@@ -2,8 +2,9 @@
 //! (`a::Int = 1`), and a keyword constructor `Name(; a = 1, b)` calling the positional one.
 //! Fields without a default are required keywords; a default may use the fields before it.
 
-use super::{fail, EvalResult, Interp};
+use super::Interp;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult};
 use crate::value::Value;
 use difflab_syntax::{Arg, Expr, ExprKind, FunctionDef, Param, Pattern, StructDef};
 use std::rc::Rc;

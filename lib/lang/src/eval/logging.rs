@@ -5,8 +5,9 @@
 //! collects logs (`@test_logs`, `@test_warn`, `@test_nowarn`), kept for the test instead.
 //! Debug records are dropped, as by Julia's default logger.
 
-use super::{fail, EvalResult, Flow, Interp};
+use super::Interp;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::output::Stream;
 use crate::value::Value;
 use difflab_syntax::{line_col, Expr, ExprKind, Span};

@@ -5,10 +5,11 @@
 //! nothing here (`@inbounds`, `@fastmath`); the log macros are in `logging`, `Test`'s in
 //! `testing`.
 
-use super::{fail, EvalResult, Flow, Interp};
+use super::Interp;
 use crate::allocator::Allocations;
 use crate::builtins::bench::{format_allocations, format_duration};
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::output::Stream;
 use crate::value::Value;
 use difflab_syntax::{Expr, ExprKind, Name, Span};

@@ -8,8 +8,9 @@ use super::dispatch::{
     accepts, all_methods, ambiguity, arg_types, same_signature, select, signature_text, Selection,
 };
 use super::scope::Scope;
-use super::{fail, EvalResult, Flow, Interp};
+use super::Interp;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::types::{Prim, StructValue, Type, TypeDef};
 use crate::value::{Closure, Value};
 use difflab_syntax::{BinOp, Expr, ExprKind, FunctionDef, Name, StructDef};

@@ -27,7 +27,7 @@ pub mod reads;
 pub mod scope;
 pub mod testing;
 
-use crate::error::{ErrorKind, LangError, Source};
+use crate::error::{fail, ErrorKind, EvalResult, Flow, LangError, Source};
 use crate::output::Output;
 use crate::value::Value;
 use difflab_ad::limits;
@@ -40,38 +40,6 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-
-/// Non-local control flow out of an expression.
-pub enum Flow {
-    /// An error being raised.
-    Error(Box<LangError>),
-    /// `break` out of the innermost loop.
-    Break,
-    /// `continue` with the next iteration.
-    Continue,
-    /// `return v` from the current function.
-    Return(Value),
-}
-
-impl From<LangError> for Flow {
-    fn from(e: LangError) -> Flow {
-        Flow::Error(Box::new(e))
-    }
-}
-
-impl From<difflab_ad::AdError> for Flow {
-    fn from(e: difflab_ad::AdError) -> Flow {
-        Flow::Error(Box::new(e.into()))
-    }
-}
-
-/// The result of evaluating an expression.
-pub type EvalResult = Result<Value, Flow>;
-
-/// An error of `kind` as a [`Flow`].
-pub fn fail(kind: ErrorKind, message: impl Into<String>) -> Flow {
-    Flow::Error(Box::new(LangError::new(kind, message)))
-}
 
 /// The interrupt flag as a long builtin loop sees it ([`Interp::poll`]): [`Poll::tick`] once
 /// per step (an element, a comparison) looks at the flag every [`Poll::EVERY`] steps, so a
@@ -478,7 +446,7 @@ impl Interp {
                 let start = self.eval(start)?;
                 let step = step.as_ref().map(|s| self.eval(s)).transpose()?;
                 let stop = self.eval(stop)?;
-                operators::make_range(&start, step.as_ref(), &stop)
+                crate::builtins::value_operators::make_range(&start, step.as_ref(), &stop)
             }
             _ if fusion::is_dotted_chain(expr) => self.eval_dotted(expr),
             ExprKind::Binary {
@@ -503,7 +471,7 @@ impl Interp {
                 if let Value::Struct(_) = v {
                     return self.call_operator(op.function_name(), vec![v]);
                 }
-                operators::unary(*op, *dotted, &v)
+                crate::builtins::value_operators::unary(*op, *dotted, &v)
             }
             ExprKind::And(a, b) => {
                 if self.truthy(a)? {
@@ -547,7 +515,7 @@ impl Interp {
             }
             ExprKind::Adjoint(inner) => {
                 let v = self.eval(inner)?;
-                operators::adjoint(&v)
+                crate::builtins::value_operators::adjoint(&v)
             }
             ExprKind::Splat(_) => Err(fail(
                 ErrorKind::ArgumentError,
@@ -689,8 +657,8 @@ impl Interp {
     pub fn truthy(&mut self, expr: &Expr) -> Result<bool, Flow> {
         match self.eval(expr)? {
             Value::Bool(b) => Ok(b),
-            other if operators::is_global_traced(&other) => {
-                Err(self.locate(operators::global_condition_error(), expr.span))
+            other if crate::value::convert::is_global_traced(&other) => {
+                Err(self.locate(crate::value::convert::global_condition_error(), expr.span))
             }
             other => Err(self.locate(
                 fail(

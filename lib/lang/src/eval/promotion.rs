@@ -4,7 +4,8 @@
 //! methods, and the operator's method for that type runs. `promote_type` reads the same rules.
 
 use super::methods::type_value;
-use super::{EvalResult, Flow, Interp};
+use super::Interp;
+use crate::error::{EvalResult, Flow};
 use crate::types::Type;
 use crate::value::Value;
 use difflab_syntax::Name;

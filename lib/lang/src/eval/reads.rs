@@ -295,9 +295,9 @@ fn unchanged(then: &Value, now: &Value, depth: usize) -> bool {
             }
         }
         (Value::Sparse(a), Value::Sparse(b)) => {
-            Rc::ptr_eq(a, b) || super::operators::values_equal(then, now)
+            Rc::ptr_eq(a, b) || crate::value::equality::values_equal(then, now)
         }
-        _ => super::operators::identical(then, now),
+        _ => crate::value::equality::identical(then, now),
     }
 }
 

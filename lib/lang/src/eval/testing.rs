@@ -10,8 +10,9 @@
 //! never recorded, it stops everything.
 
 use super::logging::{is_interrupt, LogRecord};
-use super::{fail, EvalResult, Flow, Interp};
+use super::Interp;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::object::Object;
 use crate::output::Stream;
 use crate::value::Value;

@@ -4,7 +4,7 @@
 
 use super::Value;
 use crate::error::ErrorKind;
-use crate::eval::{fail, Flow};
+use crate::error::{fail, Flow};
 use std::rc::Rc;
 
 /// The content of an unassigned reference.

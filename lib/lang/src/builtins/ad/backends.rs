@@ -7,7 +7,8 @@
 
 use crate::builtins::{to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::value::Value;
 use difflab_ad::di::{Backend, FdType, SymbolicPackage};

@@ -5,7 +5,8 @@
 
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::value::Value;
 use std::any::Any;

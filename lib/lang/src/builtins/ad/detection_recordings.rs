@@ -18,8 +18,9 @@
 
 use super::sparse_ad::tensor_function;
 use crate::error::ErrorKind;
+use crate::error::Flow;
 use crate::eval::reads::ReadLog;
-use crate::eval::{Flow, Interp};
+use crate::eval::Interp;
 use crate::value::Value;
 use difflab_ad::symbolic::Program;
 use difflab_ad::Tensor;
@@ -132,7 +133,7 @@ pub(super) fn recorded_pattern(
     let m = program.output_shape().iter().product();
     SparsityPattern::from_entries(m, x.len(), &program.jacobian_entries())
         .map(Some)
-        .map_err(|e| crate::eval::fail(ErrorKind::ArgumentError, e.to_string()))
+        .map_err(|e| crate::error::fail(ErrorKind::ArgumentError, e.to_string()))
 }
 
 /// Keeps `detection` as the most recent, within the bounds.
@@ -194,6 +195,6 @@ fn record(
 fn same_function(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Function(a), Value::Function(b)) => Rc::ptr_eq(a, b),
-        _ => crate::eval::operators::identical(a, b),
+        _ => crate::value::equality::identical(a, b),
     }
 }

@@ -4,9 +4,10 @@
 use super::sparse_ad::tensor_function;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::{MimeData, Object};
+use crate::value::convert::operand;
 use crate::value::Value;
 use difflab_ad::symbolic::{subscript, Formula, Program};
 use std::any::Any;

@@ -7,7 +7,8 @@
 use super::implicit::{array_value, numbers};
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::types::Type;
 use crate::value::Value;

@@ -6,7 +6,8 @@
 //! backend respects.
 
 use crate::builtins::{call_builtin, Args};
-use crate::eval::{EvalResult, Interp};
+use crate::error::EvalResult;
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::value::Value;
 use difflab_syntax::Name;
@@ -75,7 +76,7 @@ impl Object for OneArgument {
         kwargs: Vec<(Name, Value)>,
     ) -> Option<EvalResult> {
         let Ok([x]) = <[Value; 1]>::try_from(args) else {
-            return Some(Err(crate::eval::fail(
+            return Some(Err(crate::error::fail(
                 crate::error::ErrorKind::MethodError,
                 format!("{} takes one argument", self.show()),
             )));
@@ -147,7 +148,7 @@ fn detached(x: &Value) -> EvalResult {
         Value::Tuple(items) => Ok(Value::tuple(
             items.iter().map(detached).collect::<Result<_, _>>()?,
         )),
-        _ => match crate::eval::operators::operand(x)? {
+        _ => match crate::value::convert::operand(x)? {
             Some(o) if !o.tensor().is_plain() => {
                 let mut args = Args::positional(vec![x.clone()]);
                 args.dotted = true;

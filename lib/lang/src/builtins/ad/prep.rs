@@ -7,7 +7,7 @@
 
 use super::operators::Op;
 use crate::error::ErrorKind;
-use crate::eval::{fail, Flow};
+use crate::error::{fail, Flow};
 use crate::object::Object;
 use crate::value::Value;
 use difflab_ad::compiled::CompiledTape;
@@ -103,7 +103,7 @@ impl Compiled {
                 .constants
                 .iter()
                 .zip(constants)
-                .all(|(a, b)| crate::eval::operators::values_equal(a, b))
+                .all(|(a, b)| crate::value::equality::values_equal(a, b))
     }
 }
 
@@ -218,7 +218,7 @@ impl Prep {
         x: &Value,
         two_arg: bool,
     ) -> Result<(), Flow> {
-        let (shape, scalar) = match crate::eval::operators::operand(x)? {
+        let (shape, scalar) = match crate::value::convert::operand(x)? {
             Some(o) => (o.tensor().shape().to_vec(), o.scalar),
             None => {
                 return Err(mismatch(format!(
@@ -236,7 +236,7 @@ impl Prep {
                 op.family().name()
             )));
         }
-        if !crate::eval::operators::identical(&self.function, function) {
+        if !crate::value::equality::identical(&self.function, function) {
             return Err(mismatch(format!(
                 "the function differs from the one this preparation was made for ({} vs {})",
                 crate::display::repr(&self.function),

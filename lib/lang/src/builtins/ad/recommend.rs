@@ -10,10 +10,11 @@ use crate::builtins::progress::Progress;
 use crate::builtins::table::Table;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::{MimeData, Object};
 use crate::output::Capture;
+use crate::value::convert::operand;
 use crate::value::Value;
 use difflab_ad::di::{Backend, FdType, SymbolicPackage};
 use difflab_coloring::GreedyColoringAlgorithm;
@@ -171,7 +172,7 @@ fn try_backend(
             .iter()
             .find(|row| {
                 crate::display::print_string(cell(benchmark, row, "operator")) == op
-                    && crate::eval::operators::values_equal(
+                    && crate::value::equality::values_equal(
                         cell(benchmark, row, "prepared"),
                         &prepared,
                     )
@@ -227,7 +228,7 @@ fn perturbed(x: &Value) -> Result<Value, Flow> {
         .map(|(k, v)| v + 0.01 * (1.0 + (k as f64 * 0.7).sin()))
         .collect();
     let moved = difflab_ad::Tensor::from_col_major(t.shape(), moved);
-    Ok(crate::eval::operators::from_tensor(
+    Ok(crate::value::convert::from_tensor(
         moved,
         crate::show::ElType::Float64,
         o.scalar,

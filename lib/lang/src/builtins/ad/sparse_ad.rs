@@ -9,11 +9,12 @@ use crate::builtins::coloring::AlgorithmValue;
 use crate::builtins::sparse::sparse_value;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::operators::operand;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::show::ElType;
 use crate::types::{Prim, Type};
+use crate::value::convert::operand;
 use crate::value::{Array, Value};
 use difflab_ad::di::sparse::{self, SparsePlan};
 use difflab_ad::di::Backend;
@@ -305,9 +306,7 @@ pub fn tensor_function<'a>(
         };
         match y {
             Some(y) => {
-                let shape = operand(y)?
-                    .map(|o| o.tensor().shape().to_vec())
-                    .unwrap_or_default();
+                let shape = buffer_shape(y)?;
                 let buffer = Value::Array(Rc::new(RefCell::new(Array::new(
                     ElType::Float64,
                     Tensor::filled(&shape, 0.0),
@@ -323,6 +322,13 @@ pub fn tensor_function<'a>(
             }
         }
     }
+}
+
+/// The shape of the output buffer `y` of an in-place function (a scalar's is empty).
+fn buffer_shape(y: &Value) -> Result<Vec<usize>, Flow> {
+    Ok(operand(y)?
+        .map(|o| o.tensor().shape().to_vec())
+        .unwrap_or_default())
 }
 
 fn detect(interp: &mut Interp, args: &Args, hessian: bool) -> EvalResult {
@@ -347,13 +353,7 @@ fn detect(interp: &mut Interp, args: &Args, hessian: bool) -> EvalResult {
     let (t, scalar) = (o.tensor().clone(), o.scalar);
     drop(o);
     if matches!(detector, Detector::Global) && !hessian {
-        let y_shape = y
-            .map(|y| -> Result<_, Flow> {
-                Ok(operand(y)?
-                    .map(|o| o.tensor().shape().to_vec())
-                    .unwrap_or_default())
-            })
-            .transpose()?;
+        let y_shape = y.map(buffer_shape).transpose()?;
         if let Some(pattern) =
             super::detection_recordings::recorded_pattern(interp, f, y, y_shape, &t, scalar)?
         {

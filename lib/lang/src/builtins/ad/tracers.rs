@@ -6,8 +6,9 @@
 
 use super::super::{to_int, Args};
 use crate::error::ErrorKind;
-use crate::eval::iterate::elements;
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
+use crate::value::iterate::elements;
 use crate::value::Value;
 use difflab_ad::tracer::{IndexSet, Tracer};
 use difflab_ad::{ops, Tensor};
@@ -44,7 +45,7 @@ fn tracer_(_: &mut Interp, args: Args) -> EvalResult {
 /// SparseConnectivityTracer converts its duals: one that depends on no input gives its value,
 /// one that does is an `InexactError` naming `type_name`, since converting would drop the
 /// dependency. `None` for anything else.
-pub fn local_tracer_value(v: &Value, type_name: &str) -> Option<Result<f64, crate::eval::Flow>> {
+pub fn local_tracer_value(v: &Value, type_name: &str) -> Option<Result<f64, crate::error::Flow>> {
     let Value::Real(t @ Tensor::Tracer(tr)) = v else {
         return None;
     };

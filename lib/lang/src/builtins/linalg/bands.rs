@@ -7,8 +7,9 @@ use super::construct::{diagm, weighted};
 use super::*;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
+use crate::value::convert::{from_tensor, operand};
 use crate::value::Value;
 
 /// The length of vector argument `v` of `name`.

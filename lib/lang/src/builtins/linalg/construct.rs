@@ -5,9 +5,10 @@
 use super::*;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, operand};
 use crate::value::Value;
 use difflab_ad::ops::{self, BinaryFn};
 use difflab_ad::Tensor;
@@ -367,7 +368,7 @@ fn symmetric_from_triangle(interp: &mut Interp, args: Args, name: &str) -> EvalR
 /// a[[3,1,2]] .* b[[2,3,1]]`.
 fn cross_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("cross", 2, 2)?;
-    let vector = |v: &Value| -> Result<(Tensor, ElType), crate::eval::Flow> {
+    let vector = |v: &Value| -> Result<(Tensor, ElType), crate::error::Flow> {
         match operand(v)? {
             Some(o) if o.tensor().shape() == [3] => Ok((o.tensor().clone(), o.eltype)),
             _ => Err(fail(

@@ -12,9 +12,10 @@
 use super::*;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::operators::from_tensor;
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::from_tensor;
 use crate::value::Value;
 
 /// A factorization: its Julia type name, its fields in the order it destructures, and the
@@ -135,7 +136,7 @@ fn input(
     name: &str,
     shapes: impl Fn(usize, usize) -> Vec<Vec<usize>>,
     rule: Option<DifferentiatedFactors>,
-) -> Result<Input, crate::eval::Flow> {
+) -> Result<Input, crate::error::Flow> {
     let (t, _) = matrix_tensor(interp, v, name)?;
     let (m, n) = matrix_size(&t)?;
     if t.is_plain() {
@@ -166,7 +167,7 @@ fn input(
 fn traced_factors(
     t: &Tensor,
     shapes: impl Fn(usize, usize) -> Vec<Vec<usize>>,
-) -> Result<Option<Vec<Value>>, crate::eval::Flow> {
+) -> Result<Option<Vec<Value>>, crate::error::Flow> {
     if !t.has_tracer() || t.tag().is_some() {
         return Ok(None);
     }
@@ -184,7 +185,7 @@ fn traced_factors(
 }
 
 /// Julia's `PosDefException`.
-fn not_positive_definite(what: &str) -> crate::eval::Flow {
+fn not_positive_definite(what: &str) -> crate::error::Flow {
     fail(
         ErrorKind::PosDefException,
         format!("matrix is not {what}; Cholesky factorization failed."),
@@ -264,7 +265,7 @@ fn cholesky_(interp: &mut Interp, args: Args) -> EvalResult {
 /// `L`, `U` and `factors` of `cholesky(A)` for plain numbers and numbers carrying derivatives
 /// (their rules are in [`super::cholesky`]); with `check = false` a matrix that is not
 /// positive definite gives factors of NaN, as Julia's unchecked factorization is unusable.
-fn cholesky_fields(a: &Tensor, check: bool) -> Result<Vec<Value>, crate::eval::Flow> {
+fn cholesky_fields(a: &Tensor, check: bool) -> Result<Vec<Value>, crate::error::Flow> {
     let (m, n) = matrix_size(a)?;
     if m != n {
         return Err(fail(
@@ -383,7 +384,7 @@ fn eigen_(interp: &mut Interp, args: Args) -> EvalResult {
 
 /// The eigenvalues of a plain square matrix in increasing order with their unit eigenvectors
 /// (column-major); symmetric matrices take the symmetric solver.
-fn eigen_pairs(n: usize, a: &[f64]) -> Result<(Vec<f64>, Vec<f64>), crate::eval::Flow> {
+fn eigen_pairs(n: usize, a: &[f64]) -> Result<(Vec<f64>, Vec<f64>), crate::error::Flow> {
     let failed = |_| {
         fail(
             ErrorKind::ArgumentError,

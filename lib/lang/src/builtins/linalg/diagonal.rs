@@ -7,9 +7,9 @@
 //! entries only), where the rules of a dense matrix couple every entry with every other.
 
 use super::construct::diagonal_positions;
-use crate::eval::operators::from_tensor;
-use crate::eval::EvalResult;
+use crate::error::EvalResult;
 use crate::show::ElType;
+use crate::value::convert::from_tensor;
 use crate::value::Value;
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};
 use difflab_ad::tracer::sets_of;

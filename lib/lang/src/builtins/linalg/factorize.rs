@@ -5,9 +5,10 @@
 use super::*;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::operators::from_tensor;
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::from_tensor;
 use crate::value::Value;
 use difflab_ad::error::Result as AdResult;
 use difflab_ad::ops::{self};
@@ -283,10 +284,10 @@ impl Lu {
     pub fn solve(&self, interp: &mut Interp, b: &Value) -> EvalResult {
         let (bt, _) = matrix_tensor(interp, b, "\\")?;
         let (lt, ut) = (
-            crate::eval::operators::to_tensor(&self.l)?,
-            crate::eval::operators::to_tensor(&self.u)?,
+            crate::value::convert::to_tensor(&self.l)?,
+            crate::value::convert::to_tensor(&self.u)?,
         );
-        let p: Vec<usize> = crate::eval::operators::to_tensor(&self.p)?
+        let p: Vec<usize> = crate::value::convert::to_tensor(&self.p)?
             .to_col_major()
             .iter()
             .map(|&k| k as usize - 1)
@@ -332,7 +333,7 @@ impl crate::object::Object for Lu {
             "U" => Some(self.u.clone()),
             "p" => Some(self.p.clone()),
             "P" => {
-                let p = crate::eval::operators::to_tensor(&self.p)
+                let p = crate::value::convert::to_tensor(&self.p)
                     .ok()?
                     .to_col_major();
                 let n = p.len();

@@ -23,9 +23,10 @@
 //! bare `I` its arithmetic (`A + λ*I`).
 
 use crate::error::ErrorKind;
-use crate::eval::operators::operand;
-use crate::eval::{fail, Flow, Interp};
+use crate::error::{fail, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::operand;
 use crate::value::{SparseMatrix, Value};
 use difflab_ad::error::Result as AdResult;
 use difflab_ad::ops::{self, BinaryFn};

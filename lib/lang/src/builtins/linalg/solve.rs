@@ -4,9 +4,10 @@
 use super::*;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::operators::from_tensor;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::from_tensor;
 use crate::value::Value;
 use difflab_ad::error::Result as AdResult;
 use difflab_ad::ops::{self, BinaryFn, UnaryFn};

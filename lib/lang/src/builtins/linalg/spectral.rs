@@ -6,7 +6,8 @@
 use super::*;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::Value;
 
@@ -71,7 +72,7 @@ fn singular_values(
     m: usize,
     n: usize,
     name: &str,
-) -> Result<Vec<f64>, crate::eval::Flow> {
+) -> Result<Vec<f64>, crate::error::Flow> {
     if m == 0 || n == 0 {
         return Ok(Vec::new());
     }
@@ -194,7 +195,7 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
     let (t, _) = matrix_tensor(interp, &args.pos[0], "eigvals")?;
     if t.tag().is_some() {
         let (values, _) = super::symmetric_eigen::symmetric_eigen(&t)?;
-        return Ok(crate::eval::operators::from_tensor(
+        return Ok(crate::value::convert::from_tensor(
             values,
             ElType::Float64,
             false,
@@ -239,7 +240,7 @@ fn eigvecs_(interp: &mut Interp, args: Args) -> EvalResult {
 fn traced_values(
     t: &Tensor,
     count: usize,
-    values: impl FnOnce(&[f64]) -> Result<Vec<f64>, crate::eval::Flow>,
+    values: impl FnOnce(&[f64]) -> Result<Vec<f64>, crate::error::Flow>,
 ) -> EvalResult {
     let set = union_all(&tracer::sets_of(t));
     let primal = if t.is_global_tracer() {
@@ -248,7 +249,7 @@ fn traced_values(
         Some(values(&t.to_col_major())?)
     };
     let tracer = Tracer::new(&[count], vec![set; count], primal);
-    Ok(crate::eval::operators::from_tensor(
+    Ok(crate::value::convert::from_tensor(
         Tensor::Tracer(Rc::new(tracer)),
         ElType::Float64,
         false,
@@ -271,7 +272,7 @@ fn svdvals_(interp: &mut Interp, args: Args) -> EvalResult {
     };
     if t.tag().is_some() {
         let (_, s, _) = super::thin_svd::thin_svd(&ops::reshape(&t, &[m, n])?)?;
-        return Ok(crate::eval::operators::from_tensor(
+        return Ok(crate::value::convert::from_tensor(
             s,
             ElType::Float64,
             false,

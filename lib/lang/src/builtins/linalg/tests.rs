@@ -4,9 +4,10 @@
 use super::solve::*;
 use crate::builtins::test_support::{call, interp};
 use crate::error::ErrorKind;
-use crate::eval::operators::from_tensor;
-use crate::eval::{EvalResult, Flow, Interp};
+use crate::error::{EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::from_tensor;
 use crate::value::Value;
 use difflab_ad::ops::{self, BinaryFn};
 use difflab_ad::reverse::Tape;
@@ -30,7 +31,7 @@ impl Evaluated for EvalResult {
 }
 
 fn tensor_of(v: &Value) -> Tensor {
-    match crate::eval::operators::to_tensor(v) {
+    match crate::value::convert::to_tensor(v) {
         Ok(t) => t,
         Err(_) => panic!("numbers expected"),
     }

@@ -4,10 +4,11 @@
 
 use super::identity;
 use crate::error::ErrorKind;
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::object::Object;
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, operand};
 use crate::value::Value;
 use difflab_syntax::{BinOp, UnaryOp};
 use std::any::Any;
@@ -110,11 +111,13 @@ pub fn binary(
         (BinOp::Add, None, Some(s)) => plus_scaled_identity(interp, a, &s),
         (BinOp::Add, Some(s), None) => plus_scaled_identity(interp, b, &s),
         (BinOp::Sub, None, Some(s)) => {
-            let negated = crate::eval::operators::unary(UnaryOp::Neg, false, &s);
+            let negated = crate::builtins::value_operators::unary(UnaryOp::Neg, false, &s);
             negated.and_then(|minus| plus_scaled_identity(interp, a, &minus))
         }
-        (BinOp::Sub, Some(s), None) => crate::eval::operators::unary(UnaryOp::Neg, false, b)
-            .and_then(|minus| plus_scaled_identity(interp, &minus, &s)),
+        (BinOp::Sub, Some(s), None) => {
+            crate::builtins::value_operators::unary(UnaryOp::Neg, false, b)
+                .and_then(|minus| plus_scaled_identity(interp, &minus, &s))
+        }
         (BinOp::Approx, _, _) => crate::builtins::math::isapprox(interp, a, b, None, None),
         (BinOp::Eq | BinOp::Ne, Some(x), Some(y)) => interp.binary(op, false, &x, &y),
         (BinOp::Eq | BinOp::Ne, None, Some(s)) => {
@@ -155,7 +158,7 @@ pub fn sized_like(interp: &mut Interp, v: &Value, like: &Value) -> EvalResult {
 /// `-(λ*I)`.
 pub fn negate(v: &Value) -> Option<EvalResult> {
     let scale = scale_of(v)?;
-    Some(crate::eval::operators::unary(UnaryOp::Neg, false, &scale).map(scaling))
+    Some(crate::builtins::value_operators::unary(UnaryOp::Neg, false, &scale).map(scaling))
 }
 
 /// `m + scale * Id` for a square matrix `m` (dense or sparse).

@@ -6,9 +6,10 @@
 use super::*;
 use crate::builtins::linalg::{apply_linear, singular, LinearMap};
 use crate::error::ErrorKind;
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Flow, Interp, Poll};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::{Interp, Poll};
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, operand};
 use crate::value::{Array, SparseMatrix, Value};
 use difflab_ad::error::Result as AdResult;
 use difflab_ad::{ops, AdError, Tensor};
@@ -455,7 +456,7 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
                 (Sparse(x), Sparse(y)) => sparse_equal(&x.borrow().matrix, &y.borrow().matrix),
                 _ => {
                     let (da, db) = (densify(interp, a)?, densify(interp, b)?);
-                    crate::eval::operators::values_equal(&da, &db)
+                    crate::value::equality::values_equal(&da, &db)
                 }
             };
             Ok(Value::Bool(equal == (op == BinOp::Eq)))

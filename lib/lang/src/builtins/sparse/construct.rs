@@ -4,7 +4,8 @@
 use super::*;
 use crate::builtins::{to_size, Args};
 use crate::error::ErrorKind;
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::error::{fail, EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::{SparseMatrix, Value};
 use rand::Rng;

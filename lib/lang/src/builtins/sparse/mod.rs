@@ -13,11 +13,13 @@
 
 use crate::builtins::linalg::dense_tensor;
 use crate::error::ErrorKind;
+use crate::error::{fail, EvalResult, Flow};
 use crate::eval::index::{resolve, IndexSpec};
-use crate::eval::iterate::{elements, number};
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Flow, Interp};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::number;
+use crate::value::convert::{from_tensor, operand};
+use crate::value::iterate::elements;
 use crate::value::{SparseMatrix, Value};
 use difflab_ad::Tensor;
 use sprs::{CsMat, TriMat};
@@ -356,7 +358,7 @@ pub fn transpose_value(v: &Value) -> EvalResult {
             // `x'` of a sparse vector is the adjoint row of its dense copy, so that `x' * y`
             // is a number as in Julia.
             let dense = dense_of(&s.borrow())?;
-            crate::eval::operators::adjoint(&dense)
+            crate::builtins::value_operators::adjoint(&dense)
         }
         Value::Sparse(s) => {
             let s = s.borrow();

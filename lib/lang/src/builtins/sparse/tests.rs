@@ -6,9 +6,10 @@ use super::*;
 use crate::builtins::linalg::{apply_linear, LinearMap};
 use crate::builtins::test_support::{call, interp};
 use crate::error::ErrorKind;
-use crate::eval::operators::from_tensor;
-use crate::eval::{EvalResult, Flow, Interp};
+use crate::error::{EvalResult, Flow};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::from_tensor;
 use crate::value::Value;
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::{BinOp, UnaryOp};
@@ -47,7 +48,7 @@ fn floats(v: &[f64]) -> Value {
 }
 
 fn numbers(v: &Value) -> Vec<f64> {
-    match crate::eval::operators::to_tensor(v) {
+    match crate::value::convert::to_tensor(v) {
         Ok(t) => t.to_col_major(),
         Err(_) => panic!("numbers expected, got {v:?}"),
     }
@@ -255,7 +256,7 @@ fn indexing_and_assignment() {
     let Value::Sparse(cell) = &a else { panic!() };
     let colon = Value::Builtin(crate::builtins::colon());
     let range = |a: i64, b: i64| {
-        crate::eval::operators::make_range(&Value::Int(a), None, &Value::Int(b))
+        crate::builtins::value_operators::make_range(&Value::Int(a), None, &Value::Int(b))
             .unwrap_or(Value::Nothing)
     };
     {
@@ -318,7 +319,7 @@ fn arithmetic_with_sparse_matrices() {
     };
     assert_eq!(numbers(&bin(&mut it, BinOp::Mul, &a, &x)), vec![1.0, 32.0]);
     // A row times a sparse matrix stays a row.
-    let row = ok(crate::eval::operators::adjoint(&x));
+    let row = ok(crate::builtins::value_operators::adjoint(&x));
     let r = bin(&mut it, BinOp::Mul, &row, &a);
     assert_eq!(numbers(&r), vec![21.0, 30.0]);
     assert_eq!(r.type_name(), dense_a.type_name());
@@ -450,8 +451,8 @@ fn a_large_tridiagonal_system_solves_quickly() {
 fn derivatives_flow_through_sparse_products_and_solves() {
     let mut it = interp();
     let a = tridiagonal(&mut it, 5);
-    let dense = crate::eval::operators::to_tensor(&ok(to_dense(&a)))
-        .unwrap_or_else(|_| Tensor::scalar(0.0));
+    let dense =
+        crate::value::convert::to_tensor(&ok(to_dense(&a))).unwrap_or_else(|_| Tensor::scalar(0.0));
     let x = Tensor::from_col_major(&[5], vec![1.0, -2.0, 3.0, 0.5, 2.0]);
     let dx = Tensor::from_col_major(&[5], vec![0.3, 0.1, -1.0, 2.0, 0.0]);
     let dual = from_tensor(
@@ -461,14 +462,14 @@ fn derivatives_flow_through_sparse_products_and_solves() {
     );
     // A * x is linear: its tangent is A * dx.
     let y = ok(sparse_binary(&mut it, BinOp::Mul, &a, &dual).expect("sparse"));
-    let Ok(Tensor::Dual(y)) = crate::eval::operators::to_tensor(&y) else {
+    let Ok(Tensor::Dual(y)) = crate::value::convert::to_tensor(&y) else {
         panic!("a dual result expected")
     };
     let want = ops::matmul(&dense, &dx).unwrap().to_col_major();
     assert_eq!(y.partials[0].to_col_major(), want);
     // A \ b: its tangent is A \ db.
     let z = ok(sparse_binary(&mut it, BinOp::LeftDiv, &a, &dual).expect("sparse"));
-    let Ok(Tensor::Dual(z)) = crate::eval::operators::to_tensor(&z) else {
+    let Ok(Tensor::Dual(z)) = crate::value::convert::to_tensor(&z) else {
         panic!("a dual result expected")
     };
     let want = crate::builtins::linalg::solve_tensor(&dense, &dx)

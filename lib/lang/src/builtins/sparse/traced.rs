@@ -12,9 +12,10 @@
 use super::arith::sparse_times;
 use crate::builtins::arrays::deep_copy;
 use crate::error::ErrorKind;
-use crate::eval::operators::{from_tensor, operand};
-use crate::eval::{fail, EvalResult, Interp};
+use crate::error::{fail, EvalResult};
+use crate::eval::Interp;
 use crate::show::ElType;
+use crate::value::convert::{from_tensor, operand};
 use crate::value::{Array, Structure, Value};
 use difflab_ad::tracer::sets_of;
 use difflab_ad::{ops, Tensor};

@@ -9,15 +9,16 @@
 //! interpreted. A recursive call needs the method's own result type before it is known; the
 //! lowering guesses it and keeps the guess only when the method turns out to return it.
 
-use super::arrays::MAX_DIMS;
-use super::machine::{Counter, Fn1, Fn2, Func, Op, Reg};
+mod arrays;
+mod loops;
+
+use super::machine::{Fn1, Fn2, Func, Op, Reg};
 use super::{key, Compiled, Key, Ty};
 use crate::eval::dispatch::{all_methods, select};
 use crate::eval::Interp;
-use crate::show::ElType;
 use crate::value::{Closure, Value};
 use difflab_ad::ops::BinaryFn;
-use difflab_syntax::{Arg, BinOp, Block, Expr, ExprKind, Generator, Name, Pattern, UnaryOp};
+use difflab_syntax::{Arg, BinOp, Expr, ExprKind, Name, Pattern, UnaryOp};
 use std::rc::Rc;
 
 /// The method (or something it calls) is outside what the tier compiles.
@@ -661,114 +662,6 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         }
     }
 
-    /// A local array and its `Int` indices: one (linear) or one per dimension; with the
-    /// type of its elements.
-    fn indexed(&mut self, target: &Expr, indices: &[Expr]) -> Lowered<(Reg, Box<[Reg]>, ElType)> {
-        let (array, ty) = self.expr(target, true)?.get()?;
-        let Ty::Array { el, dims } = ty else {
-            return Err(Outside);
-        };
-        if indices.len() != 1 && indices.len() != usize::from(dims) {
-            return Err(Outside);
-        }
-        let mut at = Vec::with_capacity(indices.len());
-        for (k, index) in indices.iter().enumerate() {
-            let dim = if indices.len() == 1 { 0 } else { k as u8 + 1 };
-            self.ends.push((array, dim));
-            let lowered = self.expr(index, true);
-            self.ends.pop();
-            match lowered?.get()? {
-                (reg, Ty::Int) => at.push(reg),
-                _ => return Err(Outside),
-            }
-        }
-        Ok((array, at.into(), el))
-    }
-
-    /// `array[at...]`.
-    fn load(&mut self, array: Reg, at: Box<[Reg]>, el: ElType) -> Lowered<Val> {
-        let dst = self.register();
-        self.emit(Op::Load { dst, array, at, el })?;
-        self.temporary = Some(dst);
-        Ok(Val {
-            reg: dst,
-            ty: Some(match el {
-                ElType::Float64 => Ty::Float,
-                ElType::Int64 => Ty::Int,
-                ElType::Bool => Ty::Bool,
-            }),
-        })
-    }
-
-    /// `array[at...]` of a local array.
-    fn index(&mut self, target: &Expr, indices: &[Expr]) -> Lowered<Val> {
-        let (array, at, el) = self.indexed(target, indices)?;
-        self.load(array, at, el)
-    }
-
-    /// `array[at...] = value` (or `op=`): the value, converted as the evaluator converts it
-    /// for the array's element type (an `Int` or a `Bool` into a `Float64` array, a `Bool`
-    /// into an `Int64` one; others stay interpreted).
-    fn store(
-        &mut self,
-        target: &Expr,
-        indices: &[Expr],
-        op: Option<BinOp>,
-        value: &Expr,
-    ) -> Lowered<Val> {
-        let (array, at, el) = self.indexed(target, indices)?;
-        let v = self.expr(value, true)?.get()?;
-        let v = match op {
-            Some(op) => {
-                let old = self.load(array, at.clone(), el)?.get()?;
-                self.binary(op, old, v)?.get()?
-            }
-            None => v,
-        };
-        let src = match (el, v.1) {
-            (ElType::Float64, _) => self.float(v)?,
-            (ElType::Int64, Ty::Int | Ty::Bool) | (ElType::Bool, Ty::Bool) => v.0,
-            _ => return Err(Outside),
-        };
-        self.emit(Op::Store { array, at, src })?;
-        self.writes = true;
-        Ok(Val {
-            reg: v.0,
-            ty: Some(v.1),
-        })
-    }
-
-    /// `size(array, dim)`, or `length(array)` for `dim` 0.
-    fn size(&mut self, array: Reg, dim: u8) -> Lowered<Val> {
-        let dst = self.register();
-        self.emit(Op::Size { dst, array, dim })?;
-        self.temporary = Some(dst);
-        Ok(Val {
-            reg: dst,
-            ty: Some(Ty::Int),
-        })
-    }
-
-    /// The array in `e` and a constant dimension `d` (1 to [`MAX_DIMS`]), for `size(x, d)`
-    /// and `axes(x, d)`.
-    fn array_and_dim(&mut self, x: (Reg, Ty), d: &Expr) -> Lowered<(Reg, u8)> {
-        match (x.1, &d.kind) {
-            (Ty::Array { .. }, ExprKind::Int(d)) if (1..=MAX_DIMS as i64).contains(d) => {
-                Ok((x.0, *d as u8))
-            }
-            _ => Err(Outside),
-        }
-    }
-
-    /// Whether `name` is the library's function (not a local, a global or an extension).
-    fn is_library(&mut self, name: Name) -> Lowered<bool> {
-        let interp = self.compilation.interp;
-        Ok(self.local(name)?.is_none()
-            && interp.global(name).is_none()
-            && !interp.extensions.contains_key(&name)
-            && crate::builtins::lookup(name).is_some())
-    }
-
     fn binary(&mut self, op: BinOp, a: (Reg, Ty), b: (Reg, Ty)) -> Lowered<Val> {
         if !a.1.is_scalar() || !b.1.is_scalar() {
             return Err(Outside);
@@ -1084,141 +977,5 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             reg: dst,
             ty: Some(out),
         })
-    }
-
-    /// The `Int` value of an expression (range bounds).
-    fn int(&mut self, e: &Expr) -> Lowered<Reg> {
-        match self.expr(e, true)?.get()? {
-            (reg, Ty::Int) => Ok(reg),
-            _ => Err(Outside),
-        }
-    }
-
-    /// `for i in a:b, j in c:s:d … end` over ranges of `Int`s.
-    fn for_loop(&mut self, generators: &[Generator], body: &Block) -> Lowered<Val> {
-        self.scopes.push(Vec::new());
-        self.loops.push(LoopExits::default());
-        self.generator(generators, body)?;
-        let exits = self.loops.pop().expect("pushed above");
-        for b in exits.breaks {
-            self.patch(b);
-        }
-        self.scopes.pop();
-        self.constant(&Value::Nothing)
-    }
-
-    fn generator(&mut self, generators: &[Generator], body: &Block) -> Lowered<()> {
-        let Some((first, rest)) = generators.split_first() else {
-            self.block(body, false)?;
-            return Ok(());
-        };
-        let Pattern::Name(name) = &first.pattern else {
-            return Err(Outside);
-        };
-        let (start, step, stop) = self.range(&first.iter)?;
-        let (length, k) = (self.register(), self.register());
-        self.emit(Op::RangeLength {
-            dst: length,
-            start,
-            step,
-            stop,
-        })?;
-        self.emit(Op::Const { dst: k, bits: 0 })?;
-        let var = match self
-            .scopes
-            .last()
-            .and_then(|f| f.iter().find(|(n, ..)| n == name))
-        {
-            Some(&(_, reg, Ty::Int)) => reg,
-            Some(_) => return Err(Outside),
-            None => self.create(*name, Ty::Int),
-        };
-        let counter = Counter {
-            k,
-            length,
-            var,
-            start,
-            step,
-        };
-        let enter = self.emit(Op::ForEnter { counter, exit: 0 })?;
-        let body_top = self.code.len();
-        if rest.is_empty() {
-            self.block(body, false)?;
-            let exits = self.loops.last_mut().expect("inside a loop");
-            for c in std::mem::take(&mut exits.continues) {
-                self.patch(c);
-            }
-        } else {
-            self.generator(rest, body)?;
-        }
-        self.emit(Op::ForNext {
-            counter,
-            body: body_top,
-        })?;
-        self.patch(enter);
-        Ok(())
-    }
-
-    /// The start, step and stop of what a `for` loop walks: a range of `Int`s, or the indices
-    /// of an array (`eachindex(x)`, `axes(x, d)`).
-    fn range(&mut self, iter: &Expr) -> Lowered<(Reg, Reg, Reg)> {
-        let one = |l: &mut Self| l.constant(&Value::Int(1)).map(|v| v.reg);
-        match &iter.kind {
-            ExprKind::Range { start, step, stop } => {
-                let start = self.int(start)?;
-                let step = match step {
-                    Some(s) => self.int(s)?,
-                    None => one(self)?,
-                };
-                Ok((start, step, self.int(stop)?))
-            }
-            ExprKind::Call {
-                callee,
-                args,
-                kwargs,
-                dotted: false,
-            } if kwargs.is_empty() && args.iter().all(|a| !a.splat) => {
-                let ExprKind::Ident(name) = callee.kind else {
-                    return Err(Outside);
-                };
-                if !self.is_library(name)? {
-                    return Err(Outside);
-                }
-                let (array, dim) = match (name.as_str(), args.as_slice()) {
-                    ("eachindex", [x]) => match self.expr(&x.value, true)?.get()? {
-                        (array, Ty::Array { .. }) => (array, 0),
-                        _ => return Err(Outside),
-                    },
-                    ("axes", [x, d]) => {
-                        let x = self.expr(&x.value, true)?.get()?;
-                        self.array_and_dim(x, &d.value)?
-                    }
-                    _ => return Err(Outside),
-                };
-                let stop = self.size(array, dim)?.reg;
-                Ok((one(self)?, one(self)?, stop))
-            }
-            _ => Err(Outside),
-        }
-    }
-
-    fn while_loop(&mut self, cond: &Expr, body: &Block) -> Lowered<Val> {
-        self.scopes.push(Vec::new());
-        self.loops.push(LoopExits::default());
-        let top = self.code.len();
-        let c = self.condition(cond)?;
-        let exit = self.emit(Op::JumpUnless { cond: c, to: 0 })?;
-        self.block(body, false)?;
-        let exits = self.loops.pop().expect("pushed above");
-        for c in exits.continues {
-            self.patch(c);
-        }
-        self.emit(Op::Loop { to: top })?;
-        self.patch(exit);
-        for b in exits.breaks {
-            self.patch(b);
-        }
-        self.scopes.pop();
-        self.constant(&Value::Nothing)
     }
 }
