@@ -403,6 +403,8 @@ pub struct TypeDef {
     pub fields: Vec<(Name, Option<Type>)>,
     /// True for `mutable struct`.
     pub mutable: bool,
+    /// The fields declared `const`, which assignment cannot change.
+    pub const_fields: Vec<Name>,
     /// True for `abstract type`.
     pub is_abstract: bool,
     /// True when the definition has inner constructors (then there is no default one).
@@ -415,6 +417,7 @@ impl TypeDef {
     pub fn same_as(&self, other: &TypeDef) -> bool {
         self.params == other.params
             && self.mutable == other.mutable
+            && self.const_fields == other.const_fields
             && self.is_abstract == other.is_abstract
             && self.supertype == other.supertype
             && self.fields.len() == other.fields.len()
@@ -459,6 +462,7 @@ thread_local! {
             (Name::new("second"), Some(Type::Var(Name::new("B")))),
         ],
         mutable: false,
+        const_fields: Vec::new(),
         is_abstract: false,
         has_inner_constructor: false,
     });
@@ -765,6 +769,7 @@ thread_local! {
                 supertype: Type::Prim(Prim::Any),
                 fields: Vec::new(),
                 mutable: false,
+                const_fields: Vec::new(),
                 is_abstract: true,
                 has_inner_constructor: false,
             })

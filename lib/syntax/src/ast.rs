@@ -359,6 +359,9 @@ pub struct StructDef {
     pub defaults: Vec<(Name, Expr)>,
     /// True for `mutable struct`.
     pub mutable: bool,
+    /// The fields declared `const` (`const id::Int`): a mutable struct's constructors set them
+    /// and nothing changes them after.
+    pub const_fields: Vec<Name>,
     /// Constructors written inside the body (they may call `new(...)`).
     pub constructors: Vec<std::rc::Rc<FunctionDef>>,
     /// A docstring written right before the definition.

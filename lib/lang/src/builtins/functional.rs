@@ -70,6 +70,15 @@ fn broadcast_(interp: &mut Interp, args: Args) -> EvalResult {
     interp.broadcast_call(&f, args.pos[1..].to_vec(), Vec::new())
 }
 
+/// `broadcast!(f, dest, xs...)`: the same as `dest .= f.(xs...)`, returning `dest`.
+fn broadcast_in_place(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("broadcast!", 3, usize::MAX)?;
+    let f = args.pos[0].clone();
+    let result = interp.broadcast_call(&f, args.pos[2..].to_vec(), Vec::new())?;
+    interp.fill_all(&args.pos[1], &result)?;
+    Ok(args.pos[1].clone())
+}
+
 fn map_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("map", 2, usize::MAX)?;
     let f = args.pos[0].clone();
@@ -264,6 +273,7 @@ fn mapreduce_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "broadcast!" => broadcast_in_place, false, "    broadcast!(f, dest, xs...)\n\nBroadcasts `f` over `xs` into the existing array `dest` and returns it, as `dest .= f.(xs...)` does.\n\n```\njulia> A = zeros(2, 2); broadcast!(+, A, [1 2; 3 4], 10); A\n2×2 Matrix{Float64}:\n 11.0  12.0\n 13.0  14.0\n\njulia> v = [1.0, 2.0]; broadcast!(x -> 0.0, v, v); v\n2-element Vector{Float64}:\n 0.0\n 0.0\n```";
     "broadcast" => broadcast_, false, "    broadcast(f, xs...)\n\nApplies `f` elementwise with broadcasting, as `f.(xs...)` does (scalars and singleton dimensions are extended).\n\n```\njulia> broadcast(+, [1, 2], 10)\n2-element Vector{Int64}:\n 11\n 12\n\njulia> broadcast(-, [1.0, 2.0])\n2-element Vector{Float64}:\n -1.0\n -2.0\n```";
     "map" => map_, false, "    map(f, xs...)\n\nApplies `f` to each element (or to elements of several collections in step).\n\n```\njulia> map(x -> x^2, [1, 2, 3])\n3-element Vector{Int64}:\n 1\n 4\n 9\n```";
     "foreach" => foreach_, false, "    foreach(f, xs)\n\nCalls `f` on each element for its effect.\n\n```\njulia> foreach(println, 1:2)\n1\n2\n```";

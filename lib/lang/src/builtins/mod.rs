@@ -229,7 +229,24 @@ pub fn to_size(v: &Value, name: &str) -> Result<usize, Flow> {
 }
 
 /// Number types of Julia that code may name but difflab has no values of.
-const ABSENT_NUMBER_TYPES: &[&str] = &["Float32", "Int32", "UInt32"];
+const ABSENT_NUMBER_TYPES: &[&str] = &[
+    "Float16",
+    "Float32",
+    "Int8",
+    "Int16",
+    "Int32",
+    "Int128",
+    "UInt8",
+    "UInt16",
+    "UInt32",
+    "UInt128",
+    "BigInt",
+    "BigFloat",
+    "Rational",
+    "Complex",
+    "ComplexF32",
+    "ComplexF64",
+];
 
 /// For one of Julia's number types that difflab does not have (`Float32`), used where a
 /// number type is expected (`zeros(Float32, 3)`, `Float32(x)`), the error that says so.
@@ -473,10 +490,10 @@ pub fn constant(name: &str) -> Option<Value> {
         "stderr" => Value::Symbol(Name::new("stderr")),
         // Number types difflab has no values of, named so code can mention them, and types
         // whose values other builtins make.
-        "UInt32"
-        | "Int32"
-        | "Float32"
-        | "SparseMatrixCSC"
+        absent if ABSENT_NUMBER_TYPES.contains(&absent) => {
+            Value::Type(std::rc::Rc::new(crate::types::Type::named(name)))
+        }
+        "SparseMatrixCSC"
         | "AbstractSparseMatrix"
         | "SparseVector"
         | "AbstractSparseVector"

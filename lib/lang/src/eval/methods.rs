@@ -160,6 +160,7 @@ impl Interp {
             supertype,
             fields: Vec::new(),
             mutable: false,
+            const_fields: Vec::new(),
             is_abstract: true,
             has_inner_constructor: false,
         };
@@ -218,6 +219,7 @@ impl Interp {
             supertype,
             fields,
             mutable: def.mutable,
+            const_fields: def.const_fields.clone(),
             is_abstract: false,
             has_inner_constructor: !def.constructors.is_empty(),
         };
@@ -713,6 +715,15 @@ impl Interp {
                 format!("type {} has no field {field}", s.def.name),
             ));
         };
+        if s.def.const_fields.contains(&field) {
+            return Err(fail(
+                ErrorKind::ErrorException,
+                format!(
+                    "setfield!: const field .{field} of type {} cannot be changed",
+                    s.def.name
+                ),
+            ));
+        }
         let wanted = field_type(s, i);
         let v = convert(&wanted, v)?;
         s.fields.borrow_mut()[i] = v;

@@ -363,10 +363,19 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// `const x = v`: an ordinary assignment (the language has no constants).
+    /// `const x = v`: an ordinary assignment (the language has no constants); in a struct
+    /// body, `const name::T` declares a field that assignment cannot change.
     pub(super) fn parse_const(&mut self) -> PResult<Expr> {
         let keyword = self.bump();
         let expr = self.parse_assignment(true)?;
+        if self.struct_bodies > 0 {
+            let declared = match &expr.kind {
+                ExprKind::Assign { target, .. } => target.span,
+                _ => expr.span,
+            };
+            self.const_fields.push(declared);
+            return Ok(expr);
+        }
         if !matches!(expr.kind, ExprKind::Assign { .. }) {
             return Err(ParseError {
                 kind: ParseErrorKind::Expected {
@@ -508,8 +517,13 @@ impl<'s> Parser<'s> {
     pub(super) fn parse_struct(&mut self, mutable: bool, start: Span) -> PResult<Expr> {
         self.parse_block_construct("struct", |p, keyword: Span| {
             let (name, params, supertype) = p.parse_type_head()?;
-            let body = p.parse_block(&[Keyword::End])?;
+            p.struct_bodies += 1;
+            let body = p.parse_block(&[Keyword::End]);
+            p.struct_bodies -= 1;
+            let body = body?;
             let end = p.bump();
+            let const_spans: Vec<Span> = std::mem::take(&mut p.const_fields);
+            let mut const_fields = Vec::new();
             let mut fields = Vec::new();
             let mut defaults = Vec::new();
             let mut constructors = Vec::new();
@@ -534,15 +548,20 @@ impl<'s> Parser<'s> {
                     }
                     _ => statement,
                 };
+                let declared_const = const_spans.contains(&statement.span);
                 match statement.kind {
                     ExprKind::Ident(field) => fields.push((field, None)),
                     ExprKind::TypeAssert { value, ty } => match value.kind {
                         ExprKind::Ident(field) => fields.push((field, Some(*ty))),
                         _ => return Err(p.invalid_field(value.span)),
                     },
+                    _ if declared_const => return Err(p.invalid_field(statement.span)),
                     ExprKind::Function(def) => constructors.push(def),
                     ExprKind::Str(_) => {}
                     _ => return Err(p.invalid_field(statement.span)),
+                }
+                if declared_const {
+                    const_fields.extend(fields.last().map(|(field, _)| *field));
                 }
             }
             let span = keyword.to(end.span);
@@ -554,6 +573,7 @@ impl<'s> Parser<'s> {
                     fields,
                     defaults,
                     mutable,
+                    const_fields,
                     constructors,
                     doc: None,
                     span,

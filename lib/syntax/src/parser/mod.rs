@@ -144,6 +144,10 @@ pub(crate) struct Parser<'s> {
     /// For each opening bracket token, the index of its closing bracket (`u32::MAX` for the
     /// others), so that looking ahead past a bracket costs nothing.
     closing: Vec<u32>,
+    /// How many struct bodies are being parsed, where `const` may declare a field.
+    struct_bodies: usize,
+    /// The spans of the field declarations written after `const` in those bodies.
+    const_fields: Vec<Span>,
 }
 
 /// Names the parser produces itself.
@@ -174,6 +178,8 @@ impl<'s> Parser<'s> {
             stack_top: stack_position(),
             closing: match_brackets(&tokens),
             tokens,
+            struct_bodies: 0,
+            const_fields: Vec::new(),
         }
     }
 
