@@ -111,7 +111,9 @@ pub fn check() -> Result<()> {
     let interrupted = INTERRUPT.with(|i| {
         i.borrow()
             .as_ref()
-            .is_some_and(|flag| flag.swap(false, Ordering::Relaxed))
+            // A load first: the flag is almost never set, and a swap would write its cache line
+            // at every check.
+            .is_some_and(|flag| flag.load(Ordering::Relaxed) && flag.swap(false, Ordering::Relaxed))
     });
     if interrupted {
         return Err(AdError::Interrupted);

@@ -840,12 +840,16 @@ fn construct(ty: &Type, args: Vec<Value>, partial: bool) -> EvalResult {
 /// The type parameters of a struct from the arguments of its default constructor.
 fn infer_params(def: &TypeDef, args: &[Value]) -> Result<Rc<[Type]>, Flow> {
     let mut bound: Vec<Option<Type>> = vec![None; def.params.len()];
+    let mut found = Vec::new();
     for ((_, ty), v) in def.fields.iter().zip(args) {
-        let Some(Type::Var(var)) = ty else { continue };
-        let Some(k) = def.params.iter().position(|p| p == var) else {
+        if let Some(ty) = ty {
+            bind_vars(ty, &Type::of(v), &mut found);
+        }
+    }
+    for (var, actual) in found {
+        let Some(k) = def.params.iter().position(|p| *p == var) else {
             continue;
         };
-        let actual = Type::of(v);
         match &bound[k] {
             None => bound[k] = Some(actual),
             Some(previous) if *previous == actual => {}
@@ -878,6 +882,32 @@ fn infer_params(def: &TypeDef, args: &[Value]) -> Result<Rc<[Type]>, Flow> {
             })
         })
         .collect()
+}
+
+/// The type parameters a field's declared type binds when a value of type `actual` fills it:
+/// `T` in `T`, `Vector{T}`, `AbstractMatrix{T}`, `Tuple{T, S}` or `Box{T}`.
+fn bind_vars(declared: &Type, actual: &Type, found: &mut Vec<(Name, Type)>) {
+    let pairwise = |ps: &[Type], qs: &[Type], found: &mut Vec<(Name, Type)>| {
+        for (p, q) in ps.iter().zip(qs) {
+            bind_vars(p, q, found);
+        }
+    };
+    match (declared, actual) {
+        (Type::Var(var), _) => found.push((*var, actual.clone())),
+        (Type::Applied(p, ps), Type::Applied(q, qs)) if ps.len() == qs.len() => {
+            let within =
+                p == q || Type::Applied(*q, qs.clone()).is_subtype(&Type::Applied(*p, qs.clone()));
+            if within {
+                pairwise(ps, qs, found);
+            }
+        }
+        (Type::UserApplied(d, ps), Type::UserApplied(e, qs))
+            if Rc::ptr_eq(d, e) && ps.len() == qs.len() =>
+        {
+            pairwise(ps, qs, found)
+        }
+        _ => {}
+    }
 }
 
 /// Whether two numeric types are a number carrying derivatives and a plain real.
