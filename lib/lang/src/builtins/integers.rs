@@ -1,5 +1,5 @@
 //! Integer arithmetic from Julia's Base: `factorial`, `binomial`, `gcd`, `lcm`, `digits`,
-//! `ispow2`, `nextpow`, `prevpow`, `count_ones`.
+//! `isqrt`, `ispow2`, `nextpow`, `prevpow`, `count_ones`.
 //! Results that do not fit in `Int64` are Julia's `OverflowError`, never a wrapped number.
 
 use super::{to_int, Args};
@@ -121,6 +121,27 @@ fn digits_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(super::array(ElType::Int64, &[out.len()], out))
 }
 
+/// `isqrt(n)`: the largest integer whose square is at most `n`.
+fn isqrt_(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isqrt", 1, 1)?;
+    let n = to_int(&args.pos[0], "isqrt")?;
+    if n < 0 {
+        return Err(fail(
+            ErrorKind::DomainError,
+            format!("isqrt({n}): the argument must not be negative"),
+        ));
+    }
+    // The float square root is within one of the answer for every Int64; correct it exactly.
+    let mut r = (n as f64).sqrt() as i64;
+    while r.checked_mul(r).is_none_or(|sq| sq > n) {
+        r -= 1;
+    }
+    while (r + 1).checked_mul(r + 1).is_some_and(|sq| sq <= n) {
+        r += 1;
+    }
+    Ok(Value::Int(r))
+}
+
 fn is_pow2(n: i64) -> bool {
     n > 0 && n & (n - 1) == 0
 }
@@ -191,6 +212,7 @@ crate::builtins! {
     "count_ones" => count_ones_, false, "    count_ones(n)\n\nThe number of 1 bits in the binary form of the integer `n`.\n\n```\njulia> count_ones(7), count_ones(8)\n(3, 1)\n```";
     "factorial" => factorial_, false, "    factorial(n)\n\n`n! = 1·2·…·n` for `0 ≤ n ≤ 20`; larger `n` is an `OverflowError` (the result would not fit in `Int64`).\n\n```\njulia> factorial(5), factorial(0)\n(120, 1)\n```";
     "binomial" => binomial_, false, "    binomial(n, k)\n\nThe binomial coefficient `n choose k` (0 when `k < 0` or `k > n ≥ 0`).\n\n```\njulia> binomial(5, 2), binomial(10, 0), binomial(-3, 2)\n(10, 1, 6)\n```";
+    "isqrt" => isqrt_, false, "    isqrt(n)\n\nThe integer square root: the largest `m` with `m^2 ≤ n`.\n\n```\njulia> isqrt(17)\n4\n\njulia> isqrt(16)\n4\n```";
     "gcd" => gcd_, false, "    gcd(a, b, ...)\n\nThe greatest common divisor of integers (non-negative).\n\n```\njulia> gcd(12, 18), gcd(-4, 6, 10)\n(6, 2)\n```";
     "lcm" => lcm_, false, "    lcm(a, b, ...)\n\nThe least common multiple of integers (non-negative).\n\n```\njulia> lcm(4, 6), lcm(2, 3, 5)\n(12, 30)\n```";
     "digits" => digits_, false, "    digits(n; base = 10, pad = 1)\n\nThe digits of the integer `n` in `base`, least significant first, padded with zeros to at least `pad` digits.\n\n```\njulia> digits(123)\n3-element Vector{Int64}:\n 3\n 2\n 1\n\njulia> digits(5; base = 2, pad = 4)\n4-element Vector{Int64}:\n 1\n 0\n 1\n 0\n```";

@@ -323,6 +323,14 @@ fn shuffle_(interp: &mut Interp, mut args: Args) -> EvalResult {
     })
 }
 
+/// `shuffle!([rng,] v)`: `v` with its elements put in a random order, in place.
+fn shuffle_in_place(interp: &mut Interp, args: Args) -> EvalResult {
+    let target = args.pos.last().cloned().unwrap_or(Value::Nothing);
+    let shuffled = shuffle_(interp, args)?;
+    interp.fill_all(&target, &shuffled)?;
+    Ok(target)
+}
+
 crate::builtins! {
     "rand" => rand_, false, "    rand([rng,] [dims...])\n    rand(collection)\n\nUniform random numbers in [0, 1) from the session's seeded generator (a number, or an array of the given size), or a random element of a collection.\n\n```\njulia> seed!(1); x = rand(3); length(x)\n3\n```";
     "rand!" => rand_bang, false, "    rand!([rng,] x)\n\nFills the array `x` with uniform random numbers in [0, 1) and returns it.\n\n```\njulia> x = zeros(3); rand!(x) === x\ntrue\n```";
@@ -334,5 +342,6 @@ crate::builtins! {
     "default_rng" => default_rng_, false, "    default_rng()\n    Random.default_rng()\n\nThe session's own generator, the one `rand` draws from when given none; passing it first to `rand`, `randn`, `randperm`, … (or to `RandomOrder`) draws from the same stream.\n\n```\njulia> seed!(1); a = rand(default_rng()); seed!(1); a == rand()\ntrue\n\njulia> default_rng() === Random.default_rng()\ntrue\n```";
     "seed!" => seed_, false, "    seed!(k)\n    Random.seed!(k)\n\nRestarts the random stream from seed `k`: the same seed gives the same numbers.\n\n```\njulia> seed!(0); a = rand(); seed!(0); a == rand()\ntrue\n```";
     "shuffle" => shuffle_, false, "    shuffle([rng,] v)\n\nThe elements of the vector `v` in a random order (from the session's seeded generator, or `rng`).\n\n```\njulia> sort(shuffle([3, 1, 2]))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
+    "shuffle!" => shuffle_in_place, false, "    shuffle!([rng,] v)\n\nPuts the elements of the vector `v` in a random order, in place, and returns `v`.\n\n```\njulia> v = [1, 2, 3]; shuffle!(v) === v\ntrue\n\njulia> sort(v)\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "randperm" => randperm_, false, "    randperm([rng,] n)\n\nA random permutation of `1:n`.\n\n```\njulia> sort(randperm(3))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
 }

@@ -394,8 +394,11 @@ impl Interp {
         if crate::builtins::lookup(name).is_none() {
             return Ok(Home::Global);
         }
-        let annotated = def.params.iter().any(|p| p.annotation.is_some());
-        if annotated {
+        // Operators count as used: every session's arithmetic resolved them.
+        let operator = !name
+            .as_str()
+            .starts_with(|c: char| c.is_alphabetic() || c == '_');
+        if operator || self.builtin_used(name) {
             return Err(fail(
                 ErrorKind::ErrorException,
                 format!(
@@ -403,8 +406,8 @@ impl Interp {
                 ),
             ));
         }
-        // An unannotated definition of a builtin's name is a new function of that name, as
-        // in a Julia session where the name was not used before.
+        // A builtin's name that no code used yet becomes a new function of this session, as
+        // in Julia (whose own functions of that name are then out of reach without `Base.`).
         Ok(Home::Global)
     }
 
@@ -626,6 +629,13 @@ impl Interp {
             })
             .collect();
         close.sort_by_key(|c| std::cmp::Reverse(c.0));
+        // A function of the session named like one of Julia's (defined before the name was
+        // used): the user probably meant to extend that one.
+        if crate::builtins::lookup(Name::new(name)).is_some()
+            && !self.imported.contains(&Name::new(name))
+        {
+            message.push_str(&format!("\nYou may have intended to import Base.{name}"));
+        }
         if !close.is_empty() {
             message.push_str("\n\nClosest candidates are:");
             for (_, text) in close.iter().take(3) {

@@ -126,6 +126,9 @@ pub struct Interp {
     pub(crate) extensions: HashMap<Name, Vec<Rc<crate::value::Closure>>>,
     /// Builtin names imported for extension (`import Base: +`).
     pub(crate) imported: std::collections::HashSet<Name>,
+    /// Builtin names this session has used (a bit per name): defining a method under one of
+    /// them without `import` is then Julia's error, where an unused one becomes a new function.
+    used_builtins: RefCell<Vec<u64>>,
     /// Other names of modules (`import LinearAlgebra as LA`): alias to module.
     pub(crate) module_aliases: std::collections::HashMap<Name, Name>,
     depth: usize,
@@ -160,6 +163,7 @@ impl Interp {
             docs: HashMap::new(),
             extensions: HashMap::new(),
             imported: std::collections::HashSet::new(),
+            used_builtins: RefCell::new(Vec::new()),
             module_aliases: std::collections::HashMap::new(),
             depth: 0,
             stack_base: 0,
@@ -633,6 +637,7 @@ impl Interp {
             return Ok(v.clone());
         }
         if let Some(b) = crate::builtins::lookup(name) {
+            self.note_builtin_use(name);
             return Ok(Value::Builtin(b));
         }
         if let Some(v) = crate::builtins::constant(name.as_str()) {
@@ -642,6 +647,26 @@ impl Interp {
             ErrorKind::UndefVarError,
             format!("`{name}` not defined"),
         ))
+    }
+
+    /// Notes that code used the builtin `name` (as Julia resolves a module's binding to
+    /// `Base`'s the first time code uses it).
+    pub(crate) fn note_builtin_use(&self, name: Name) {
+        let (word, bit) = (name.index() / 64, name.index() % 64);
+        let mut used = self.used_builtins.borrow_mut();
+        if word >= used.len() {
+            used.resize(word + 1, 0);
+        }
+        used[word] |= 1 << bit;
+    }
+
+    /// Whether code of this session used the builtin `name` ([`Interp::note_builtin_use`]).
+    pub(crate) fn builtin_used(&self, name: Name) -> bool {
+        let (word, bit) = (name.index() / 64, name.index() % 64);
+        self.used_builtins
+            .borrow()
+            .get(word)
+            .is_some_and(|w| w & (1 << bit) != 0)
     }
 
     /// Runs a `for` or `while` loop as written.

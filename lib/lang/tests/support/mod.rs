@@ -27,3 +27,13 @@ pub fn call(interp: &mut Interp, name: &str, arg: Value) -> Value {
         .call(&f, vec![arg])
         .unwrap_or_else(|_| panic!("calling {name} failed"))
 }
+
+/// Runs `program` in `interp` as one more input: its value, or its error.
+pub fn run_input(interp: &mut Interp, program: &str) -> Result<Value, difflab_lang::LangError> {
+    let parsed = difflab_syntax::parse(program).expect("the program parses");
+    let source = Rc::new(Source {
+        name: "test".into(),
+        text: program.into(),
+    });
+    interp.run(&parsed, source)
+}

@@ -39,6 +39,18 @@ fn issymmetric_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::Bool(symmetric))
 }
 
+/// `isposdef(A)`: whether a square matrix is symmetric and has a Cholesky factorization, as
+/// Julia decides it.
+fn isposdef_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("isposdef", 1, 1)?;
+    let (m, n, a) = plain_matrix(interp, &args.pos[0], "isposdef")?;
+    if m != n || !is_symmetric(n, &a) {
+        return Ok(Value::Bool(false));
+    }
+    let t = difflab_ad::Tensor::from_col_major(&[n, n], a);
+    Ok(Value::Bool(super::cholesky::factor(&t).is_ok()))
+}
+
 /// Whether every entry of a plain matrix with `keep(i, j)` false is zero (`istril`, `istriu`,
 /// `isdiag`).
 fn zero_outside(
@@ -286,6 +298,7 @@ fn svdvals_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
+    "isposdef" => isposdef_, false, "    isposdef(A)\n\nWhether `A` is symmetric and positive definite (it has a Cholesky factorization).\n\n```\njulia> isposdef([2.0 1.0; 1.0 2.0])\ntrue\n\njulia> isposdef([1.0 2.0; 2.0 1.0])\nfalse\n```";
     "issymmetric" => issymmetric_, false, "    issymmetric(A)\n\nWhether a matrix equals its transpose exactly.\n\n```\njulia> issymmetric([1.0 2.0; 2.0 1.0])\ntrue\n```";
     "istril" => istril_, false, "    istril(A)\n\nWhether every entry above the diagonal of `A` is zero.\n\n```\njulia> istril([1 0; 2 3]), istril([1 2; 0 3])\n(true, false)\n```";
     "istriu" => istriu_, false, "    istriu(A)\n\nWhether every entry below the diagonal of `A` is zero.\n\n```\njulia> istriu([1 2; 0 3])\ntrue\n```";

@@ -112,9 +112,13 @@ impl Lowerer<'_, '_> {
     /// Whether `name` is the library's function (not a local, a global or an extension).
     pub(super) fn is_library(&mut self, name: Name) -> Lowered<bool> {
         let interp = self.compilation.interp;
-        Ok(self.local(name)?.is_none()
+        let library = self.local(name)?.is_none()
             && interp.global(name).is_none()
             && !interp.extensions.contains_key(&name)
-            && crate::builtins::lookup(name).is_some())
+            && crate::builtins::lookup(name).is_some();
+        if library {
+            interp.note_builtin_use(name);
+        }
+        Ok(library)
     }
 }

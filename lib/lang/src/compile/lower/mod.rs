@@ -935,6 +935,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         if crate::builtins::lookup(name).is_none() || interp.extensions.contains_key(&name) {
             return Err(Outside);
         }
+        interp.note_builtin_use(name);
         match (name.as_str(), args) {
             ("length" | "lastindex", &[(array, Ty::Array { .. })]) => return self.size(array, 0),
             ("firstindex", &[(_, Ty::Array { .. })]) => return self.constant(&Value::Int(1)),
