@@ -47,19 +47,24 @@ impl Args {
     pub fn arity(&self, name: &str, min: usize, max: usize) -> Result<(), Flow> {
         let n = self.pos.len();
         if n < min || n > max {
-            return Err(fail(
-                ErrorKind::MethodError,
-                format!(
-                    "no method matching {name}({})",
-                    self.pos
-                        .iter()
-                        .map(|v| format!("::{}", v.type_name()))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
+            return Err(self.no_method(name));
         }
         Ok(())
+    }
+
+    /// Julia's `MethodError: no method matching name(::T, …)` for these positional arguments.
+    pub fn no_method(&self, name: &str) -> Flow {
+        fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {name}({})",
+                self.pos
+                    .iter()
+                    .map(|v| format!("::{}", v.type_name()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
     }
 
     /// Checks up front that every keyword is one of `accepted`, for builtins whose error

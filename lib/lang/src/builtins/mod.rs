@@ -40,6 +40,7 @@ pub mod io;
 pub mod iterators;
 mod keyed;
 pub mod linalg;
+pub mod line_plots;
 pub mod markers;
 pub mod math;
 pub mod matpower;
@@ -323,7 +324,7 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 82] {
+fn families() -> [&'static [Builtin]; 83] {
     [
         hashing::BUILTINS,
         files::BUILTINS,
@@ -353,6 +354,7 @@ fn families() -> [&'static [Builtin]; 82] {
         ad::scenarios::BUILTINS,
         ad::differentiate_with::BUILTINS,
         plots::BUILTINS,
+        line_plots::BUILTINS,
         ad::backends::BUILTINS,
         ad::contexts::BUILTINS,
         ad::operators::BUILTINS,

@@ -1,5 +1,5 @@
 //! Plots in the language: `spy(A)` (sparsity patterns, optionally coloured by group),
-//! `plot(x, y)` (line plots, several series and log scales) and `savefig(p, path)`.
+//! `plot(benchmark_table)`, line plots (`line_plots.rs`) and `savefig(p, path)`.
 //!
 //! A plot value displays as Unicode braille text in the terminal and as SVG and PNG in
 //! notebooks (its rich MIME renderings); drawing is `difflab-plot`'s job.
@@ -12,17 +12,48 @@ use crate::object::{MimeData, Object};
 use crate::value::convert::operand;
 use crate::value::Value;
 use base64::Engine;
-use difflab_plot::{
-    BenchmarkOptions, BenchmarkRow, Groups, LineOptions, Plot, Scale, Series, SpyOptions,
-};
+use difflab_plot::{BenchmarkOptions, BenchmarkRow, Groups, LineOptions, Plot, Series, SpyOptions};
 use std::any::Any;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Plots drawn as text leave this many columns of the display free (72 of Julia's default 80).
 const TEXT_MARGIN: usize = 8;
 
-/// A plot as a language value.
-pub struct PlotValue(pub Plot);
+/// A plot as a language value. A line plot keeps its series and options, so that `plot!` can
+/// add lines to it: the value changes in place, as a plot of Plots.jl does.
+pub struct PlotValue {
+    plot: RefCell<Plot>,
+    lines: Option<RefCell<LinePlot>>,
+}
+
+/// What a line plot was drawn from.
+pub(crate) struct LinePlot {
+    pub series: Vec<Series>,
+    pub options: LineOptions,
+}
+
+impl PlotValue {
+    /// The plot as drawn now.
+    pub fn plot(&self) -> std::cell::Ref<'_, Plot> {
+        self.plot.borrow()
+    }
+
+    /// A line plot's series and options, `None` for other plots.
+    pub(crate) fn lines(&self) -> Option<&RefCell<LinePlot>> {
+        self.lines.as_ref()
+    }
+
+    /// Draws the line plot again from its (changed) series and options.
+    pub(crate) fn redraw(&self) -> Result<(), Flow> {
+        if let Some(lines) = &self.lines {
+            let lines = lines.borrow();
+            *self.plot.borrow_mut() =
+                Plot::lines(lines.series.clone(), lines.options.clone()).map_err(plot_error)?;
+        }
+        Ok(())
+    }
+}
 
 impl Object for PlotValue {
     fn type_name(&self) -> String {
@@ -30,7 +61,7 @@ impl Object for PlotValue {
     }
 
     fn show(&self) -> String {
-        self.0
+        self.plot()
             .to_terminal(crate::show::screen().1 - TEXT_MARGIN, false)
             .trim_end()
             .to_string()
@@ -38,10 +69,11 @@ impl Object for PlotValue {
 
     fn rich(&self) -> Vec<MimeData> {
         let mut out = Vec::new();
-        if let Ok(svg) = self.0.to_svg() {
+        let plot = self.plot();
+        if let Ok(svg) = plot.to_svg() {
             out.push(("image/svg+xml".to_string(), svg));
         }
-        if let Ok(png) = self.0.to_png() {
+        if let Ok(png) = plot.to_png() {
             out.push((
                 "image/png".to_string(),
                 base64::engine::general_purpose::STANDARD.encode(png),
@@ -52,7 +84,7 @@ impl Object for PlotValue {
 
     fn field(&self, name: &str) -> Option<Value> {
         match name {
-            "title" => Some(self.0.title().map_or(Value::Nothing, Value::str)),
+            "title" => Some(self.plot().title().map_or(Value::Nothing, Value::str)),
             _ => None,
         }
     }
@@ -66,7 +98,7 @@ impl Object for PlotValue {
     }
 }
 
-fn plot_error(e: difflab_plot::PlotError) -> Flow {
+pub(crate) fn plot_error(e: difflab_plot::PlotError) -> Flow {
     fail(ErrorKind::ArgumentError, e.to_string())
 }
 
@@ -81,7 +113,19 @@ pub fn svg_of(v: &Value) -> Option<String> {
 
 /// A plot value.
 pub fn plot_value(p: Plot) -> Value {
-    Value::Object(Rc::new(Box::new(PlotValue(p))))
+    Value::Object(Rc::new(Box::new(PlotValue {
+        plot: RefCell::new(p),
+        lines: None,
+    })))
+}
+
+/// A line plot value of `series`, which `plot!` can add to.
+pub(crate) fn line_plot_value(series: Vec<Series>, options: LineOptions) -> EvalResult {
+    let plot = Plot::lines(series.clone(), options.clone()).map_err(plot_error)?;
+    Ok(Value::Object(Rc::new(Box::new(PlotValue {
+        plot: RefCell::new(plot),
+        lines: Some(RefCell::new(LinePlot { series, options })),
+    }))))
 }
 
 /// A sparsity pattern as `(rows, cols, entries)` with 0-based `(row, col)` entries.
@@ -154,24 +198,6 @@ fn color_vector(v: &Value) -> Result<Vec<usize>, Flow> {
         .collect()
 }
 
-fn floats(v: &Value) -> Result<Vec<f64>, Flow> {
-    operand(v)?
-        .map(|o| o.tensor().to_col_major())
-        .ok_or_else(|| {
-            fail(
-                ErrorKind::MethodError,
-                format!("plot needs numbers, got a {}", v.type_name()),
-            )
-        })
-}
-
-fn scale(args: &Args, key: &str) -> Scale {
-    match args.kw(key) {
-        Some(Value::Symbol(s)) if matches!(s.as_str(), "log10" | "log") => Scale::Log,
-        _ => Scale::Linear,
-    }
-}
-
 /// `plot(benchmark_table)`: the operator's time against input size, one line per backend, solid
 /// for prepared and dashed for unprepared timings (Figure 2 of the DifferentiationInterface
 /// paper). Preparations and the calls that also return the value (`value_and_gradient`,
@@ -224,54 +250,14 @@ fn plot_table(table: &crate::builtins::table::Table, args: &Args) -> EvalResult 
     ))
 }
 
-fn plot_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("plot", 1, 2)?;
+fn plot_(interp: &mut Interp, args: Args) -> EvalResult {
+    args.arity("plot", 1, 3)?;
     if let [Value::Object(o)] = args.pos.as_slice() {
         if let Some(table) = o.as_any().downcast_ref::<crate::builtins::table::Table>() {
             return plot_table(table, &args);
         }
     }
-    let (xs, ys_value) = match args.pos.as_slice() {
-        [y] => (None, y),
-        [x, y] => (Some(floats(x)?), y),
-        _ => unreachable!("arity checked"),
-    };
-    // A matrix of ys gives one series per column, as Julia's Plots does.
-    let (columns, n) = match operand(ys_value)?.map(|o| o.tensor().shape().to_vec()) {
-        Some(shape) if shape.len() == 2 => (shape[1], shape[0]),
-        Some(shape) => (1, shape.first().copied().unwrap_or(1)),
-        None => return Err(fail(ErrorKind::MethodError, "plot needs numbers")),
-    };
-    let ys = floats(ys_value)?;
-    let xs = xs.unwrap_or_else(|| (1..=n).map(|k| k as f64).collect());
-    let labels: Vec<String> = match args.kw("label") {
-        Some(Value::Str(s)) => vec![s.to_string()],
-        Some(other @ (Value::List(_) | Value::Tuple(_))) => crate::value::iterate::elements(other)?
-            .iter()
-            .map(crate::display::print_string)
-            .collect(),
-        _ => Vec::new(),
-    };
-    let series = (0..columns)
-        .map(|c| {
-            let label = labels
-                .get(c)
-                .cloned()
-                .unwrap_or_else(|| format!("y{}", c + 1));
-            Series::new(label, xs.clone(), ys[c * n..(c + 1) * n].to_vec())
-        })
-        .collect();
-    let options = LineOptions {
-        title: args.kw("title").map(crate::display::print_string),
-        x_label: args.kw("xlabel").map(crate::display::print_string),
-        y_label: args.kw("ylabel").map(crate::display::print_string),
-        x_scale: scale(&args, "xscale"),
-        y_scale: scale(&args, "yscale"),
-        markers: matches!(args.kw("markers"), Some(Value::Bool(true))),
-    };
-    Ok(plot_value(
-        Plot::lines(series, options).map_err(plot_error)?,
-    ))
+    super::line_plots::line_plot(interp, &args)
 }
 
 fn savefig_(_: &mut Interp, args: Args) -> EvalResult {
@@ -287,7 +273,7 @@ fn savefig_(_: &mut Interp, args: Args) -> EvalResult {
         )
     })?;
     let path = crate::display::print_string(&args.pos[1]);
-    plot.0
+    plot.plot()
         .save(&path)
         .map_err(|e| fail(ErrorKind::SystemError, e.to_string()))?;
     Ok(Value::str(path))
@@ -295,6 +281,6 @@ fn savefig_(_: &mut Interp, args: Args) -> EvalResult {
 
 crate::builtins! {
     "spy" => spy_, false, "    spy(A; title)\n    spy(A, coloring_result)\n\nThe sparsity pattern of a sparse or dense matrix: one mark per structural nonzero (row 1 at the top). With a coloring result (or a vector of column colors) the columns are coloured by group; for a bicoloring, each entry takes its column's colour, or its row's where the column is neutral. Shown as Unicode in the terminal and as an image in notebooks; `savefig` writes SVG or PNG.\n\n```\njulia> spy(sparse([1, 2, 3], [1, 2, 3], [1.0, 1.0, 1.0], 3, 3))\n  ┌────────────┐\n1 │⣿⣿⣿⡇⠀⠀⠀⠀⠀⠀⠀⠀│\n  │⠿⠿⠿⠇⠀⠀⠀⠀⠀⠀⠀⠀│\n  │⠀⠀⠀⠀⣿⣿⣿⡇⠀⠀⠀⠀│\n  │⠀⠀⠀⠀⠿⠿⠿⠇⠀⠀⠀⠀│\n  │⠀⠀⠀⠀⠀⠀⠀⠀⣿⣿⣿⡇│\n3 │⠀⠀⠀⠀⠀⠀⠀⠀⠿⠿⠿⠇│\n  └────────────┘\n   1          3\n   3×3, nnz = 3\n```";
-    "plot" => plot_, false, "    plot(x, y; label, title, xlabel, ylabel, xscale=:log10, yscale=:log10)\n    plot(benchmark_table)\n\nA line plot of `y` against `x` (one series per column when `y` is a matrix); for a `benchmark_differentiation` table, time against input size per backend, prepared and unprepared.\n\n```\njulia> p = plot(1:10, (1:10) .^ 2; yscale=:log10, label=\"squares\");\n```";
+    "plot" => plot_, false, "    plot(x, y; label, title, xlabel, ylabel, xscale=:log10, yscale=:log10)\n    plot(y)\n    plot(f, a, b)\n    plot(f, xs)\n    plot(benchmark_table)\n\nA line plot of `y` against `x` (one series per column when `y` is a matrix), or of the function `f` over `[a, b]` (201 points) or at the points `xs`; `plot!` adds lines to it. For a `benchmark_differentiation` table, time against input size per backend, prepared and unprepared.\n\n```\njulia> p = plot(1:10, (1:10) .^ 2; yscale=:log10, label=\"squares\");\n\njulia> q = plot(sin, 0, 2π; label=\"sin\", xlabel=\"x\");\n```";
     "savefig" => savefig_, false, "    savefig(p, path)\n\nWrites a plot to `path`, as SVG or PNG by its extension.\n\n```\njulia> path = savefig(plot(1:3, [1, 4, 9]), joinpath(tempdir(), \"squares.svg\"));\n\njulia> isfile(path)\ntrue\n```";
 }

@@ -129,6 +129,8 @@ pub struct Interp {
     /// Builtin names this session has used (a bit per name): defining a method under one of
     /// them without `import` is then Julia's error, where an unused one becomes a new function.
     used_builtins: RefCell<Vec<u64>>,
+    /// The last line plot made, which `plot!` without a plot adds to.
+    pub(crate) current_plot: Option<Value>,
     /// Other names of modules (`import LinearAlgebra as LA`): alias to module.
     pub(crate) module_aliases: std::collections::HashMap<Name, Name>,
     depth: usize,
@@ -164,6 +166,7 @@ impl Interp {
             extensions: HashMap::new(),
             imported: std::collections::HashSet::new(),
             used_builtins: RefCell::new(Vec::new()),
+            current_plot: None,
             module_aliases: std::collections::HashMap::new(),
             depth: 0,
             stack_base: 0,

@@ -267,20 +267,26 @@ fn dropzeros_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(sparse_like(&s, without_zeros(&s.matrix), s.eltype))
 }
 
-fn dropzeros_in_place(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("dropzeros!", 1, 1)?;
+/// Keeps only the stored entries of the sparse first argument that `keep` accepts, in place.
+fn prune_in_place(args: &Args, name: &str, keep: impl Fn(f64) -> bool) -> EvalResult {
     let Value::Sparse(cell) = &args.pos[0] else {
-        return Err(fail(
-            ErrorKind::MethodError,
-            format!(
-                "no method matching dropzeros!(::{})",
-                args.pos[0].type_name()
-            ),
-        ));
+        return Err(args.no_method(name));
     };
-    let pruned = without_zeros(&cell.borrow().matrix);
+    let pruned = super::keeping(&cell.borrow().matrix, keep);
     cell.borrow_mut().matrix = pruned;
     Ok(args.pos[0].clone())
+}
+
+fn dropzeros_in_place(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("dropzeros!", 1, 1)?;
+    prune_in_place(&args, "dropzeros!", |x| x != 0.0)
+}
+
+/// `droptol!(A, tol)`: removes the stored entries of magnitude at most `tol`.
+fn droptol_in_place(_: &mut Interp, args: Args) -> EvalResult {
+    args.arity("droptol!", 2, 2)?;
+    let tol = crate::builtins::to_float(&args.pos[1], "droptol!")?;
+    prune_in_place(&args, "droptol!", |x| x.abs() > tol)
 }
 
 fn sprand_(interp: &mut Interp, mut args: Args) -> EvalResult {
@@ -519,5 +525,6 @@ crate::builtins! {
     "rowvals" => rowvals_, false, "    rowvals(A)\n\nThe row index of each stored value.\n\n```\njulia> rowvals(sparse([2], [1], [3.0]))\n1-element Vector{Int64}:\n 2\n```";
     "issparse" => issparse_, false, "    issparse(A)\n\nWhether `A` is a sparse matrix or a sparse vector.\n\n```\njulia> issparse(spzeros(2, 2))\ntrue\n```";
     "dropzeros" => dropzeros_, false, "    dropzeros(A)\n\nA copy without the stored entries equal to zero.\n\n```\njulia> nnz(dropzeros(sparse([1, 2], [1, 2], [0.0, 1.0])))\n1\n```";
+    "droptol!" => droptol_in_place, false, "    droptol!(A, tol)\n\nRemoves the stored entries of `A` whose magnitude is at most `tol`, in place, and returns `A`.\n\n```\njulia> A = sparse([1.0 1e-12; 0.0 2.0]); droptol!(A, 1e-10); nnz(A)\n2\n```";
     "dropzeros!" => dropzeros_in_place, false, "    dropzeros!(A)\n\nRemoves the stored entries equal to zero from `A` itself, and returns it.\n\n```\njulia> A = sparse([1, 2], [1, 2], [0.0, 1.0]); dropzeros!(A); nnz(A)\n1\n```";
 }

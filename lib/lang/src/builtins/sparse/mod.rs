@@ -80,13 +80,18 @@ fn sparse_like(like: &SparseMatrix, matrix: CsMat<f64>, eltype: ElType) -> Value
 
 /// The same matrix without its stored zeros.
 fn without_zeros(m: &CsMat<f64>) -> CsMat<f64> {
+    keeping(m, |x| x != 0.0)
+}
+
+/// `m` (in CSC order) with only the stored entries that `keep` accepts.
+fn keeping(m: &CsMat<f64>, keep: impl Fn(f64) -> bool) -> CsMat<f64> {
     let m = if m.is_csc() { m.clone() } else { m.to_csc() };
     let mut indptr = Vec::with_capacity(m.cols() + 1);
     let (mut indices, mut data) = (Vec::new(), Vec::new());
     indptr.push(0);
     for col in m.outer_iterator() {
         for (i, &x) in col.iter() {
-            if x != 0.0 {
+            if keep(x) {
                 indices.push(i);
                 data.push(x);
             }
