@@ -223,10 +223,11 @@ impl Range {
         self.start + self.step * k as f64
     }
 
-    /// The last element (`start` when empty).
+    /// The last element; for an empty range, `start - step`, the stop Julia stores and prints
+    /// (`5:3` is `5:4`, `1:0` stays `1:0`).
     pub fn last(&self) -> f64 {
         if self.len == 0 {
-            self.start
+            self.start - self.step
         } else {
             self.get(self.len - 1)
         }

@@ -565,11 +565,7 @@ fn reverse_(_: &mut Interp, args: Args) -> EvalResult {
     if let (Value::Range(r), None) = (&args.pos[0], args.kw("dims")) {
         // The reverse of a range is a range: `reverse(1:10^18)` builds nothing.
         return Ok(Value::Range(Rc::new(Range::new(
-            if r.len == 0 {
-                r.start - r.step
-            } else {
-                r.last()
-            },
+            r.last(),
             -r.step,
             r.len,
             r.is_int,

@@ -425,13 +425,19 @@ pub fn anchored(args: &Args, at_end: bool) -> EvalResult {
 /// The 1-based range of bytes a match spans, as Julia's `findfirst` gives it: from its first
 /// byte to the first byte of its last character.
 fn byte_range(text: &str, m: &regex::Match) -> EvalResult {
-    let last = text[m.start()..m.end()]
+    byte_span(text, m.start(), m.end())
+}
+
+/// The string indices (a range, Julia's) of the text at bytes `start..end`: from its first
+/// character's index to its last character's; `start+1:start` when empty.
+pub fn byte_span(text: &str, start: usize, end: usize) -> EvalResult {
+    let last = text[start..end]
         .char_indices()
         .last()
-        .map_or(m.start(), |(k, _)| m.start() + k);
-    let stop = if m.is_empty() { m.start() } else { last + 1 };
+        .map_or(start, |(k, _)| start + k);
+    let stop = if start == end { start } else { last + 1 };
     crate::builtins::value_operators::make_range(
-        &Value::Int(m.start() as i64 + 1),
+        &Value::Int(start as i64 + 1),
         None,
         &Value::Int(stop as i64),
     )

@@ -137,30 +137,130 @@ fn findall_(interp: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn findfirst_(interp: &mut Interp, args: Args) -> EvalResult {
+    find_one(interp, &args, Direction::First)
+}
+
+fn findlast_(interp: &mut Interp, args: Args) -> EvalResult {
+    find_one(interp, &args, Direction::Last)
+}
+
+fn findnext_(interp: &mut Interp, args: Args) -> EvalResult {
+    find_from(interp, args, "findnext", Direction::First)
+}
+
+fn findprev_(interp: &mut Interp, args: Args) -> EvalResult {
+    find_from(interp, args, "findprev", Direction::Last)
+}
+
+/// Which of the matching positions a search reports.
+#[derive(Clone, Copy)]
+enum Direction {
+    First,
+    Last,
+}
+
+/// `findnext(pred, xs, i)` / `findprev(pred, xs, i)` (and their string forms): the search of
+/// `findfirst`/`findlast` limited to positions from `i` on, or up to `i`.
+fn find_from(interp: &mut Interp, args: Args, name: &str, direction: Direction) -> EvalResult {
+    args.arity(name, 3, 3)?;
+    let start = super::to_int(&args.pos[2], name)?;
+    let searched = args.pos[..2].to_vec();
+    let args = args.with_positional(searched);
+    if let [Value::Str(pattern), Value::Str(text)] = args.pos.as_slice() {
+        return substring(pattern, text, direction, Some(start));
+    }
+    if let [Value::Str(_), _] | [_, Value::Str(_)] = args.pos.as_slice() {
+        return Err(args.no_method(name));
+    }
+    let positions = truth_positions(interp, &args, name)?;
+    let found = match direction {
+        Direction::First => positions.into_iter().find(|&p| p >= start),
+        Direction::Last => positions.into_iter().rev().find(|&p| p <= start),
+    };
+    Ok(found.map_or(Value::Nothing, |p| position_value(&args, p)))
+}
+
+fn find_one(interp: &mut Interp, args: &Args, direction: Direction) -> EvalResult {
+    let name = match direction {
+        Direction::First => "findfirst",
+        Direction::Last => "findlast",
+    };
     if args
         .pos
         .first()
         .is_some_and(|v| super::regex::as_regex(v).is_some())
     {
-        return super::regex::findfirst(&args);
+        return match direction {
+            Direction::First => super::regex::findfirst(args),
+            Direction::Last => Err(args.no_method(name)),
+        };
     }
+    if let [Value::Str(pattern), Value::Str(text)] = args.pos.as_slice() {
+        return substring(pattern, text, direction, None);
+    }
+    let found = match direction {
+        Direction::First => {
+            let mut position = 0;
+            let mut found = false;
+            visit_truths(interp, args, name, |b| {
+                position += 1;
+                found = b;
+                !b
+            })?;
+            found.then_some(position)
+        }
+        Direction::Last => truth_positions(interp, args, name)?.pop(),
+    };
+    Ok(found.map_or(Value::Nothing, |p| position_value(args, p)))
+}
+
+/// Every 1-based position (in iteration order) where the condition of `args` holds.
+fn truth_positions(interp: &mut Interp, args: &Args, name: &str) -> Result<Vec<i64>, Flow> {
+    let mut positions = Vec::new();
     let mut position = 0;
-    let mut found = false;
-    visit_truths(interp, &args, "findfirst", |b| {
+    visit_truths(interp, args, name, |b| {
         position += 1;
-        found = b;
-        !b
+        if b {
+            positions.push(position);
+        }
+        true
     })?;
-    Ok(match (found, args.pos.last()) {
-        (true, Some(Value::Str(s))) => {
+    Ok(positions)
+}
+
+/// The index the language sees for the 1-based `position` of the searched value: a string
+/// index for a string, a `CartesianIndex` for an array of two or more dimensions.
+fn position_value(args: &Args, position: i64) -> Value {
+    match (args.pos.last(), searched_shape(args)) {
+        (Some(Value::Str(s)), _) => {
             Value::Int(super::string_index::byte_index_of_char(s, position as usize - 1) as i64)
         }
-        (true, _) => match searched_shape(&args) {
-            Some(shape) => super::cartesian::position(&shape, position as usize - 1),
-            None => Value::Int(position),
-        },
-        (false, _) => Value::Nothing,
-    })
+        (_, Some(shape)) => super::cartesian::position(&shape, position as usize - 1),
+        _ => Value::Int(position),
+    }
+}
+
+/// The indices (a range) of the first or last occurrence of `pattern` in `text`, starting
+/// the search at string index `from` when given (`findnext`/`findprev`); `nothing` if none.
+fn substring(pattern: &str, text: &str, direction: Direction, from: Option<i64>) -> EvalResult {
+    let at = |byte: Option<usize>| match byte {
+        Some(start) => super::regex::byte_span(text, start, start + pattern.len()),
+        None => Ok(Value::Nothing),
+    };
+    let from = from.map(|i| (i - 1).clamp(0, text.len() as i64) as usize);
+    match (direction, from) {
+        (Direction::First, None) => at(text.find(pattern)),
+        (Direction::Last, None) => at(text.rfind(pattern)),
+        (Direction::First, Some(i)) => at(text
+            .get(i..)
+            .and_then(|rest| rest.find(pattern))
+            .map(|k| i + k)),
+        (Direction::Last, Some(i)) => {
+            // A match may start at `i` itself and run past it.
+            let end = (i + pattern.len()).min(text.len());
+            at(text.get(..end).and_then(|head| head.rfind(pattern)))
+        }
+    }
 }
 
 /// The shape of the searched array (the last argument) when it has two or more dimensions,
@@ -555,6 +655,9 @@ crate::builtins! {
     "isperm" => isperm_, false, "    isperm(p)\n\nWhether `p` holds each of `1:length(p)` exactly once.\n\n```\njulia> isperm([3, 1, 2]), isperm([1, 1])\n(true, false)\n```";
     "invperm" => invperm_, false, "    invperm(p)\n\nThe inverse permutation: `invperm(p)[p[i]] == i`.\n\n```\njulia> invperm([3, 1, 2])\n3-element Vector{Int64}:\n 2\n 3\n 1\n```";
     "findall" => findall_, false, "    findall(mask)\n    findall(pred, xs)\n\nThe indices where a Bool array is true (or `pred` holds).\n\n```\njulia> findall([1, 5, 2] .> 1)\n2-element Vector{Int64}:\n 2\n 3\n```";
+    "findlast" => findlast_, false, "    findlast(mask)\n    findlast(pred, xs)\n    findlast(pattern, s)\n\nThe last index where the condition holds (or the range of the last occurrence of the string `pattern` in `s`), or `nothing`.\n\n```\njulia> findlast(isodd, [1, 2, 3, 4])\n3\n\njulia> findlast(\"l\", \"hello\")\n4:4\n```";
+    "findnext" => findnext_, false, "    findnext(pred, xs, i)\n    findnext(pattern, s, i)\n\nThe first index at or after `i` where the condition holds (or the range of the next occurrence of `pattern` in `s` from index `i`), or `nothing`.\n\n```\njulia> findnext(isodd, [1, 2, 3, 4], 2)\n3\n\njulia> findnext(\"l\", \"hello\", 4)\n4:4\n```";
+    "findprev" => findprev_, false, "    findprev(pred, xs, i)\n    findprev(pattern, s, i)\n\nThe last index at or before `i` where the condition holds (or the range of the last occurrence of `pattern` in `s` starting at or before index `i`), or `nothing`.\n\n```\njulia> findprev(isodd, [1, 2, 3, 4], 2)\n1\n\njulia> findprev(\"l\", \"hello\", 3)\n3:3\n```";
     "findfirst" => findfirst_, false, "    findfirst(mask)\n    findfirst(pred, xs)\n\nThe first index where the condition holds, or `nothing`.\n\n```\njulia> findfirst(iszero, [1, 0, 0])\n2\n```";
     "any" => any_, false, "    any(mask)\n    any(pred, xs)\n\nWhether any element is true.\n\n```\njulia> any([1, 2] .> 1)\ntrue\n```";
     "all" => all_, false, "    all(mask)\n    all(pred, xs)\n\nWhether every element is true.\n\n```\njulia> all(x -> x > 0, [1, 2])\ntrue\n```";
