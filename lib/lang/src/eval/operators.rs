@@ -236,10 +236,12 @@ impl Interp {
                 };
                 self.check_alloc(rows.saturating_mul(cols))?;
                 let product = ops::matmul(x.tensor(), y.tensor())?;
-                if x.row_adjoint() && y.tensor().shape().len() == 1 {
-                    return Ok(Value::from_scalar(ops::reshape(&product, &[])?));
-                }
                 let eltype = result_eltype(op, x.eltype, y.eltype);
+                if x.row_adjoint() && y.tensor().shape().len() == 1 {
+                    // A row times a column is a number of the elements' type (`[1, 2]' * [3, 4]`
+                    // is the `Int` 11).
+                    return Ok(from_tensor(ops::reshape(&product, &[])?, eltype, true));
+                }
                 if x.row_adjoint() {
                     let mut arr = Array::new(eltype, product);
                     arr.row_adjoint = y.row_adjoint() || y.tensor().shape().len() == 2;
