@@ -432,6 +432,11 @@ fn first_last(interp: &mut Interp, args: Args, last: bool) -> EvalResult {
         return interp.index_value(&args.pos[0], &[idx]);
     }
     if n == 0 {
+        // An empty range still has its ends, as Julia's does: `first(1:0) == 1`, `last(5:3) == 4`.
+        if let Value::Range(r) = &args.pos[0] {
+            let end = if last { r.last() } else { r.start };
+            return Ok(crate::value::convert::number(r.eltype(), end));
+        }
         return Err(fail(
             ErrorKind::BoundsError,
             format!("attempt to access 0-element collection with {name}"),
