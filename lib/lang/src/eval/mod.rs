@@ -26,6 +26,7 @@ pub mod promotion;
 pub mod reads;
 pub mod scope;
 pub mod testing;
+mod type_params;
 
 use crate::error::{fail, ErrorKind, EvalResult, Flow, LangError, Source};
 use crate::output::Output;
