@@ -158,6 +158,7 @@ pub(super) fn compile(
         outputs,
         registers,
         kernel_calls: graph.kernel_calls(),
+        guards: None,
         values_scratch: RefCell::default(),
         lanes_scratch: RefCell::default(),
     }

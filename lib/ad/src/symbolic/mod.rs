@@ -12,12 +12,14 @@
 mod compile;
 mod derivative;
 mod formula;
+mod guards;
 mod program;
 mod slopes;
 mod sweep;
 
 pub use derivative::EntryPrograms;
 pub use formula::{subscript, Entry, Formula, NoFormula};
+pub use guards::{compare, input_with_values, Comparison};
 pub use program::{NotTraced, Program};
 pub use sweep::Outputs;
 
@@ -66,6 +68,11 @@ pub struct Graph {
     kernel_calls: std::cell::Cell<usize>,
     /// Set once the tracing that records into this graph is over.
     finished: std::cell::Cell<bool>,
+    /// Each node's value at the recording input, for a tracing with values (see
+    /// [`guards`]); `None` for a tracing without values.
+    values: Option<RefCell<Vec<f64>>>,
+    /// The comparisons a tracing with values answered.
+    guards: RefCell<Vec<guards::Recorded>>,
 }
 
 impl Default for Graph {
@@ -93,7 +100,42 @@ impl Graph {
             limit,
             kernel_calls: std::cell::Cell::new(0),
             finished: std::cell::Cell::new(false),
+            values: None,
+            guards: RefCell::default(),
         }
+    }
+
+    /// A graph that computes the value of every node it records.
+    fn with_values() -> Graph {
+        Graph {
+            values: Some(RefCell::default()),
+            ..Graph::default()
+        }
+    }
+
+    /// True when the graph computes its nodes' values.
+    fn has_values(&self) -> bool {
+        self.values.is_some()
+    }
+
+    /// The value of node `id` at the recording input (NaN without values).
+    fn value(&self, id: u32) -> f64 {
+        self.values
+            .as_ref()
+            .map_or(f64::NAN, |v| v.borrow()[id as usize])
+    }
+
+    fn is_constant(&self, id: u32) -> bool {
+        matches!(self.node(id), Node::Const(_))
+    }
+
+    /// Records the next input element, whose value is `value`.
+    fn push_input(&self, value: f64) -> Result<u32> {
+        let id = self.push(Node::Input)?;
+        if let Some(values) = &self.values {
+            values.borrow_mut()[id as usize] = value;
+        }
+        Ok(id)
     }
 
     /// Marks the tracing as over: symbolic values of this graph left in the function's
@@ -113,6 +155,17 @@ impl Graph {
             return Err(too_large());
         }
         nodes.push(node);
+        if let Some(values) = &self.values {
+            let mut values = values.borrow_mut();
+            let of = |id: u32| values[id as usize];
+            let value = match node {
+                Node::Input => f64::NAN,
+                Node::Const(c) => c,
+                Node::Unary(f, a) => f.apply(of(a)),
+                Node::Binary(f, a, b) => f.apply(of(a), of(b)),
+            };
+            values.push(value);
+        }
         Ok((nodes.len() - 1) as u32)
     }
 
@@ -269,15 +322,24 @@ pub fn unary(f: UnaryFn, s: &Symbolic) -> Result<Tensor> {
 pub fn binary(f: BinaryFn, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let graph = graph_of([a, b]).expect("a symbolic operand");
     graph.count_kernel_call();
-    let shape = broadcast::shape(a.shape(), b.shape())?;
-    let ia = ids(&broadcast::to_shape(&ids_in(a, graph)?, &shape)?);
-    let ib = ids(&broadcast::to_shape(&ids_in(b, graph)?, &shape)?);
-    let out = ia
-        .into_iter()
-        .zip(ib)
+    let (shape, pairs) = broadcast_pairs(a, b, graph)?;
+    let out = pairs
         .map(|(x, y)| graph.binary(f, x, y))
         .collect::<Result<_>>()?;
     Ok(symbolic(graph, id_array(&shape, out)))
+}
+
+/// The broadcast shape of `a` and `b` in `graph`, and their node ids paired element by element
+/// (column-major).
+fn broadcast_pairs(
+    a: &Tensor,
+    b: &Tensor,
+    graph: &Rc<Graph>,
+) -> Result<(Vec<usize>, impl Iterator<Item = (u32, u32)>)> {
+    let shape = broadcast::shape(a.shape(), b.shape())?;
+    let ia = ids(&broadcast::to_shape(&ids_in(a, graph)?, &shape)?);
+    let ib = ids(&broadcast::to_shape(&ids_in(b, graph)?, &shape)?);
+    Ok((shape, ia.into_iter().zip(ib)))
 }
 
 /// `f(a, b)` of two numbers of which one is a rank-0 symbolic array, the other one too or plain:

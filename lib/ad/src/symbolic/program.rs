@@ -6,6 +6,7 @@
 //! [`super::sweep`].
 
 use super::compile::{compile, Instr, Op};
+use super::guards::Guards;
 use super::sweep::Sweep;
 use crate::error::{AdError, Result};
 use crate::ops::{self, BinaryFn};
@@ -51,6 +52,8 @@ pub struct Program {
     pub(super) registers: usize,
     /// The arithmetic kernels the tracing ran (see [`Program::scalar_code`]).
     pub(super) kernel_calls: usize,
+    /// The comparisons of a tracing with values, checked before every run.
+    pub(super) guards: Option<Box<Guards>>,
     /// Register values and tangent lanes, kept between calls.
     pub(super) values_scratch: RefCell<Vec<f64>>,
     pub(super) lanes_scratch: RefCell<Vec<f64>>,
@@ -74,9 +77,52 @@ impl Program {
         x: &Tensor,
         y: &Tensor,
     ) -> std::result::Result<std::result::Result<Program, NotTraced>, E> {
-        let Ok(input) = super::input(x.shape()) else {
-            return Ok(Err(NotTraced::TooLarge));
-        };
+        match super::input(x.shape()) {
+            Ok(input) => Program::record_from(input, f, x, y),
+            Err(_) => Ok(Err(NotTraced::TooLarge)),
+        }
+    }
+
+    /// [`Program::record`] with a tracing that carries values, as forward mode, reverse mode
+    /// and second order record: a comparison of traced numbers is answered, and its outcome is
+    /// a guard that every run of the program checks (see [`super::guards`]), so a function
+    /// that branches on values is recorded along the branches `x` takes.
+    ///
+    /// ```
+    /// use difflab_ad::{ops, symbolic, symbolic::Program, AdError, Tensor};
+    /// use std::rc::Rc;
+    /// // f(x) = x > 1 ? x^2 : -x, with the comparison as the language makes it.
+    /// let f = |x: &Tensor| -> Result<Tensor, AdError> {
+    ///     let one = Tensor::scalar(1.0);
+    ///     let above = match symbolic::compare(x, &one, Rc::new(|a, b| a > b)) {
+    ///         Some(mask) => mask?[[]] == 1.0,
+    ///         None => x.primal()[[]] > 1.0,
+    ///     };
+    ///     if above { ops::binary(ops::BinaryFn::Mul, x, x) } else { ops::unary(ops::UnaryFn::Neg, x) }
+    /// };
+    /// let x = Tensor::scalar(3.0);
+    /// let program = Rc::new(Program::record_with_branches(f, &x, &f(&x).unwrap()).unwrap().unwrap());
+    /// assert_eq!(program.call(&Tensor::scalar(4.0)).unwrap().primal()[[]], 16.0);
+    /// assert!(!program.branches_hold(&[0.5]).unwrap());
+    /// assert!(program.call(&Tensor::scalar(0.5)).is_err());
+    /// ```
+    pub fn record_with_branches<E>(
+        f: impl FnOnce(&Tensor) -> std::result::Result<Tensor, E>,
+        x: &Tensor,
+        y: &Tensor,
+    ) -> std::result::Result<std::result::Result<Program, NotTraced>, E> {
+        match super::input_with_values(x) {
+            Ok(input) => Program::record_from(input, f, x, y),
+            Err(_) => Ok(Err(NotTraced::TooLarge)),
+        }
+    }
+
+    fn record_from<E>(
+        input: Tensor,
+        f: impl FnOnce(&Tensor) -> std::result::Result<Tensor, E>,
+        x: &Tensor,
+        y: &Tensor,
+    ) -> std::result::Result<std::result::Result<Program, NotTraced>, E> {
         let Tensor::Symbolic(s) = &input else {
             unreachable!("symbolic input")
         };
@@ -95,7 +141,7 @@ impl Program {
             }
             _ => return Ok(Err(NotTraced::NotAGraph)),
         };
-        let program = compile(
+        let mut program = compile(
             &graph,
             x.len(),
             outputs.clone(),
@@ -103,6 +149,7 @@ impl Program {
             x.shape(),
             out.shape(),
         );
+        program.guards = Guards::of(&graph, x.shape());
         let agrees = match program.values(&x.to_col_major()) {
             Ok(values) => same_numbers(&values, &y.to_col_major()),
             Err(_) => false,
@@ -111,6 +158,21 @@ impl Program {
             return Ok(Err(NotTraced::Mismatch));
         }
         Ok(Ok(program))
+    }
+
+    /// True when every comparison the recording answered has the same outcome at `x`
+    /// (column-major), so the program computes the function there; always true for a tracing
+    /// without values. An error is the function's own at `x`.
+    pub fn branches_hold(&self, x: &[f64]) -> Result<bool> {
+        match &self.guards {
+            Some(guards) => guards.hold(x),
+            None => Ok(true),
+        }
+    }
+
+    /// How many comparisons every run checks.
+    pub fn guard_count(&self) -> usize {
+        self.guards.as_ref().map_or(0, |g| g.len())
     }
 
     /// The shape of the function's output.
@@ -295,6 +357,9 @@ impl Program {
     /// The program run with the primitives of `x`'s number kind, one rank-0 tensor per
     /// register.
     fn replay(&self, x: &Tensor) -> Result<Tensor> {
+        if !self.branches_hold(&x.to_col_major())? {
+            return Err(super::guards::branch_changed());
+        }
         let mut registers = vec![Tensor::scalar(0.0); self.registers];
         for (k, register) in registers[..self.inputs].iter_mut().enumerate() {
             *register = ops::gather(x, &[k], &[])?;

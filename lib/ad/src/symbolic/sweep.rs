@@ -20,7 +20,7 @@ impl Program {
         directions: &[&[f64]],
     ) -> Result<(Vec<f64>, Vec<Vec<f64>>, Sweep)> {
         let lanes = directions.len();
-        let mut v = self.load(x);
+        let mut v = self.load(x)?;
         let mut dot = vec![0.0; self.registers * lanes];
         for (l, d) in directions.iter().enumerate() {
             for (k, &dk) in d.iter().enumerate() {
@@ -146,15 +146,19 @@ impl Program {
         (g, g_dot)
     }
 
-    /// The registers loaded with `x` and the constants, in the reused scratch buffer.
-    pub(super) fn load(&self, x: &[f64]) -> Vec<f64> {
+    /// The registers loaded with `x` and the constants, in the reused scratch buffer; an error
+    /// when `x` takes another branch than the recording.
+    pub(super) fn load(&self, x: &[f64]) -> Result<Vec<f64>> {
+        if !self.branches_hold(x)? {
+            return Err(super::guards::branch_changed());
+        }
         let mut values = self.values_scratch.take();
         values.resize(self.registers, 0.0);
         values[..self.inputs].copy_from_slice(x);
         for &(r, v) in &self.constants {
             values[r as usize] = v;
         }
-        values
+        Ok(values)
     }
 
     /// The outputs at `x` (column-major).
@@ -165,7 +169,7 @@ impl Program {
     /// Runs the program at `x` and lets `read` take its outputs where they are (a large
     /// program's outputs go straight where they belong, without a vector of them in between).
     pub fn with_values<T>(&self, x: &[f64], read: impl FnOnce(Outputs<'_>) -> T) -> Result<T> {
-        let mut v = self.load(x);
+        let mut v = self.load(x)?;
         let run = self.code.iter().try_for_each(|ins| {
             v[ins.out as usize] = value(ins, &v)?;
             Ok(())
@@ -287,7 +291,7 @@ impl Program {
         seed: &dyn Fn(usize, &mut [f64]),
         emit: &mut dyn FnMut(usize, &[f64]),
     ) -> Result<Vec<f64>> {
-        let mut v = self.load(x);
+        let mut v = self.load(x)?;
         let mut dot = self.lanes_scratch.take();
         dot.resize(self.registers * L, 0.0);
         for k in 0..self.inputs {

@@ -302,7 +302,11 @@ fn describe(
 fn prep_tape(c: &super::prep::Compiled) -> String {
     match &c.tape {
         super::prep::StandIn::Tape(t) => format!("compiled tape of {} operations", t.len()),
-        super::prep::StandIn::Program(p) => format!("recording of {} instructions", p.len()),
+        super::prep::StandIn::Program(p) => format!(
+            "recording of {} instructions{}",
+            p.len(),
+            super::prep::branch_checks(p)
+        ),
     }
 }
 

@@ -66,6 +66,15 @@ impl StandIn {
         }
     }
 
+    /// True when `x` takes the branches the recording took (always, for a compiled tape: its
+    /// replay checks its guards itself and fails when one changed).
+    pub fn branches_hold(&self, x: &Tensor) -> Result<bool, AdError> {
+        match self {
+            StandIn::Tape(_) => Ok(true),
+            StandIn::Program(program) => program.branches_hold(&x.to_col_major()),
+        }
+    }
+
     fn describe(&self) -> String {
         match self {
             StandIn::Tape(tape) => {
@@ -75,10 +84,19 @@ impl StandIn {
                 )
             }
             StandIn::Program(program) => format!(
-                "traced program of {}",
-                counted(program.len(), "instruction", "instructions")
+                "traced program of {}{}",
+                counted(program.len(), "instruction", "instructions"),
+                branch_checks(program)
             ),
         }
+    }
+}
+
+/// `" checking N branches"` for a program recorded along branches, else nothing.
+pub fn branch_checks(program: &Program) -> String {
+    match program.guard_count() {
+        0 => String::new(),
+        n => format!(" checking {}", counted(n, "branch", "branches")),
     }
 }
 
@@ -92,6 +110,8 @@ pub struct Compiled {
     pub reads: crate::eval::reads::ReadLog,
     /// The size of the output array `f!(y, x)` filled when it was recorded.
     pub y_shape: Option<Vec<usize>>,
+    /// How many times an input took other branches and the function was recorded again.
+    pub branch_changes: usize,
 }
 
 impl Compiled {

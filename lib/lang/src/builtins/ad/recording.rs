@@ -44,8 +44,11 @@ pub(super) struct Traced {
 
 /// Traces the function symbolically: the program, or why there is none. The function runs
 /// first on `x` itself (the program must reproduce that value); its errors there are the
-/// user's, while an error under tracing (a comparison of traced numbers) only means the
-/// function cannot be traced — unless it is an interrupt.
+/// user's, while an error under tracing (an operation that needs values) only means the
+/// function cannot be traced — unless it is an interrupt. A symbolic backend traces without
+/// values, as FastDifferentiation does, so a comparison of traced numbers is such an error;
+/// the recordings of other backends trace with values and keep each comparison's outcome as
+/// a guard of the program ([`stand_in`] checks them).
 pub(super) fn trace(
     interp: &mut Interp,
     p: &Parsed,
@@ -54,7 +57,13 @@ pub(super) fn trace(
 ) -> Result<Traced, Flow> {
     let (program, reads) = interp.noting_reads(|interp| -> Result<_, Flow> {
         let y = evaluate(interp, p, scalar_x, x)?;
-        match Program::record(|t| evaluate(interp, p, scalar_x, t), x, &y) {
+        let f = |t: &Tensor| evaluate(interp, p, scalar_x, t);
+        let recorded = if p.backend.traces_symbolically() {
+            Program::record(f, x, &y)
+        } else {
+            Program::record_with_branches(f, x, &y)
+        };
+        match recorded {
             Ok(traced) => Ok(traced.map_err(|why| why.to_string())),
             Err(Flow::Error(e)) if e.kind != ErrorKind::InterruptException => {
                 Ok(Err(format!("tracing it raised {}", e.headline())))
@@ -127,14 +136,21 @@ pub(super) fn record(
         y_shape: p.y_shape(),
         constants: constants(p).iter().map(deep_copy).collect(),
         reads,
+        branch_changes: 0,
     })))
 }
 
+/// How many times a preparation records a function again because an input took other
+/// branches; after that, the function runs as written (its branches depend on the input too
+/// often for a recording to pay).
+const BRANCH_CHANGES: usize = 3;
+
 /// What a call with preparation `prep` runs instead of the function, if anything: the
 /// recording when the `Constant` contexts and everything the function read hold the values
-/// they had when it was made. When something it read changed, the function is recorded again
-/// at `x` (unless the preparation also holds a derivative program made from the recording,
-/// which would be stale too: then the function runs as written).
+/// they had when it was made, and `x` takes the branches it took. Otherwise the function is
+/// recorded again at `x` (unless the preparation also holds a derivative program made from the
+/// recording, which would be stale too, or branches changed [`BRANCH_CHANGES`] times already:
+/// then the function runs as written).
 pub(super) fn stand_in(
     interp: &mut Interp,
     prep: &Prep,
@@ -142,7 +158,7 @@ pub(super) fn stand_in(
     scalar_x: bool,
     x: &Tensor,
 ) -> Result<Option<StandIn>, Flow> {
-    {
+    let branch_changes = {
         let compiled = prep.compiled.borrow();
         let Some(Ok(recorded)) = &*compiled else {
             return Ok(None);
@@ -151,20 +167,35 @@ pub(super) fn stand_in(
             return Ok(None);
         }
         // An output array of another size than at recording: recorded again below.
-        if recorded.y_shape == p.y_shape() && interp.reads_unchanged(&recorded.reads) {
-            return Ok(Some(recorded.tape.clone()));
+        let current = recorded.y_shape == p.y_shape() && interp.reads_unchanged(&recorded.reads);
+        // A guard that cannot be computed at `x` is the function's error there: recording
+        // again raises it from the function, with its span.
+        let holds = |tape: &StandIn| tape.branches_hold(x).unwrap_or(false);
+        match current.then(|| holds(&recorded.tape)) {
+            Some(true) => return Ok(Some(recorded.tape.clone())),
+            Some(false) => recorded.branch_changes + 1,
+            None => recorded.branch_changes,
         }
-    }
+    };
     let derived = prep
         .plan
         .as_ref()
         .is_some_and(|plan| plan.has_nonzeros_program());
+    if branch_changes > BRANCH_CHANGES {
+        *prep.compiled.borrow_mut() = Some(Err(format!(
+            "the branches it takes changed at {BRANCH_CHANGES} inputs already"
+        )));
+        return Ok(None);
+    }
     if derived || !x.is_plain() {
         return Ok(None);
     }
-    let again = record(interp, p, scalar_x, x, None)?;
-    let tape = match &again {
-        Some(Ok(recorded)) => Some(recorded.tape.clone()),
+    let mut again = record(interp, p, scalar_x, x, None)?;
+    let tape = match &mut again {
+        Some(Ok(recorded)) => {
+            recorded.branch_changes = branch_changes;
+            Some(recorded.tape.clone())
+        }
         _ => None,
     };
     *prep.compiled.borrow_mut() = again;
