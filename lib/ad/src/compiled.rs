@@ -127,6 +127,13 @@ pub fn compare(
     Ok(outcome)
 }
 
+/// The error of a replay at an input where a comparison has another outcome than at recording.
+pub fn branch_changed() -> AdError {
+    AdError::Argument(
+        "AutoReverseDiff(compile=true): a comparison in the function has another outcome at this input than when the tape was recorded, so the compiled tape would give a wrong derivative; prepare again at this input or use AutoReverseDiff()".into(),
+    )
+}
+
 /// A function recorded once and replayed for new inputs of the recorded shape.
 pub struct CompiledTape {
     steps: Vec<Step>,
@@ -238,9 +245,7 @@ impl CompiledTape {
                     let [a, b] = &guard.operands;
                     let (a, b) = (fetch(&values, a), fetch(&values, b));
                     if mask(&a, &b, &*guard.test)? != guard.outcome {
-                        return Err(AdError::Argument(
-                            "AutoReverseDiff(compile=true): a comparison in the function has another outcome at this input than when the tape was recorded, so the compiled tape would give a wrong derivative; prepare again at this input or use AutoReverseDiff()".into(),
-                        ));
+                        return Err(branch_changed());
                     }
                 }
             }

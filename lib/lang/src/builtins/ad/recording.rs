@@ -101,7 +101,19 @@ pub(super) fn record(
                 &format!("{backend}: the tape is recorded at every call because {why}"),
             );
         }
-        (tape, reads)
+        // Scalar code without effects (running it again is invisible) is traced too: as a
+        // program with guards, the format of the other recordings, it replays without a
+        // primitive call per number.
+        let scalar = match (&tape, reads.effect()) {
+            (Ok(_), None) => Some(trace(interp, p, scalar_x, x)?),
+            _ => None,
+        };
+        match scalar.map(|t| (scalar_program(t.program, &t.reads), t.reads)) {
+            Some((Ok(program), traced_reads)) => {
+                (Ok(StandIn::Program(Rc::new(program))), traced_reads)
+            }
+            _ => (tape, reads),
+        }
     } else if backend.traces_symbolically() || backend.runs_on_recording() {
         let Traced { program, reads } = match traced {
             Some(traced) => traced,
@@ -118,13 +130,7 @@ pub(super) fn record(
             }
             program
         } else {
-            program.and_then(|program| match reads.effect() {
-                Some(effect) => Err(effect.to_string()),
-                None if !program.scalar_code(SCALAR_CODE) => Err(
-                    "it computes on whole arrays, which run as fast as a recording would".into(),
-                ),
-                None => Ok(program),
-            })
+            scalar_program(program, &reads)
         };
         (program.map(|p| StandIn::Program(Rc::new(p))), reads)
     } else {
@@ -138,6 +144,21 @@ pub(super) fn record(
         reads,
         branch_changes: 0,
     })))
+}
+
+/// A traced program that forward and reverse mode run instead of the function: one without
+/// effects, of scalar code; otherwise why not.
+fn scalar_program(
+    program: Result<Program, String>,
+    reads: &crate::eval::reads::ReadLog,
+) -> Result<Program, String> {
+    program.and_then(|program| match reads.effect() {
+        Some(effect) => Err(effect.to_string()),
+        None if !program.scalar_code(SCALAR_CODE) => {
+            Err("it computes on whole arrays, which run as fast as a recording would".into())
+        }
+        None => Ok(program),
+    })
 }
 
 /// How many times a preparation records a function again because an input took other
@@ -169,9 +190,13 @@ pub(super) fn stand_in(
         // An output array of another size than at recording: recorded again below.
         let current = recorded.y_shape == p.y_shape() && interp.reads_unchanged(&recorded.reads);
         // A guard that cannot be computed at `x` is the function's error there: recording
-        // again raises it from the function, with its span.
-        let holds = |tape: &StandIn| tape.branches_hold(x).unwrap_or(false);
-        match current.then(|| holds(&recorded.tape)) {
+        // again raises it from the function, with its span (a compiled tape's replay raises
+        // it at once, as a tape would).
+        let holds = |tape: &StandIn| match tape.branches_hold(x) {
+            Err(e) if p.backend.compiles_tape() => Err(Flow::from(e)),
+            held => Ok(held.unwrap_or(false)),
+        };
+        match current.then(|| holds(&recorded.tape)).transpose()? {
             Some(true) => return Ok(Some(recorded.tape.clone())),
             Some(false) => recorded.branch_changes + 1,
             None => recorded.branch_changes,
@@ -181,6 +206,10 @@ pub(super) fn stand_in(
         .plan
         .as_ref()
         .is_some_and(|plan| plan.has_nonzeros_program());
+    if branch_changes > 0 && p.backend.compiles_tape() {
+        // As a compiled tape's replay does.
+        return Err(difflab_ad::compiled::branch_changed().into());
+    }
     if branch_changes > BRANCH_CHANGES {
         *prep.compiled.borrow_mut() = Some(Err(format!(
             "the branches it takes changed at {BRANCH_CHANGES} inputs already"
