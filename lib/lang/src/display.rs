@@ -63,6 +63,9 @@ pub fn plain(v: &Value) -> String {
             if let Some(text) = crate::builtins::ad::tracers::tracer_array_plain(&a.data) {
                 return text;
             }
+            if a.is_diagonal() && a.data.is_plain() {
+                return show::diagonal_plain(a.eltype, a.data.primal().view(), None);
+            }
             let text = show::dense_plain(a.eltype, a.data.primal().view(), None);
             if let Some((parent, indices)) = crate::builtins::views::view_parent(&a) {
                 // Julia's header of a view: `2-element view(::Vector{Float64}, 2:3) with …`.

@@ -72,6 +72,8 @@ pub enum Prim {
     SparseMatrixCSC,
     /// `SparseVector`
     SparseVector,
+    /// LinearAlgebra's `Diagonal`
+    Diagonal,
     /// `AbstractSet`
     AbstractSet,
     /// `Set{T}`
@@ -121,6 +123,7 @@ impl Prim {
             "UnitRange" | "StepRange" | "StepRangeLen" => Prim::Range,
             "SparseMatrixCSC" | "AbstractSparseMatrix" => Prim::SparseMatrixCSC,
             "SparseVector" | "AbstractSparseVector" => Prim::SparseVector,
+            "Diagonal" => Prim::Diagonal,
             "AbstractSet" => Prim::AbstractSet,
             "Set" => Prim::Set,
             "AbstractDict" => Prim::AbstractDict,
@@ -165,6 +168,7 @@ impl Prim {
             Prim::Range => "UnitRange",
             Prim::SparseMatrixCSC => "SparseMatrixCSC",
             Prim::SparseVector => "SparseVector",
+            Prim::Diagonal => "Diagonal",
             Prim::AbstractSet => "AbstractSet",
             Prim::Set => "Set",
             Prim::AbstractDict => "AbstractDict",
@@ -191,7 +195,7 @@ impl Prim {
             Prim::Matrix => &[Prim::AbstractMatrix, Prim::Array],
             Prim::AbstractRange => &[Prim::AbstractVector],
             Prim::Range => &[Prim::AbstractRange],
-            Prim::SparseMatrixCSC => &[Prim::AbstractMatrix],
+            Prim::SparseMatrixCSC | Prim::Diagonal => &[Prim::AbstractMatrix],
             Prim::SparseVector => &[Prim::AbstractVector],
             Prim::Set => &[Prim::AbstractSet],
             Prim::Dict => &[Prim::AbstractDict],
@@ -518,6 +522,11 @@ impl Type {
             Value::Array(a) => {
                 let a = a.borrow();
                 let sparse = matches!(a.structure, crate::value::Structure::Sparse(_));
+                if a.is_diagonal() {
+                    let element = element_type(a.eltype);
+                    let storage = applied(Prim::Vector, element.clone());
+                    return Type::Applied(Prim::Diagonal, Rc::from(vec![element, storage]));
+                }
                 let rank = match a.data.shape().len() {
                     1 if sparse => Prim::SparseVector,
                     2 if sparse => Prim::SparseMatrixCSC,

@@ -119,7 +119,9 @@ pub enum Structure {
     /// A plain `Array`.
     #[default]
     Dense,
-    /// Built by `Diagonal(…)`: under sparsity tracing, the methods of Julia's `Diagonal` type
+    /// Julia's `Diagonal` (built by `Diagonal(…)`, `I(n)`, and kept by the operations that keep
+    /// it in Julia): its type and display are `Diagonal`'s, a write of a nonzero off the
+    /// diagonal is an error, and under sparsity tracing the methods of Julia's `Diagonal` type
     /// apply while its off-diagonal entries are constant (`builtins::linalg::diagonal`).
     Diagonal,
     /// A `SparseMatrixCSC` (or, for a vector, a `SparseVector`) of numbers carrying
@@ -130,6 +132,11 @@ pub enum Structure {
 }
 
 impl Array {
+    /// True for a matrix built by `Diagonal` (or `I(n)`): Julia's `Diagonal` type.
+    pub fn is_diagonal(&self) -> bool {
+        self.structure == Structure::Diagonal && self.data.shape().len() == 2
+    }
+
     /// A plain array.
     pub fn new(eltype: ElType, data: Tensor) -> Array {
         Array {
@@ -471,6 +478,7 @@ impl Value {
                         format!("{kind}{{{element}, Int64}}")
                     }
                     (Tensor::Tracer(tr), _) => crate::show::array_type_name(tracer_type(tr), ndims),
+                    _ if a.is_diagonal() => crate::show::diagonal_type_name(a.eltype),
                     _ => crate::show::type_name(a.eltype, ndims),
                 }
             }

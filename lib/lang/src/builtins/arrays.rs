@@ -823,7 +823,14 @@ fn array_from(interp: &mut Interp, mut args: Args) -> EvalResult {
     args.arity("Array", 1, 1)?;
     match &args.pos[0] {
         Value::Sparse(_) => super::sparse::to_dense(&args.pos[0]),
-        Value::Array(_) => Ok(deep_copy(&args.pos[0])),
+        Value::Array(_) => {
+            let copy = deep_copy(&args.pos[0]);
+            if let Value::Array(a) = &copy {
+                // `Matrix(D)` of a `Diagonal` is a plain `Matrix`.
+                a.borrow_mut().structure = crate::value::Structure::Dense;
+            }
+            Ok(copy)
+        }
         other => collect_(interp, Args::positional(vec![other.clone()])),
     }
 }

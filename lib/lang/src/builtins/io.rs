@@ -181,7 +181,11 @@ fn display_(interp: &mut Interp, args: Args) -> EvalResult {
 fn show_(interp: &mut Interp, mut args: Args) -> EvalResult {
     let target = target_of(&mut args);
     prepare(interp, &args.pos)?;
-    let text: String = args.pos.iter().map(repr).collect();
+    let text: String = match args.pos.as_slice() {
+        // `show(io, "text/plain", x)`: the display form, as `repr("text/plain", x)`.
+        [Value::Str(mime), x] if mime.as_str() == "text/plain" => plain(x),
+        _ => args.pos.iter().map(repr).collect(),
+    };
     emit(interp, &target, &text)?;
     Ok(Value::Nothing)
 }
@@ -516,7 +520,7 @@ crate::builtins! {
     "println" => println_, false, "    println([io,] xs...)\n\nPrints the arguments (strings without quotes) and a newline; `io` may be `stdout` or `stderr`.\n\n```\njulia> println(\"x = \", 1.5)\nx = 1.5\n```";
     "print" => print_, false, "    print([io,] xs...)\n\nPrints the arguments without a newline.\n\n```\njulia> print(\"a\", 1); println()\na1\n```";
     "display" => display_, false, "    display(x)\n\nShows `x` with its richest rendering: a table as HTML and a plot as an image in a notebook; text in the terminal.\n\n```\njulia> display([1, 2])\n2-element Vector{Int64}:\n 1\n 2\n```";
-    "show" => show_, false, "    show([io,] x)\n\nWrites the compact representation of `x` (strings quoted).\n\n```\njulia> show(\"a\"); println()\n\"a\"\n```";
+    "show" => show_, false, "    show([io,] x)\n    show(io, \"text/plain\", x)\n\nWrites the compact representation of `x` (strings quoted); with the MIME type `\"text/plain\"`, the form the REPL displays.\n\n```\njulia> show(\"a\"); println()\n\"a\"\n\njulia> sprint(show, \"text/plain\", [1, 2])\n\"2-element Vector{Int64}:\\n 1\\n 2\"\n```";
     "string" => string_, false, "    string(xs...)\n\nThe arguments printed into one string.\n\n```\njulia> string(\"n = \", 3)\n\"n = 3\"\n```";
     "repr" => repr_, false, "    repr(x)\n    repr(\"text/plain\", x)\n\nThe compact representation of `x` as a string, or with the MIME type `\"text/plain\"` its display (as the REPL shows it).\n\n```\njulia> repr(\"a\")\n\"\\\"a\\\"\"\n\njulia> repr(\"text/plain\", 'a')\n\"'a': ASCII/Unicode U+0061 (category Ll: Letter, lowercase)\"\n```";
     "summary" => summary_, false, "    summary(x)\n\nA one-line description of `x`: its dimensions and type for arrays and ranges, the size of a `Dict` or `Set`, the type of anything else.\n\n```\njulia> summary([1.0, 2.0]), summary(zeros(2, 3)), summary(1:3)\n(\"2-element Vector{Float64}\", \"2×3 Matrix{Float64}\", \"3-element UnitRange{Int64}\")\n\njulia> summary(Dict(\"a\" => 1)), summary(1.5)\n(\"Dict{String, Int64} with 1 entry\", \"Float64\")\n```";

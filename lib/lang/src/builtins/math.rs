@@ -210,7 +210,8 @@ fn inv_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("inv", 1, 1)?;
     match &args.pos[0] {
         Value::Array(a) if a.borrow().data.shape().len() == 2 => {
-            super::linalg::inv_matrix(interp, &args.pos[0])
+            let inverse = super::linalg::inv_matrix(interp, &args.pos[0])?;
+            Ok(super::linalg::diagonal::keep_unary(&args.pos[0], inverse))
         }
         _ => unary(UnaryFn::Inv, &args),
     }

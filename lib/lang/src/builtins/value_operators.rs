@@ -51,7 +51,8 @@ pub fn unary(op: UnaryOp, _dotted: bool, v: &Value) -> EvalResult {
                 ElType::Float64
             };
             let t = ops::unary(f, x.tensor())?;
-            Ok(from_tensor(t, eltype, x.scalar))
+            let result = from_tensor(t, eltype, x.scalar);
+            Ok(crate::builtins::linalg::diagonal::keep_unary(v, result))
         }
         // A traced Bool (SparseConnectivityTracer overloads `!`): the negation has no derivative,
         // so it is `1 - sign(x)` on the values 0 and 1 (a global tracer has no value to check).
@@ -156,6 +157,9 @@ pub fn adjoint(v: &Value) -> EvalResult {
             };
             let mut out = Array::new(a.eltype, data);
             out.row_adjoint = row;
+            if a.is_diagonal() {
+                out.structure = a.structure.clone();
+            }
             Ok(Value::Array(Rc::new(RefCell::new(out))))
         }
         Value::Range(r) => adjoint(&from_tensor(range_tensor(r)?, r.eltype(), false)),

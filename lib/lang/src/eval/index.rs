@@ -14,7 +14,7 @@ use crate::error::{fail, EvalResult, Flow};
 use crate::show::ElType;
 use crate::value::convert::{number, range_element};
 use crate::value::iterate::elements;
-use crate::value::{Array, Range, Value};
+use crate::value::{Array, Range, Structure, Value};
 use difflab_ad::tensor::unravel;
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::{Expr, Name};
@@ -454,7 +454,7 @@ impl Interp {
                 if let Some(x) = plain_scalar(&v)? {
                     // The common `x[i, j] = 1.0`: integer indices, nothing else to read.
                     let mut a = cell.borrow_mut();
-                    let (eltype, linked) = (a.eltype, a.links.is_some());
+                    let (eltype, linked) = (a.eltype, a.links.is_some() || a.is_diagonal());
                     if let (false, Tensor::Plain(data)) = (linked, &mut a.data) {
                         if let Some(ix) = cartesian_index(data.shape(), indices) {
                             check_eltype(eltype, x)?;
@@ -738,6 +738,9 @@ impl Written {
 /// Writes a scalar, or an array with one element per position, at `pos`.
 fn write_positions(a: &mut Array, pos: &[usize], written: Written) -> Result<(), Flow> {
     let source = match (written, &mut a.data) {
+        (Written::Plain(x), Tensor::Plain(_)) if a.structure == Structure::Diagonal => {
+            Tensor::scalar(x)
+        }
         (Written::Plain(x), Tensor::Plain(data)) => {
             check_eltype(a.eltype, x)?;
             let data = Rc::make_mut(data);
@@ -754,6 +757,7 @@ fn write_positions(a: &mut Array, pos: &[usize], written: Written) -> Result<(),
 
 /// Writes `source` (one element per position, or one for all) at `pos` of `a`.
 pub(crate) fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Result<(), Flow> {
+    crate::builtins::linalg::diagonal::check_write(a, pos, source)?;
     if source.len() != pos.len() && source.len() != 1 {
         return Err(fail(
             ErrorKind::DimensionMismatch,

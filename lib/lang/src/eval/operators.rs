@@ -138,6 +138,20 @@ impl Interp {
         if let Some(v) = scalar_binary(op, a, b)? {
             return Ok(v);
         }
+        let result = self.binary_of_containers(op, dotted, a, b)?;
+        Ok(crate::builtins::linalg::diagonal::keep_binary(
+            op, a, b, result,
+        ))
+    }
+
+    /// [`Interp::binary`] when an operand is not a plain number.
+    fn binary_of_containers(
+        &mut self,
+        op: BinOp,
+        dotted: bool,
+        a: &Value,
+        b: &Value,
+    ) -> EvalResult {
         if super::methods::involves_user_values(dotted, a, b) {
             if let Some(result) = self.binary_user(op, dotted, a, b) {
                 return result;

@@ -27,12 +27,9 @@ pub fn dense_plain(elt: ElType, a: ArrayViewD<f64>, screen: Option<(usize, usize
         return dense_inline(elt, a);
     }
     let mut out = summary(elt, shape);
-    out.push(':');
-    if screen.0 <= 4 {
-        out.push_str(" …");
+    if !super::open_body(&mut out, screen) {
         return out;
     }
-    out.push('\n');
     let compact = shape.get(1).is_some_and(|&cols| cols > 1);
     match shape.len() {
         0 => out.push_str(&element(elt, a[IxDyn(&[])], false)),
@@ -42,6 +39,41 @@ pub fn dense_plain(elt: ElType, a: ArrayViewD<f64>, screen: Option<(usize, usize
         }
         _ => print_slices(&mut out, elt, &a, compact, screen),
     }
+    out
+}
+
+/// Julia's REPL display of a `Diagonal` matrix: `2×2 Diagonal{Float64, Vector{Float64}}:`,
+/// then the rows with each entry off the diagonal printed as a centred `⋅` as wide as the
+/// zero it stands for.
+pub fn diagonal_plain(elt: ElType, a: ArrayViewD<f64>, screen: Option<(usize, usize)>) -> String {
+    let screen = screen.unwrap_or_else(super::screen);
+    let shape = a.shape();
+    let mut out = format!(
+        "{} {}",
+        super::dims_string(shape),
+        super::diagonal_type_name(elt)
+    );
+    let [rows, cols] = *shape else {
+        return out;
+    };
+    if a.is_empty() {
+        return out;
+    }
+    if !super::open_body(&mut out, screen) {
+        return out;
+    }
+    let entry = |i: usize, j: usize| {
+        if i == j {
+            return cell(elt, a[[i, j].as_slice()], cols > 1);
+        }
+        // Measured as the zero it stands for (`-D` stores `-0.0` there).
+        let zero = cell(elt, 0.0, cols > 1);
+        Cell {
+            text: super::sparse::centered_dot(zero.text.chars().count()),
+            align: zero.align,
+        }
+    };
+    print_matrix(&mut out, rows, cols, &entry, Some(screen));
     out
 }
 

@@ -18,7 +18,7 @@ mod sparse;
 #[cfg(test)]
 mod sparse_tests;
 
-pub use dense::{dense_in_container, dense_inline, dense_plain};
+pub use dense::{dense_in_container, dense_inline, dense_plain, diagonal_plain};
 pub use float::{float, float_compact};
 pub(crate) use matrix::{print_matrix, Cell};
 pub use range::range_plain;
@@ -88,6 +88,24 @@ pub fn type_name(elt: ElType, ndims: usize) -> String {
     }
 }
 
+/// Ends a display's summary line: `:` and a newline before the body, or ` …` when the
+/// screen is too short for one (false: nothing more is shown).
+pub(super) fn open_body(out: &mut String, screen: (usize, usize)) -> bool {
+    out.push(':');
+    if screen.0 <= 4 {
+        out.push_str(" …");
+        return false;
+    }
+    out.push('\n');
+    true
+}
+
+/// `Diagonal{T, Vector{T}}`.
+pub fn diagonal_type_name(elt: ElType) -> String {
+    let element = elt.name();
+    format!("Diagonal{{{element}, Vector{{{element}}}}}")
+}
+
 /// `Vector{T}`, `Matrix{T}` or `Array{T, n}` for the element type named `element`.
 pub fn array_type_name(element: &str, ndims: usize) -> String {
     match ndims {
@@ -118,7 +136,7 @@ pub fn dims_string(shape: &[usize]) -> String {
 
 /// How one array entry prints inside an array of element type `elt` (Julia prints with the
 /// element type already known, so Bools are `1`/`0`).
-fn element(elt: ElType, x: f64, compact: bool) -> String {
+pub(crate) fn element(elt: ElType, x: f64, compact: bool) -> String {
     match elt {
         ElType::Float64 if compact => float_compact(x),
         ElType::Float64 => float(x),

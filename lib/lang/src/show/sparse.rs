@@ -29,12 +29,9 @@ pub fn sparse_plain(m: &CsMatView<f64>, elt: ElType, screen: Option<(usize, usiz
     if rows == 0 || cols == 0 {
         return out;
     }
-    out.push(':');
-    if screen.0 <= 4 {
-        out.push_str(" …");
+    if !super::open_body(&mut out, screen) {
         return out;
     }
-    out.push('\n');
     if rows.max(cols) < 16 {
         let compact = cols > 1;
         let entry = |i: usize, j: usize| {
@@ -58,7 +55,7 @@ pub fn sparse_plain(m: &CsMatView<f64>, elt: ElType, screen: Option<(usize, usiz
 }
 
 /// Julia's `Base.replace_with_centered_mark`: `⋅` at position `ceil(width / 2)`.
-fn centered_dot(width: usize) -> String {
+pub(super) fn centered_dot(width: usize) -> String {
     let at = width.div_ceil(2).max(1);
     (1..=width.max(1))
         .map(|k| if k == at { '⋅' } else { ' ' })

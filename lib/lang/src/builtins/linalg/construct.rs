@@ -175,7 +175,8 @@ fn identity_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("I", 1, 1)?;
     let n = crate::builtins::to_size(&args.pos[0], "I")?;
     interp.check_alloc(n.saturating_mul(n))?;
-    Ok(from_tensor(identity(n), ElType::Float64, false))
+    let matrix = from_tensor(identity(n), ElType::Bool, false);
+    Ok(super::diagonal::marked(matrix))
 }
 
 /// `triu` and `tril`: keeps the entries with `j - i >= k` (upper) or `j - i <= k` (lower).
@@ -264,9 +265,9 @@ fn diagonal_(interp: &mut Interp, args: Args) -> EvalResult {
             let (t, eltype) = matrix_tensor(interp, other, "Diagonal")?;
             match *t.shape() {
                 [_] => other.clone(),
-                [m, n] if m == n => {
+                [m, n] => {
                     let pos = diagonal_positions(m, n, 0);
-                    from_tensor(ops::gather(&t, &pos, &[n])?, eltype, false)
+                    from_tensor(ops::gather(&t, &pos, &[m.min(n)])?, eltype, false)
                 }
                 _ => {
                     return Err(fail(
@@ -413,11 +414,11 @@ crate::builtins! {
     "normalize" => normalize_, false, "    normalize(v, p = 2)\n\n`v` divided by its `p`-norm (differentiable).\n\n```\njulia> normalize([3.0, 4.0])\n2-element Vector{Float64}:\n 0.6\n 0.8\n```";
     "diag" => diag_, false, "    diag(A, k=0)\n\nThe `k`-th diagonal of a matrix as a vector.\n\n```\njulia> diag([1 2; 3 4])\n2-element Vector{Int64}:\n 1\n 4\n```";
     "diagm" => diagm, false, "    diagm(v)\n    diagm(k => v, ...)\n    diagm(m, n, k => v, ...)\n\nA matrix with `v` on its `k`-th diagonal (square unless m×n is given).\n\n```\njulia> diagm([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
-    "Diagonal" => diagonal_, false, "    Diagonal(v)\n    Diagonal(A)\n\nThe square matrix with the vector `v` on its diagonal and zeros elsewhere, or the diagonal part of a square matrix `A`. It is a plain `Matrix` here, not Julia's lazy `Diagonal` type, so it prints as a dense matrix; it differentiates like `diagm`, and under sparsity detection `det`, `logdet`, `inv` and `exp` of it follow the rules of Julia's `Diagonal` (only distinct diagonal entries interact in `det`) while its off-diagonal entries stay constant.\n\n```\njulia> Diagonal([1.0, 2.0])\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  2.0\n```";
+    "Diagonal" => diagonal_, false, "    Diagonal(v)\n    Diagonal(A)\n\nJulia's `Diagonal` matrix: the vector `v` on the diagonal and zeros elsewhere, or the main diagonal of a matrix `A` (square, of the smaller side). It prints as Julia prints it, with `⋅` off the diagonal, and its type is `Diagonal{T, Vector{T}}` (a subtype of `AbstractMatrix`, not of `Matrix`); its numbers are stored densely here. Sums, differences and products of `Diagonal`s, products and quotients with a number, `-D`, `D'`, `transpose(D)`, `inv(D)` and `copy(D)` are `Diagonal`s; other operations give a `Matrix` (`Matrix(D)` converts). Writing a nonzero off the diagonal is an `ArgumentError`. It differentiates like `diagm`, and under sparsity detection `det`, `logdet`, `inv` and `exp` of it follow the rules of Julia's `Diagonal` (only distinct diagonal entries interact in `det`) while its off-diagonal entries stay constant.\n\n```\njulia> D = Diagonal([1.0, 2.0])\n2×2 Diagonal{Float64, Vector{Float64}}:\n 1.0   ⋅ \n  ⋅   2.0\n\njulia> 2D * D\n2×2 Diagonal{Float64, Vector{Float64}}:\n 2.0   ⋅ \n  ⋅   8.0\n\njulia> D + [0.0 1.0; 0.0 0.0]\n2×2 Matrix{Float64}:\n 1.0  1.0\n 0.0  2.0\n\njulia> Diagonal([1 2 3; 4 5 6])\n2×2 Diagonal{Int64, Vector{Int64}}:\n 1  ⋅\n ⋅  5\n```";
     "Symmetric" => symmetric_, false, "    Symmetric(A, uplo=:U)\n\nThe symmetric matrix whose upper (`:U`) or lower (`:L`) triangle is that of the square matrix `A`, mirrored across the diagonal. It is a plain (dense or sparse) matrix here, not Julia's wrapper type.\n\n```\njulia> Symmetric([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 2  4\n```";
     "tr" => tr_, false, "    tr(A)\n\nThe trace (sum of the diagonal).\n\n```\njulia> tr([1 2; 3 4])\n5\n```";
     "kron" => kron_, false, "    kron(A, B)\n\nThe Kronecker product (of two vectors: a vector). With a sparse factor the product is sparse.\n\n```\njulia> kron([1 0; 0 1], [1 2])\n2×4 Matrix{Int64}:\n 1  2  0  0\n 0  0  1  2\n```";
-    "I" => identity_, false, "    I(n)\n\nThe n×n identity matrix (dense `Float64`). The bare `I` is Julia's uniform identity: `λ*I` scales it, and it takes the size of the square matrix it meets (`A + λ*I`, `A - I`, `I * x`, `I \\ b`; sparse `A` stays sparse); `(λ*I)(n)` is the n×n matrix.\n\n```\njulia> I(2)\n2×2 Matrix{Float64}:\n 1.0  0.0\n 0.0  1.0\n\njulia> [1.0 2.0; 3.0 4.0] + 2I\n2×2 Matrix{Float64}:\n 3.0  2.0\n 3.0  6.0\n```";
+    "I" => identity_, false, "    I(n)\n\nThe n×n identity matrix, a `Diagonal{Bool, Vector{Bool}}` as in Julia (arithmetic promotes it: `2I(2)` holds `Int`s, `A + I(2)` is a `Matrix`). The bare `I` is Julia's uniform identity: `λ*I` scales it, and it takes the size of the square matrix it meets (`A + λ*I`, `A - I`, `I * x`, `I \\ b`; sparse `A` stays sparse); `(λ*I)(n)` is the n×n matrix.\n\n```\njulia> I(3)\n3×3 Diagonal{Bool, Vector{Bool}}:\n 1  ⋅  ⋅\n ⋅  1  ⋅\n ⋅  ⋅  1\n\njulia> [1.0 2.0; 3.0 4.0] + 2I\n2×2 Matrix{Float64}:\n 3.0  2.0\n 3.0  6.0\n```";
     "Hermitian" => hermitian_, false, "    Hermitian(A, uplo=:U)\n\nThe Hermitian matrix whose upper (`:U`) or lower (`:L`) triangle is that of the square matrix `A`; for real matrices (all of difflab's), the same as `Symmetric`, and a plain matrix.\n\n```\njulia> Hermitian([1.0 2.0; 3.0 4.0], :L)\n2×2 Matrix{Float64}:\n 1.0  3.0\n 3.0  4.0\n```";
     "UpperTriangular" => upper_triangular_, false, "    UpperTriangular(A)\n\nThe upper triangle of a matrix (the entries on and above the diagonal, the others zero), as a plain matrix of the same kind (`triu(A)`; Julia's is a lazy wrapper).\n\n```\njulia> UpperTriangular([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  2\n 0  4\n```";
     "LowerTriangular" => lower_triangular_, false, "    LowerTriangular(A)\n\nThe lower triangle of a matrix (the entries on and below the diagonal, the others zero), as a plain matrix of the same kind (`tril(A)`).\n\n```\njulia> LowerTriangular([1 2; 3 4])\n2×2 Matrix{Int64}:\n 1  0\n 3  4\n```";
