@@ -58,6 +58,9 @@ pub fn print_string(v: &Value) -> String {
 /// limited, as Julia's REPL shows them: vectors and matrices inside them are elided with `…`.
 pub fn plain(v: &Value) -> String {
     match v {
+        Value::Struct(s) if s.displayed.borrow().is_some() => {
+            s.displayed.borrow().clone().unwrap_or_default()
+        }
         Value::Array(a) => {
             let a = a.borrow();
             if let Some(text) = crate::builtins::ad::tracers::tracer_array_plain(&a.data) {

@@ -448,6 +448,9 @@ pub struct StructValue {
     pub fields: RefCell<Vec<Value>>,
     /// The text of the user's `show` method, filled in before the value is displayed.
     pub shown: RefCell<Option<String>>,
+    /// The text of the user's `show(io, ::MIME"text/plain", x)` method, filled in before the
+    /// value is displayed by the REPL or a notebook.
+    pub displayed: RefCell<Option<String>>,
 }
 
 impl Drop for StructValue {

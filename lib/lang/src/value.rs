@@ -390,6 +390,7 @@ impl Value {
             params: Rc::new(types),
             fields: RefCell::new(vec![first, second]),
             shown: RefCell::new(None),
+            displayed: RefCell::new(None),
         }))
     }
 

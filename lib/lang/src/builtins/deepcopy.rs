@@ -66,6 +66,7 @@ fn copy_of(interp: &Interp, v: &Value, copies: &mut Copies) -> Result<Value, Flo
                 params: s.params.clone(),
                 fields: RefCell::new(Vec::new()),
                 shown: RefCell::new(None),
+                displayed: RefCell::new(None),
             });
             copies.insert(address, Value::Struct(copy.clone()));
             let originals = s.fields.borrow().clone();

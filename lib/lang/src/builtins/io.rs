@@ -108,6 +108,38 @@ pub fn buffer_text(v: &Value) -> String {
     }
 }
 
+/// The MIME type `v` names: a string (`"text/plain"`) or a `MIME` instance.
+fn mime_name(v: &Value) -> Option<&str> {
+    match v {
+        Value::Str(name) => Some(name.as_str()),
+        other => super::mime::name_of(other),
+    }
+}
+
+/// `x` in the form of MIME type `mime` (`text/plain` only: the REPL's display), for `show`
+/// and `repr`; another type is Julia's `MethodError`.
+fn display_form(
+    interp: &mut Interp,
+    mime: &Value,
+    x: &Value,
+    function: &str,
+) -> Result<String, Flow> {
+    match mime_name(mime) {
+        Some("text/plain") => {
+            interp.prepare_plain_display(x)?;
+            Ok(plain(x))
+        }
+        Some(other) => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {function}(::MIME{{Symbol(\"{other}\")}}, ::{}): the text form is \"text/plain\"",
+                x.type_name()
+            ),
+        )),
+        None => unreachable!("checked by the caller"),
+    }
+}
+
 /// Fills in the text of user `show` methods for the values about to be printed.
 fn prepare(interp: &mut Interp, values: &[Value]) -> Result<(), Flow> {
     for v in values {
@@ -171,7 +203,9 @@ fn take_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn display_(interp: &mut Interp, args: Args) -> EvalResult {
-    prepare(interp, &args.pos)?;
+    for v in &args.pos {
+        interp.prepare_plain_display(v)?;
+    }
     for v in &args.pos {
         interp.out.display(v);
     }
@@ -182,8 +216,8 @@ fn show_(interp: &mut Interp, mut args: Args) -> EvalResult {
     let target = target_of(&mut args);
     prepare(interp, &args.pos)?;
     let text: String = match args.pos.as_slice() {
-        // `show(io, "text/plain", x)`: the display form, as `repr("text/plain", x)`.
-        [Value::Str(mime), x] if mime.as_str() == "text/plain" => plain(x),
+        // `show(io, MIME"text/plain"(), x)`: the display form, as `repr("text/plain", x)`.
+        [mime, x] if mime_name(mime).is_some() => display_form(interp, mime, x, "show")?,
         _ => args.pos.iter().map(repr).collect(),
     };
     emit(interp, &target, &text)?;
@@ -237,7 +271,9 @@ fn repr_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("repr", 1, 2)?;
     prepare(interp, &args.pos)?;
     match args.pos.as_slice() {
-        [Value::Str(mime), x] if mime.as_str() == "text/plain" => Ok(Value::str(plain(x))),
+        [mime, x] if mime_name(mime).is_some() => {
+            Ok(Value::str(display_form(interp, mime, x, "repr")?))
+        }
         [x] => Ok(Value::str(repr(x))),
         [mime, _] => Err(fail(
             ErrorKind::MethodError,

@@ -44,6 +44,7 @@ pub mod line_plots;
 pub mod markers;
 pub mod math;
 pub mod matpower;
+pub mod mime;
 pub mod modules;
 pub mod mtx;
 pub mod number_facts;
@@ -324,8 +325,9 @@ pub(crate) fn call_library(
     interp.call_value(&f, args.pos, kw)
 }
 
-fn families() -> [&'static [Builtin]; 83] {
+fn families() -> [&'static [Builtin]; 84] {
     [
+        mime::BUILTINS,
         hashing::BUILTINS,
         files::BUILTINS,
         coloring_constant::BUILTINS,

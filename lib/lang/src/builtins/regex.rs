@@ -184,7 +184,7 @@ impl Object for Substitution {
     }
 }
 
-/// The value of a string macro literal: `r"…"flags`, `raw"…"`, `s"…"`.
+/// The value of a string macro literal: `r"…"flags`, `raw"…"`, `s"…"`, `v"…"`, `MIME"…"`.
 pub fn string_literal(prefix: Name, text: &str, flags: &str) -> EvalResult {
     let no_flags = || match flags {
         "" => Ok(()),
@@ -198,6 +198,7 @@ pub fn string_literal(prefix: Name, text: &str, flags: &str) -> EvalResult {
         "raw" => no_flags().map(|()| Value::str(text)),
         "v" => no_flags().and_then(|()| super::versions::literal(text)),
         "s" => no_flags().map(|()| Value::object(Substitution(text.into()))),
+        "MIME" => no_flags().map(|()| super::mime::mime_type(text)),
         other => Err(fail(
             ErrorKind::UndefVarError,
             format!("macro `@{other}_str` not defined"),

@@ -117,6 +117,20 @@ impl Interp {
                     other => other,
                 })
             }
+            // `MIME"text/plain"`: a string macro whose value is a type.
+            ExprKind::PrefixedStr {
+                prefix,
+                text,
+                flags,
+            } => {
+                let value = crate::builtins::regex::string_literal(*prefix, text, flags)?;
+                Type::from_value(&value).ok_or_else(|| {
+                    fail(
+                        ErrorKind::TypeError,
+                        format!("{prefix}\"{text}\" is not a type"),
+                    )
+                })
+            }
             _ => Err(fail(
                 ErrorKind::TypeError,
                 "expected a type name, such as Float64 or a struct's name",
@@ -655,6 +669,25 @@ impl Interp {
         self.prepare_display_at(v, 0)
     }
 
+    /// [`Interp::prepare_display`] for the REPL's display of `v` (`display(v)`, the value of
+    /// an input): a user value's `show(io, ::MIME"text/plain", x)` method, if it has one,
+    /// gives its text.
+    pub fn prepare_plain_display(&mut self, v: &Value) -> Result<(), Flow> {
+        if !self.extensions.contains_key(&Name::new("show")) {
+            return Ok(());
+        }
+        if let Value::Struct(s) = v {
+            let io = crate::builtins::io::buffer();
+            let mime = crate::builtins::mime::mime("text/plain");
+            let shown = self.call_extension(Name::new("show"), &[io.clone(), mime, v.clone()], &[]);
+            if let Some(result) = shown {
+                result?;
+                *s.displayed.borrow_mut() = Some(crate::builtins::io::buffer_text(&io));
+            }
+        }
+        self.prepare_display_at(v, 0)
+    }
+
     fn prepare_display_at(&mut self, v: &Value, depth: usize) -> Result<(), Flow> {
         if depth > 64 {
             return Ok(());
@@ -837,6 +870,7 @@ fn construct(ty: &Type, args: Vec<Value>, partial: bool) -> EvalResult {
         params,
         fields: RefCell::new(Vec::new()),
         shown: RefCell::new(None),
+        displayed: RefCell::new(None),
     };
     let mut fields = Vec::with_capacity(def.fields.len());
     for (i, v) in args.into_iter().enumerate() {

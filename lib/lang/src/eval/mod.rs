@@ -207,7 +207,7 @@ impl Interp {
         self.interrupt_caught = false;
         limits::install(self.config.memory_limit, self.interrupt.clone());
         let result = self.eval_block(program).and_then(|v| {
-            self.prepare_display(&v)?;
+            self.prepare_plain_display(&v)?;
             Ok(v)
         });
         Scope::collect_cycles();

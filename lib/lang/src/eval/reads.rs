@@ -254,6 +254,7 @@ fn snapshot_at(v: &Value, depth: usize) -> Value {
                     .collect(),
             ),
             shown: RefCell::new(None),
+            displayed: RefCell::new(None),
         })),
         // Boxes and containers the function may write into are copied; other objects (backends,
         // preparations) are kept by identity.

@@ -396,9 +396,13 @@ impl<'s> Parser<'s> {
         Ok((name, close.span))
     }
 
-    /// A type after `::` or `<:`: a name, `Module.Name`, with `{parameters}`.
+    /// A type after `::` or `<:`: a name, `Module.Name`, with `{parameters}`, or a string
+    /// macro naming one (`::MIME"text/plain"`).
     pub(super) fn parse_type(&mut self) -> PResult<Expr> {
         let token = self.peek_raw().clone();
+        if let TokenKind::PrefixedStr { .. } = token.kind {
+            return self.parse_primary();
+        }
         let TokenKind::Ident(name) = token.kind else {
             return Err(self.expected("a type name", &token));
         };
