@@ -116,6 +116,12 @@ pub fn plain(v: &Value) -> String {
             }
         }
         // Capitalized builtins are types and constructors (`Float64`, `AutoForwardDiff`).
+        v if crate::builtins::linalg::uniform::is_bare_identity(v) => {
+            format!(
+                "{}\ntrue*I",
+                crate::builtins::linalg::uniform::BARE_IDENTITY_TYPE
+            )
+        }
         Value::Builtin(b) if b.name.starts_with(char::is_uppercase) => b.name.to_string(),
         Value::Builtin(b) => format!("{} (generic function)", b.name),
         Value::Exception(e) => format!("{}({:?})", e.kind.name(), e.message),
@@ -469,7 +475,11 @@ impl Printer {
             Value::Sparse(s) if s.borrow().matrix.shape().0 * s.borrow().matrix.shape().1 == 0 => {
                 (plain(x), two_arg(self))
             }
-            Value::Function(_) | Value::Builtin(_) => (plain(x), two_arg(self)),
+            Value::Function(_) | Value::Builtin(_)
+                if !crate::builtins::linalg::uniform::is_bare_identity(x) =>
+            {
+                (plain(x), two_arg(self))
+            }
             _ => {
                 let text = two_arg(self);
                 (text.clone(), text)
@@ -504,6 +514,12 @@ fn leaf_repr(v: &Value) -> String {
             .def
             .name
             .map_or("#anonymous".to_string(), |n| n.to_string()),
+        v if crate::builtins::linalg::uniform::is_bare_identity(v) => {
+            format!(
+                "{}(true)",
+                crate::builtins::linalg::uniform::BARE_IDENTITY_TYPE
+            )
+        }
         Value::Builtin(b) => b.name.to_string(),
         Value::Exception(e) => format!("{}({:?})", e.kind.name(), e.message),
         Value::Object(o) => o.repr(),

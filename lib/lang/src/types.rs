@@ -571,6 +571,9 @@ impl Type {
             }
             // Types that are also constructors (`Float64`, `Char`) are types, not functions.
             Value::Builtin(b) if Prim::from_name(b.name).is_some() => Type::Prim(Prim::DataType),
+            v if crate::builtins::linalg::uniform::is_bare_identity(v) => {
+                Type::Named(Rc::from("UniformScaling"))
+            }
             Value::Function(_) | Value::Builtin(_) => Type::Prim(Prim::Function),
             Value::Exception(e) => Type::Named(Rc::from(e.kind.name())),
             Value::Type(_) => Type::Prim(Prim::DataType),

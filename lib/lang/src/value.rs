@@ -508,6 +508,9 @@ impl Value {
             Value::Builtin(b) if crate::types::Prim::from_name(b.name).is_some() => {
                 "DataType".into()
             }
+            v if crate::builtins::linalg::uniform::is_bare_identity(v) => {
+                crate::builtins::linalg::uniform::BARE_IDENTITY_TYPE.into()
+            }
             Value::Function(_) | Value::Builtin(_) => "Function".into(),
             Value::Exception(e) => e.kind.name().into(),
             Value::Object(o) => o.type_name(),

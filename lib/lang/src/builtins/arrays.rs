@@ -808,7 +808,9 @@ fn transpose_(_: &mut Interp, args: Args) -> EvalResult {
 
 fn array_from(interp: &mut Interp, mut args: Args) -> EvalResult {
     // `Matrix{Float64}(I, n, n)` arrives as `Matrix(Float64, I, n, n)`.
+    let given = args.pos.len();
     let elt = take_eltype(&mut args, ElType::Float64);
+    let explicit = args.pos.len() < given;
     // `Matrix{Float64}(undef, m, n)`, `Array{Int}(undef, (2, 3))`: zero-filled here.
     if let [Value::Nothing, dims @ ..] = args.pos.as_slice() {
         let shape = dims_from(dims, "Array")?;
@@ -817,7 +819,12 @@ fn array_from(interp: &mut Interp, mut args: Args) -> EvalResult {
     if let [scaling, m, n] = args.pos.as_slice() {
         let (m, n) = (to_size(m, "Matrix")?, to_size(n, "Matrix")?);
         if let Some(result) = super::linalg::uniform::materialize(interp, scaling, m, n) {
-            return result;
+            // `Matrix(I, n, n)` holds `Bool`s, as the scaling does; `Matrix{T}(I, n, n)` `T`s.
+            let matrix = result?;
+            if let (true, Value::Array(a)) = (explicit, &matrix) {
+                a.borrow_mut().eltype = elt;
+            }
+            return Ok(matrix);
         }
     }
     args.arity("Array", 1, 1)?;

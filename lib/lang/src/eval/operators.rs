@@ -96,6 +96,10 @@ pub(crate) fn compare(op: BinOp, x: f64, y: f64) -> bool {
 /// The element type of an arithmetic result.
 fn result_eltype(op: BinOp, a: ElType, b: ElType) -> ElType {
     let integral = |e| matches!(e, ElType::Int64 | ElType::Bool);
+    // Julia's `*` of two `Bool`s is their conjunction, a `Bool`.
+    if op == BinOp::Mul && a == ElType::Bool && b == ElType::Bool {
+        return ElType::Bool;
+    }
     if integral(a)
         && integral(b)
         && matches!(
@@ -250,7 +254,11 @@ impl Interp {
                 };
                 self.check_alloc(rows.saturating_mul(cols))?;
                 let product = ops::matmul(x.tensor(), y.tensor())?;
-                let eltype = result_eltype(op, x.eltype, y.eltype);
+                // Products are summed: of `Bool`s, that is an `Int`.
+                let eltype = match result_eltype(op, x.eltype, y.eltype) {
+                    ElType::Bool => ElType::Int64,
+                    other => other,
+                };
                 if x.row_adjoint() && y.tensor().shape().len() == 1 {
                     // A row times a column is a number of the elements' type (`[1, 2]' * [3, 4]`
                     // is the `Int` 11).
@@ -387,7 +395,7 @@ pub(crate) fn scalar_binary(op: BinOp, a: &Value, b: &Value) -> Result<Option<Va
     if let (Some(x), Some(y)) = (as_int(a), as_int(b)) {
         if let (Bool(p), Bool(q)) = (a, b) {
             match op {
-                BinOp::BitAnd => return Ok(Some(Bool(*p && *q))),
+                BinOp::BitAnd | BinOp::Mul => return Ok(Some(Bool(*p && *q))),
                 BinOp::BitOr => return Ok(Some(Bool(*p || *q))),
                 _ => {}
             }

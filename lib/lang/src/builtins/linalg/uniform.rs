@@ -32,6 +32,14 @@ impl Object for UniformScaling {
         )
     }
 
+    fn repr(&self) -> String {
+        format!(
+            "{}({})",
+            self.type_name(),
+            crate::display::repr(&self.scale)
+        )
+    }
+
     fn field(&self, name: &str) -> Option<Value> {
         (name == "λ").then(|| self.scale.clone())
     }
@@ -61,6 +69,15 @@ impl Object for UniformScaling {
         self
     }
 }
+
+/// True for the bare `I`: Julia's constant `UniformScaling{Bool}`, which is a builtin here so
+/// that `I(n)` is a call of it; it prints and names its type as Julia's constant does.
+pub fn is_bare_identity(v: &Value) -> bool {
+    matches!(v, Value::Builtin(b) if b.name == "I")
+}
+
+/// The type name of the bare `I`.
+pub const BARE_IDENTITY_TYPE: &str = "UniformScaling{Bool}";
 
 fn scaling(scale: Value) -> Value {
     Value::Object(Rc::new(Box::new(UniformScaling { scale })))
@@ -215,13 +232,14 @@ pub fn materialize(interp: &mut Interp, v: &Value, m: usize, n: usize) -> Option
         for k in 0..m.min(n) {
             eye[k * m + k] = 1.0;
         }
-        let eye = Value::array(ElType::Float64, &[m, n], eye);
+        let eye = Value::array(ElType::Bool, &[m, n], eye);
         interp.binary(BinOp::Mul, false, &scale, &eye)
     })())
 }
 
+/// `(λ*I)(n)`: the `Diagonal` of `n` λs.
 fn scaled_identity(interp: &mut Interp, scale: &Value, n: usize) -> Result<Value, Flow> {
     interp.check_alloc(n.saturating_mul(n))?;
-    let eye = from_tensor(identity(n), ElType::Float64, false);
+    let eye = super::diagonal::marked(from_tensor(identity(n), ElType::Bool, false));
     interp.binary(BinOp::Mul, false, scale, &eye)
 }
