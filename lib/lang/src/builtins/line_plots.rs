@@ -139,8 +139,10 @@ fn series_of(
         .collect())
 }
 
+/// A function to sample: a function, a composition, or a struct with a call method
+/// (`(l::Layer)(x) = …`; one without is a `MethodError` when sampled).
 fn is_function(v: &Value) -> bool {
-    matches!(v, Value::Function(_) | Value::Builtin(_))
+    matches!(v, Value::Function(_) | Value::Builtin(_) | Value::Struct(_))
         || matches!(v, Value::Object(o) if o.type_name() == "ComposedFunction")
 }
 
