@@ -335,6 +335,24 @@ pub struct Generator {
     pub iter: Expr,
 }
 
+/// True for the items of `(; a, b)` (each `name = name`, as the parser reads the shorthand):
+/// as an assignment target, it takes each name from the property of that name of the value.
+pub fn is_property_destructuring(items: &[Arg]) -> bool {
+    !items.is_empty()
+        && items.iter().all(|item| match &item.value.kind {
+            ExprKind::Assign {
+                op: None,
+                target,
+                value,
+                ..
+            } => matches!(
+                (&target.kind, &value.kind),
+                (ExprKind::Ident(a), ExprKind::Ident(b)) if a == b
+            ),
+            _ => false,
+        })
+}
+
 /// A binding pattern: a name or a (nested) tuple of names.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Pattern {

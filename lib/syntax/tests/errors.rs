@@ -143,6 +143,17 @@ const MESSAGES: &[(&str, &str, &str)] = &[
     ),
     ("1 = x", "invalid assignment location \"1\"", "1"),
     ("f(x) += 1", "invalid assignment location \"f(x)\"", "f(x)"),
+    // `(; a, b) = x` destructures properties; a named tuple with values is no target.
+    (
+        "(a = 1, b = 2) = x",
+        "invalid assignment location \"a = 1\"",
+        "a = 1",
+    ),
+    (
+        "(; a, b) += x",
+        "invalid assignment location \"(; a, b)\"",
+        "(; a, b)",
+    ),
     ("f (x)", "space before \"(\" not allowed in \"f (\"", "("),
     ("(1, 2]", "expected \",\" or \")\", found \"]\"", "]"),
     ("module M end", "\"module\" not supported", "module"),

@@ -49,6 +49,21 @@ impl Interp {
                 self.set_index(&container, indices, v)
                     .map_err(|f| self.locate(f, target.span))
             }
+            ExprKind::Tuple(parts) if difflab_syntax::ast::is_property_destructuring(parts) => {
+                // `(; a, b) = x`: `a = x.a`, `b = x.b`, all read before any is assigned.
+                let mut properties = Vec::with_capacity(parts.len());
+                for part in parts {
+                    if let ExprKind::Assign { target: name, .. } = &part.value.kind {
+                        if let ExprKind::Ident(field) = name.kind {
+                            properties.push((name, self.field(&v, field)?));
+                        }
+                    }
+                }
+                for (name, property) in properties {
+                    self.assign_to(name, property)?;
+                }
+                Ok(())
+            }
             ExprKind::Tuple(parts) => {
                 let mut items = crate::value::iterate::elements(&v)?;
                 let slurp = parts.last().filter(|p| p.splat);

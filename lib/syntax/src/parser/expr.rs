@@ -306,7 +306,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Fails unless `target` can be assigned to: a name, `x[i]`, `x.f`, or (for plain `=`) a
-    /// tuple of those whose last may be `name...`.
+    /// tuple of those whose last may be `name...`, or `(; a, b)`.
     fn check_target(&self, target: &Expr, plain: bool) -> PResult<()> {
         let ok = match &target.kind {
             ExprKind::Ident(_) | ExprKind::Index { .. } | ExprKind::Field { .. } => true,
@@ -314,6 +314,8 @@ impl<'s> Parser<'s> {
             ExprKind::TypeAssert { value, .. } if plain => {
                 matches!(value.kind, ExprKind::Ident(_))
             }
+            // `(; a, b) = x`: each name from the property of the same name.
+            ExprKind::Tuple(items) if plain && crate::ast::is_property_destructuring(items) => true,
             ExprKind::Tuple(items) if plain && !items.is_empty() => {
                 let last = items.len() - 1;
                 for (k, item) in items.iter().enumerate() {
