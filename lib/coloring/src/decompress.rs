@@ -7,7 +7,7 @@
 //! path only reads the plan built in `result.rs`. [`compress`] is the reference the tests use
 //! to check `decompress(compress(A)) == A`.
 
-use ndarray::{Array2, ArrayView2};
+use ndarray::{Array2, ArrayView2, ShapeBuilder};
 use sprs::CsMat;
 
 use crate::error::ColoringError;
@@ -119,6 +119,68 @@ pub fn decompress_into(
     check_compressed(b, expected, "compressed matrix")?;
     check_values(values, result)?;
     run_single_plan(&result.plan, values, b);
+    Ok(())
+}
+
+/// [`decompress_into`] from the compressed matrix given line by line: its columns (one per
+/// color, each of the matrix's height) for a column or symmetric result, its rows (each of
+/// the matrix's width) for a row result. AD computes them one color at a time, and a direct
+/// decompression reads them where they are instead of a matrix they are first copied into.
+///
+/// ```
+/// use difflab_coloring::{coloring, decompress_lines_into, ColoringProblem, GreedyColoringAlgorithm, SparsityPattern};
+/// use sprs::TriMat;
+/// let mut a = TriMat::new((2, 2));
+/// a.add_triplet(0, 0, 2.0);
+/// a.add_triplet(1, 1, 3.0);
+/// let pattern = SparsityPattern::from_csmat(&a.to_csc::<usize>());
+/// let result = coloring(&pattern, ColoringProblem::COLUMN, &GreedyColoringAlgorithm::default())?;
+/// // One color: the product with the sum of both columns.
+/// let mut values = vec![0.0; 2];
+/// decompress_lines_into(&mut values, &[&[2.0, 3.0]], &result)?;
+/// assert_eq!(values, [2.0, 3.0]);
+/// // A line of another length than the matrix's height, or another number of lines: an error.
+/// assert!(decompress_lines_into(&mut values, &[&[2.0]], &result).is_err());
+/// assert!(decompress_lines_into(&mut values, &[&[2.0, 3.0], &[1.0, 1.0]], &result).is_err());
+/// # Ok::<(), difflab_coloring::ColoringError>(())
+/// ```
+pub fn decompress_lines_into(
+    values: &mut [f64],
+    lines: &[&[f64]],
+    result: &ColoringResult,
+) -> Result<(), ColoringError> {
+    let (rows, cols) = single_shape(result)?;
+    let by_rows = result.row_groups().is_some();
+    let (count, lane) = if by_rows { (rows, cols) } else { (cols, rows) };
+    let found = (lines.len(), lines.first().map_or(lane, |l| l.len()));
+    if found.0 != count || lines.iter().any(|l| l.len() != lane) {
+        let shape = |(n, len): (usize, usize)| if by_rows { (n, len) } else { (len, n) };
+        return Err(ColoringError::ShapeMismatch {
+            what: "compressed matrix",
+            expected: shape((count, lane)),
+            found: shape(found),
+        });
+    }
+    check_values(values, result)?;
+    if let Plan::Direct { sources } = &result.plan {
+        for (value, s) in values.iter_mut().zip(sources) {
+            let (_, row, col) = s.at();
+            *value = if by_rows {
+                lines[row][col]
+            } else {
+                lines[col][row]
+            };
+        }
+        return Ok(());
+    }
+    let joined: Vec<f64> = lines.concat();
+    let b = if by_rows {
+        ArrayView2::from_shape((rows, cols), &joined)
+    } else {
+        ArrayView2::from_shape((rows, cols).f(), &joined)
+    }
+    .expect("the lengths were checked");
+    run_plan(&result.plan, values, [b, b]);
     Ok(())
 }
 

@@ -76,6 +76,7 @@ pub use constant::coloring_with_colors;
 pub use decompress::{
     compress, compress_bidirectional, compress_bidirectional_dense, compress_dense, decompress,
     decompress_bidirectional, decompress_bidirectional_into, decompress_into,
+    decompress_lines_into,
 };
 pub use error::ColoringError;
 pub use forest::Forest;

@@ -14,8 +14,8 @@ use crate::symbolic::{EntryPrograms, Outputs, Program};
 use crate::tensor::Tensor;
 use crate::tracer::{self, sets_of, IndexSet};
 use difflab_coloring::{
-    coloring, decompress_bidirectional_into, decompress_into, ColoringProblem, ColoringResult,
-    GreedyColoringAlgorithm, SparsityPattern,
+    coloring, decompress_bidirectional_into, decompress_lines_into, ColoringProblem,
+    ColoringResult, GreedyColoringAlgorithm, SparsityPattern,
 };
 use sprs::CsMat;
 use std::rc::Rc;
@@ -288,10 +288,7 @@ fn compressed(
     for line in lines {
         let values = crate::tensor::col_major_slice(line.primal());
         if values.len() != lane {
-            return Err(AdError::DimensionMismatch(format!(
-                "the function returned {} values where the sparsity pattern has {lane}",
-                values.len(),
-            )));
+            return Err(returned_values_error(values.len(), lane));
         }
         data.extend_from_slice(&values);
     }
@@ -304,12 +301,30 @@ fn compressed(
 }
 
 fn finish(plan: &SparsePlan, lines: &[Tensor]) -> Result<CsMat<f64>, AdError> {
-    let shape = plan
+    let (rows, cols) = plan
         .coloring
         .compressed_shape()
         .ok_or_else(|| AdError::Argument("bidirectional colorings need MixedMode".into()))?;
-    let b = compressed(shape, lines, plan.coloring.row_groups().is_some())?;
-    plan.matrix(|values| decompress_into(values, b.view(), &plan.coloring))
+    let lane = if plan.coloring.row_groups().is_some() {
+        cols
+    } else {
+        rows
+    };
+    let lines: Vec<_> = lines
+        .iter()
+        .map(|line| crate::tensor::col_major_slice(line.primal()))
+        .collect();
+    if let Some(line) = lines.iter().find(|line| line.len() != lane) {
+        return Err(returned_values_error(line.len(), lane));
+    }
+    let lines: Vec<&[f64]> = lines.iter().map(|line| &**line).collect();
+    plan.matrix(|values| decompress_lines_into(values, &lines, &plan.coloring))
+}
+
+fn returned_values_error(found: usize, lane: usize) -> AdError {
+    AdError::DimensionMismatch(format!(
+        "the function returned {found} values where the sparsity pattern has {lane}"
+    ))
 }
 
 /// `f(x)` and the sparse Jacobian, one pushforward (or pullback) per color.

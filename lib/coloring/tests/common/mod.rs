@@ -265,7 +265,19 @@ pub fn check_result(result: &ColoringResult, values: &[f64]) {
             let dense = compress_dense(to_dense(pattern, values).view(), result).unwrap();
             assert_eq!(b, dense);
         }
-        decompress(b.view(), result).unwrap()
+        // The same compressed matrix given line by line, as AD computes it.
+        let by_rows = problem.partition == Partition::Row;
+        let lines: Vec<Vec<f64>> = if by_rows {
+            b.rows().into_iter().map(|l| l.to_vec()).collect()
+        } else {
+            b.columns().into_iter().map(|l| l.to_vec()).collect()
+        };
+        let lines: Vec<&[f64]> = lines.iter().map(Vec::as_slice).collect();
+        let mut from_lines = vec![0.0; pattern.nnz()];
+        difflab_coloring::decompress_lines_into(&mut from_lines, &lines, result).unwrap();
+        let recovered = decompress(b.view(), result).unwrap();
+        assert_eq!(from_lines, recovered.data());
+        recovered
     };
     assert_eq!(recovered.indptr().raw_storage(), pattern.colptr());
     assert_eq!(recovered.indices(), pattern.rowval());
