@@ -7,7 +7,6 @@
 use super::{dims_from, to_int, to_size, Args};
 use crate::error::ErrorKind;
 use crate::error::{fail, EvalResult, Flow};
-use crate::eval::collections::collect_values;
 use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::convert::{from_tensor, operand, range_tensor};
@@ -305,11 +304,7 @@ fn collect_(interp: &mut Interp, args: Args) -> EvalResult {
             Ok(from_tensor(range_tensor(r)?, r.eltype(), false))
         }
         Value::Array(_) => Ok(deep_copy(&args.pos[0])),
-        other => {
-            let items = elements(other)?;
-            let n = items.len();
-            collect_values(interp, items, &[n])
-        }
+        other => super::element_types::collect_iterable(interp, other),
     }
 }
 

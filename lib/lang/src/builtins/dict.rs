@@ -263,15 +263,13 @@ fn type_param(v: &Value) -> Option<Type> {
 /// The keys of a `Dict`, in its order, as a vector.
 pub fn keys_of(interp: &Interp, d: &Dict) -> EvalResult {
     let keys: Vec<Value> = d.entries.borrow().iter().map(|(k, _)| k.clone()).collect();
-    let n = keys.len();
-    crate::eval::collections::collect_values(interp, keys, &[n])
+    super::element_types::collect_as(interp, keys, &d.key_type)
 }
 
 /// The values of a `Dict`, in its order, as a vector.
 pub fn values_of(interp: &Interp, d: &Dict) -> EvalResult {
     let values: Vec<Value> = d.entries.borrow().iter().map(|(_, v)| v.clone()).collect();
-    let n = values.len();
-    crate::eval::collections::collect_values(interp, values, &[n])
+    super::element_types::collect_as(interp, values, &d.value_type)
 }
 
 /// `get(d, k, default)` and `get(f, d, k)` (the `do` form computes the default).

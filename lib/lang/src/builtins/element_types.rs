@@ -4,6 +4,7 @@
 use super::Args;
 use crate::error::EvalResult;
 use crate::eval::Interp;
+use crate::show::ElType;
 use crate::types::{pair_def, Prim, Type};
 use crate::value::Value;
 
@@ -34,6 +35,28 @@ fn element_type_of_type(t: &Type) -> Type {
         Type::Prim(Prim::String) => Type::Prim(Prim::Char),
         _ => Type::Prim(Prim::Any),
     }
+}
+
+/// `items` collected into a vector whose element type, when there are none, is `eltype`
+/// (`collect(Set{Int}())` is `Int64[]`, not `Float64[]`).
+pub fn collect_as(interp: &Interp, items: Vec<Value>, eltype: &Type) -> EvalResult {
+    if !items.is_empty() {
+        let n = items.len();
+        return crate::eval::collections::collect_values(interp, items, &[n]);
+    }
+    let numbers = |elt| Value::array(elt, &[0], Vec::new());
+    Ok(match eltype {
+        Type::Prim(Prim::Int64) => numbers(ElType::Int64),
+        Type::Prim(Prim::Float64) => numbers(ElType::Float64),
+        Type::Prim(Prim::Bool) => numbers(ElType::Bool),
+        other => Value::declared_list(other.clone(), Vec::new()),
+    })
+}
+
+/// `collect(x)` of an iterable that is not an array or a range.
+pub fn collect_iterable(interp: &Interp, x: &Value) -> EvalResult {
+    let items = crate::value::iterate::elements(x)?;
+    collect_as(interp, items, &element_type(x))
 }
 
 /// A type as the value `typeof` would give.

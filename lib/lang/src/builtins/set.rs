@@ -25,7 +25,7 @@ use std::rc::Rc;
 
 /// `Set{T}`: distinct values of element type `T`.
 pub struct ValueSet {
-    eltype: Type,
+    pub(crate) eltype: Type,
     entries: RefCell<Entries>,
 }
 

@@ -200,8 +200,7 @@ impl Interp {
             if let Some(set) = crate::builtins::set::as_set(arg) {
                 if !matches!(name, "in" | "filter" | "length" | "isempty" | "Set") {
                     let items = set.ordered();
-                    let n = items.len();
-                    *arg = super::collections::collect_values(self, items, &[n])?;
+                    *arg = crate::builtins::element_types::collect_as(self, items, &set.eltype)?;
                 }
                 continue;
             }
