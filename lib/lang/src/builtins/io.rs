@@ -116,28 +116,25 @@ fn mime_name(v: &Value) -> Option<&str> {
     }
 }
 
-/// `x` in the form of MIME type `mime` (`text/plain` only: the REPL's display), for `show`
-/// and `repr`; another type is Julia's `MethodError`.
+/// `show(io, mime, x)` and `repr(mime, x)`: for arguments `[mime, x]` with a MIME type, `x` in
+/// that form (`text/plain` only: the REPL's display; another type is Julia's `MethodError`);
+/// `None` for other arguments.
 fn display_form(
     interp: &mut Interp,
-    mime: &Value,
-    x: &Value,
+    args: &[Value],
     function: &str,
-) -> Result<String, Flow> {
-    match mime_name(mime) {
-        Some("text/plain") => {
-            interp.prepare_plain_display(x)?;
-            Ok(plain(x))
-        }
-        Some(other) => Err(fail(
+) -> Option<Result<String, Flow>> {
+    let [mime, x] = args else { return None };
+    Some(match mime_name(mime)? {
+        "text/plain" => interp.prepare_plain_display(x).map(|()| plain(x)),
+        other => Err(fail(
             ErrorKind::MethodError,
             format!(
                 "no method matching {function}(::MIME{{Symbol(\"{other}\")}}, ::{}): the text form is \"text/plain\"",
                 x.type_name()
             ),
         )),
-        None => unreachable!("checked by the caller"),
-    }
+    })
 }
 
 /// Fills in the text of user `show` methods for the values about to be printed.
@@ -214,11 +211,12 @@ fn display_(interp: &mut Interp, args: Args) -> EvalResult {
 
 fn show_(interp: &mut Interp, mut args: Args) -> EvalResult {
     let target = target_of(&mut args);
-    prepare(interp, &args.pos)?;
-    let text: String = match args.pos.as_slice() {
-        // `show(io, MIME"text/plain"(), x)`: the display form, as `repr("text/plain", x)`.
-        [mime, x] if mime_name(mime).is_some() => display_form(interp, mime, x, "show")?,
-        _ => args.pos.iter().map(repr).collect(),
+    let text: String = match display_form(interp, &args.pos, "show") {
+        Some(form) => form?,
+        None => {
+            prepare(interp, &args.pos)?;
+            args.pos.iter().map(repr).collect()
+        }
     };
     emit(interp, &target, &text)?;
     Ok(Value::Nothing)
@@ -269,11 +267,11 @@ fn integer_string(args: &Args) -> EvalResult {
 
 fn repr_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("repr", 1, 2)?;
+    if let Some(form) = display_form(interp, &args.pos, "repr") {
+        return Ok(Value::str(form?));
+    }
     prepare(interp, &args.pos)?;
     match args.pos.as_slice() {
-        [mime, x] if mime_name(mime).is_some() => {
-            Ok(Value::str(display_form(interp, mime, x, "repr")?))
-        }
         [x] => Ok(Value::str(repr(x))),
         [mime, _] => Err(fail(
             ErrorKind::MethodError,

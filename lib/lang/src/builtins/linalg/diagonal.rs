@@ -121,13 +121,12 @@ fn marked_if_diagonal(result: Value) -> Value {
         Value::Array(a) => {
             let a = a.borrow();
             match *a.data.shape() {
-                // Column-major, entry (i, i) of an n×n matrix is at i·(n + 1).
                 [n, m] if n == m => a
                     .data
                     .to_col_major()
                     .iter()
                     .enumerate()
-                    .all(|(k, &x)| x == 0.0 || k % (n + 1) == 0),
+                    .all(|(k, &x)| x == 0.0 || on_diagonal(k, n)),
                 _ => false,
             }
         }
@@ -150,7 +149,7 @@ pub fn check_write(a: &Array, pos: &[usize], values: &Tensor) -> Result<(), Flow
     let values = values.to_col_major();
     for (j, &k) in pos.iter().enumerate() {
         let v = values[if values.len() == 1 { 0 } else { j }];
-        if k % (n + 1) != 0 && v != 0.0 {
+        if !on_diagonal(k, n) && v != 0.0 {
             return Err(fail(
                 ErrorKind::ArgumentError,
                 format!(
@@ -163,6 +162,12 @@ pub fn check_write(a: &Array, pos: &[usize], values: &Tensor) -> Result<(), Flow
         }
     }
     Ok(())
+}
+
+/// True when column-major position `k` of an n×n matrix is on its diagonal: entry (i, i)
+/// is at i·(n + 1).
+fn on_diagonal(k: usize, n: usize) -> bool {
+    k.is_multiple_of(n + 1)
 }
 
 /// The matrix marked as built by `Diagonal`.
