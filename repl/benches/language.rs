@@ -1,8 +1,9 @@
 //! Language speed, side by side with a baseline measured in the same run:
 //! - a scalar loop at top level, and scalar code in functions (recursive `fib`, a loop, a loop
 //!   calling a small function, a loop reading an array, one writing into an array) that the
-//!   compile tier runs, against
-//!   CPython 3 running the same code;
+//!   compile tier runs, a loop calling a local closure, and general code the evaluator runs
+//!   (a `Dict` of strings, a vector of structs, a `Vector{Any}`), against CPython 3 running
+//!   the same code;
 //! - a fused broadcast `sum(x .^ 2 .+ 2 .* x)` against a native Rust loop;
 //! - `difflab -e '1+1'` wall time (start-up) against `python3 -c 1+1`.
 //!
@@ -141,6 +142,55 @@ fn main() {
         (
             "import math\ndef lap(du, u):\n    N = len(u)\n    for j in range(N):\n        for i in range(N):\n            ip = 0 if i == N - 1 else i + 1; im = N - 1 if i == 0 else i - 1\n            jp = 0 if j == N - 1 else j + 1; jm = N - 1 if j == 0 else j - 1\n            du[i][j] = u[ip][j] + u[im][j] + u[i][jp] + u[i][jm] - 4 * u[i][j]\n    return du\nU = [[math.sin(0.1 * i) * math.cos(0.2 * j) for j in range(1, 257)] for i in range(1, 257)]\ndU = [[0.0] * 256 for _ in range(256)]",
             "lap(dU, U)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "loop of 10⁶ calls of a local closure `g = x -> x + 1`",
+        (
+            "function closure_calls(n)\n g = x -> x + 1\n s = 0\n for i in 1:n\n  s = g(s)\n end\n s\nend",
+            "closure_calls(10^6)",
+        ),
+        (
+            "def closure_calls(n):\n    g = lambda x: x + 1\n    s = 0\n    for i in range(n):\n        s = g(s)\n    return s",
+            "closure_calls(10**6)",
+        ),
+    );
+    // General code, which the evaluator runs (strings, dictionaries, structs, `Vector{Any}`).
+    against_python(
+        &mut session,
+        "counting 10⁶ string keys in a `Dict`",
+        (
+            "function tally(n)\n d = Dict{String, Int}()\n for i in 1:n\n  k = string(\"k\", i % 100)\n  d[k] = get(d, k, 0) + 1\n end\n length(d)\nend",
+            "tally(10^6)",
+        ),
+        (
+            "def tally(n):\n    d = {}\n    for i in range(1, n + 1):\n        k = 'k' + str(i % 100)\n        d[k] = d.get(k, 0) + 1\n    return len(d)",
+            "tally(10**6)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "a vector of 10⁶ structs built with `push!`, then a loop over their fields",
+        (
+            "struct Pt\n x::Float64\n y::Float64\nend\nfunction points(n)\n v = Pt[]\n for i in 1:n\n  push!(v, Pt(i, 2i))\n end\n s = 0.0\n for p in v\n  s += p.x * p.y\n end\n s\nend",
+            "points(10^6)",
+        ),
+        (
+            "class Pt:\n    __slots__ = ('x', 'y')\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\ndef points(n):\n    v = []\n    for i in range(1, n + 1):\n        v.append(Pt(float(i), 2.0 * i))\n    s = 0.0\n    for p in v:\n        s += p.x * p.y\n    return s",
+            "points(10**6)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "`push!` of 10⁶ numbers and strings into a `Vector{Any}`",
+        (
+            "function mixed(n)\n a = Any[]\n for i in 1:n\n  push!(a, iseven(i) ? i : \"s\")\n end\n length(a)\nend",
+            "mixed(10^6)",
+        ),
+        (
+            "def mixed(n):\n    a = []\n    for i in range(1, n + 1):\n        a.append(i if i % 2 == 0 else 's')\n    return len(a)",
+            "mixed(10**6)",
         ),
     );
 

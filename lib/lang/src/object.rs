@@ -61,6 +61,12 @@ pub trait Object: Any {
     fn elements(&self) -> Option<Vec<Value>> {
         None
     }
+    /// How many elements [`Object::elements`] has, without building them: `length`, `end`
+    /// in an index and broadcasting read it, so a table that knows its size overrides it
+    /// (a `Dict` listing its pairs to count them made `d[k] = v` linear in its size).
+    fn element_count(&self) -> Option<usize> {
+        self.elements().map(|e| e.len())
+    }
     /// Whether the object is an immutable value defined by what it prints (a backend, a vertex
     /// order, a coloring problem): two of one type that print the same are then `===` and
     /// `==`, as Julia's immutable structs with equal fields are. Objects with state (results,

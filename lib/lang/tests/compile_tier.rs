@@ -388,6 +388,125 @@ fn top_level_loops_agree() {
 }
 
 #[test]
+fn local_closures_compile_in_place_and_agree() {
+    let compiled = agree(&[
+        "function calls_closure(n)
+            g = x -> x + 1
+            s = 0
+            for i in 1:n
+                s = g(s)
+            end
+            s
+        end",
+        "calls_closure(1000)",
+        // Captures by reference: a parameter, a variable changed after the definition, and
+        // one the closure assigns.
+        "function scaled(n, a)
+            h = x -> a * x
+            s = 0.0
+            for i in 1:n
+                s += h(i)
+            end
+            s
+        end",
+        "scaled(10, 0.5)",
+        "function later(n)
+            a = 1.0
+            h = x -> a * x
+            s = 0.0
+            for i in 1:n
+                a = i * 0.5
+                s += h(2.0)
+            end
+            s + a
+        end",
+        "later(10)",
+        "function counter(n)
+            c = 0
+            bump = () -> (c += 1)
+            for i in 1:n
+                bump()
+            end
+            c
+        end",
+        "counter(7)",
+        // One local function calling an earlier one, two parameters, locals of its own, a
+        // parameter shadowing a local, a closure defined in a loop over the loop's variable,
+        // and a loop with `break` in a closure's body.
+        "function hypotenuses(n)
+            sq = x -> x * x
+            hyp = (a, b) -> (t = sq(a) + sq(b); sqrt(t))
+            s = 0.0
+            for i in 1:n
+                s += hyp(i, 2i)
+            end
+            s
+        end",
+        "hypotenuses(20)",
+        "function shadow(n)
+            x = 100
+            h = x -> x + 1
+            h(n) + x
+        end",
+        "shadow(5)",
+        "function in_loop(n)
+            s = 0
+            for i in 1:n
+                h = k -> k * i
+                s += h(2)
+            end
+            s
+        end",
+        "in_loop(6)",
+        "function first_big(n)
+            f = m -> begin
+                t = 0
+                for j in 1:m
+                    t += j
+                    if t > 10
+                        break
+                    end
+                end
+                t
+            end
+            f(n) + f(2)
+        end",
+        "first_big(100)",
+    ]);
+    assert_eq!(
+        compiled, 8,
+        "every method above compiles, closures lowered in place"
+    );
+    // Closures used any other way keep their method in the evaluator, with its answers.
+    let refused = [
+        // Reads a local created after the closure, while a global of that name exists.
+        "b = 1000; function after(n); h = x -> x + b; b = 2; h(n); end; after(5)",
+        "function recursive(n); f = k -> k <= 0 ? 0 : k + f(k - 1); f(n); end; recursive(10)",
+        "function early(n); f = k -> (k > 2 && return 1; 0); f(n) + f(1); end; early(5)",
+        "function passed(n); f = x -> x + 1; sum(map(f, 1:n)); end; passed(4)",
+        "function rebound(n); f = x -> x + 1; f = x -> x + 2; f(n); end; rebound(1)",
+        "function wrong_arity(n); f = (a, b) -> a + b; f(n); end; wrong_arity(1)",
+        "function either(n); if n > 0; f = x -> x; else; f = x -> -x; end; f(n); end; either(-3)",
+        "function annotated(n); f = (x::Float64) -> x; f(n); end; annotated(2)",
+        "function returned(n); f = x -> x * n; f; end; returned(2)(4)",
+    ];
+    for program in refused {
+        assert_eq!(agree(&[program]), 0, "{program}");
+    }
+    // An error raised inside a closure's body is the evaluator's, with its spans and trace.
+    agree(&[
+        "function domain(n); f = x -> sqrt(x); f(-n * 1.0); end",
+        "domain(2)",
+    ]);
+    // A global function of the closure's name, called before the local one is bound.
+    agree(&[
+        "g(x) = 1000x",
+        "function both(n); r = g(n); g = x -> x + 1; r + g(n); end",
+        "both(3)",
+    ]);
+}
+
+#[test]
 fn methods_reading_global_numbers_see_their_changes() {
     let compiled = agree(&[
         "rate = 1.0; scaled(x) = x * rate; total = 0.0",
@@ -463,10 +582,14 @@ impl Rng {
 
 /// Scalar functions from a grammar of the language: literals of every kind (overflowing ones
 /// too), the operators, math calls, calls of earlier functions, branches, loops, `return`,
-/// `break` and `continue`, and variables that may change type or exist on some paths only.
+/// `break` and `continue`, variables that may change type or exist on some paths only, and
+/// local closures (capturing, assigning and shadowing the function's variables) called in
+/// expressions.
 struct Generator {
     rng: Rng,
     functions: Vec<String>,
+    /// The local closures of the function being made, with their arities.
+    closures: Vec<(String, usize)>,
     /// Only `Float64` literals and arithmetic, as numeric code is usually written: these
     /// functions mostly compile, so the compiled code itself is what is compared.
     floats: bool,
@@ -476,6 +599,11 @@ struct Generator {
 
 impl Generator {
     fn expr(&mut self, depth: usize) -> String {
+        if depth > 0 && !self.closures.is_empty() && self.rng.below(6) == 0 {
+            let (h, arity) = self.closures[self.rng.below(self.closures.len())].clone();
+            let args: Vec<String> = (0..arity).map(|_| self.expr(depth - 1)).collect();
+            return format!("{h}({})", args.join(", "));
+        }
         if self.floats && (depth == 0 || self.rng.below(4) == 0) {
             return match self.rng.below(3) {
                 0 => self.rng.pick(&["0.0", "0.5", "1.5", "-2.25", "3.0"]).into(),
@@ -570,7 +698,7 @@ impl Generator {
     fn statements(&mut self, depth: usize, in_loop: bool, out: &mut String) {
         for _ in 0..1 + self.rng.below(3) {
             let var = self.rng.pick(&["x", "y", "z"]);
-            match self.rng.below(if depth == 0 { 3 } else { 8 }) {
+            match self.rng.below(if depth == 0 { 3 } else { 9 }) {
                 0 | 1 => out.push_str(&format!("{var} = {}\n", self.expr(2))),
                 2 => out.push_str(&format!(
                     "{var} {} {}\n",
@@ -608,6 +736,7 @@ impl Generator {
                     self.statements(depth - 1, true, out);
                     out.push_str("end\n");
                 }
+                7 => self.closure(out),
                 6 if in_loop => out.push_str(&format!(
                     "{} && {}\n",
                     self.condition(1),
@@ -622,14 +751,32 @@ impl Generator {
         }
     }
 
+    /// `h = (params) -> body`, its body reading a parameter and the function's variables,
+    /// sometimes assigning one of them.
+    fn closure(&mut self, out: &mut String) {
+        let name = format!("h{}", self.closures.len());
+        let (params, arity) = [("p", 1), ("p, x", 2), ("x, p", 2), ("p, q", 2)][self.rng.below(4)];
+        let body = match self.rng.below(3) {
+            0 => format!("{} + p", self.expr(1)),
+            1 => format!("(z = {}; z * p)", self.expr(1)),
+            _ => format!("p - {}", self.expr(1)),
+        };
+        out.push_str(&format!("{name} = ({params}) -> {body}\n"));
+        self.closures.push((name, arity));
+    }
+
     fn function(&mut self) -> String {
         let name = format!("f{}", self.functions.len());
+        self.closures.clear();
         let mut body = String::new();
         self.floats = self.rng.below(2) == 0;
         if self.floats || self.rng.below(2) == 0 {
             body.push_str("x = a\ny = b\nz = 0.0\n");
         } else {
             body.push_str("x = 1\ny = 2\nz = 3\n");
+        }
+        if self.rng.below(2) == 0 {
+            self.closure(&mut body);
         }
         self.statements(3, false, &mut body);
         let text = format!("function {name}(a, b)\n{body}return {}\nend", self.expr(2));
@@ -643,6 +790,7 @@ fn generated_scalar_functions_agree() {
     let mut generator = Generator {
         rng: Rng(0x9e37_79b9_7f4a_7c15),
         functions: Vec::new(),
+        closures: Vec::new(),
         floats: false,
         counters: 0,
     };

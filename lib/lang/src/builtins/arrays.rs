@@ -207,7 +207,7 @@ pub(crate) fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
         Value::Sparse(s) => Ok(s.borrow().dims()),
         Value::Str(s) => Ok(vec![s.chars().count()]),
         Value::NamedTuple(items) => Ok(vec![items.len()]),
-        Value::Object(o) if o.elements().is_some() => Ok(vec![o.elements().map_or(0, |e| e.len())]),
+        Value::Object(o) if o.element_count().is_some() => Ok(vec![o.element_count().unwrap_or(0)]),
         v if v.is_number() => Ok(vec![]),
         other => Err(fail(
             ErrorKind::MethodError,

@@ -146,6 +146,10 @@ impl Object for Dict {
         }))
     }
 
+    fn element_count(&self) -> Option<usize> {
+        Some(self.entries.borrow().len())
+    }
+
     fn elements(&self) -> Option<Vec<Value>> {
         Some(
             self.pairs()

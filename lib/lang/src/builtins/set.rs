@@ -161,6 +161,10 @@ impl Object for ValueSet {
         Some(self.ordered())
     }
 
+    fn element_count(&self) -> Option<usize> {
+        Some(self.len())
+    }
+
     fn equals(&self, other: &dyn Object) -> Option<bool> {
         let other = other.as_any().downcast_ref::<ValueSet>()?;
         Some(self.len() == other.len() && self.ordered().iter().all(|x| other.contains(x)))

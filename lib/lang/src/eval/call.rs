@@ -94,7 +94,12 @@ impl Interp {
             }
             _ => (self.eval(callee)?, Vec::new()),
         };
-        prefix.extend(self.eval_args(args)?);
+        let values = self.eval_args(args)?;
+        if prefix.is_empty() {
+            prefix = values;
+        } else {
+            prefix.extend(values);
+        }
         let mut kw = Vec::with_capacity(kwargs.len());
         for k in kwargs {
             let v = self.eval(&k.value)?;
@@ -502,7 +507,7 @@ fn broadcast_extent(v: &Value) -> Option<Vec<usize>> {
         Value::Range(r) => Some(vec![r.len]),
         Value::List(items) => Some(vec![items.borrow().len()]),
         Value::Tuple(items) => Some(vec![items.len()]),
-        Value::Object(o) => o.elements().map(|e| vec![e.len()]),
+        Value::Object(o) => o.element_count().map(|n| vec![n]),
         _ => None,
     }
 }

@@ -246,7 +246,7 @@ impl Interp {
             Value::List(items) => Some(items.borrow().len()),
             Value::Tuple(items) => Some(items.len()),
             Value::Struct(s) if s.is_pair() => Some(2),
-            Value::Object(o) => o.elements().map(|e| e.len()),
+            Value::Object(o) => o.element_count(),
             _ => None,
         }
     }

@@ -26,7 +26,7 @@ impl Lowerer<'_, '_> {
         for b in exits.breaks {
             self.patch(b);
         }
-        self.scopes.pop();
+        self.pop_scope();
         self.constant(&Value::Nothing)
     }
 
@@ -141,7 +141,7 @@ impl Lowerer<'_, '_> {
         for b in exits.breaks {
             self.patch(b);
         }
-        self.scopes.pop();
+        self.pop_scope();
         self.constant(&Value::Nothing)
     }
 }

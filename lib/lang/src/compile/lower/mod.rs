@@ -10,6 +10,7 @@
 //! lowering guesses it and keeps the guess only when the method turns out to return it.
 
 mod arrays;
+mod local_functions;
 mod loops;
 
 use super::machine::{Fn1, Fn2, Func, Op, Reg};
@@ -247,6 +248,12 @@ struct Lowerer<'c, 'a> {
     ends: Vec<(Reg, u8)>,
     /// Whether the method (or one it calls) writes into arrays.
     writes: bool,
+    /// Anonymous functions bound to local names, lowered in place where they are called.
+    local_functions: Vec<local_functions::LocalFunction>,
+    /// The local functions whose bodies are being lowered, innermost last.
+    inlining: Vec<local_functions::Inlining>,
+    /// How many branches (`if`, `?:`, `&&`, `||`) enclose the code being lowered.
+    conditional: u32,
 }
 
 impl<'c, 'a> Lowerer<'c, 'a> {
@@ -266,6 +273,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             globals: Vec::new(),
             ends: Vec::new(),
             writes: false,
+            local_functions: Vec::new(),
+            inlining: Vec::new(),
+            conditional: 0,
         }
     }
 
@@ -369,15 +379,25 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 
     fn local(&mut self, name: Name) -> Lowered<Option<(Reg, Ty)>> {
-        if self.unsure.contains(&name) {
+        // A local function's name read as a value, assigned or shadowed.
+        if self.unsure.contains(&name) || self.names_local_function(name) {
             return Err(Outside);
         }
         let found = self
             .scopes
             .iter()
+            .enumerate()
             .rev()
-            .find_map(|frame| frame.iter().rev().find(|(n, ..)| *n == name))
-            .map(|&(_, reg, ty)| (reg, ty));
+            .find_map(|(depth, frame)| {
+                let &(_, reg, ty) = frame.iter().rev().find(|(n, ..)| *n == name)?;
+                Some((depth, reg, ty))
+            });
+        if let Some((depth, reg, _)) = found {
+            if !self.sees(depth, name, reg) {
+                return Err(Outside);
+            }
+        }
+        let found = found.map(|(_, reg, ty)| (reg, ty));
         if found.is_some() || !self.top_level {
             return Ok(found);
         }
@@ -477,7 +497,12 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 value,
             } => {
                 let name = match &target.kind {
-                    ExprKind::Ident(name) => *name,
+                    ExprKind::Ident(name) => match (&value.kind, op) {
+                        (ExprKind::Lambda(def), None) => {
+                            return self.define_local_function(*name, def, want)
+                        }
+                        _ => *name,
+                    },
                     ExprKind::Index {
                         target: array,
                         indices,
@@ -497,8 +522,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 };
                 self.assign(name, v)
             }
-            // `return` at top level ends the input: the evaluator's business.
-            ExprKind::Return(_) if self.top_level => Err(Outside),
+            // `return` at top level ends the input, in a local function's body the closure's
+            // call: the evaluator's business.
+            ExprKind::Return(_) if self.top_level || self.inlining() => Err(Outside),
             ExprKind::Return(value) => {
                 let v = match value {
                     Some(e) => self.expr(e, true)?,
@@ -794,7 +820,10 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         lower: impl FnOnce(&mut Self) -> Lowered<T>,
     ) -> Lowered<(T, Vec<Local>)> {
         let frame = self.scopes.last().map_or(0, Vec::len);
-        let value = lower(self)?;
+        self.conditional += 1;
+        let value = lower(self);
+        self.conditional -= 1;
+        let value = value?;
         let created = self
             .scopes
             .last_mut()
@@ -888,6 +917,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 
     fn call(&mut self, name: Name, args: &[Arg]) -> Lowered<Val> {
+        if let Some(function) = self.local_function(name)? {
+            return self.call_local_function(function, args);
+        }
         if args.iter().any(|a| a.splat) || self.local(name)?.is_some() {
             return Err(Outside);
         }
