@@ -461,12 +461,12 @@ impl Drop for StructValue {
 
 thread_local! {
     static PAIR: Rc<TypeDef> = Rc::new(TypeDef {
-        name: Name::new("Pair"),
-        params: vec![Name::new("A"), Name::new("B")],
+        name: difflab_syntax::name!("Pair"),
+        params: vec![difflab_syntax::name!("A"), difflab_syntax::name!("B")],
         supertype: Type::Prim(Prim::Any),
         fields: vec![
-            (Name::new("first"), Some(Type::Var(Name::new("A")))),
-            (Name::new("second"), Some(Type::Var(Name::new("B")))),
+            (difflab_syntax::name!("first"), Some(Type::Var(difflab_syntax::name!("A")))),
+            (difflab_syntax::name!("second"), Some(Type::Var(difflab_syntax::name!("B")))),
         ],
         mutable: false,
         const_fields: Vec::new(),

@@ -8,6 +8,27 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
+thread_local! {
+    /// This thread's copy of the interned strings, by index (see [`Name::as_str`]).
+    static SEEN: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The [`Name`] of a string literal, interned once per call site: for names the library looks
+/// up while running (`name!("show")`), where [`Name::new`] would lock the interner and hash the
+/// string at every call.
+///
+/// ```
+/// use difflab_syntax::{name, Name};
+/// assert_eq!(name!("show"), Name::new("show"));
+/// ```
+#[macro_export]
+macro_rules! name {
+    ($text:literal) => {{
+        static NAME: ::std::sync::OnceLock<$crate::Name> = ::std::sync::OnceLock::new();
+        *NAME.get_or_init(|| $crate::Name::new($text))
+    }};
+}
+
 /// An interned identifier. Two names are equal exactly when their strings are.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Name(u32);
@@ -40,8 +61,22 @@ impl Name {
 
     /// The string this name stands for.
     pub fn as_str(self) -> &'static str {
-        let table = interner().lock().unwrap_or_else(|e| e.into_inner());
-        table.strings[self.0 as usize]
+        let index = self.0 as usize;
+        // The interner only grows, so each thread keeps a copy of the strings it has seen and
+        // takes the lock only for names interned since (printing and dispatch read names often).
+        let cached = SEEN.try_with(|seen| {
+            let mut seen = seen.borrow_mut();
+            if index >= seen.len() {
+                let table = interner().lock().unwrap_or_else(|e| e.into_inner());
+                let known = seen.len();
+                seen.extend_from_slice(&table.strings[known..]);
+            }
+            seen[index]
+        });
+        cached.unwrap_or_else(|_| {
+            let table = interner().lock().unwrap_or_else(|e| e.into_inner());
+            table.strings[index]
+        })
     }
 
     /// The dense index of this name (for tables indexed by name).

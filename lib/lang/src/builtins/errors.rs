@@ -81,7 +81,7 @@ fn showerror_(interp: &mut Interp, args: Args) -> EvalResult {
         Value::Exception(e) => e.headline(),
         other => crate::display::repr(other),
     };
-    let print = super::lookup(difflab_syntax::Name::new("print")).expect("print is a builtin");
+    let print = super::lookup(difflab_syntax::name!("print")).expect("print is a builtin");
     interp.call(
         &Value::Builtin(print),
         vec![args.pos[0].clone(), Value::str(text)],

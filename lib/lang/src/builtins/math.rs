@@ -146,6 +146,11 @@ pub(crate) fn no_binary_method(name: &str, a: &Value, b: &Value) -> Flow {
 
 /// Applies a binary primitive with broadcasting (scalars, or arrays when dotted).
 fn binary(f: BinaryFn, name: &str, a: &Value, b: &Value, dotted: bool) -> EvalResult {
+    if let (Some(x), Some(y)) = (plain_number(a), plain_number(b)) {
+        if f != BinaryFn::Pow {
+            return scalar_binary(f, x, y);
+        }
+    }
     let (Some(x), Some(y)) = (operand(a)?, operand(b)?) else {
         return Err(no_binary_method(name, a, b));
     };
@@ -175,6 +180,36 @@ fn binary(f: BinaryFn, name: &str, a: &Value, b: &Value, dotted: bool) -> EvalRe
     let t = ops::binary(f, x.tensor(), y.tensor())?;
     let eltype = if int { ElType::Int64 } else { ElType::Float64 };
     Ok(from_tensor(t, eltype, x.scalar && y.scalar))
+}
+
+/// A number the evaluator holds unboxed, with its element type.
+fn plain_number(v: &Value) -> Option<(f64, ElType)> {
+    match v {
+        Value::Int(i) => Some((*i as f64, ElType::Int64)),
+        Value::Float(x) => Some((*x, ElType::Float64)),
+        Value::Bool(b) => Some((f64::from(u8::from(*b)), ElType::Bool)),
+        _ => None,
+    }
+}
+
+/// [`binary`] of two plain numbers without making arrays of them: the same value and element
+/// type as the elementwise kernel gives (powers, with their domain check, take that path).
+fn scalar_binary(f: BinaryFn, (x, ex): (f64, ElType), (y, ey): (f64, ElType)) -> EvalResult {
+    let int = ex != ElType::Float64
+        && ey != ElType::Float64
+        && matches!(
+            f,
+            BinaryFn::Max | BinaryFn::Min | BinaryFn::Mod | BinaryFn::Rem
+        );
+    if int && matches!(f, BinaryFn::Mod | BinaryFn::Rem) && y == 0.0 {
+        return Err(fail(ErrorKind::DivideError, "integer division error"));
+    }
+    let r = f.apply(x, y);
+    Ok(if int {
+        Value::Int(r as i64)
+    } else {
+        Value::Float(r)
+    })
 }
 
 macro_rules! unary_builtins {
@@ -324,7 +359,7 @@ fn rem_(_: &mut Interp, args: Args) -> EvalResult {
 /// `clamp!(A, lo, hi)`: every element of `A` clamped in place; returns `A`.
 fn clamp_in_place(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("clamp!", 3, 3)?;
-    let clamp = super::lookup(difflab_syntax::Name::new("clamp")).expect("clamp is a builtin");
+    let clamp = super::lookup(difflab_syntax::name!("clamp")).expect("clamp is a builtin");
     let clamped = interp.broadcast_call(&Value::Builtin(clamp), args.pos.clone(), vec![])?;
     interp.fill_all(&args.pos[0], &clamped)?;
     Ok(args.pos[0].clone())
@@ -553,6 +588,9 @@ fn int_predicate(args: &Args, name: &str, test: fn(i64) -> bool) -> EvalResult {
 /// The error of a predicate on a number traced without a value (as SparseConnectivityTracer
 /// raises for its global tracers).
 pub(crate) fn needs_value(v: &Value, name: &str) -> Result<(), Flow> {
+    if plain_number(v).is_some() {
+        return Ok(());
+    }
     match operand(v)? {
         Some(o) => crate::value::convert::require_values(o.tensor(), name),
         None => Ok(()),
@@ -617,7 +655,7 @@ fn float_of_(interp: &mut Interp, args: Args) -> EvalResult {
                 )
             ) =>
         {
-            Ok(super::lookup(difflab_syntax::Name::new("Float64"))
+            Ok(super::lookup(difflab_syntax::name!("Float64"))
                 .map_or(Value::Nothing, Value::Builtin))
         }
         _ => float_(interp, args),

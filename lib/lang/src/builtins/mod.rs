@@ -86,7 +86,6 @@ use crate::show::ElType;
 use crate::value::Value;
 pub use args::{call, Args};
 use difflab_syntax::Name;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// A builtin function.
@@ -414,20 +413,26 @@ fn families() -> [&'static [Builtin]; 84] {
     ]
 }
 
-fn table() -> &'static HashMap<Name, &'static Builtin> {
-    static TABLE: OnceLock<HashMap<Name, &'static Builtin>> = OnceLock::new();
+/// The builtins by [`Name::index`] (a lookup is an index, not a hash: every call of a
+/// builtin the evaluator runs does one).
+fn table() -> &'static [Option<&'static Builtin>] {
+    static TABLE: OnceLock<Vec<Option<&'static Builtin>>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        families()
-            .into_iter()
-            .flatten()
-            .map(|b| (Name::new(b.name), b))
-            .collect()
+        let mut table = Vec::new();
+        for b in families().into_iter().flatten() {
+            let i = Name::new(b.name).index();
+            if i >= table.len() {
+                table.resize(i + 1, None);
+            }
+            table[i] = Some(b);
+        }
+        table
     })
 }
 
 /// The builtin called `name`.
 pub fn lookup(name: Name) -> Option<&'static Builtin> {
-    table().get(&name).copied()
+    table().get(name.index()).copied().flatten()
 }
 
 /// Every builtin.
@@ -437,7 +442,7 @@ pub fn all() -> impl Iterator<Item = &'static Builtin> {
 
 /// The `:` function (a bare colon in an index).
 pub fn colon() -> &'static Builtin {
-    lookup(Name::new(":")).expect("`:` is registered")
+    lookup(difflab_syntax::name!(":")).expect("`:` is registered")
 }
 
 /// The constants with a help page of their own (`?FIRST_ORDER`).
@@ -490,8 +495,8 @@ pub fn constant(name: &str) -> Option<Value> {
         "ENV" => dict::environment().ok()?,
         "VERSION" => versions::language_version(),
         "Main" => modules::main_module(),
-        "stdout" => Value::Symbol(Name::new("stdout")),
-        "stderr" => Value::Symbol(Name::new("stderr")),
+        "stdout" => Value::Symbol(difflab_syntax::name!("stdout")),
+        "stderr" => Value::Symbol(difflab_syntax::name!("stderr")),
         // Number types difflab has no values of, named so code can mention them, and types
         // whose values other builtins make.
         absent if ABSENT_NUMBER_TYPES.contains(&absent) => {

@@ -9,7 +9,7 @@ use crate::error::{fail, EvalResult, Flow};
 use crate::eval::Interp;
 use crate::value::convert::operand;
 use crate::value::Value;
-use difflab_syntax::{BinOp, Name};
+use difflab_syntax::BinOp;
 use std::cmp::Ordering;
 
 /// The order of `a` and `b` under Julia's `isless`.
@@ -40,7 +40,7 @@ pub fn order(interp: &mut Interp, a: &Value, b: &Value) -> Result<Ordering, Flow
     let args = [a.clone(), b.clone()];
     let less = |interp: &mut Interp, args: &[Value]| {
         interp
-            .call_extension(Name::new("isless"), args, &[])
+            .call_extension(difflab_syntax::name!("isless"), args, &[])
             .map(|r| r.map(|v| matches!(v, Value::Bool(true))))
     };
     match less(interp, &args) {

@@ -14,7 +14,7 @@ use difflab_syntax::{BinOp, Name};
 /// The `dims` keyword, passed on to `sum` and `mean`.
 fn dims_keyword(args: &Args) -> Vec<(Name, Value)> {
     args.kw("dims")
-        .map(|d| vec![(Name::new("dims"), d.clone())])
+        .map(|d| vec![(difflab_syntax::name!("dims"), d.clone())])
         .unwrap_or_default()
 }
 
@@ -112,7 +112,7 @@ fn centered_observations(
         interp,
         "mean",
         vec![x.clone()],
-        vec![(Name::new("dims"), Value::Int(1))],
+        vec![(difflab_syntax::name!("dims"), Value::Int(1))],
         false,
     )?;
     Ok((interp.binary(BinOp::Sub, true, &x, &means)?, n))
@@ -149,7 +149,7 @@ fn cov_(interp: &mut Interp, args: Args) -> EvalResult {
         [x] if super::arrays::shape_of(x, "cov")?.len() == 1 => {
             let kw = args
                 .kw("corrected")
-                .map(|c| vec![(Name::new("corrected"), c.clone())])
+                .map(|c| vec![(difflab_syntax::name!("corrected"), c.clone())])
                 .unwrap_or_default();
             call_builtin(interp, "var", vec![x.clone()], kw, false)
         }

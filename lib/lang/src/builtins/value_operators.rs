@@ -71,7 +71,7 @@ pub fn unary(op: UnaryOp, _dotted: bool, v: &Value) -> EvalResult {
         // `!f` is the function `x -> !f(x)` (`filter(!iszero, x)`), as Julia composes it.
         (UnaryOp::Not, f @ (Value::Function(_) | Value::Builtin(_))) => {
             let not =
-                crate::builtins::lookup(difflab_syntax::Name::new("!")).expect("`!` is a builtin");
+                crate::builtins::lookup(difflab_syntax::name!("!")).expect("`!` is a builtin");
             crate::builtins::functional::compose(&Value::Builtin(not), f)
         }
         (UnaryOp::Not, other) => Err(fail(

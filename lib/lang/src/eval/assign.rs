@@ -98,10 +98,13 @@ impl Interp {
                 let container = self.eval(t)?;
                 if let Value::Struct(s) = &container {
                     // `x.f = v` is `setproperty!(x, :f, v)`: a user's method for the type wins.
-                    if self.extensions.contains_key(&Name::new("setproperty!")) {
+                    if self
+                        .extensions
+                        .contains_key(&difflab_syntax::name!("setproperty!"))
+                    {
                         let args = [container.clone(), Value::Symbol(*field), v.clone()];
                         if let Some(result) =
-                            self.call_extension(Name::new("setproperty!"), &args, &[])
+                            self.call_extension(difflab_syntax::name!("setproperty!"), &args, &[])
                         {
                             return result.map(|_| ());
                         }

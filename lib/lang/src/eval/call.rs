@@ -191,7 +191,7 @@ impl Interp {
         if expected.contains(&v) {
             return Ok(v);
         }
-        let convert = crate::builtins::lookup(Name::new("convert"))
+        let convert = crate::builtins::lookup(difflab_syntax::name!("convert"))
             .map(Value::Builtin)
             .expect("convert is a builtin");
         let converted = self.call(&convert, vec![target, v])?;
@@ -384,9 +384,13 @@ impl Interp {
         let text = field.as_str();
         match v {
             // `x.f` is `getproperty(x, :f)`: a user's `Base.getproperty` method for the type wins.
-            Value::Struct(s) if self.extensions.contains_key(&Name::new("getproperty")) => {
+            Value::Struct(s)
+                if self
+                    .extensions
+                    .contains_key(&difflab_syntax::name!("getproperty")) =>
+            {
                 let args = [v.clone(), Value::Symbol(field)];
-                match self.call_extension(Name::new("getproperty"), &args, &[]) {
+                match self.call_extension(difflab_syntax::name!("getproperty"), &args, &[]) {
                     Some(result) => result,
                     None => Interp::struct_field(s, field),
                 }

@@ -169,7 +169,7 @@ impl Interp {
             Some(_) => Ok(Some(Value::Float(total))),
             None => {
                 let value = self.run_unfused(tree)?;
-                let sum = crate::builtins::lookup(difflab_syntax::Name::new("sum"))
+                let sum = crate::builtins::lookup(difflab_syntax::name!("sum"))
                     .expect("sum is a builtin");
                 self.call(&Value::Builtin(sum), vec![value]).map(Some)
             }

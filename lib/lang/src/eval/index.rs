@@ -259,10 +259,11 @@ impl Interp {
             // `end` in an index of a user container is its `lastindex`, else its `length`.
             Value::Struct(s) if !s.is_pair() => {
                 let args = [container.clone()];
-                let last = match self.call_extension(Name::new("lastindex"), &args, &[]) {
+                let last = match self.call_extension(difflab_syntax::name!("lastindex"), &args, &[])
+                {
                     Some(r) => Some(r?),
                     None => self
-                        .call_extension(Name::new("length"), &args, &[])
+                        .call_extension(difflab_syntax::name!("length"), &args, &[])
                         .transpose()?,
                 };
                 let n = match last {
@@ -396,7 +397,7 @@ impl Interp {
                     t.is_subtype(&crate::types::Type::Prim(crate::types::Prim::Number))
                 }) =>
             {
-                self.typed_vector(difflab_syntax::Name::new("Float64"), indices.to_vec())
+                self.typed_vector(difflab_syntax::name!("Float64"), indices.to_vec())
             }
             // `Point[]`, `Point[p, q]`, `Vector{Float64}[]`, `Union{Int, Nothing}[1, nothing]`:
             // a vector of values of that type.

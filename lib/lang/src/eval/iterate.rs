@@ -11,7 +11,6 @@ use crate::error::ErrorKind;
 use crate::error::{fail, Flow};
 use crate::value::iterate::{iterate, ValueIter};
 use crate::value::Value;
-use difflab_syntax::Name;
 
 /// What one call of a user's `iterate` returned: the next element (remembering the state), or
 /// `None` at the end.
@@ -135,7 +134,7 @@ impl Interp {
         }
         let mut args = vec![container.clone()];
         args.extend(state.take());
-        let result = match self.call_extension(Name::new("iterate"), &args, &[]) {
+        let result = match self.call_extension(difflab_syntax::name!("iterate"), &args, &[]) {
             Some(result) => result?,
             None => return Err(no_method("iterate", &args)),
         };
@@ -214,14 +213,17 @@ impl Interp {
                 continue;
             }
             if !matches!(arg, Value::Struct(_))
-                || !self.extensions.contains_key(&Name::new("iterate"))
+                || !self
+                    .extensions
+                    .contains_key(&difflab_syntax::name!("iterate"))
             {
                 continue;
             }
             // A container the user's `iterate` does not take stays as it is, so the builtin
             // reports its own error.
             let probe = [arg.clone()];
-            let Some(first) = self.call_extension(Name::new("iterate"), &probe, &[]) else {
+            let Some(first) = self.call_extension(difflab_syntax::name!("iterate"), &probe, &[])
+            else {
                 continue;
             };
             let (mut state, mut done) = (None, false);

@@ -40,10 +40,10 @@ impl Interp {
                 let secs = start.elapsed().as_secs_f64();
                 let bytes = Allocations::now().since(before).bytes;
                 Ok(Value::named_tuple(vec![
-                    (Name::new("value"), value),
-                    (Name::new("time"), Value::Float(secs)),
-                    (Name::new("bytes"), Value::Int(bytes as i64)),
-                    (Name::new("gctime"), Value::Float(0.0)),
+                    (difflab_syntax::name!("value"), value),
+                    (difflab_syntax::name!("time"), Value::Float(secs)),
+                    (difflab_syntax::name!("bytes"), Value::Int(bytes as i64)),
+                    (difflab_syntax::name!("gctime"), Value::Float(0.0)),
                 ]))
             }
             // One thread runs a session (`Threads.nthreads()` is 1), so the loop runs in order,
@@ -102,7 +102,7 @@ impl Interp {
                 if name.as_str() == "sprintf" {
                     return Ok(text);
                 }
-                let print = crate::builtins::lookup(Name::new("print"))
+                let print = crate::builtins::lookup(difflab_syntax::name!("print"))
                     .map(Value::Builtin)
                     .expect("print is a builtin");
                 self.call(&print, io.into_iter().chain([text]).collect())
@@ -354,7 +354,7 @@ fn views_all(expr: &Expr) -> Expr {
     };
     let kind = match &expr.kind {
         ExprKind::Index { target, indices } => ExprKind::Macro {
-            name: Name::new("view"),
+            name: difflab_syntax::name!("view"),
             args: vec![Expr {
                 kind: ExprKind::Index {
                     target: b(target),

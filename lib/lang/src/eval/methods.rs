@@ -245,7 +245,7 @@ impl Interp {
             // Inner constructors see `new`, the constructor that only stores the fields.
             let frame = Scope::new(self.current_scope(), false);
             frame.define(
-                Name::new("new"),
+                difflab_syntax::name!("new"),
                 Value::object(RawConstructor((**bound).clone())),
             );
             self.with_frame(frame, |me| {
@@ -533,7 +533,7 @@ impl Interp {
         }
         match op {
             BinOp::Ne => {
-                let equal = self.call_extension(Name::new("=="), &args, &[])?;
+                let equal = self.call_extension(difflab_syntax::name!("=="), &args, &[])?;
                 Some(equal.map(|v| match v {
                     Value::Bool(b) => Value::Bool(!b),
                     other => other,
@@ -556,7 +556,9 @@ impl Interp {
             }),
             BinOp::Lt => Some(match self.promoted_operator("<", a, b) {
                 Some(result) => result,
-                None if self.extensions.contains_key(&Name::new("isless"))
+                None if self
+                    .extensions
+                    .contains_key(&difflab_syntax::name!("isless"))
                     || (a.pair_parts().is_some() && b.pair_parts().is_some()) =>
                 {
                     crate::builtins::ordering::order(self, a, b).map(|o| Value::Bool(o.is_lt()))
@@ -663,7 +665,7 @@ impl Interp {
     /// Fills in the text of the user's `show` methods for every user value inside `v`, so
     /// that printing and display (which have no interpreter) use it.
     pub fn prepare_display(&mut self, v: &Value) -> Result<(), Flow> {
-        if !self.extensions.contains_key(&Name::new("show")) {
+        if !self.extensions.contains_key(&difflab_syntax::name!("show")) {
             return Ok(());
         }
         self.prepare_display_at(v, 0)
@@ -673,13 +675,17 @@ impl Interp {
     /// an input): a user value's `show(io, ::MIME"text/plain", x)` method, if it has one,
     /// gives its text.
     pub fn prepare_plain_display(&mut self, v: &Value) -> Result<(), Flow> {
-        if !self.extensions.contains_key(&Name::new("show")) {
+        if !self.extensions.contains_key(&difflab_syntax::name!("show")) {
             return Ok(());
         }
         if let Value::Struct(s) = v {
             let io = crate::builtins::io::buffer();
             let mime = crate::builtins::mime::mime("text/plain");
-            let shown = self.call_extension(Name::new("show"), &[io.clone(), mime, v.clone()], &[]);
+            let shown = self.call_extension(
+                difflab_syntax::name!("show"),
+                &[io.clone(), mime, v.clone()],
+                &[],
+            );
             if let Some(result) = shown {
                 result?;
                 *s.displayed.borrow_mut() = Some(crate::builtins::io::buffer_text(&io));
@@ -695,7 +701,11 @@ impl Interp {
         match v {
             Value::Struct(s) => {
                 let io = crate::builtins::io::buffer();
-                let shown = self.call_extension(Name::new("show"), &[io.clone(), v.clone()], &[]);
+                let shown = self.call_extension(
+                    difflab_syntax::name!("show"),
+                    &[io.clone(), v.clone()],
+                    &[],
+                );
                 match shown {
                     Some(result) => {
                         result?;

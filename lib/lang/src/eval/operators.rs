@@ -183,7 +183,7 @@ impl Interp {
             BinOp::Pipe if dotted => return self.broadcast_pipe(a, b),
             BinOp::Pipe => return self.call(b, vec![a.clone()]),
             BinOp::Pair if dotted => {
-                let pair = crate::builtins::lookup(difflab_syntax::Name::new("Pair"))
+                let pair = crate::builtins::lookup(difflab_syntax::name!("Pair"))
                     .expect("Pair is a builtin");
                 return self.broadcast_call(
                     &Value::Builtin(pair),

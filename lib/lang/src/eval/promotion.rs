@@ -15,7 +15,7 @@ impl Interp {
     /// `None` when no rule names one.
     pub(crate) fn promote_by_rules(&mut self, a: &Type, b: &Type) -> Option<Result<Type, Flow>> {
         let (va, vb) = (type_value(a), type_value(b));
-        let rule = Name::new("promote_rule");
+        let rule = difflab_syntax::name!("promote_rule");
         let result = self
             .call_extension(rule, &[va.clone(), vb.clone()], &[])
             .or_else(|| self.call_extension(rule, &[vb, va], &[]))?;
@@ -51,7 +51,8 @@ impl Interp {
         };
         Some((|| {
             let convert = Value::Builtin(
-                crate::builtins::lookup(Name::new("convert")).expect("convert is a builtin"),
+                crate::builtins::lookup(difflab_syntax::name!("convert"))
+                    .expect("convert is a builtin"),
             );
             let mut operands = Vec::with_capacity(2);
             for x in [a, b] {

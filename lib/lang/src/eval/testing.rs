@@ -581,7 +581,7 @@ impl Interp {
                 // Each iteration is a test set of its own, named with the loop's variables.
                 let inner = Expr {
                     kind: ExprKind::Macro {
-                        name: Name::new("testset"),
+                        name: difflab_syntax::name!("testset"),
                         args: head
                             .iter()
                             .cloned()
@@ -749,7 +749,7 @@ fn with_keywords(expr: &Expr, keywords: &[(Name, &Expr)]) -> Option<Expr> {
             rhs,
         } => ExprKind::Call {
             callee: Box::new(Expr {
-                kind: ExprKind::Ident(Name::new("isapprox")),
+                kind: ExprKind::Ident(difflab_syntax::name!("isapprox")),
                 span: expr.span,
             }),
             args: [lhs, rhs]

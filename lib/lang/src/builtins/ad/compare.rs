@@ -316,8 +316,8 @@ impl Comparison {
     ) -> Result<Result<Option<f64>, String>, Flow> {
         if let Some(isapprox) = &self.isapprox {
             let kw = vec![
-                (Name::new("rtol"), Value::Float(self.rtol)),
-                (Name::new("atol"), Value::Float(self.atol)),
+                (difflab_syntax::name!("rtol"), Value::Float(self.rtol)),
+                (difflab_syntax::name!("atol"), Value::Float(self.atol)),
             ];
             let same = interp.call_value(isapprox, vec![got.clone(), want.clone()], kw)?;
             return Ok(if matches!(same, Value::Bool(true)) {
@@ -458,7 +458,7 @@ fn prep_nonstrict(
         interp,
         &name,
         pos,
-        vec![(Name::new("strict"), strict)],
+        vec![(difflab_syntax::name!("strict"), strict)],
         false,
     )
 }

@@ -363,7 +363,7 @@ fn prepare_implicit_(interp: &mut Interp, args: Args) -> EvalResult {
     let (y, z) = implicit.forward_at(interp, x, extra)?;
     let c = implicit.conditions_at(interp, x, &y, z.as_ref(), extra)?;
     let strict_kw = vec![(
-        Name::new("strict"),
+        difflab_syntax::name!("strict"),
         call_builtin(interp, "Val", vec![Value::Bool(strict)], Vec::new(), false)?,
     )];
     let matrix = implicit.is_matrix_representation();

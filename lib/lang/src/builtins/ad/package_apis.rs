@@ -125,8 +125,8 @@ fn zygote_withgradient(interp: &mut Interp, args: Args) -> EvalResult {
     let value = interp.call_value(&args.pos[0], args.pos[1..].to_vec(), Vec::new())?;
     let grad = per_argument(interp, &args, "Zygote.withgradient", "gradient")?;
     Ok(Value::named_tuple(vec![
-        (Name::new("val"), value),
-        (Name::new("grad"), grad),
+        (difflab_syntax::name!("val"), value),
+        (difflab_syntax::name!("grad"), grad),
     ]))
 }
 

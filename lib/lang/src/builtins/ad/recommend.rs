@@ -133,7 +133,7 @@ fn try_backend(
         interp,
         "test_differentiation",
         vec![backend.clone(), scenario.clone()],
-        vec![(Name::new("rtol"), Value::Float(RTOL))],
+        vec![(difflab_syntax::name!("rtol"), Value::Float(RTOL))],
         false,
     )?;
     let tested = table_of(&tested);
@@ -159,9 +159,15 @@ fn try_backend(
         "benchmark_differentiation",
         vec![backend.clone(), scenario.clone()],
         vec![
-            (Name::new("benchmark"), Value::Symbol(Name::new("full"))),
-            (Name::new("benchmark_seconds"), Value::Float(SECONDS)),
-            (Name::new("benchmark_test"), Value::Bool(false)),
+            (
+                difflab_syntax::name!("benchmark"),
+                Value::Symbol(difflab_syntax::name!("full")),
+            ),
+            (
+                difflab_syntax::name!("benchmark_seconds"),
+                Value::Float(SECONDS),
+            ),
+            (difflab_syntax::name!("benchmark_test"), Value::Bool(false)),
         ],
         false,
     )?;
@@ -240,8 +246,8 @@ fn perturbed(x: &Value) -> Result<Value, Flow> {
 fn scenario(interp: &mut Interp, op: &str, f: Value, x: Value) -> EvalResult {
     let near = perturbed(&x)?;
     let prep_args = Value::named_tuple(vec![
-        (Name::new("x"), near),
-        (Name::new("contexts"), Value::tuple(Vec::new())),
+        (difflab_syntax::name!("x"), near),
+        (difflab_syntax::name!("contexts"), Value::tuple(Vec::new())),
     ]);
     let symbol = |s: &str| Value::Symbol(Name::new(s));
     let scenario = crate::builtins::call_builtin(
@@ -249,8 +255,11 @@ fn scenario(interp: &mut Interp, op: &str, f: Value, x: Value) -> EvalResult {
         "Scenario",
         vec![symbol(op), symbol("out"), f, x],
         vec![
-            (Name::new("prep_args"), prep_args),
-            (Name::new("name"), Value::str(format!("recommend({op})"))),
+            (difflab_syntax::name!("prep_args"), prep_args),
+            (
+                difflab_syntax::name!("name"),
+                Value::str(format!("recommend({op})")),
+            ),
         ],
         false,
     )?;

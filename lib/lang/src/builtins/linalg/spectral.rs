@@ -246,7 +246,7 @@ fn eigvals_(interp: &mut Interp, args: Args) -> EvalResult {
 fn eigvecs_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("eigvecs", 1, 1)?;
     let factors = crate::builtins::call_named(interp, "eigen", args.pos)?;
-    interp.field(&factors, difflab_syntax::Name::new("vectors"))
+    interp.field(&factors, difflab_syntax::name!("vectors"))
 }
 
 fn traced_values(
