@@ -1,9 +1,9 @@
 //! Language speed, side by side with a baseline measured in the same run:
 //! - a scalar loop at top level, and scalar code in functions (recursive `fib`, a loop, a loop
 //!   calling a small function, a loop reading an array, one writing into an array) that the
-//!   compile tier runs, a loop calling a local closure, and general code the evaluator runs
-//!   (a `Dict` of strings, a vector of structs, a `Vector{Any}`), against CPython 3 running
-//!   the same code;
+//!   compile tier runs, a loop calling a local closure, a builtin calling a lambda per element,
+//!   and general code the evaluator runs (a `Dict` of strings, a vector of structs, a
+//!   `Vector{Any}`), against CPython 3 running the same code;
 //! - a fused broadcast `sum(x .^ 2 .+ 2 .* x)` against a native Rust loop;
 //! - `difflab -e '1+1'` wall time (start-up) against `python3 -c 1+1`.
 //!
@@ -154,6 +154,18 @@ fn main() {
         (
             "def closure_calls(n):\n    g = lambda x: x + 1\n    s = 0\n    for i in range(n):\n        s = g(s)\n    return s",
             "closure_calls(10**6)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "`sum(x -> x^2 + 1, v)` in a function, 10⁶ numbers",
+        (
+            "squares(v) = sum(x -> x^2 + 1, v)\nvs = [0.5 * i for i in 1:10^6]",
+            "squares(vs)",
+        ),
+        (
+            "def squares(v):\n    return sum(map(lambda x: x**2 + 1, v))\nvs = [0.5 * i for i in range(1, 10**6 + 1)]",
+            "squares(vs)",
         ),
     );
     // General code, which the evaluator runs (strings, dictionaries, structs, `Vector{Any}`).

@@ -15,7 +15,7 @@ use crate::eval::operators;
 use crate::show::ElType;
 use crate::value::Value;
 use difflab_ad::ops::{BinaryFn, UnaryFn};
-use difflab_syntax::{BinOp, UnaryOp};
+use difflab_syntax::{BinOp, Name, UnaryOp};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A register number, local to a method's frame.
@@ -277,6 +277,10 @@ pub struct Func {
     /// Whether it (or a method it calls) writes into arrays: its arrays are then borrowed
     /// for writing.
     pub writes: bool,
+    /// The names its body reads from outside its own locals (globals, builtins, constants)
+    /// or creates as locals: a closure's compiled code is right only while the frames it
+    /// captured bind none of them (checked at every call, [`crate::Interp::run_compiled`]).
+    pub outer_names: Vec<Name>,
 }
 
 impl Func {

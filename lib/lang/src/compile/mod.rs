@@ -26,12 +26,15 @@ mod machine;
 mod native;
 
 use crate::error::EvalResult;
+use crate::eval::scope::Scope;
 use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::{Closure, Value};
 use arrays::{ArrayArg, Arrays, Undo};
+use difflab_syntax::FunctionDef;
 use machine::{Func, Machine, Trap};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use std::rc::Rc;
 
 /// The type of a register: the plain values compiled code computes with.
@@ -85,16 +88,21 @@ impl Ty {
 }
 
 /// A method and the types of its arguments: what one compiled function is for.
-type Key = (usize, Box<[Ty]>);
+/// A method (by address) and its arguments' types. Looked up at every call of a compiled
+/// method from the evaluator (each element of `g.(x)` or `map(f, x)`), so it lives on the
+/// stack for up to four arguments and hashes with a multiply per word, not SipHash.
+type Key = (usize, SmallVec<[Ty; 4]>);
 
 /// The compiled methods of a session.
 #[derive(Default)]
 pub struct Compiled {
     funcs: Vec<Func>,
     /// The function of each key, or `None` for a method that does not compile for its types.
-    index: HashMap<Key, Option<usize>>,
-    /// The methods compiled or refused, kept alive so their addresses stay theirs.
-    methods: Vec<Rc<Closure>>,
+    index: FxHashMap<Key, Option<usize>>,
+    /// The definitions of the methods compiled or refused, kept alive so their addresses
+    /// stay theirs. Keys name the definition, not the closure: every closure a lambda in a
+    /// loop or a function makes shares its code.
+    methods: Vec<Rc<FunctionDef>>,
     /// Above zero while a call runs again in the evaluator after a trap.
     pub(crate) suspended: u32,
     /// False turns the tier off (to compare it with the evaluator).
@@ -167,8 +175,11 @@ impl Compiled {
 }
 
 /// The key of `method` called with arguments of `types`.
-fn key(method: &Rc<Closure>, types: &[Ty]) -> Key {
-    (Rc::as_ptr(method) as usize, types.into())
+fn key(method: &Closure, types: &[Ty]) -> Key {
+    (
+        Rc::as_ptr(&method.def) as usize,
+        SmallVec::from_slice(types),
+    )
 }
 
 impl Interp {
@@ -179,17 +190,17 @@ impl Interp {
         method: &Rc<Closure>,
         args: &[Value],
     ) -> Option<EvalResult> {
-        // A method defined inside a function captures its frame; keeping it would keep that
-        // frame alive, and the tier compiles top-level methods only anyway.
         if !self.compiled.enabled
             || self.compiled.suspended > 0
             || self.recording()
-            || method.scope.is_some()
+            || !args
+                .iter()
+                .all(|a| matches!(a, Value::Array(_)) || machine::unboxed(a).is_some())
         {
             return None;
         }
-        let mut parameters = Vec::with_capacity(args.len());
-        let mut types = Vec::with_capacity(args.len());
+        let mut parameters: SmallVec<[u64; 4]> = SmallVec::with_capacity(args.len());
+        let mut types: SmallVec<[Ty; 4]> = SmallVec::with_capacity(args.len());
         let mut arrays = Arrays::default();
         for a in args {
             let (bits, ty) = match machine::unboxed(a) {
@@ -207,6 +218,17 @@ impl Interp {
                 func
             }
         };
+        // A closure's code read its outer names as globals and builtins: right only while
+        // the frames this closure captured bind none of them.
+        if let Some(scope) = &method.scope {
+            let outer = &self.compiled.funcs[func].outer_names;
+            if outer
+                .iter()
+                .any(|&name| Scope::lookup(scope, name).is_some())
+            {
+                return None;
+            }
+        }
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
         let outcome = {
             let mut borrowed = arrays.borrow(self.compiled.funcs[func].writes)?;

@@ -111,6 +111,7 @@ impl Lowerer<'_, '_> {
 
     /// Whether `name` is the library's function (not a local, a global or an extension).
     pub(super) fn is_library(&mut self, name: Name) -> Lowered<bool> {
+        self.outer(name)?;
         let interp = self.compilation.interp;
         let library = self.local(name)?.is_none()
             && interp.global(name).is_none()

@@ -63,6 +63,7 @@ impl Lowerer<'_, '_> {
         {
             return Err(Outside);
         }
+        self.outer(name)?;
         let visible = self
             .scopes
             .iter()

@@ -16,6 +16,7 @@ mod loops;
 use super::machine::{Fn1, Fn2, Func, Op, Reg};
 use super::{key, Compiled, Key, Ty};
 use crate::eval::dispatch::{all_methods, select};
+use crate::eval::scope::{Scope, ScopeRef};
 use crate::eval::Interp;
 use crate::value::{Closure, Value};
 use difflab_ad::ops::BinaryFn;
@@ -105,10 +106,10 @@ impl Compilation<'_> {
             return Ok((func, self.compiled.funcs[func].returns));
         }
         let result = self.try_guesses(method, types, &key);
-        if result.is_err() && method.scope.is_none() {
+        if result.is_err() {
             self.compiled.index.insert(key.clone(), None);
             self.added.push(key);
-            self.compiled.methods.push(method.clone());
+            self.compiled.methods.push(method.def.clone());
         }
         result
     }
@@ -131,6 +132,7 @@ impl Compilation<'_> {
                 registers: 0,
                 returns: guess,
                 writes: false,
+                outer_names: Vec::new(),
             });
             self.compiled.index.insert(key.clone(), Some(funcs));
             self.added.push(key.clone());
@@ -146,7 +148,7 @@ impl Compilation<'_> {
                 Ok(func) if !pending.guess_used || func.returns == guess => {
                     let returns = func.returns;
                     self.compiled.funcs[funcs] = func;
-                    self.compiled.methods.push(method.clone());
+                    self.compiled.methods.push(method.def.clone());
                     return Ok((funcs, returns));
                 }
                 _ => {
@@ -198,13 +200,13 @@ pub(super) fn compile_loop(interp: &mut Interp, expr: &Expr) -> Option<TopLevelL
     })
 }
 
-/// Whether a method's shape is one the tier compiles: defined at top level, positional
-/// parameters that are plain names, no defaults, varargs, keywords or type variables (their
-/// names are locals the evaluator binds at each call).
+/// Whether a method's shape is one the tier compiles: positional parameters that are plain
+/// names, no defaults, varargs, keywords or type variables (their names are locals the
+/// evaluator binds at each call). A closure compiles too, as long as the frames it captured
+/// bind none of the names its body reads or creates ([`Lowerer::outer`]).
 fn compilable(method: &Closure, arity: usize) -> bool {
     let def = &method.def;
-    method.scope.is_none()
-        && def.callable.is_none()
+    def.callable.is_none()
         && def.kwparams.is_empty()
         && def.type_vars.is_empty()
         && def.return_type.is_none()
@@ -254,6 +256,10 @@ struct Lowerer<'c, 'a> {
     inlining: Vec<local_functions::Inlining>,
     /// How many branches (`if`, `?:`, `&&`, `||`) enclose the code being lowered.
     conditional: u32,
+    /// The frames a closure being lowered captured (`None` for a top-level method).
+    captured: Option<ScopeRef>,
+    /// The names the body reads from outside its locals or creates ([`Func::outer_names`]).
+    outer_names: Vec<Name>,
 }
 
 impl<'c, 'a> Lowerer<'c, 'a> {
@@ -276,10 +282,13 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             local_functions: Vec::new(),
             inlining: Vec::new(),
             conditional: 0,
+            captured: None,
+            outer_names: Vec::new(),
         }
     }
 
     fn method(mut self, method: &Closure, types: &[Ty]) -> Lowered<Func> {
+        self.captured = method.scope.clone();
         for (param, &ty) in method.def.params.iter().zip(types) {
             let Pattern::Name(name) = param.pattern else {
                 return Err(Outside);
@@ -299,6 +308,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             registers: self.registers,
             returns: self.returns.ok_or(Outside)?,
             writes: self.writes,
+            outer_names: self.outer_names,
         })
     }
 
@@ -322,6 +332,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 registers: self.registers,
                 returns: Ty::Nothing,
                 writes: self.writes,
+                outer_names: self.outer_names,
             },
             globals: self.globals,
         })
@@ -362,6 +373,21 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 Ok(())
             }
         }
+    }
+
+    /// Notes `name`, which the body reads from outside its locals or creates as one; in a
+    /// closure, a name its captured frames bind is outside the tier (the evaluator reads or
+    /// writes that binding).
+    fn outer(&mut self, name: Name) -> Lowered<()> {
+        if let Some(scope) = &self.captured {
+            if Scope::lookup(scope, name).is_some() {
+                return Err(Outside);
+            }
+        }
+        if !self.outer_names.contains(&name) {
+            self.outer_names.push(name);
+        }
+        Ok(())
     }
 
     /// A constant: a register every call's frame starts with it in, never written.
@@ -566,6 +592,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         if let Some((reg, ty)) = self.local(name)? {
             return Ok(Val { reg, ty: Some(ty) });
         }
+        self.outer(name)?;
         let interp = self.compilation.interp;
         match interp.global(name) {
             // A global number (`const N = 64`) is a constant of the method; binding the global
@@ -610,7 +637,11 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         let dst = match self.local(name)? {
             Some((reg, t)) if t == ty => reg,
             Some(_) => return Err(Outside),
-            None => self.create(name, ty),
+            None => {
+                // A closure assigning a name its captured frames hold writes theirs.
+                self.outer(name)?;
+                self.create(name, ty)
+            }
         };
         if self.temporary == Some(src) {
             self.code
@@ -923,6 +954,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         if args.iter().any(|a| a.splat) || self.local(name)?.is_some() {
             return Err(Outside);
         }
+        self.outer(name)?;
         if let ("size", [x, d]) = (name.as_str(), args) {
             if self.is_library(name)? {
                 let x = self.expr(&x.value, true)?.get()?;
