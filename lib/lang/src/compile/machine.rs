@@ -281,6 +281,9 @@ pub struct Func {
     /// or creates as locals: a closure's compiled code is right only while the frames it
     /// captured bind none of them (checked at every call, [`crate::Interp::run_compiled`]).
     pub outer_names: Vec<Name>,
+    /// The numbers of a closure's captured frames its body reads, by name and the type it
+    /// was compiled for: passed after the parameters, read from the frames at every call.
+    pub captures: Vec<(Name, Ty)>,
 }
 
 impl Func {

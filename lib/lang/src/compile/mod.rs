@@ -221,12 +221,23 @@ impl Interp {
         // A closure's code read its outer names as globals and builtins: right only while
         // the frames this closure captured bind none of them.
         if let Some(scope) = &method.scope {
-            let outer = &self.compiled.funcs[func].outer_names;
-            if outer
+            let compiled = &self.compiled.funcs[func];
+            if compiled
+                .outer_names
                 .iter()
                 .any(|&name| Scope::lookup(scope, name).is_some())
             {
                 return None;
+            }
+            // Captured numbers are read now, as the evaluator reads them at each call.
+            for &(name, ty) in &compiled.captures {
+                match Scope::lookup(scope, name)
+                    .as_ref()
+                    .and_then(machine::unboxed)
+                {
+                    Some((bits, t)) if t == ty => parameters.push(bits),
+                    _ => return None,
+                }
             }
         }
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);

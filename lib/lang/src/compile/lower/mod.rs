@@ -34,6 +34,10 @@ type Local = (Name, Reg, Ty);
 /// The most instructions one compilation may emit (a runaway guard, far above real methods).
 const BUDGET: usize = 1 << 16;
 
+/// The most numbers of its frames a closure may read and still compile (each is a
+/// parameter, looked up at every call).
+const MAX_CAPTURES: usize = 8;
+
 /// A typed expression result: a register and its type, or `None` for an expression after
 /// which control never continues (`return`, `break`, `continue`).
 #[derive(Clone, Copy)]
@@ -64,6 +68,9 @@ struct Compilation<'a> {
     pending: Vec<Pending>,
     added: Vec<Key>,
     emitted: usize,
+    /// A number of a closure's captured frames its body read, found by the lowering that
+    /// failed: the next attempt takes it as a parameter.
+    discovered: Option<(Name, Ty)>,
 }
 
 /// Runs `lower` with a compilation of `interp`'s compiled methods, counting the methods it
@@ -76,6 +83,7 @@ fn compiling<T>(interp: &mut Interp, lower: impl FnOnce(&mut Compilation) -> T) 
         pending: Vec::new(),
         added: Vec::new(),
         emitted: 0,
+        discovered: None,
     };
     let result = lower(&mut compilation);
     let added = std::mem::take(&mut compilation.added);
@@ -123,41 +131,52 @@ impl Compilation<'_> {
         if !compilable(method, types.len()) {
             return Err(Outside);
         }
+        // The numbers of a closure's frames that its body reads, passed after its parameters.
+        let mut captures: Vec<(Name, Ty)> = Vec::new();
         for guess in [Ty::Int, Ty::Float, Ty::Bool, Ty::Nothing] {
-            let (funcs, added) = (self.compiled.funcs.len(), self.added.len());
-            self.compiled.funcs.push(Func {
-                parameters: types.len() as u32,
-                code: Vec::new(),
-                constants: Vec::new(),
-                registers: 0,
-                returns: guess,
-                writes: false,
-                outer_names: Vec::new(),
-            });
-            self.compiled.index.insert(key.clone(), Some(funcs));
-            self.added.push(key.clone());
-            self.pending.push(Pending {
-                key: key.clone(),
-                func: funcs,
-                guess,
-                guess_used: false,
-            });
-            let lowered = Lowerer::new(self).method(method, types);
-            let pending = self.pending.pop().expect("pushed above");
-            match lowered {
-                Ok(func) if !pending.guess_used || func.returns == guess => {
-                    let returns = func.returns;
-                    self.compiled.funcs[funcs] = func;
-                    self.compiled.methods.push(method.def.clone());
-                    return Ok((funcs, returns));
-                }
-                _ => {
-                    self.compiled.funcs.truncate(funcs);
-                    for k in self.added.drain(added..) {
-                        self.compiled.index.remove(&k);
+            loop {
+                let (funcs, added) = (self.compiled.funcs.len(), self.added.len());
+                self.compiled.funcs.push(Func {
+                    parameters: (types.len() + captures.len()) as u32,
+                    code: Vec::new(),
+                    constants: Vec::new(),
+                    registers: 0,
+                    returns: guess,
+                    writes: false,
+                    outer_names: Vec::new(),
+                    captures: Vec::new(),
+                });
+                self.compiled.index.insert(key.clone(), Some(funcs));
+                self.added.push(key.clone());
+                self.pending.push(Pending {
+                    key: key.clone(),
+                    func: funcs,
+                    guess,
+                    guess_used: false,
+                });
+                self.discovered = None;
+                let lowered = Lowerer::new(self).method(method, types, &captures);
+                let pending = self.pending.pop().expect("pushed above");
+                match lowered {
+                    Ok(func) if !pending.guess_used || func.returns == guess => {
+                        let returns = func.returns;
+                        self.compiled.funcs[funcs] = func;
+                        self.compiled.methods.push(method.def.clone());
+                        return Ok((funcs, returns));
                     }
-                    if !pending.guess_used {
-                        return Err(Outside);
+                    _ => {
+                        self.compiled.funcs.truncate(funcs);
+                        for k in self.added.drain(added..) {
+                            self.compiled.index.remove(&k);
+                        }
+                        match self.discovered.take() {
+                            Some(capture) if captures.len() < MAX_CAPTURES => {
+                                captures.push(capture);
+                                continue;
+                            }
+                            _ if !pending.guess_used => return Err(Outside),
+                            _ => break,
+                        }
                     }
                 }
             }
@@ -260,6 +279,9 @@ struct Lowerer<'c, 'a> {
     captured: Option<ScopeRef>,
     /// The names the body reads from outside its locals or creates ([`Func::outer_names`]).
     outer_names: Vec<Name>,
+    /// The registers of a closure's captured numbers (read-only: assigning one would have
+    /// to write its frame).
+    capture_registers: Vec<Reg>,
 }
 
 impl<'c, 'a> Lowerer<'c, 'a> {
@@ -284,10 +306,13 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             conditional: 0,
             captured: None,
             outer_names: Vec::new(),
+            capture_registers: Vec::new(),
         }
     }
 
-    fn method(mut self, method: &Closure, types: &[Ty]) -> Lowered<Func> {
+    /// Lowers `method` for arguments of `types`; a closure's `captures` (numbers of its
+    /// frames the body reads) are parameters after them, which the body may not assign.
+    fn method(mut self, method: &Closure, types: &[Ty], captures: &[(Name, Ty)]) -> Lowered<Func> {
         self.captured = method.scope.clone();
         for (param, &ty) in method.def.params.iter().zip(types) {
             let Pattern::Name(name) = param.pattern else {
@@ -296,19 +321,25 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             let reg = self.register();
             self.scopes[0].push((name, reg, ty));
         }
+        for &(name, ty) in captures {
+            let reg = self.register();
+            self.scopes[0].push((name, reg, ty));
+            self.capture_registers.push(reg);
+        }
         let value = self.block(&method.def.body, true)?;
         if let Some(ty) = value.ty {
             self.unify_return(ty)?;
             self.emit(Op::Return { src: value.reg })?;
         }
         Ok(Func {
-            parameters: types.len() as u32,
+            parameters: (types.len() + captures.len()) as u32,
             code: self.code,
             constants: self.constants,
             registers: self.registers,
             returns: self.returns.ok_or(Outside)?,
             writes: self.writes,
             outer_names: self.outer_names,
+            captures: captures.to_vec(),
         })
     }
 
@@ -333,6 +364,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 returns: Ty::Nothing,
                 writes: self.writes,
                 outer_names: self.outer_names,
+                captures: Vec::new(),
             },
             globals: self.globals,
         })
@@ -388,6 +420,20 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             self.outer_names.push(name);
         }
         Ok(())
+    }
+
+    /// When `name`, read by a closure's body, is a number of its captured frames: notes it
+    /// for the next attempt, which takes it as a parameter ([`Func::captures`]).
+    fn note_capture(&mut self, name: Name) {
+        let Some(scope) = &self.captured else {
+            return;
+        };
+        if let Some((_, ty)) = Scope::lookup(scope, name)
+            .as_ref()
+            .and_then(super::machine::unboxed)
+        {
+            self.compilation.discovered = Some((name, ty));
+        }
     }
 
     /// A constant: a register every call's frame starts with it in, never written.
@@ -592,6 +638,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         if let Some((reg, ty)) = self.local(name)? {
             return Ok(Val { reg, ty: Some(ty) });
         }
+        self.note_capture(name);
         self.outer(name)?;
         let interp = self.compilation.interp;
         match interp.global(name) {
@@ -635,6 +682,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
 
     fn assign(&mut self, name: Name, (src, ty): (Reg, Ty)) -> Lowered<Val> {
         let dst = match self.local(name)? {
+            Some((reg, _)) if self.capture_registers.contains(&reg) => return Err(Outside),
             Some((reg, t)) if t == ty => reg,
             Some(_) => return Err(Outside),
             None => {
@@ -976,6 +1024,11 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         let method = select(all_methods(&callee), &samples)
             .map_err(|_| Outside)?
             .clone();
+        // A closure (a global function defined in a loop or `let`) is right only with the
+        // checks and captured numbers of a call from the evaluator (`Interp::run_compiled`).
+        if method.scope.is_some() {
+            return Err(Outside);
+        }
         let types: Vec<Ty> = values.iter().map(|(_, t)| *t).collect();
         let (func, returns) = self.compilation.specialize(&method, &types)?;
         self.writes |= self.compilation.compiled.funcs[func].writes;
