@@ -50,6 +50,11 @@ fn exact(v: &Value) -> String {
         Value::Bool(b) => format!("Bool {b}"),
         Value::Nothing => "nothing".into(),
         Value::Tuple(items) => items.iter().map(exact).collect::<Vec<_>>().join(", "),
+        Value::Array(a) => {
+            let a = a.borrow();
+            let bits: Vec<u64> = a.data.to_col_major().iter().map(|x| x.to_bits()).collect();
+            format!("{} {:?} {bits:x?}", v.type_name(), a.data.shape())
+        }
         other => format!("other {}", other.type_name()),
     }
 }
@@ -542,6 +547,35 @@ fn closures_called_by_builtins_compile_while_their_frames_bind_nothing_they_use(
     ];
     let compiled = agree(&steps);
     assert!(compiled >= 4, "only {compiled} closures compiled");
+}
+
+#[test]
+fn broadcasts_and_maps_of_user_functions_run_compiled_loops_and_agree() {
+    let compiled = agree(&[
+        "v = [0.5 * i - 3 for i in 1:40]; n = collect(1:40); m = [i + 2j for i in 1:3, j in 1:4]",
+        "flags = iseven.(n)",
+        "g(x) = 2x + 1",
+        "g.(v), g.(n), g.(m), g.(flags)",
+        "h(x, y) = x > y ? x - y : y",
+        "h.(v, 1.5), h.(n, v), h.(3, n), map(h, v, v)",
+        "positive(x) = x > 0",
+        "positive.(v), map(positive, n), sum(positive, v)",
+        "sum(x -> x^2 + 1, v), sum(x -> x^2, n), map(x -> x * 0.5, m)",
+        "function scaled(v, a); b = 2a; map(x -> a * x + b, v); end",
+        "scaled(v, 1.5), scaled(n, 2)",
+        // An error in the middle: the evaluator's, with its spans.
+        "root(x) = sqrt(x)",
+        "root.(v)",
+        "map(root, v)",
+        // Shapes that differ broadcast as written.
+        "h.(v, [1.0])",
+        "h.(m, [1, 2, 3])",
+        // A function that writes into an array, or returns one, runs as written.
+        "bump(x) = (x[1] += 1.0; x[1])",
+        "k(x) = [x]",
+        "k.(v[1:3])",
+    ]);
+    assert!(compiled >= 8, "only {compiled} methods compiled");
 }
 
 #[test]

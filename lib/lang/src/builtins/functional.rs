@@ -91,6 +91,17 @@ fn map_(interp: &mut Interp, args: Args) -> EvalResult {
             Vec::new(),
         );
     }
+    // Arrays of one shape: the broadcast, which runs a compiled function in one loop.
+    let arrays = &args.pos[1..];
+    let same_shape = arrays.iter().all(|a| match (a, &arrays[0]) {
+        (Value::Array(a), Value::Array(b)) => a.borrow().data.shape() == b.borrow().data.shape(),
+        _ => false,
+    });
+    if same_shape {
+        if let Some(result) = interp.broadcast_compiled(&f, arrays) {
+            return result;
+        }
+    }
     // Walked in step and lazily: a range is never built, and the shortest collection ends it.
     let mut columns = args.pos[1..]
         .iter()

@@ -21,6 +21,7 @@
 //! have resolved a name to what it meant before.
 
 mod arrays;
+mod elementwise;
 mod lower;
 mod machine;
 mod native;
@@ -210,36 +211,8 @@ impl Interp {
             parameters.push(bits);
             types.push(ty);
         }
-        let func = match self.compiled.index.get(&key(method, &types)) {
-            Some(entry) => (*entry)?,
-            None => {
-                let func = lower::compile(self, method, &types)?;
-                self.compiled.generate_code();
-                func
-            }
-        };
-        // A closure's code read its outer names as globals and builtins: right only while
-        // the frames this closure captured bind none of them.
-        if let Some(scope) = &method.scope {
-            let compiled = &self.compiled.funcs[func];
-            if compiled
-                .outer_names
-                .iter()
-                .any(|&name| Scope::lookup(scope, name).is_some())
-            {
-                return None;
-            }
-            // Captured numbers are read now, as the evaluator reads them at each call.
-            for &(name, ty) in &compiled.captures {
-                match Scope::lookup(scope, name)
-                    .as_ref()
-                    .and_then(machine::unboxed)
-                {
-                    Some((bits, t)) if t == ty => parameters.push(bits),
-                    _ => return None,
-                }
-            }
-        }
+        let func = self.function_for(method, &types)?;
+        self.closure_arguments(method, func, &mut parameters)?;
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
         let outcome = {
             let mut borrowed = arrays.borrow(self.compiled.funcs[func].writes)?;
@@ -248,16 +221,7 @@ impl Interp {
                 .map(|b| b.view())
                 .collect::<Option<_>>()?;
             let mut undo = Vec::new();
-            let outcome = match &self.compiled.code {
-                Some(code) if self.compiled.native && func < code.len() => code.run(
-                    func,
-                    &parameters,
-                    (&mut views, &mut undo),
-                    depth,
-                    &self.interrupt,
-                ),
-                _ => self.run_on_machine(func, &parameters, (&mut views, &mut undo), depth),
-            };
+            let outcome = self.execute(func, &parameters, (&mut views, &mut undo), depth);
             // An error runs the call again as written: from the arrays as they were.
             if outcome == Err(Trap::Fallback) {
                 arrays::undo(&mut views, &mut undo);
@@ -330,6 +294,70 @@ impl Interp {
     }
 
     /// Runs compiled method `func` on the register machine.
+    /// The compiled function of `method` for `types`, compiling it on first use; `None`
+    /// when it does not compile.
+    fn function_for(&mut self, method: &Rc<Closure>, types: &[Ty]) -> Option<usize> {
+        match self.compiled.index.get(&key(method, types)) {
+            Some(entry) => *entry,
+            None => {
+                let func = lower::compile(self, method, types)?;
+                self.compiled.generate_code();
+                Some(func)
+            }
+        }
+    }
+
+    /// For a closure, checks that its compiled code `func` still holds for the frames it
+    /// captured and appends the captured numbers it reads to `parameters`; `None` when it
+    /// has to run in the evaluator. A top-level method needs nothing.
+    fn closure_arguments(
+        &self,
+        method: &Closure,
+        func: usize,
+        parameters: &mut SmallVec<[u64; 4]>,
+    ) -> Option<()> {
+        let Some(scope) = &method.scope else {
+            return Some(());
+        };
+        // Its code read its outer names as globals and builtins: right only while the
+        // captured frames bind none of them.
+        let compiled = &self.compiled.funcs[func];
+        if compiled
+            .outer_names
+            .iter()
+            .any(|&name| Scope::lookup(scope, name).is_some())
+        {
+            return None;
+        }
+        // Captured numbers are read now, as the evaluator reads them at each call.
+        for &(name, ty) in &compiled.captures {
+            match Scope::lookup(scope, name)
+                .as_ref()
+                .and_then(machine::unboxed)
+            {
+                Some((bits, t)) if t == ty => parameters.push(bits),
+                _ => return None,
+            }
+        }
+        Some(())
+    }
+
+    /// Runs compiled function `func` as machine code, or on the register machine.
+    fn execute(
+        &self,
+        func: usize,
+        parameters: &[u64],
+        arrays: (&mut [ArrayArg<'_>], &mut Vec<Undo>),
+        depth: usize,
+    ) -> Result<u64, Trap> {
+        match &self.compiled.code {
+            Some(code) if self.compiled.native && func < code.len() => {
+                code.run(func, parameters, arrays, depth, &self.interrupt)
+            }
+            _ => self.run_on_machine(func, parameters, arrays, depth),
+        }
+    }
+
     fn run_on_machine(
         &self,
         func: usize,

@@ -328,6 +328,11 @@ impl Interp {
                 return crate::builtins::call(self, b, args, kw, true);
             }
         }
+        if kw.is_empty() {
+            if let Some(result) = self.broadcast_compiled(f, &args) {
+                return result;
+            }
+        }
         self.broadcast_each(&args, |interp, call_args| {
             interp.call_value(f, call_args, kw.clone())
         })

@@ -1,0 +1,144 @@
+//! A user function applied to every element of plain arrays (`g.(x)`, `map(g, x)`,
+//! `sum(g, x)`) as one loop over its compiled code: the method is chosen and its code found
+//! once, and each element is a call of machine code with unboxed numbers, where the evaluator
+//! would box every element, dispatch and look the code up again per call.
+
+use super::machine::{self, Trap};
+use super::{Interp, Ty};
+use crate::error::EvalResult;
+use crate::eval::dispatch::{all_methods, select};
+use crate::show::ElType;
+use crate::value::{Structure, Value};
+use difflab_ad::Tensor;
+use ndarray::{ArrayD, IxDyn};
+use smallvec::SmallVec;
+use std::rc::Rc;
+
+/// An argument of the loop: a number passed to every call, or an array's numbers.
+enum Operand {
+    Number(u64),
+    Numbers(Rc<ArrayD<f64>>, Ty),
+}
+
+/// The bits of an array element of type `ty` as compiled code holds them.
+fn element_bits(x: f64, ty: Ty) -> u64 {
+    match ty {
+        Ty::Int => x as i64 as u64,
+        Ty::Bool => u64::from(x != 0.0),
+        _ => x.to_bits(),
+    }
+}
+
+/// The operand `v` is, with its element type: a plain number, or a dense array of plain
+/// numbers (not a view, an adjoint or a structured matrix).
+fn operand(v: &Value) -> Option<(Operand, Ty, Option<Vec<usize>>)> {
+    if let Some((bits, ty)) = machine::unboxed(v) {
+        return Some((Operand::Number(bits), ty, None));
+    }
+    let Value::Array(cell) = v else {
+        return None;
+    };
+    let a = cell.try_borrow().ok()?;
+    let Tensor::Plain(numbers) = &a.data else {
+        return None;
+    };
+    if a.row_adjoint || a.links.is_some() || !matches!(a.structure, Structure::Dense) {
+        return None;
+    }
+    let ty = match a.eltype {
+        ElType::Float64 => Ty::Float,
+        ElType::Int64 => Ty::Int,
+        ElType::Bool => Ty::Bool,
+    };
+    let shape = numbers.shape().to_vec();
+    Some((Operand::Numbers(numbers.clone(), ty), ty, Some(shape)))
+}
+
+impl Interp {
+    /// `f.(args...)` when `f` is a user function, every argument a plain number or a plain
+    /// array, the arrays of one shape, and `f`'s method for their element types compiles to
+    /// code that returns a number and writes no array. `None` otherwise, and when the code
+    /// traps: the caller then broadcasts as written (compiled code had no effect).
+    pub(crate) fn broadcast_compiled(&mut self, f: &Value, args: &[Value]) -> Option<EvalResult> {
+        let Value::Function(function) = f else {
+            return None;
+        };
+        if !self.compiled.enabled || self.compiled.suspended > 0 || self.recording() {
+            return None;
+        }
+        let mut operands = Vec::with_capacity(args.len());
+        let mut types: SmallVec<[Ty; 4]> = SmallVec::new();
+        let mut shape: Option<Vec<usize>> = None;
+        for a in args {
+            let (operand, ty, dims) = operand(a)?;
+            match (&shape, dims) {
+                (Some(s), Some(d)) if *s != d => return None,
+                (None, Some(d)) => shape = Some(d),
+                _ => {}
+            }
+            operands.push(operand);
+            types.push(ty);
+        }
+        let shape = shape?;
+        let samples: Vec<Value> = types.iter().map(|t| t.sample()).collect();
+        let method = select(all_methods(function), &samples).ok()?.clone();
+        let func = self.function_for(&method, &types)?;
+        let mut captured = SmallVec::new();
+        self.closure_arguments(&method, func, &mut captured)?;
+        let returns = self.compiled.funcs[func].returns;
+        let eltype = match returns {
+            Ty::Float => ElType::Float64,
+            Ty::Int => ElType::Int64,
+            Ty::Bool => ElType::Bool,
+            Ty::Nothing | Ty::Array { .. } => return None,
+        };
+        if self.compiled.funcs[func].writes {
+            return None;
+        }
+        let len: usize = shape.iter().product();
+        if let Err(e) = self.check_alloc(len) {
+            return Some(Err(e));
+        }
+        let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
+        let mut elements: Vec<_> = operands
+            .iter()
+            .map(|o| match o {
+                Operand::Number(_) => None,
+                Operand::Numbers(numbers, ty) => Some((numbers.iter(), *ty)),
+            })
+            .collect();
+        let mut results = Vec::with_capacity(len);
+        let mut parameters: SmallVec<[u64; 4]> = SmallVec::new();
+        for k in 0..len {
+            if k % 4096 == 0 {
+                if let Err(e) = self.check_interrupt() {
+                    return Some(Err(e));
+                }
+            }
+            parameters.clear();
+            for (operand, element) in operands.iter().zip(&mut elements) {
+                parameters.push(match (operand, element) {
+                    (_, Some((numbers, ty))) => element_bits(*numbers.next()?, *ty),
+                    (Operand::Number(bits), None) => *bits,
+                    (Operand::Numbers(..), None) => return None,
+                });
+            }
+            parameters.extend_from_slice(&captured);
+            match self.execute(func, &parameters, (&mut [], &mut Vec::new()), depth) {
+                Ok(bits) => results.push(match machine::boxed(bits, returns) {
+                    Value::Int(i) => i as f64,
+                    Value::Bool(b) => f64::from(u8::from(b)),
+                    _ => f64::from_bits(bits),
+                }),
+                Err(Trap::Interrupt) => return Some(Err(self.interrupted())),
+                Err(Trap::Fallback) => return None,
+            }
+        }
+        let data = ArrayD::from_shape_vec(IxDyn(&shape), results).ok()?;
+        Some(Ok(crate::value::convert::from_tensor(
+            Tensor::plain(data),
+            eltype,
+            false,
+        )))
+    }
+}
