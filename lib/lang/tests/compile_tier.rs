@@ -560,6 +560,10 @@ fn broadcasts_and_maps_of_user_functions_run_compiled_loops_and_agree() {
         "h.(v, 1.5), h.(n, v), h.(3, n), map(h, v, v)",
         "positive(x) = x > 0",
         "positive.(v), map(positive, n), sum(positive, v)",
+        "count(positive, v), filter(positive, v), filter(positive, m), any(positive, n), all(positive, v)",
+        "findfirst(positive, v), count(x -> x > 2.5, v), filter(x -> iseven(x), n)",
+        // A predicate that is not one: the evaluator's `TypeError`.
+        "count(g, v)",
         "sum(x -> x^2 + 1, v), sum(x -> x^2, n), map(x -> x * 0.5, m)",
         "function scaled(v, a); b = 2a; map(x -> a * x + b, v); end",
         "scaled(v, 1.5), scaled(n, 2)",

@@ -157,9 +157,17 @@ fn filter_(interp: &mut Interp, args: Args) -> EvalResult {
         });
     }
     let mut kept = Vec::new();
-    for item in iterate(&args.pos[1])? {
-        if predicate_holds(interp.call(&args.pos[0], vec![item.clone()])?)? {
-            kept.push(item);
+    if let Some(mask) = super::search::compiled_mask(interp, &args.pos[0], &args.pos[1])? {
+        kept.extend(
+            iterate(&args.pos[1])?
+                .zip(mask)
+                .filter_map(|(item, keep)| keep.then_some(item)),
+        );
+    } else {
+        for item in iterate(&args.pos[1])? {
+            if predicate_holds(interp.call(&args.pos[0], vec![item.clone()])?)? {
+                kept.push(item);
+            }
         }
     }
     if let Value::Str(_) = &args.pos[1] {

@@ -51,6 +51,33 @@ fn bool_values(v: &Value, name: &str, poll: &mut Poll) -> Result<Vec<bool>, Flow
 /// Calls `visit` with the truth values of `args` in order (a Bool collection, or a predicate
 /// and a collection walked lazily, so `count(iseven, 1:10^10)` builds nothing) until it
 /// returns `false`: `any` and `all` stop at their answer, as Julia's do.
+/// `f.(v)` as compiled code in one loop, in `v`'s linear order, when `f` is a user predicate
+/// over a plain array whose code returns a `Bool`; `None` to call `f` element by element
+/// (which also raises the errors of a predicate returning something else).
+pub(crate) fn compiled_mask(
+    interp: &mut Interp,
+    f: &Value,
+    v: &Value,
+) -> Result<Option<Vec<bool>>, Flow> {
+    if !matches!(v, Value::Array(_)) {
+        return Ok(None);
+    }
+    let Some(mask) = interp.broadcast_compiled(f, std::slice::from_ref(v)) else {
+        return Ok(None);
+    };
+    match mask? {
+        Value::Array(a) if a.borrow().eltype == ElType::Bool => Ok(Some(
+            a.borrow()
+                .data
+                .to_col_major()
+                .iter()
+                .map(|&b| b != 0.0)
+                .collect(),
+        )),
+        _ => Ok(None),
+    }
+}
+
 fn visit_truths(
     interp: &mut Interp,
     args: &Args,
@@ -68,6 +95,14 @@ fn visit_truths(
             Ok(())
         }
         [f, v] => {
+            if let Some(mask) = compiled_mask(interp, f, v)? {
+                for b in mask {
+                    if !visit(b) {
+                        break;
+                    }
+                }
+                return Ok(());
+            }
             for x in iterate(v)? {
                 // A builtin predicate does not poll the flag itself.
                 poll.tick()?;
