@@ -105,6 +105,11 @@ impl Program {
     /// assert_eq!(program.call(&Tensor::scalar(4.0)).unwrap().primal()[[]], 16.0);
     /// assert!(!program.branches_hold(&[0.5]).unwrap());
     /// assert!(program.call(&Tensor::scalar(0.5)).is_err());
+    /// // The last input where the branches held is remembered (a Jacobian runs the program
+    /// // once per chunk at one input); any other input is checked again.
+    /// assert!(program.branches_hold(&[4.0]).unwrap() && program.branches_hold(&[4.0]).unwrap());
+    /// assert!(!program.branches_hold(&[0.5]).unwrap());
+    /// assert!(program.call(&Tensor::scalar(0.5)).is_err());
     /// ```
     pub fn record_with_branches<E>(
         f: impl FnOnce(&Tensor) -> std::result::Result<Tensor, E>,
