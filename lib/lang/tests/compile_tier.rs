@@ -571,6 +571,8 @@ fn broadcasts_and_maps_of_user_functions_run_compiled_loops_and_agree() {
         "root(x) = sqrt(x)",
         "root.(v)",
         "map(root, v)",
+        // Empty and zero-dimensional arrays.
+        "g.(Float64[]), map(g, Int[]), sum(g, Float64[]), filter(positive, Float64[]), g.(fill(2.5))",
         // Shapes that differ broadcast as written.
         "h.(v, [1.0])",
         "h.(m, [1, 2, 3])",

@@ -96,6 +96,10 @@ impl Interp {
             return None;
         }
         let len: usize = shape.iter().product();
+        // An empty result's element type is the evaluator's to choose, as for every call.
+        if len == 0 {
+            return None;
+        }
         if let Err(e) = self.check_alloc(len) {
             return Some(Err(e));
         }
