@@ -571,6 +571,11 @@ fn broadcasts_and_maps_of_user_functions_run_compiled_loops_and_agree() {
         "root(x) = sqrt(x)",
         "root.(v)",
         "map(root, v)",
+        // Ranges, of integers and of floats (their elements as iterating computes them).
+        "g.(1:5), map(g, 0.1:0.1:1.0), sum(x -> 1 / x^2, 1:1000), count(positive, -3:4), filter(iseven, 1:9)",
+        "h.(1:4, [1.0, 2.0, 3.0, 4.0]), sum(i -> i * 0.5, 1:0), map(g, range(0, 1, length=7))",
+        // An integer result an array cannot hold exactly: the evaluator's `InexactError`.
+        "map(x -> x * 4611686018427387904, [1, 2])",
         // Empty and zero-dimensional arrays.
         "g.(Float64[]), map(g, Int[]), sum(g, Float64[]), filter(positive, Float64[]), g.(fill(2.5))",
         // Shapes that differ broadcast as written.

@@ -91,12 +91,18 @@ fn map_(interp: &mut Interp, args: Args) -> EvalResult {
             Vec::new(),
         );
     }
-    // Arrays of one shape: the broadcast, which runs a compiled function in one loop.
+    // Arrays of one shape, or one range: the broadcast, which runs a compiled function in
+    // one loop.
     let arrays = &args.pos[1..];
-    let same_shape = arrays.iter().all(|a| match (a, &arrays[0]) {
-        (Value::Array(a), Value::Array(b)) => a.borrow().data.shape() == b.borrow().data.shape(),
-        _ => false,
-    });
+    let same_shape = match arrays {
+        [Value::Range(_)] => true,
+        _ => arrays.iter().all(|a| match (a, &arrays[0]) {
+            (Value::Array(a), Value::Array(b)) => {
+                a.borrow().data.shape() == b.borrow().data.shape()
+            }
+            _ => false,
+        }),
+    };
     if same_shape {
         if let Some(result) = interp.broadcast_compiled(&f, arrays) {
             return result;

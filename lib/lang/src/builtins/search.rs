@@ -59,6 +59,7 @@ pub(crate) fn compiled_mask(
     f: &Value,
     v: &Value,
 ) -> Result<Option<Vec<bool>>, Flow> {
+    // Not a range: the predicates walk it lazily and stop early (`any(p, 1:10^15)`).
     if !matches!(v, Value::Array(_)) {
         return Ok(None);
     }

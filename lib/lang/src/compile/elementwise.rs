@@ -1,23 +1,27 @@
-//! A user function applied to every element of plain arrays (`g.(x)`, `map(g, x)`,
-//! `sum(g, x)`) as one loop over its compiled code: the method is chosen and its code found
+//! A user function applied to every element of plain arrays and ranges (`g.(x)`, `map(g, x)`,
+//! `sum(g, 1:n)`) as one loop over its compiled code: the method is chosen and its code found
 //! once, and each element is a call of machine code with unboxed numbers, where the evaluator
 //! would box every element, dispatch and look the code up again per call.
 
 use super::machine::{self, Trap};
 use super::{Interp, Ty};
 use crate::error::EvalResult;
+use crate::eval::collections::scalar_f64;
 use crate::eval::dispatch::{all_methods, select};
 use crate::show::ElType;
+use crate::value::iterate::ValueIter;
 use crate::value::{Structure, Value};
 use difflab_ad::Tensor;
 use ndarray::{ArrayD, IxDyn};
 use smallvec::SmallVec;
 use std::rc::Rc;
 
-/// An argument of the loop: a number passed to every call, or an array's numbers.
+/// An argument of the loop: a number passed to every call, an array's numbers, or a range's
+/// elements (computed as iterating it computes them).
 enum Operand {
     Number(u64),
     Numbers(Rc<ArrayD<f64>>, Ty),
+    Range(ValueIter),
 }
 
 /// The bits of an array element of type `ty` as compiled code holds them.
@@ -34,6 +38,14 @@ fn element_bits(x: f64, ty: Ty) -> u64 {
 fn operand(v: &Value) -> Option<(Operand, Ty, Option<Vec<usize>>)> {
     if let Some((bits, ty)) = machine::unboxed(v) {
         return Some((Operand::Number(bits), ty, None));
+    }
+    if let Value::Range(r) = v {
+        let ty = match r.eltype() {
+            ElType::Int64 => Ty::Int,
+            _ => Ty::Float,
+        };
+        let elements = crate::value::iterate::iterate(v).ok()?;
+        return Some((Operand::Range(elements), ty, Some(vec![r.len])));
     }
     let Value::Array(cell) = v else {
         return None;
@@ -104,12 +116,16 @@ impl Interp {
             return Some(Err(e));
         }
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
-        let mut elements: Vec<_> = operands
+        let arrays: Vec<Option<(Rc<ArrayD<f64>>, Ty)>> = operands
             .iter()
             .map(|o| match o {
-                Operand::Number(_) => None,
-                Operand::Numbers(numbers, ty) => Some((numbers.iter(), *ty)),
+                Operand::Numbers(numbers, ty) => Some((numbers.clone(), *ty)),
+                Operand::Number(_) | Operand::Range(_) => None,
             })
+            .collect();
+        let mut elements: Vec<_> = arrays
+            .iter()
+            .map(|a| a.as_ref().map(|(numbers, ty)| (numbers.iter(), *ty)))
             .collect();
         let mut results = Vec::with_capacity(len);
         let mut parameters: SmallVec<[u64; 4]> = SmallVec::new();
@@ -120,20 +136,21 @@ impl Interp {
                 }
             }
             parameters.clear();
-            for (operand, element) in operands.iter().zip(&mut elements) {
+            for (operand, element) in operands.iter_mut().zip(&mut elements) {
                 parameters.push(match (operand, element) {
                     (_, Some((numbers, ty))) => element_bits(*numbers.next()?, *ty),
                     (Operand::Number(bits), None) => *bits,
+                    (Operand::Range(items), None) => machine::unboxed(&items.next()?)?.0,
                     (Operand::Numbers(..), None) => return None,
                 });
             }
             parameters.extend_from_slice(&captured);
             match self.execute(func, &parameters, (&mut [], &mut Vec::new()), depth) {
-                Ok(bits) => results.push(match machine::boxed(bits, returns) {
-                    Value::Int(i) => i as f64,
-                    Value::Bool(b) => f64::from(u8::from(b)),
-                    _ => f64::from_bits(bits),
-                }),
+                // An integer an array cannot hold exactly is the evaluator's `InexactError`.
+                Ok(bits) => match scalar_f64(&machine::boxed(bits, returns)) {
+                    Ok(x) => results.push(x),
+                    Err(_) => return None,
+                },
                 Err(Trap::Interrupt) => return Some(Err(self.interrupted())),
                 Err(Trap::Fallback) => return None,
             }
