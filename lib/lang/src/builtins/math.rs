@@ -165,12 +165,7 @@ fn binary(f: BinaryFn, name: &str, a: &Value, b: &Value, dotted: bool) -> EvalRe
             ),
         ));
     }
-    let int = x.eltype != ElType::Float64
-        && y.eltype != ElType::Float64
-        && matches!(
-            f,
-            BinaryFn::Max | BinaryFn::Min | BinaryFn::Mod | BinaryFn::Rem
-        );
+    let int = integer_result(f, x.eltype, y.eltype);
     if int
         && matches!(f, BinaryFn::Mod | BinaryFn::Rem)
         && y.tensor().primal().iter().any(|&d| d == 0.0)
@@ -180,6 +175,17 @@ fn binary(f: BinaryFn, name: &str, a: &Value, b: &Value, dotted: bool) -> EvalRe
     let t = ops::binary(f, x.tensor(), y.tensor())?;
     let eltype = if int { ElType::Int64 } else { ElType::Float64 };
     Ok(from_tensor(t, eltype, x.scalar && y.scalar))
+}
+
+/// Whether `f` of operands of these element types gives an integer: `max`, `min`, `mod` and
+/// `rem` of integers (or `Bool`s); every other function gives a `Float64`.
+fn integer_result(f: BinaryFn, a: ElType, b: ElType) -> bool {
+    a != ElType::Float64
+        && b != ElType::Float64
+        && matches!(
+            f,
+            BinaryFn::Max | BinaryFn::Min | BinaryFn::Mod | BinaryFn::Rem
+        )
 }
 
 /// A number the evaluator holds unboxed, with its element type.
@@ -195,12 +201,7 @@ fn plain_number(v: &Value) -> Option<(f64, ElType)> {
 /// [`binary`] of two plain numbers without making arrays of them: the same value and element
 /// type as the elementwise kernel gives (powers, with their domain check, take that path).
 fn scalar_binary(f: BinaryFn, (x, ex): (f64, ElType), (y, ey): (f64, ElType)) -> EvalResult {
-    let int = ex != ElType::Float64
-        && ey != ElType::Float64
-        && matches!(
-            f,
-            BinaryFn::Max | BinaryFn::Min | BinaryFn::Mod | BinaryFn::Rem
-        );
+    let int = integer_result(f, ex, ey);
     if int && matches!(f, BinaryFn::Mod | BinaryFn::Rem) && y == 0.0 {
         return Err(fail(ErrorKind::DivideError, "integer division error"));
     }

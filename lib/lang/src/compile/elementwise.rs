@@ -67,9 +67,9 @@ fn operand(v: &Value) -> Option<(Operand, Ty, Option<Vec<usize>>)> {
 }
 
 impl Interp {
-    /// `f.(args...)` when `f` is a user function, every argument a plain number or a plain
-    /// array, the arrays of one shape, and `f`'s method for their element types compiles to
-    /// code that returns a number and writes no array. `None` otherwise, and when the code
+    /// `f.(args...)` when `f` is a user function, every argument a plain number, a plain
+    /// array or a range, the arrays of one shape, and `f`'s method for their element types
+    /// compiles to code that returns a number (given numbers only, it reaches no array). `None` otherwise, and when the code
     /// traps: the caller then broadcasts as written (compiled code had no effect).
     pub(crate) fn broadcast_compiled(&mut self, f: &Value, args: &[Value]) -> Option<EvalResult> {
         let Value::Function(function) = f else {
@@ -104,9 +104,6 @@ impl Interp {
             Ty::Bool => ElType::Bool,
             Ty::Nothing | Ty::Array { .. } => return None,
         };
-        if self.compiled.funcs[func].writes {
-            return None;
-        }
         let len: usize = shape.iter().product();
         // An empty result's element type is the evaluator's to choose, as for every call.
         if len == 0 {

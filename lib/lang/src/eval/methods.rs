@@ -1,8 +1,7 @@
 //! User types and methods: `struct` and `abstract type` definitions, constructors and fields,
 //! method signatures, dispatch to the most specific applicable method (with Julia's
 //! ambiguity and no-method errors), the tables of builtin functions the user extends
-//! (`import Base: +`, `Base.show(io::IO, x::T)`), methods of callable types, and the text of
-//! user `show` methods.
+//! (`import Base: +`, `Base.show(io::IO, x::T)`) and methods of callable types.
 
 use super::dispatch::{
     accepts, all_methods, ambiguity, arg_types, same_signature, select, signature_text, Selection,
@@ -660,84 +659,6 @@ impl Interp {
             }
         }
         fail(ErrorKind::MethodError, message)
-    }
-
-    /// Fills in the text of the user's `show` methods for every user value inside `v`, so
-    /// that printing and display (which have no interpreter) use it.
-    pub fn prepare_display(&mut self, v: &Value) -> Result<(), Flow> {
-        if !self.extensions.contains_key(&difflab_syntax::name!("show")) {
-            return Ok(());
-        }
-        self.prepare_display_at(v, 0)
-    }
-
-    /// [`Interp::prepare_display`] for the REPL's display of `v` (`display(v)`, the value of
-    /// an input): a user value's `show(io, ::MIME"text/plain", x)` method, if it has one,
-    /// gives its text.
-    pub fn prepare_plain_display(&mut self, v: &Value) -> Result<(), Flow> {
-        if !self.extensions.contains_key(&difflab_syntax::name!("show")) {
-            return Ok(());
-        }
-        if let Value::Struct(s) = v {
-            let io = crate::builtins::io::buffer();
-            let mime = crate::builtins::mime::mime("text/plain");
-            let shown = self.call_extension(
-                difflab_syntax::name!("show"),
-                &[io.clone(), mime, v.clone()],
-                &[],
-            );
-            if let Some(result) = shown {
-                result?;
-                *s.displayed.borrow_mut() = Some(crate::builtins::io::buffer_text(&io));
-            }
-        }
-        self.prepare_display_at(v, 0)
-    }
-
-    fn prepare_display_at(&mut self, v: &Value, depth: usize) -> Result<(), Flow> {
-        if depth > 64 {
-            return Ok(());
-        }
-        match v {
-            Value::Struct(s) => {
-                let io = crate::builtins::io::buffer();
-                let shown = self.call_extension(
-                    difflab_syntax::name!("show"),
-                    &[io.clone(), v.clone()],
-                    &[],
-                );
-                match shown {
-                    Some(result) => {
-                        result?;
-                        *s.shown.borrow_mut() = Some(crate::builtins::io::buffer_text(&io));
-                    }
-                    None => {
-                        let fields = s.fields.borrow().clone();
-                        for f in &fields {
-                            self.prepare_display_at(f, depth + 1)?;
-                        }
-                    }
-                }
-            }
-            Value::Tuple(items) => {
-                for item in items.iter() {
-                    self.prepare_display_at(item, depth + 1)?;
-                }
-            }
-            Value::List(items) => {
-                let items = items.borrow().clone();
-                for item in &items {
-                    self.prepare_display_at(item, depth + 1)?;
-                }
-            }
-            Value::NamedTuple(items) => {
-                for (_, item) in items.iter() {
-                    self.prepare_display_at(item, depth + 1)?;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
     }
 
     /// `x.field` of a user value.

@@ -27,6 +27,7 @@ pub mod reads;
 pub mod scope;
 pub mod testing;
 mod type_params;
+mod user_show;
 
 use crate::error::{fail, ErrorKind, EvalResult, Flow, LangError, Source};
 use crate::output::Output;

@@ -11,7 +11,8 @@
 //! method in the evaluator.
 
 use super::{Local, Lowered, Lowerer, Outside, Val};
-use crate::compile::machine::{Op, Reg};
+use crate::compile::machine::{self, Op, Reg};
+use crate::eval::scope::Scope;
 use difflab_syntax::{Arg, FunctionDef, Name, Pattern};
 use std::rc::Rc;
 
@@ -155,6 +156,35 @@ impl Lowerer<'_, '_> {
             reg: dst,
             ty: Some(ty),
         })
+    }
+
+    /// Notes `name`, which the body reads from outside its locals or creates as one; in a
+    /// closure, a name its captured frames bind is outside the tier (the evaluator reads or
+    /// writes that binding).
+    pub(super) fn outer(&mut self, name: Name) -> Lowered<()> {
+        if let Some(scope) = &self.captured {
+            if Scope::lookup(scope, name).is_some() {
+                return Err(Outside);
+            }
+        }
+        if !self.outer_names.contains(&name) {
+            self.outer_names.push(name);
+        }
+        Ok(())
+    }
+
+    /// When `name`, read by a closure's body, is a number of its captured frames: notes it
+    /// for the next attempt, which takes it as a parameter ([`Func::captures`]).
+    pub(super) fn note_capture(&mut self, name: Name) {
+        let Some(scope) = &self.captured else {
+            return;
+        };
+        if let Some((_, ty)) = Scope::lookup(scope, name)
+            .as_ref()
+            .and_then(machine::unboxed)
+        {
+            self.compilation.discovered = Some((name, ty));
+        }
     }
 
     /// Leaves the innermost frame, forgetting the local functions defined in it.
