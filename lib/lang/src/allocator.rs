@@ -5,7 +5,10 @@
 //! two thirds of a prepared gradient at n = 10⁴. mimalloc keeps them. The counting layer lets
 //! `@b`, `@btime`, `@time` and `benchmark_differentiation` report allocations and bytes as
 //! Julia's tools do, and tells `difflab_ad::limits` how many bytes are live, so the memory limit
-//! counts what the session holds. The counters are per thread (the evaluator's allocations are what those
+//! counts what the session holds. mimalloc's default returns a freed large block to the system
+//! within 10 ms, so code that frees and reallocates arrays of megabytes (a growing vector,
+//! elementwise operations on 10⁶ numbers) had the kernel zero fresh pages for every array;
+//! [`keep_freed_blocks`] raises that delay to a second. The counters are per thread (the evaluator's allocations are what those
 //! tools report): a thread-local add costs a fraction of an atomic one, and scalar code
 //! allocates for every number.
 
@@ -18,6 +21,28 @@ use difflab_ad::limits;
 use mimalloc::MiMalloc;
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
+use std::sync::Once;
+
+/// How long mimalloc keeps a freed block before returning it to the system, in milliseconds.
+const PURGE_DELAY_MS: std::os::raw::c_long = 1000;
+
+/// mimalloc's `mi_option_purge_delay`, which the binding does not name: in `mimalloc.h` (v2 and
+/// v3 alike) it comes right before the option the binding calls `mi_option_use_numa_nodes`.
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t =
+    libmimalloc_sys::mi_option_use_numa_nodes - 1;
+
+/// Sets the allocator's purge delay, once per process; an interpreter calls it when made.
+/// A `MIMALLOC_PURGE_DELAY` in the environment still wins, for experiments.
+pub fn keep_freed_blocks() {
+    static SET: Once = Once::new();
+    SET.call_once(|| {
+        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+            // SAFETY: sets a plain integer option of the linked allocator; mimalloc reads its
+            // options atomically, so this is sound at any time.
+            unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
+        }
+    });
+}
 
 thread_local! {
     /// Allocations and bytes requested by this thread.

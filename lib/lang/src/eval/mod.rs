@@ -156,6 +156,7 @@ pub struct Interp {
 impl Interp {
     /// A fresh interpreter printing to `out`.
     pub fn new(config: Config, out: Box<dyn Output>) -> Interp {
+        crate::allocator::keep_freed_blocks();
         Interp {
             globals: Vec::new(),
             config,
