@@ -2,6 +2,7 @@
 //! - a scalar loop at top level, and scalar code in functions (recursive `fib`, a loop, a loop
 //!   calling a small function, a loop reading an array, one writing into an array) that the
 //!   compile tier runs, a loop calling a local closure, a builtin calling a lambda per element,
+//!   a comprehension and a generator,
 //!   and general code the evaluator runs (a `Dict` of strings, a vector of structs, a
 //!   `Vector{Any}`), against CPython 3 running the same code;
 //! - a fused broadcast `sum(x .^ 2 .+ 2 .* x)` against a native Rust loop;
@@ -166,6 +167,27 @@ fn main() {
         (
             "def squares(v):\n    return sum(map(lambda x: x**2 + 1, v))\nvs = [0.5 * i for i in range(1, 10**6 + 1)]",
             "squares(vs)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "`[x^2 + 1 for x in v]` in a function, 10⁶ numbers",
+        (
+            "squares_list(v) = [x^2 + 1 for x in v]\nvs = [0.5 * i for i in 1:10^6]",
+            "squares_list(vs)",
+        ),
+        (
+            "def squares_list(v):\n    return [x**2 + 1 for x in v]\nvs = [0.5 * i for i in range(1, 10**6 + 1)]",
+            "squares_list(vs)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "`sum(1 / i^2 for i in 1:n)` in a function, n = 10⁶",
+        ("basel(n) = sum(1 / i^2 for i in 1:n)", "basel(10^6)"),
+        (
+            "def basel(n):\n    return sum(1 / i**2 for i in range(1, n + 1))",
+            "basel(10**6)",
         ),
     );
     // General code, which the evaluator runs (strings, dictionaries, structs, `Vector{Any}`).

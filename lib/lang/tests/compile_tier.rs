@@ -589,6 +589,32 @@ fn broadcasts_and_maps_of_user_functions_run_compiled_loops_and_agree() {
 }
 
 #[test]
+fn comprehensions_over_arrays_and_ranges_run_compiled_loops_and_agree() {
+    let compiled = agree(&[
+        "v = [0.5 * i - 3 for i in 1:40]; n = collect(1:40); m = [i + 2j for i in 1:3, j in 1:4]",
+        "[x^2 + 1 for x in v], [2x for x in n], [x > 2 for x in m], [!b for b in n .> 3]",
+        "function shifted(v, a); b = 2a; [a * x + b for x in v]; end",
+        "shifted(v, 1.5), shifted(n, 2), shifted(m, 0.5)",
+        "sum(x^2 for x in v), sum(1 / i^2 for i in 1:1000), [i * 0.5 for i in 0.1:0.1:1.0]",
+        "basel(n) = sum(1 / i^2 for i in 1:n)",
+        "basel(10), basel(0)",
+        // A comprehension has its iterable's shape: a matrix, none for a number.
+        "[x + 1 for x in m], [x for x in 5], [x * y for x in 1:2, y in m]",
+        // An error in the middle: the evaluator's, with its spans.
+        "[sqrt(x) for x in v]",
+        "[x * 4611686018427387904 for x in [1, 2]]",
+        // Empty and zero-dimensional arrays, filters, several clauses, tuple patterns, bodies
+        // that write a variable outside or make arrays: all as written.
+        "[x + 1 for x in Float64[]], [x for x in fill(2.5)], [x for x in v if x > 0]",
+        "[x + y for x in 1:3 for y in 1:x], [a * b for (a, b) in zip(v, n)]",
+        "function running(v); s = 0.0; [(s += x) for x in v]; end",
+        "running(v)",
+        "[[x] for x in n], [string(x) for x in 1:3], [x for x in (1, 2.5)]",
+    ]);
+    assert!(compiled >= 4, "only {compiled} comprehensions compiled");
+}
+
+#[test]
 fn methods_reading_global_numbers_see_their_changes() {
     let compiled = agree(&[
         "rate = 1.0; scaled(x) = x * rate; total = 0.0",

@@ -95,6 +95,10 @@ pub enum ExprKind {
         /// the results in one vector in iteration order) rather than `for i in a, j in b` (an
         /// array with a dimension per clause).
         flat: bool,
+        /// For one `for x in iter` clause without a filter, the body as the function
+        /// `x -> body`, made once with the tree ([`ExprKind::comprehension`]) so that the
+        /// evaluator can map it over the elements as compiled code, keyed by this definition.
+        element: Option<std::rc::Rc<FunctionDef>>,
     },
     /// `a:b` and `a:s:b`.
     Range {
@@ -412,6 +416,48 @@ pub struct FunctionDef {
     pub doc: Option<String>,
     /// The span of the whole definition.
     pub span: Span,
+}
+
+impl ExprKind {
+    /// A comprehension (see [`ExprKind::Comprehension`]), with its element function when it
+    /// has one.
+    pub fn comprehension(
+        body: Expr,
+        generators: Vec<Generator>,
+        filter: Option<Box<Expr>>,
+        flat: bool,
+    ) -> ExprKind {
+        let element = match (generators.as_slice(), &filter) {
+            (
+                [Generator {
+                    pattern: Pattern::Name(name),
+                    ..
+                }],
+                None,
+            ) => {
+                let param = Param {
+                    pattern: Pattern::Name(*name),
+                    default: None,
+                    vararg: false,
+                    annotation: None,
+                };
+                match FunctionDef::lambda(vec![param], Vec::new(), vec![body.clone()], body.span)
+                    .kind
+                {
+                    ExprKind::Lambda(def) => Some(def),
+                    _ => unreachable!("FunctionDef::lambda makes a lambda"),
+                }
+            }
+            _ => None,
+        };
+        ExprKind::Comprehension {
+            body: Box::new(body),
+            generators,
+            filter,
+            flat,
+            element,
+        }
+    }
 }
 
 impl FunctionDef {

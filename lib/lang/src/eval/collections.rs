@@ -9,7 +9,8 @@ use crate::show::ElType;
 use crate::value::convert::operand;
 use crate::value::Value;
 use difflab_ad::{ops, Tensor};
-use difflab_syntax::{Arg, Expr, ExprKind, Generator, Name};
+use difflab_syntax::{Arg, Expr, ExprKind, FunctionDef, Generator, Name};
+use std::rc::Rc;
 
 impl Interp {
     pub(crate) fn eval_tuple(&mut self, items: &[Arg]) -> EvalResult {
@@ -145,35 +146,64 @@ impl Interp {
         generators: &[Generator],
         filter: Option<&Expr>,
         flat: bool,
+        element: &Option<Rc<FunctionDef>>,
     ) -> EvalResult {
         let frame = Scope::new(self.current_scope(), false);
         self.with_frame(frame, |me| {
             let mut out = Comprehended::default();
+            let first = match (element, generators) {
+                (Some(element), [generator]) => {
+                    let iterable = me.eval(&generator.iter)?;
+                    if let Some(done) = me.comprehend_compiled(element, &iterable) {
+                        return done;
+                    }
+                    Some(iterable)
+                }
+                _ => None,
+            };
             // An array comprehension's size is the product of its iterators' lengths, known
             // before any element is computed: `[i * j for i in 1:10^6, j in 1:10^6]` is
             // refused at once instead of after filling the memory.
             let planned = (!flat && filter.is_none()).then_some(1);
-            me.comprehend(body, generators, filter, &mut out, 0, planned)?;
-            let Comprehended { results, shape } = out;
-            if flat || filter.is_some() || shape.is_empty() {
+            me.comprehend((body, filter), generators, &mut out, 0, planned, first)?;
+            let Comprehended { results, dims } = out;
+            if flat || filter.is_some() || dims.is_empty() {
                 let n = results.len();
                 return collect_values(me, results, &[n]);
             }
             // Julia's first generator varies fastest: results were produced with the last one
             // innermost, so reorder into column-major.
-            let reordered = reorder_outer_major(results, &shape);
-            collect_values(me, reordered, &shape)
+            let counts: Vec<usize> = dims.iter().map(|d| d.iter().product()).collect();
+            let reordered = reorder_outer_major(results, &counts);
+            collect_values(me, reordered, &dims.concat())
         })
     }
 
+    /// `[body for x in iter]` as one loop of compiled code when `iter` is a plain array or a
+    /// range and `x -> body` compiles for its elements ([`Interp::broadcast_compiled`]);
+    /// `None` otherwise, and the comprehension runs as written.
+    fn comprehend_compiled(
+        &mut self,
+        element: &Rc<FunctionDef>,
+        iterable: &Value,
+    ) -> Option<EvalResult> {
+        if !matches!(iterable, Value::Array(_) | Value::Range(_)) {
+            return None;
+        }
+        let function = self.make_closure(element.clone()).ok()?;
+        self.broadcast_compiled(&function, std::slice::from_ref(iterable))
+    }
+
+    /// Runs the generators from `level` on, the first over `first_iterable` when the caller
+    /// evaluated it already.
     fn comprehend(
         &mut self,
-        body: &Expr,
+        (body, filter): (&Expr, Option<&Expr>),
         generators: &[Generator],
-        filter: Option<&Expr>,
         out: &mut Comprehended,
         level: usize,
         planned: Option<usize>,
+        first_iterable: Option<Value>,
     ) -> Result<(), Flow> {
         let Some((first, rest)) = generators.split_first() else {
             if let Some(cond) = filter {
@@ -185,11 +215,14 @@ impl Interp {
             out.results.push(self.eval(body)?);
             return Ok(());
         };
-        let iterable = self.eval(&first.iter)?;
+        let iterable = match first_iterable {
+            Some(iterable) => iterable,
+            None => self.eval(&first.iter)?,
+        };
         let planned = planned
             .zip(crate::builtins::arrays::length_of(&iterable))
             .map(|(outer, n)| outer.saturating_mul(n));
-        if let (Some(total), true) = (planned, out.shape.len() <= level) {
+        if let (Some(total), true) = (planned, out.dims.len() <= level) {
             difflab_ad::limits::reserve(
                 (total as u64).saturating_mul(std::mem::size_of::<Value>() as u64),
                 &format!("a comprehension of {total} elements"),
@@ -199,23 +232,28 @@ impl Interp {
         let mut items = self.iterate_value(&iterable)?;
         while let Some(item) = self.next_item(&mut items)? {
             self.bind_pattern(&first.pattern, item)?;
-            self.comprehend(body, rest, filter, out, level + 1, planned)?;
+            self.comprehend((body, filter), rest, out, level + 1, planned, None)?;
             count += 1;
         }
-        if out.shape.len() <= level {
-            out.shape.resize(level + 1, 0);
+        if out.dims.len() <= level {
+            out.dims.resize(level + 1, Vec::new());
         }
-        out.shape[level] = count;
+        // Each generator contributes its iterable's dimensions, as in Julia (`[f(x) for x in
+        // A]` has the size of `A`; a number has none); other iterables one of their count.
+        out.dims[level] = match crate::builtins::arrays::shape_of_value(&iterable) {
+            Some(dims) if dims.iter().product::<usize>() == count => dims,
+            _ => vec![count],
+        };
         Ok(())
     }
 }
 
-/// What a comprehension has computed: its elements, last generator innermost, and how many
-/// items each generator yielded.
+/// What a comprehension has computed: its elements, last generator innermost, and the
+/// dimensions each generator ran through.
 #[derive(Default)]
 struct Comprehended {
     results: Vec<Value>,
-    shape: Vec<usize>,
+    dims: Vec<Vec<usize>>,
 }
 
 /// Reorders values produced with the first dimension outermost into column-major order.

@@ -395,12 +395,8 @@ fn views_all(expr: &Expr) -> Expr {
             generators: gens,
             filter,
             flat,
-        } => ExprKind::Comprehension {
-            body: b(body),
-            generators: generators(gens),
-            filter: filter.as_deref().map(b),
-            flat: *flat,
-        },
+            ..
+        } => ExprKind::comprehension(*b(body), generators(gens), filter.as_deref().map(b), *flat),
         ExprKind::Range { start, step, stop } => ExprKind::Range {
             start: b(start),
             step: step.as_deref().map(b),

@@ -451,7 +451,8 @@ impl Interp {
                 generators,
                 filter,
                 flat,
-            } => self.eval_comprehension(body, generators, filter.as_deref(), *flat),
+                element,
+            } => self.eval_comprehension(body, generators, filter.as_deref(), *flat, element),
             ExprKind::Range { start, step, stop } => {
                 let start = self.eval(start)?;
                 let step = step.as_ref().map(|s| self.eval(s)).transpose()?;

@@ -452,12 +452,7 @@ impl<'s> Parser<'s> {
         };
         Ok(Expr {
             span: body.span.to(end),
-            kind: ExprKind::Comprehension {
-                body: Box::new(body),
-                generators,
-                filter,
-                flat,
-            },
+            kind: ExprKind::comprehension(body, generators, filter, flat),
         })
     }
 

@@ -153,6 +153,7 @@ pub fn expr(e: &Expr) -> String {
             generators,
             filter,
             flat,
+            ..
         } => {
             let mut items = vec![expr(body)];
             if *flat {
