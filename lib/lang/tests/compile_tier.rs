@@ -707,12 +707,18 @@ struct Generator {
 
 impl Generator {
     fn expr(&mut self, depth: usize) -> String {
-        // A lambda called by a builtin per element: it captures the function's variables,
-        // which the evaluator reads from its frame at each call.
+        // A lambda called by a builtin per element, or a comprehension: it captures the
+        // function's variables, which the evaluator reads from its frame at each call.
         if depth > 0 && self.rng.below(12) == 0 {
             let body = self.expr(depth - 1);
             let op = self.rng.pick(&["+", "*", "-"]);
-            return format!("sum(p -> ({body}) {op} p, 0:2)");
+            return match self.rng.below(3) {
+                0 => format!("sum(p -> ({body}) {op} p, 0:2)"),
+                // The same as a generator and as a comprehension over an array: compiled
+                // loops keyed by the comprehension's body.
+                1 => format!("sum(({body}) {op} p for p in 0:2)"),
+                _ => format!("sum([({body}) {op} p for p in [0.5, 1, 2.5]])"),
+            };
         }
         if depth > 0 && !self.closures.is_empty() && self.rng.below(6) == 0 {
             let (h, arity) = self.closures[self.rng.below(self.closures.len())].clone();
