@@ -598,6 +598,9 @@ fn comprehensions_over_arrays_and_ranges_run_compiled_loops_and_agree() {
         "sum(x^2 for x in v), sum(1 / i^2 for i in 1:1000), [i * 0.5 for i in 0.1:0.1:1.0]",
         "basel(n) = sum(1 / i^2 for i in 1:n)",
         "basel(10), basel(0)",
+        // The square of an integer is a wrapping product, of a `Bool` an `Int`.
+        "square(i) = i^2",
+        "square(3037000500), square(-7), square(true), square(2.5), [i^2 for i in -3:3]",
         // A comprehension has its iterable's shape: a matrix, none for a number.
         "[x + 1 for x in m], [x for x in 5], [x * y for x in 1:2, y in m]",
         // An error in the middle: the evaluator's, with its spans.

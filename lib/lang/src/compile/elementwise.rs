@@ -9,8 +9,8 @@ use crate::error::EvalResult;
 use crate::eval::collections::scalar_f64;
 use crate::eval::dispatch::{all_methods, select};
 use crate::show::ElType;
-use crate::value::iterate::ValueIter;
-use crate::value::{Structure, Value};
+use crate::value::convert::range_element;
+use crate::value::{Range, Structure, Value};
 use difflab_ad::Tensor;
 use ndarray::{ArrayD, IxDyn};
 use smallvec::SmallVec;
@@ -21,7 +21,39 @@ use std::rc::Rc;
 enum Operand {
     Number(u64),
     Numbers(Rc<ArrayD<f64>>, Ty),
-    Range(ValueIter),
+    Range(Rc<Range>),
+}
+
+/// Where the loop reads an operand's element `k`: a vector's memory, another array's
+/// iterator (in logical order), a range, or the same number every time.
+enum Source<'a> {
+    Number(u64),
+    Slice(&'a [f64], Ty),
+    Elements(ndarray::iter::Iter<'a, f64, IxDyn>, Ty),
+    Range(&'a Range),
+}
+
+impl Source<'_> {
+    fn of(operand: &Operand) -> Source<'_> {
+        match operand {
+            Operand::Number(bits) => Source::Number(*bits),
+            Operand::Numbers(numbers, ty) => match numbers.as_slice() {
+                Some(slice) if numbers.ndim() <= 1 => Source::Slice(slice, *ty),
+                _ => Source::Elements(numbers.iter(), *ty),
+            },
+            Operand::Range(range) => Source::Range(range),
+        }
+    }
+
+    /// The bits of element `k` (the `k`th asked for, for an iterator).
+    fn next(&mut self, k: usize) -> Option<u64> {
+        Some(match self {
+            Source::Number(bits) => *bits,
+            Source::Slice(numbers, ty) => element_bits(*numbers.get(k)?, *ty),
+            Source::Elements(numbers, ty) => element_bits(*numbers.next()?, *ty),
+            Source::Range(range) => machine::unboxed(&range_element(range, k))?.0,
+        })
+    }
 }
 
 /// The bits of an array element of type `ty` as compiled code holds them.
@@ -44,8 +76,7 @@ fn operand(v: &Value) -> Option<(Operand, Ty, Option<Vec<usize>>)> {
             ElType::Int64 => Ty::Int,
             _ => Ty::Float,
         };
-        let elements = crate::value::iterate::iterate(v).ok()?;
-        return Some((Operand::Range(elements), ty, Some(vec![r.len])));
+        return Some((Operand::Range(r.clone()), ty, Some(vec![r.len])));
     }
     let Value::Array(cell) = v else {
         return None;
@@ -113,41 +144,23 @@ impl Interp {
             return Some(Err(e));
         }
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
-        let arrays: Vec<Option<(Rc<ArrayD<f64>>, Ty)>> = operands
-            .iter()
-            .map(|o| match o {
-                Operand::Numbers(numbers, ty) => Some((numbers.clone(), *ty)),
-                Operand::Number(_) | Operand::Range(_) => None,
-            })
-            .collect();
-        let mut elements: Vec<_> = arrays
-            .iter()
-            .map(|a| a.as_ref().map(|(numbers, ty)| (numbers.iter(), *ty)))
-            .collect();
+        let mut sources: Vec<Source> = operands.iter().map(Source::of).collect();
         let mut results = Vec::with_capacity(len);
         let mut parameters: SmallVec<[u64; 4]> = SmallVec::new();
+        parameters.resize(operands.len(), 0);
+        parameters.extend_from_slice(&captured);
         for k in 0..len {
             if k % 4096 == 0 {
                 if let Err(e) = self.check_interrupt() {
                     return Some(Err(e));
                 }
             }
-            parameters.clear();
-            for (operand, element) in operands.iter_mut().zip(&mut elements) {
-                parameters.push(match (operand, element) {
-                    (_, Some((numbers, ty))) => element_bits(*numbers.next()?, *ty),
-                    (Operand::Number(bits), None) => *bits,
-                    (Operand::Range(items), None) => machine::unboxed(&items.next()?)?.0,
-                    (Operand::Numbers(..), None) => return None,
-                });
+            for (parameter, source) in parameters.iter_mut().zip(&mut sources) {
+                *parameter = source.next(k)?;
             }
-            parameters.extend_from_slice(&captured);
             match self.execute(func, &parameters, (&mut [], &mut Vec::new()), depth) {
                 // An integer an array cannot hold exactly is the evaluator's `InexactError`.
-                Ok(bits) => match scalar_f64(&machine::boxed(bits, returns)) {
-                    Ok(x) => results.push(x),
-                    Err(_) => return None,
-                },
+                Ok(bits) => results.push(scalar_f64(&machine::boxed(bits, returns)).ok()?),
                 Err(Trap::Interrupt) => return Some(Err(self.interrupted())),
                 Err(Trap::Fallback) => return None,
             }

@@ -753,8 +753,14 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             _ => false,
         };
         let op = match op {
-            // `x^2` of a `Float64` is `x * x`, as the evaluator computes it.
+            // `x^2` of a `Float64` is `x * x`, as the evaluator computes it; of an `Int`, the
+            // wrapping product, as Julia's (and the evaluator's) power of integers is.
             BinOp::Pow if a.1 == Ty::Float && two => Op::MulF {
+                dst,
+                a: a.0,
+                b: a.0,
+            },
+            BinOp::Pow if a.1 == Ty::Int && b.1 == Ty::Int && two => Op::MulI {
                 dst,
                 a: a.0,
                 b: a.0,
