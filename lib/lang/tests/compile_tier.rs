@@ -603,8 +603,16 @@ fn comprehensions_over_arrays_and_ranges_run_compiled_loops_and_agree() {
         "square(3037000500), square(-7), square(true), square(2.5), [i^2 for i in -3:3]",
         // A comprehension has its iterable's shape: a matrix, none for a number.
         "[x + 1 for x in m], [x for x in 5], [x * y for x in 1:2, y in m]",
+        // Several clauses: every combination, the first fastest, of vectors and ranges; an
+        // iterable that is a matrix, or names used twice, run as written.
+        "grid(n) = [sin(0.1i) * cos(0.2j) for i in 1:n, j in 1:n]",
+        "grid(3), grid(0), [i + 10j for i in 1:3, j in [1.5, 2.5]], [i * j * k for i in 1:2, j in n[1:3], k in 0:0.5:1]",
+        "[x * y for x in 1:2, y in m], [x + x for x in 1:2, x in 1:3], [i > j for i in 1:3, j in 1:3]",
+        // Iterables are evaluated once, before any element, so one cannot use another's name.
+        "[i + j for i in 1:3, j in 1:i]",
         // An error in the middle: the evaluator's, with its spans.
         "[sqrt(x) for x in v]",
+        "[sqrt(x - y) for x in 1:3, y in 1:3]",
         "[x * 4611686018427387904 for x in [1, 2]]",
         // Empty and zero-dimensional arrays, filters, several clauses, tuple patterns, bodies
         // that write a variable outside or make arrays: all as written.

@@ -95,9 +95,10 @@ pub enum ExprKind {
         /// the results in one vector in iteration order) rather than `for i in a, j in b` (an
         /// array with a dimension per clause).
         flat: bool,
-        /// For one `for x in iter` clause without a filter, the body as the function
-        /// `x -> body`, made once with the tree ([`ExprKind::comprehension`]) so that the
-        /// evaluator can map it over the elements as compiled code, keyed by this definition.
+        /// For `for x in a, y in b, …` clauses of distinct names without a filter, the body as
+        /// the function `(x, y, …) -> body`, made once with the tree
+        /// ([`ExprKind::comprehension`]) so that the evaluator can run it over the elements as
+        /// compiled code, keyed by this definition.
         element: Option<std::rc::Rc<FunctionDef>>,
     },
     /// `a:b` and `a:s:b`.
@@ -427,23 +428,33 @@ impl ExprKind {
         filter: Option<Box<Expr>>,
         flat: bool,
     ) -> ExprKind {
-        let element = match (generators.as_slice(), &filter) {
-            (
-                [Generator {
-                    pattern: Pattern::Name(name),
-                    ..
-                }],
-                None,
-            ) => {
-                let param = Param {
-                    pattern: Pattern::Name(*name),
-                    default: None,
-                    vararg: false,
-                    annotation: None,
-                };
-                match FunctionDef::lambda(vec![param], Vec::new(), vec![body.clone()], body.span)
-                    .kind
-                {
+        let names: Option<Vec<Name>> = generators
+            .iter()
+            .map(|g| match g.pattern {
+                Pattern::Name(name) => Some(name),
+                Pattern::Tuple(_) => None,
+            })
+            .collect();
+        let element = match names {
+            Some(names)
+                if filter.is_none()
+                    && !flat
+                    && !names.is_empty()
+                    && names
+                        .iter()
+                        .enumerate()
+                        .all(|(k, name)| !names[..k].contains(name)) =>
+            {
+                let params = names
+                    .into_iter()
+                    .map(|name| Param {
+                        pattern: Pattern::Name(name),
+                        default: None,
+                        vararg: false,
+                        annotation: None,
+                    })
+                    .collect();
+                match FunctionDef::lambda(params, Vec::new(), vec![body.clone()], body.span).kind {
                     ExprKind::Lambda(def) => Some(def),
                     _ => unreachable!("FunctionDef::lambda makes a lambda"),
                 }

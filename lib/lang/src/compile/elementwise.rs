@@ -12,7 +12,7 @@ use crate::show::ElType;
 use crate::value::convert::range_element;
 use crate::value::{Range, Structure, Value};
 use difflab_ad::Tensor;
-use ndarray::{ArrayD, IxDyn};
+use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 use smallvec::SmallVec;
 use std::rc::Rc;
 
@@ -34,19 +34,22 @@ enum Source<'a> {
 }
 
 impl Source<'_> {
-    fn of(operand: &Operand) -> Source<'_> {
-        match operand {
+    /// How the loop reads `operand`; with `by_index`, only as a vector or a range, whose
+    /// elements can be read in any order.
+    fn of(operand: &Operand, by_index: bool) -> Option<Source<'_>> {
+        Some(match operand {
             Operand::Number(bits) => Source::Number(*bits),
             Operand::Numbers(numbers, ty) => match numbers.as_slice() {
                 Some(slice) if numbers.ndim() <= 1 => Source::Slice(slice, *ty),
+                _ if by_index => return None,
                 _ => Source::Elements(numbers.iter(), *ty),
             },
             Operand::Range(range) => Source::Range(range),
-        }
+        })
     }
 
-    /// The bits of element `k` (the `k`th asked for, for an iterator).
-    fn next(&mut self, k: usize) -> Option<u64> {
+    /// The bits of element `k` (for an iterator, the next one: it is asked in order).
+    fn get(&mut self, k: usize) -> Option<u64> {
         Some(match self {
             Source::Number(bits) => *bits,
             Source::Slice(numbers, ty) => element_bits(*numbers.get(k)?, *ty),
@@ -97,6 +100,15 @@ fn operand(v: &Value) -> Option<(Operand, Ty, Option<Vec<usize>>)> {
     Some((Operand::Numbers(numbers.clone(), ty), ty, Some(shape)))
 }
 
+/// How the loop walks its operands.
+enum Walk {
+    /// Together, element `k` of each (in the arrays' logical order, last index fastest).
+    Together,
+    /// Over every combination, the first operand fastest (a comprehension with several `for`
+    /// clauses): for the `k`th result, operand `d` gives element `(k / stride_d) % len_d`.
+    Product(Vec<(usize, usize)>),
+}
+
 impl Interp {
     /// `f.(args...)` when `f` is a user function, every argument a plain number, a plain
     /// array or a range, the arrays of one shape, and `f`'s method for their element types
@@ -123,9 +135,55 @@ impl Interp {
             types.push(ty);
         }
         let shape = shape?;
+        self.compiled_loop(function, &operands, &types, &shape, Walk::Together)
+    }
+
+    /// `[f(x, y, …) for x in a, y in b, …]` as one loop of compiled code when every iterable is
+    /// a plain array or a range (a vector or a range each when there are several) and `f`
+    /// compiles for their element types as in [`Interp::broadcast_compiled`]; `None` otherwise.
+    pub(crate) fn product_compiled(&mut self, f: &Value, args: &[Value]) -> Option<EvalResult> {
+        let Value::Function(function) = f else {
+            return None;
+        };
+        if !self.compiled.enabled || self.compiled.suspended > 0 || self.recording() {
+            return None;
+        }
+        let mut operands = Vec::with_capacity(args.len());
+        let mut types: SmallVec<[Ty; 4]> = SmallVec::new();
+        let mut shape = Vec::new();
+        let mut strides = Vec::with_capacity(args.len());
+        let mut stride = 1usize;
+        for a in args {
+            let (operand, ty, dims) = operand(a)?;
+            let dims = dims?;
+            let len: usize = dims.iter().product();
+            strides.push((stride, len.max(1)));
+            stride = stride.saturating_mul(len);
+            shape.extend(dims);
+            operands.push(operand);
+            types.push(ty);
+        }
+        let walk = if args.len() == 1 {
+            Walk::Together
+        } else {
+            Walk::Product(strides)
+        };
+        self.compiled_loop(function, &operands, &types, &shape, walk)
+    }
+
+    /// The loop itself: `function` (a user function) called on the operands' elements as
+    /// `walk` pairs them, filling an array of `shape`.
+    fn compiled_loop(
+        &mut self,
+        function: &Rc<crate::value::Closure>,
+        operands: &[Operand],
+        types: &[Ty],
+        shape: &[usize],
+        walk: Walk,
+    ) -> Option<EvalResult> {
         let samples: Vec<Value> = types.iter().map(|t| t.sample()).collect();
         let method = select(all_methods(function), &samples).ok()?.clone();
-        let func = self.function_for(&method, &types)?;
+        let func = self.function_for(&method, types)?;
         let mut captured = SmallVec::new();
         self.closure_arguments(&method, func, &mut captured)?;
         let returns = self.compiled.funcs[func].returns;
@@ -144,7 +202,11 @@ impl Interp {
             return Some(Err(e));
         }
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
-        let mut sources: Vec<Source> = operands.iter().map(Source::of).collect();
+        let by_index = matches!(walk, Walk::Product(_));
+        let mut sources = operands
+            .iter()
+            .map(|o| Source::of(o, by_index))
+            .collect::<Option<Vec<_>>>()?;
         let mut results = Vec::with_capacity(len);
         let mut parameters: SmallVec<[u64; 4]> = SmallVec::new();
         parameters.resize(operands.len(), 0);
@@ -155,8 +217,12 @@ impl Interp {
                     return Some(Err(e));
                 }
             }
-            for (parameter, source) in parameters.iter_mut().zip(&mut sources) {
-                *parameter = source.next(k)?;
+            for (d, (parameter, source)) in parameters.iter_mut().zip(&mut sources).enumerate() {
+                let index = match &walk {
+                    Walk::Together => k,
+                    Walk::Product(strides) => (k / strides[d].0) % strides[d].1,
+                };
+                *parameter = source.get(index)?;
             }
             match self.execute(func, &parameters, (&mut [], &mut Vec::new()), depth) {
                 // An integer an array cannot hold exactly is the evaluator's `InexactError`.
@@ -165,7 +231,10 @@ impl Interp {
                 Err(Trap::Fallback) => return None,
             }
         }
-        let data = ArrayD::from_shape_vec(IxDyn(&shape), results).ok()?;
+        // Results walked together are in the arrays' logical order; a product's in Julia's
+        // (column-major) order.
+        let column_major = matches!(walk, Walk::Product(_));
+        let data = ArrayD::from_shape_vec(IxDyn(shape).set_f(column_major), results).ok()?;
         Some(Ok(crate::value::convert::from_tensor(
             Tensor::plain(data),
             eltype,

@@ -151,21 +151,26 @@ impl Interp {
         let frame = Scope::new(self.current_scope(), false);
         self.with_frame(frame, |me| {
             let mut out = Comprehended::default();
-            let first = match (element, generators) {
-                (Some(element), [generator]) => {
-                    let iterable = me.eval(&generator.iter)?;
-                    if let Some(done) = me.comprehend_compiled(element, &iterable) {
-                        return done;
-                    }
-                    Some(iterable)
-                }
-                _ => None,
+            // The iterables of `for a in A, b in B` are evaluated once, before any element (as
+            // in Julia, where they are the axes of a product); those of `for a in A for b in
+            // f(a)` once per element of the clause before.
+            let iterables = match flat {
+                true => Vec::new(),
+                false => generators
+                    .iter()
+                    .map(|g| me.eval(&g.iter))
+                    .collect::<Result<Vec<_>, _>>()?,
             };
+            if let Some(element) = element {
+                if let Some(done) = me.comprehend_compiled(element, &iterables) {
+                    return done;
+                }
+            }
             // An array comprehension's size is the product of its iterators' lengths, known
             // before any element is computed: `[i * j for i in 1:10^6, j in 1:10^6]` is
             // refused at once instead of after filling the memory.
             let planned = (!flat && filter.is_none()).then_some(1);
-            me.comprehend((body, filter), generators, &mut out, 0, planned, first)?;
+            me.comprehend((body, filter), generators, &mut out, 0, planned, &iterables)?;
             let Comprehended { results, dims } = out;
             if flat || filter.is_some() || dims.is_empty() {
                 let n = results.len();
@@ -179,23 +184,27 @@ impl Interp {
         })
     }
 
-    /// `[body for x in iter]` as one loop of compiled code when `iter` is a plain array or a
-    /// range and `x -> body` compiles for its elements ([`Interp::broadcast_compiled`]);
-    /// `None` otherwise, and the comprehension runs as written.
+    /// `[body for x in a, y in b, …]` as one loop of compiled code when every iterable is a
+    /// plain array or a range and `(x, y, …) -> body` compiles for their elements
+    /// ([`Interp::product_compiled`]); `None` otherwise, and the comprehension runs as written.
     fn comprehend_compiled(
         &mut self,
         element: &Rc<FunctionDef>,
-        iterable: &Value,
+        iterables: &[Value],
     ) -> Option<EvalResult> {
-        if !matches!(iterable, Value::Array(_) | Value::Range(_)) {
+        if iterables.is_empty()
+            || !iterables
+                .iter()
+                .all(|i| matches!(i, Value::Array(_) | Value::Range(_)))
+        {
             return None;
         }
         let function = self.make_closure(element.clone()).ok()?;
-        self.broadcast_compiled(&function, std::slice::from_ref(iterable))
+        self.product_compiled(&function, iterables)
     }
 
-    /// Runs the generators from `level` on, the first over `first_iterable` when the caller
-    /// evaluated it already.
+    /// Runs the generators from `level` on; `iterables`, when not empty, holds every clause's
+    /// iterable, evaluated already.
     fn comprehend(
         &mut self,
         (body, filter): (&Expr, Option<&Expr>),
@@ -203,7 +212,7 @@ impl Interp {
         out: &mut Comprehended,
         level: usize,
         planned: Option<usize>,
-        first_iterable: Option<Value>,
+        iterables: &[Value],
     ) -> Result<(), Flow> {
         let Some((first, rest)) = generators.split_first() else {
             if let Some(cond) = filter {
@@ -215,8 +224,8 @@ impl Interp {
             out.results.push(self.eval(body)?);
             return Ok(());
         };
-        let iterable = match first_iterable {
-            Some(iterable) => iterable,
+        let iterable = match iterables.get(level) {
+            Some(iterable) => iterable.clone(),
             None => self.eval(&first.iter)?,
         };
         let planned = planned
@@ -232,7 +241,7 @@ impl Interp {
         let mut items = self.iterate_value(&iterable)?;
         while let Some(item) = self.next_item(&mut items)? {
             self.bind_pattern(&first.pattern, item)?;
-            self.comprehend((body, filter), rest, out, level + 1, planned, None)?;
+            self.comprehend((body, filter), rest, out, level + 1, planned, iterables)?;
             count += 1;
         }
         if out.dims.len() <= level {
