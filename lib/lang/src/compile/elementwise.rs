@@ -1,5 +1,6 @@
 //! A user function applied to every element of plain arrays and ranges (`g.(x)`, `map(g, x)`,
-//! `sum(g, 1:n)`) as one loop over its compiled code: the method is chosen and its code found
+//! `sum(g, 1:n)`, `[f(x) for x in v]`) or to every combination of them (`[f(i, j) for i in 1:n,
+//! j in 1:m]`) as one loop over its compiled code: the method is chosen and its code found
 //! once, and each element is a call of machine code with unboxed numbers, where the evaluator
 //! would box every element, dispatch and look the code up again per call.
 
@@ -10,7 +11,7 @@ use crate::eval::collections::scalar_f64;
 use crate::eval::dispatch::{all_methods, select};
 use crate::show::ElType;
 use crate::value::convert::range_element;
-use crate::value::{Range, Structure, Value};
+use crate::value::{Closure, Range, Structure, Value};
 use difflab_ad::Tensor;
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 use smallvec::SmallVec;
@@ -110,17 +111,23 @@ enum Walk {
 }
 
 impl Interp {
-    /// `f.(args...)` when `f` is a user function, every argument a plain number, a plain
-    /// array or a range, the arrays of one shape, and `f`'s method for their element types
-    /// compiles to code that returns a number (given numbers only, it reaches no array). `None` otherwise, and when the code
-    /// traps: the caller then broadcasts as written (compiled code had no effect).
-    pub(crate) fn broadcast_compiled(&mut self, f: &Value, args: &[Value]) -> Option<EvalResult> {
+    /// The user function `f`, when the tier may run a loop of it now (it is on, and no
+    /// function is being recorded).
+    fn loop_function<'v>(&self, f: &'v Value) -> Option<&'v Rc<Closure>> {
         let Value::Function(function) = f else {
             return None;
         };
-        if !self.compiled.enabled || self.compiled.suspended > 0 || self.recording() {
-            return None;
-        }
+        let on = self.compiled.enabled && self.compiled.suspended == 0 && !self.recording();
+        on.then_some(function)
+    }
+
+    /// `f.(args...)` when `f` is a user function, every argument a plain number, a plain
+    /// array or a range, the arrays of one shape, and `f`'s method for their element types
+    /// compiles to code that returns a number (given numbers only, it reaches no array).
+    /// `None` otherwise, and when the code traps: the caller then broadcasts as written
+    /// (compiled code had no effect).
+    pub(crate) fn broadcast_compiled(&mut self, f: &Value, args: &[Value]) -> Option<EvalResult> {
+        let function = self.loop_function(f)?;
         let mut operands = Vec::with_capacity(args.len());
         let mut types: SmallVec<[Ty; 4]> = SmallVec::new();
         let mut shape: Option<Vec<usize>> = None;
@@ -142,12 +149,7 @@ impl Interp {
     /// a plain array or a range (a vector or a range each when there are several) and `f`
     /// compiles for their element types as in [`Interp::broadcast_compiled`]; `None` otherwise.
     pub(crate) fn product_compiled(&mut self, f: &Value, args: &[Value]) -> Option<EvalResult> {
-        let Value::Function(function) = f else {
-            return None;
-        };
-        if !self.compiled.enabled || self.compiled.suspended > 0 || self.recording() {
-            return None;
-        }
+        let function = self.loop_function(f)?;
         let mut operands = Vec::with_capacity(args.len());
         let mut types: SmallVec<[Ty; 4]> = SmallVec::new();
         let mut shape = Vec::new();
@@ -175,7 +177,7 @@ impl Interp {
     /// `walk` pairs them, filling an array of `shape`.
     fn compiled_loop(
         &mut self,
-        function: &Rc<crate::value::Closure>,
+        function: &Rc<Closure>,
         operands: &[Operand],
         types: &[Ty],
         shape: &[usize],
