@@ -213,6 +213,8 @@ impl Interp {
         let mut parameters: SmallVec<[u64; 4]> = SmallVec::new();
         parameters.resize(operands.len(), 0);
         parameters.extend_from_slice(&captured);
+        let mut undo = Vec::new();
+        let mut calls = self.calls(func, depth, &mut undo);
         for k in 0..len {
             if k % 4096 == 0 {
                 if let Err(e) = self.check_interrupt() {
@@ -226,7 +228,7 @@ impl Interp {
                 };
                 *parameter = source.get(index)?;
             }
-            match self.execute(func, &parameters, (&mut [], &mut Vec::new()), depth) {
+            match calls.call(&parameters) {
                 // An integer an array cannot hold exactly is the evaluator's `InexactError`.
                 Ok(bits) => results.push(scalar_f64(&machine::boxed(bits, returns)).ok()?),
                 Err(Trap::Interrupt) => return Some(Err(self.interrupted())),

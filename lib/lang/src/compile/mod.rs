@@ -358,6 +358,21 @@ impl Interp {
         }
     }
 
+    /// Calls of compiled method `func` with numbers only, many in a row (the loops of
+    /// `elementwise`): native code's entry and context are found and made once.
+    fn calls<'a>(&'a self, func: usize, depth: usize, undo: &'a mut Vec<Undo>) -> Calls<'a> {
+        match &self.compiled.code {
+            Some(code) if self.compiled.native && func < code.len() => {
+                Calls::Native(code.calls(func, depth, &self.interrupt, undo))
+            }
+            _ => Calls::Machine {
+                interp: self,
+                func,
+                depth,
+            },
+        }
+    }
+
     fn run_on_machine(
         &self,
         func: usize,
@@ -390,6 +405,29 @@ impl Compiled {
             if !code.add(&self.funcs) {
                 self.native = false;
             }
+        }
+    }
+}
+
+/// Calls of one compiled method with numbers only, on native code or the register machine.
+enum Calls<'a> {
+    Native(native::Calls<'a>),
+    Machine {
+        interp: &'a Interp,
+        func: usize,
+        depth: usize,
+    },
+}
+
+impl Calls<'_> {
+    fn call(&mut self, parameters: &[u64]) -> Result<u64, Trap> {
+        match self {
+            Calls::Native(calls) => calls.call(parameters),
+            Calls::Machine {
+                interp,
+                func,
+                depth,
+            } => interp.run_on_machine(*func, parameters, (&mut [], &mut Vec::new()), *depth),
         }
     }
 }

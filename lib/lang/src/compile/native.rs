@@ -383,6 +383,29 @@ impl Native {
         Some(())
     }
 
+    /// Calls of compiled method `func`, taking numbers only, made many times in a row.
+    pub fn calls<'a>(
+        &'a self,
+        func: usize,
+        depth: usize,
+        interrupt: &'a AtomicBool,
+        undo: &'a mut Vec<Undo>,
+    ) -> Calls<'a> {
+        let context = Context {
+            trap: NO_TRAP,
+            interrupt,
+            arrays: std::ptr::NonNull::dangling().as_ptr(),
+            count: 0,
+            undo,
+        };
+        Calls {
+            entry: self.functions[func].1,
+            context,
+            depth: i64::try_from(depth).unwrap_or(i64::MAX),
+            _borrows: std::marker::PhantomData,
+        }
+    }
+
     /// Runs compiled method `func` natively.
     pub fn run(
         &self,
@@ -793,5 +816,30 @@ impl Translator<'_> {
             }
         }
         Some(true)
+    }
+}
+
+/// A native method taking numbers only, called many times in a row (a loop over the elements
+/// of arrays): its entry is found and its context made once, with no arrays.
+pub struct Calls<'a> {
+    entry: Entry,
+    context: Context,
+    depth: i64,
+    /// The code, the interrupt flag and the undo log the context points to.
+    _borrows: std::marker::PhantomData<(&'a Native, &'a mut Vec<Undo>)>,
+}
+
+impl Calls<'_> {
+    /// One call with `args`, which must hold as many numbers as the method takes.
+    pub fn call(&mut self, args: &[u64]) -> Result<u64, Trap> {
+        self.context.trap = NO_TRAP;
+        // SAFETY: as in `Native::run`: the entry was generated for this method's arity, which
+        // the caller's `args` holds, and what the context points to is borrowed for `'_`.
+        let bits = unsafe { (self.entry)(&mut self.context, self.depth, args.as_ptr()) };
+        match self.context.trap {
+            NO_TRAP => Ok(bits),
+            INTERRUPTED => Err(Trap::Interrupt),
+            _ => Err(Trap::Fallback),
+        }
     }
 }
