@@ -608,6 +608,9 @@ fn comprehensions_over_arrays_and_ranges_run_compiled_loops_and_agree() {
         "grid(n) = [sin(0.1i) * cos(0.2j) for i in 1:n, j in 1:n]",
         "grid(3), grid(0), [i + 10j for i in 1:3, j in [1.5, 2.5]], [i * j * k for i in 1:2, j in n[1:3], k in 0:0.5:1]",
         "[x * y for x in 1:2, y in m], [x + x for x in 1:2, x in 1:3], [i > j for i in 1:3, j in 1:3]",
+        // Sizes beyond the memory, and beyond the address space.
+        "[i * j for i in 1:10^10, j in 1:10^10]",
+        "[i * j * k for i in 1:2^22, j in 1:2^22, k in 1:2^22]",
         // Iterables are evaluated once, before any element, so one cannot use another's name.
         "[i + j for i in 1:3, j in 1:i]",
         // An error in the middle: the evaluator's, with its spans.

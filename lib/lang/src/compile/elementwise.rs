@@ -195,7 +195,8 @@ impl Interp {
             Ty::Bool => ElType::Bool,
             Ty::Nothing | Ty::Array { .. } => return None,
         };
-        let len: usize = shape.iter().product();
+        // A size beyond the address space is the evaluator's `OutOfMemoryError`.
+        let len = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d))?;
         // An empty result's element type is the evaluator's to choose, as for every call.
         if len == 0 {
             return None;
