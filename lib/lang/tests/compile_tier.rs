@@ -629,6 +629,24 @@ fn comprehensions_over_arrays_and_ranges_run_compiled_loops_and_agree() {
 }
 
 #[test]
+fn a_comprehension_compiles_its_body_once_and_reuses_it() {
+    let mut interp = interp(Tier::Native);
+    run(&mut interp, "v = [1.0, 2.0, 3.0]");
+    assert_eq!(interp.compiled.count(), 0);
+    // `f` and `g` read an array global, so they stay in the evaluator: what compiles is each
+    // comprehension's body, once, and not again when it runs again.
+    run(
+        &mut interp,
+        "f() = [x^2 + 1 for x in v]; g() = [i * j for i in 1:2, j in v]",
+    );
+    run(&mut interp, "f(); f(); g()");
+    let after = interp.compiled.count();
+    assert_eq!(after, 2, "the two bodies");
+    run(&mut interp, "f(); g()");
+    assert_eq!(interp.compiled.count(), after);
+}
+
+#[test]
 fn methods_reading_global_numbers_see_their_changes() {
     let compiled = agree(&[
         "rate = 1.0; scaled(x) = x * rate; total = 0.0",

@@ -708,14 +708,6 @@ mod tests {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
 
-    fn poll() -> Poll {
-        let interp = Interp::new(
-            crate::eval::Config::default(),
-            Box::new(crate::output::Capture::default()),
-        );
-        interp.poll()
-    }
-
     /// The radix sort agrees with a stable comparison sort by `total_cmp`, ascending and
     /// descending, on keys with repeats, both zeros, infinities, NaNs and subnormals, across
     /// several blocks.
@@ -745,7 +737,9 @@ mod tests {
             })
             .collect();
         for reverse in [false, true] {
-            let items = sort_numbers(&keys, reverse, &mut poll()).ok().unwrap();
+            let items = sort_numbers(&keys, reverse, &mut Poll::unraised())
+                .ok()
+                .unwrap();
             let mut expected: Vec<usize> = (0..keys.len()).collect();
             expected.sort_by(|&a, &b| {
                 let order = keys[a].total_cmp(&keys[b]);
@@ -755,7 +749,9 @@ mod tests {
                     order
                 }
             });
-            let values = sorted_values(&items, reverse, &mut poll()).ok().unwrap();
+            let values = sorted_values(&items, reverse, &mut Poll::unraised())
+                .ok()
+                .unwrap();
             let perm = Order::Plain(items, ElType::Float64, reverse).permutation();
             assert_eq!(perm, expected, "reverse = {reverse}");
             let want: Vec<u64> = expected.iter().map(|&k| keys[k].to_bits()).collect();

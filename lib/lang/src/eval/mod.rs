@@ -76,6 +76,15 @@ impl Poll {
         }
         Ok(limits::check_memory()?)
     }
+
+    /// A poller of a flag of its own, never raised: for tests of loops that poll.
+    #[cfg(test)]
+    pub(crate) fn unraised() -> Poll {
+        Poll {
+            flag: Arc::new(AtomicBool::new(false)),
+            left: Poll::EVERY,
+        }
+    }
 }
 
 /// Limits that protect the session from runaway programs.

@@ -619,21 +619,16 @@ pub fn sparse_unary(op: UnaryOp, v: &Value) -> Option<EvalResult> {
 mod tests {
     use super::*;
 
-    fn poll() -> Poll {
-        let interp = Interp::new(
-            crate::eval::Config::default(),
-            Box::new(crate::output::Capture::default()),
-        );
-        interp.poll()
-    }
-
     #[test]
     fn blocks_join_in_order_across_blocks() {
         let n = 2 * Blocks::<usize>::BLOCK + 3;
         let mut blocks = Blocks::default();
         (0..n).for_each(|i| blocks.push(i));
         assert_eq!(blocks.len, n);
-        let joined = blocks.joined(&poll()).ok().expect("not interrupted");
+        let joined = blocks
+            .joined(&Poll::unraised())
+            .ok()
+            .expect("not interrupted");
         assert!(joined.iter().copied().eq(0..n));
     }
 
@@ -654,7 +649,7 @@ mod tests {
             }
         }
         let a: CsMat<f64> = a.to_csc();
-        let product = sparse_product(&a, &a, &mut poll())
+        let product = sparse_product(&a, &a, &mut Poll::unraised())
             .ok()
             .expect("not interrupted");
         assert!(product.nnz() > Blocks::<usize>::BLOCK);
