@@ -45,7 +45,8 @@ enum Expr {
     DotCall(u16, Box<Expr>),
     Index(Box<Expr>, Vec<Expr>),
     Lambda(Var, Box<Expr>),
-    Comprehension(Box<Expr>, Var, Box<Expr>),
+    /// `[body for v in over]`, or with a reduction `sum(body for v in over)` (a generator).
+    Comprehension(Box<Expr>, Var, Box<Expr>, Option<u8>),
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
     Backend(u8),
 }
@@ -86,6 +87,10 @@ const PATTERNS: &[&str] = &[
     "", "a+", "(\\w+)=(\\d+)", "(?<k>.)", "^$", "(", "(?=a)", "\\1", "a{1000000}", "[z-a]", "é|αβ",
 ];
 const REGEX_FLAGS: &[&str] = &["", "i", "m", "s", "x", "imsx", "q"];
+/// Calls that take a generator: the reductions that fold it as it runs, and one that collects it.
+const REDUCTIONS: &[&str] = &[
+    "sum(", "prod(", "maximum(", "minimum(", "any(", "all(", "count(", "collect(", "(",
+];
 const KEYWORDS: &[&str] = &[
     "dims",
     "init",
@@ -357,14 +362,18 @@ impl Writer {
                 self.expr(body, depth + 1);
                 self.text.push(')');
             }
-            Expr::Comprehension(body, v, over) => {
-                self.text.push('[');
+            Expr::Comprehension(body, v, over, reduction) => {
+                let (open, close) = match reduction {
+                    Some(r) => (REDUCTIONS[usize::from(*r) % REDUCTIONS.len()], ")"),
+                    None => ("[", "]"),
+                };
+                self.text.push_str(open);
                 self.expr(body, depth + 1);
                 self.text.push_str(" for ");
                 self.var(*v);
                 self.text.push_str(" in ");
                 self.expr(over, depth + 1);
-                self.text.push(']');
+                self.text.push_str(close);
             }
             Expr::Ternary(c, a, b) => {
                 self.text.push('(');

@@ -95,6 +95,11 @@ pub enum ExprKind {
         /// the results in one vector in iteration order) rather than `for i in a, j in b` (an
         /// array with a dimension per clause).
         flat: bool,
+        /// True when written as a generator (`(f(x) for x in xs)`, or a call's only argument:
+        /// `sum(f(x) for x in xs)`), Julia's lazy `Base.Generator`: the reductions `sum`,
+        /// `prod`, `maximum`, `minimum`, `any`, `all` and `count` take its elements one at a
+        /// time; anywhere else it is collected like the array comprehension.
+        generator: bool,
         /// For `for x in a, y in b, …` clauses of distinct names without a filter, the body as
         /// the function `(x, y, …) -> body`, made once with the tree
         /// ([`ExprKind::comprehension`]) so that the evaluator can run it over the elements as
@@ -427,6 +432,7 @@ impl ExprKind {
         generators: Vec<Generator>,
         filter: Option<Box<Expr>>,
         flat: bool,
+        generator: bool,
     ) -> ExprKind {
         let names: Option<Vec<Name>> = generators
             .iter()
@@ -466,6 +472,7 @@ impl ExprKind {
             generators,
             filter,
             flat,
+            generator,
             element,
         }
     }

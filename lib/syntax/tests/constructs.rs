@@ -257,7 +257,7 @@ fn calls_and_keywords() {
         ("-(x)", "(neg x)"),
         (
             "sum(x^2 for x in xs)",
-            "(call sum (comprehension (^ x 2) (= x xs)))",
+            "(call sum (generator (^ x 2) (= x xs)))",
         ),
         (
             "Scenario{:gradient, :out}(f, x; res1=2x)",
@@ -340,7 +340,12 @@ fn comprehensions() {
         ("[x for x ∈ xs]", "(comprehension x (= x xs))"),
         ("[k for (k, v) in d]", "(comprehension k (= (tuple k v) d))"),
         ("[f(x)\n for x in xs]", "(comprehension (call f x) (= x xs))"),
-        ("(x^2 for x in xs)", "(comprehension (^ x 2) (= x xs))"),
+        ("(x^2 for x in xs)", "(generator (^ x 2) (= x xs))"),
+        (
+            "sum(x for x in xs; init=0)",
+            "(call sum (generator x (= x xs)) (kw init 0))",
+        ),
+        ("[(x for x in xs)]", "(vect (generator x (= x xs)))"),
         (
             "[Scenario{:gradient,:out}(f, x; res1=2x) for x in x_candidates]",
             "(comprehension (call (curly Scenario :gradient :out) f x (kw res1 (* 2 x))) (= x x_candidates))",

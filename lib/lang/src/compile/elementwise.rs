@@ -6,7 +6,7 @@
 
 use super::machine::{self, Trap};
 use super::{Interp, Ty};
-use crate::error::EvalResult;
+use crate::error::{EvalResult, Flow};
 use crate::eval::collections::scalar_f64;
 use crate::eval::dispatch::{all_methods, select};
 use crate::show::ElType;
@@ -15,6 +15,7 @@ use crate::value::{Closure, Range, Structure, Value};
 use difflab_ad::Tensor;
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 use smallvec::SmallVec;
+use std::ops::ControlFlow;
 use std::rc::Rc;
 
 /// An argument of the loop: a number passed to every call, an array's numbers, or a range's
@@ -150,6 +151,179 @@ impl Interp {
     /// compiles for their element types as in [`Interp::broadcast_compiled`]; `None` otherwise.
     pub(crate) fn product_compiled(&mut self, f: &Value, args: &[Value]) -> Option<EvalResult> {
         let function = self.loop_function(f)?;
+        let product = Product::of(args)?;
+        self.compiled_loop(
+            function,
+            &product.operands,
+            &product.types,
+            &product.shape,
+            product.walk,
+        )
+    }
+
+    /// The values of `f(x, y, …)` for every combination of the elements of `args`, as
+    /// [`Interp::product_compiled`] computes them, handed one at a time to `each` (first
+    /// argument fastest) until it says `Break`, without an array. `None` when the loop cannot
+    /// run as compiled code, or stopped in the middle (a trap, or `each` returning `None`): the
+    /// caller then starts again as written, the values already handed over being void (the
+    /// compiled code had no effect).
+    pub(crate) fn product_folded(
+        &mut self,
+        f: &Value,
+        args: &[Value],
+        each: &mut dyn FnMut(Value) -> Option<ControlFlow<()>>,
+    ) -> Option<Result<(), Flow>> {
+        let function = self.loop_function(f)?;
+        let product = Product::of(args)?;
+        let element = self.element_loop(function, &product.types)?;
+        let len = product
+            .shape
+            .iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(d))?;
+        self.run_element_loop(
+            &element,
+            &product.operands,
+            len,
+            &product.walk,
+            &mut |bits| each(machine::boxed(bits, element.returns)),
+        )
+    }
+
+    /// The loop itself: `function` (a user function) called on the operands' elements as
+    /// `walk` pairs them, filling an array of `shape`.
+    fn compiled_loop(
+        &mut self,
+        function: &Rc<Closure>,
+        operands: &[Operand],
+        types: &[Ty],
+        shape: &[usize],
+        walk: Walk,
+    ) -> Option<EvalResult> {
+        let element = self.element_loop(function, types)?;
+        let eltype = match element.returns {
+            Ty::Float => ElType::Float64,
+            Ty::Int => ElType::Int64,
+            Ty::Bool => ElType::Bool,
+            Ty::Nothing | Ty::Array { .. } => return None,
+        };
+        // A size beyond the address space is the evaluator's `OutOfMemoryError`.
+        let len = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d))?;
+        // An empty result's element type is the evaluator's to choose, as for every call.
+        if len == 0 {
+            return None;
+        }
+        if let Err(e) = self.check_alloc(len) {
+            return Some(Err(e));
+        }
+        let mut results = Vec::with_capacity(len);
+        let returns = element.returns;
+        let done = self.run_element_loop(&element, operands, len, &walk, &mut |bits| {
+            // An integer an array cannot hold exactly is the evaluator's `InexactError`.
+            results.push(scalar_f64(&machine::boxed(bits, returns)).ok()?);
+            Some(ControlFlow::Continue(()))
+        })?;
+        if let Err(e) = done {
+            return Some(Err(e));
+        }
+        // Results walked together are in the arrays' logical order; a product's in Julia's
+        // (column-major) order.
+        let column_major = matches!(walk, Walk::Product(_));
+        let data = ArrayD::from_shape_vec(IxDyn(shape).set_f(column_major), results).ok()?;
+        Some(Ok(crate::value::convert::from_tensor(
+            Tensor::plain(data),
+            eltype,
+            false,
+        )))
+    }
+
+    /// The compiled code of `function`'s method for arguments of `types`, when it returns a
+    /// number.
+    fn element_loop(&mut self, function: &Rc<Closure>, types: &[Ty]) -> Option<ElementLoop> {
+        let samples: Vec<Value> = types.iter().map(|t| t.sample()).collect();
+        let method = select(all_methods(function), &samples).ok()?.clone();
+        let func = self.function_for(&method, types)?;
+        let mut captured = SmallVec::new();
+        self.closure_arguments(&method, func, &mut captured)?;
+        let returns = self.compiled.funcs[func].returns;
+        if matches!(returns, Ty::Nothing | Ty::Array { .. }) {
+            return None;
+        }
+        Some(ElementLoop {
+            func,
+            returns,
+            captured,
+        })
+    }
+
+    /// Calls `element` on the first `len` combinations of the operands' elements as `walk`
+    /// pairs them, handing each result's bits to `each` until it says `Break`; `None` on a
+    /// trap or when `each` returns `None`.
+    fn run_element_loop(
+        &mut self,
+        element: &ElementLoop,
+        operands: &[Operand],
+        len: usize,
+        walk: &Walk,
+        each: &mut dyn FnMut(u64) -> Option<ControlFlow<()>>,
+    ) -> Option<Result<(), Flow>> {
+        let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
+        let by_index = matches!(walk, Walk::Product(_));
+        let mut sources = operands
+            .iter()
+            .map(|o| Source::of(o, by_index))
+            .collect::<Option<Vec<_>>>()?;
+        let mut parameters: SmallVec<[u64; 4]> = SmallVec::new();
+        parameters.resize(operands.len(), 0);
+        parameters.extend_from_slice(&element.captured);
+        let mut undo = Vec::new();
+        let mut calls = self.calls(element.func, depth, &mut undo);
+        for k in 0..len {
+            if k % 4096 == 0 {
+                if let Err(e) = self.check_interrupt() {
+                    return Some(Err(e));
+                }
+            }
+            for (d, (parameter, source)) in parameters.iter_mut().zip(&mut sources).enumerate() {
+                let index = match walk {
+                    Walk::Together => k,
+                    Walk::Product(strides) => (k / strides[d].0) % strides[d].1,
+                };
+                *parameter = source.get(index)?;
+            }
+            match calls.call(&parameters) {
+                Ok(bits) => {
+                    if each(bits)?.is_break() {
+                        break;
+                    }
+                }
+                Err(Trap::Interrupt) => return Some(Err(self.interrupted())),
+                Err(Trap::Fallback) => return None,
+            }
+        }
+        Some(Ok(()))
+    }
+}
+
+/// A user function's compiled method, ready to be called per element.
+struct ElementLoop {
+    func: usize,
+    returns: Ty,
+    /// The numbers its closure captured, passed after the elements.
+    captured: SmallVec<[u64; 4]>,
+}
+
+/// A loop over every combination of the elements of some plain arrays and ranges.
+struct Product {
+    operands: Vec<Operand>,
+    /// The operands' element types.
+    types: SmallVec<[Ty; 4]>,
+    /// The result's shape: each operand's dimensions in turn.
+    shape: Vec<usize>,
+    walk: Walk,
+}
+
+impl Product {
+    fn of(args: &[Value]) -> Option<Product> {
         let mut operands = Vec::with_capacity(args.len());
         let mut types: SmallVec<[Ty; 4]> = SmallVec::new();
         let mut shape = Vec::new();
@@ -170,80 +344,11 @@ impl Interp {
         } else {
             Walk::Product(strides)
         };
-        self.compiled_loop(function, &operands, &types, &shape, walk)
-    }
-
-    /// The loop itself: `function` (a user function) called on the operands' elements as
-    /// `walk` pairs them, filling an array of `shape`.
-    fn compiled_loop(
-        &mut self,
-        function: &Rc<Closure>,
-        operands: &[Operand],
-        types: &[Ty],
-        shape: &[usize],
-        walk: Walk,
-    ) -> Option<EvalResult> {
-        let samples: Vec<Value> = types.iter().map(|t| t.sample()).collect();
-        let method = select(all_methods(function), &samples).ok()?.clone();
-        let func = self.function_for(&method, types)?;
-        let mut captured = SmallVec::new();
-        self.closure_arguments(&method, func, &mut captured)?;
-        let returns = self.compiled.funcs[func].returns;
-        let eltype = match returns {
-            Ty::Float => ElType::Float64,
-            Ty::Int => ElType::Int64,
-            Ty::Bool => ElType::Bool,
-            Ty::Nothing | Ty::Array { .. } => return None,
-        };
-        // A size beyond the address space is the evaluator's `OutOfMemoryError`.
-        let len = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d))?;
-        // An empty result's element type is the evaluator's to choose, as for every call.
-        if len == 0 {
-            return None;
-        }
-        if let Err(e) = self.check_alloc(len) {
-            return Some(Err(e));
-        }
-        let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
-        let by_index = matches!(walk, Walk::Product(_));
-        let mut sources = operands
-            .iter()
-            .map(|o| Source::of(o, by_index))
-            .collect::<Option<Vec<_>>>()?;
-        let mut results = Vec::with_capacity(len);
-        let mut parameters: SmallVec<[u64; 4]> = SmallVec::new();
-        parameters.resize(operands.len(), 0);
-        parameters.extend_from_slice(&captured);
-        let mut undo = Vec::new();
-        let mut calls = self.calls(func, depth, &mut undo);
-        for k in 0..len {
-            if k % 4096 == 0 {
-                if let Err(e) = self.check_interrupt() {
-                    return Some(Err(e));
-                }
-            }
-            for (d, (parameter, source)) in parameters.iter_mut().zip(&mut sources).enumerate() {
-                let index = match &walk {
-                    Walk::Together => k,
-                    Walk::Product(strides) => (k / strides[d].0) % strides[d].1,
-                };
-                *parameter = source.get(index)?;
-            }
-            match calls.call(&parameters) {
-                // An integer an array cannot hold exactly is the evaluator's `InexactError`.
-                Ok(bits) => results.push(scalar_f64(&machine::boxed(bits, returns)).ok()?),
-                Err(Trap::Interrupt) => return Some(Err(self.interrupted())),
-                Err(Trap::Fallback) => return None,
-            }
-        }
-        // Results walked together are in the arrays' logical order; a product's in Julia's
-        // (column-major) order.
-        let column_major = matches!(walk, Walk::Product(_));
-        let data = ArrayD::from_shape_vec(IxDyn(shape).set_f(column_major), results).ok()?;
-        Some(Ok(crate::value::convert::from_tensor(
-            Tensor::plain(data),
-            eltype,
-            false,
-        )))
+        Some(Product {
+            operands,
+            types,
+            shape,
+            walk,
+        })
     }
 }

@@ -80,6 +80,14 @@ impl Interp {
                 }
             }
         }
+        // `sum(f(x) for x in xs)` folds the elements as they come, never building the array.
+        if !dotted {
+            if let Some(call) = self.generator_call(callee, args, kwargs) {
+                return self
+                    .reduce_generator(call)
+                    .map_err(|f| self.locate(f, span));
+            }
+        }
         let (function, mut prefix) = match &callee.kind {
             ExprKind::Curly { name, .. } if matches!(self.global(*name), Some(Value::Type(_))) => (
                 Value::Type(Rc::new(self.eval_type(callee, &[])?)),

@@ -10,6 +10,7 @@ use crate::value::convert::operand;
 use crate::value::Value;
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::{Arg, Expr, ExprKind, FunctionDef, Generator, Name};
+use std::ops::ControlFlow;
 use std::rc::Rc;
 
 impl Interp {
@@ -150,7 +151,6 @@ impl Interp {
     ) -> EvalResult {
         let frame = Scope::new(self.current_scope(), false);
         self.with_frame(frame, |me| {
-            let mut out = Comprehended::default();
             // The iterables of `for a in A, b in B` are evaluated once, before any element (as
             // in Julia, where they are the axes of a product); those of `for a in A for b in
             // f(a)` once per element of the clause before.
@@ -170,8 +170,19 @@ impl Interp {
             // before any element is computed: `[i * j for i in 1:10^6, j in 1:10^6]` is
             // refused at once instead of after filling the memory.
             let planned = (!flat && filter.is_none()).then_some(1);
-            me.comprehend((body, filter), generators, &mut out, 0, planned, &iterables)?;
-            let Comprehended { results, dims } = out;
+            let mut results = Vec::new();
+            let mut dims = Vec::new();
+            let mut collect = |_: &mut Interp, v| {
+                results.push(v);
+                Ok(ControlFlow::Continue(()))
+            };
+            let mut walk = Walk {
+                body,
+                filter,
+                sink: &mut collect,
+                dims: &mut dims,
+            };
+            walk.start(me, generators, planned, &iterables)?;
             if flat || filter.is_some() || dims.is_empty() {
                 let n = results.len();
                 return collect_values(me, results, &[n]);
@@ -192,6 +203,17 @@ impl Interp {
         element: &Rc<FunctionDef>,
         iterables: &[Value],
     ) -> Option<EvalResult> {
+        let function = self.element_function(element, iterables)?;
+        self.product_compiled(&function, iterables)
+    }
+
+    /// The closure `(x, y, …) -> body` of a comprehension, when its iterables are plain arrays
+    /// or ranges, so that compiled code may run it over their elements.
+    pub(super) fn element_function(
+        &mut self,
+        element: &Rc<FunctionDef>,
+        iterables: &[Value],
+    ) -> Option<Value> {
         if iterables.is_empty()
             || !iterables
                 .iter()
@@ -199,70 +221,115 @@ impl Interp {
         {
             return None;
         }
-        let function = self.make_closure(element.clone()).ok()?;
-        self.product_compiled(&function, iterables)
+        self.make_closure(element.clone()).ok()
     }
 
-    /// Runs the generators from `level` on; `iterables`, when not empty, holds every clause's
-    /// iterable, evaluated already.
-    fn comprehend(
+    /// The elements of a generator, one at a time into `sink`, in Julia's iteration order (the
+    /// last clause innermost); `iterables` holds the clauses' iterables evaluated already, from
+    /// the first on (those missing are evaluated per element of the clause before). Stops when
+    /// the sink says so.
+    pub(super) fn stream_elements(
         &mut self,
         (body, filter): (&Expr, Option<&Expr>),
         generators: &[Generator],
-        out: &mut Comprehended,
-        level: usize,
+        iterables: &[Value],
+        sink: &mut Sink<'_>,
+    ) -> Result<(), Flow> {
+        let mut walk = Walk {
+            body,
+            filter,
+            sink,
+            dims: &mut Vec::new(),
+        };
+        walk.start(self, generators, None, iterables)
+    }
+}
+
+/// Where a comprehension's elements go as they are computed: into the array it builds, or
+/// into a reduction over a generator (`Break` stops the walk, as `any` does at its first
+/// `true`).
+pub(super) type Sink<'s> = dyn FnMut(&mut Interp, Value) -> Result<ControlFlow<()>, Flow> + 's;
+
+/// One walk over a comprehension's clauses.
+struct Walk<'w, 's> {
+    body: &'w Expr,
+    filter: Option<&'w Expr>,
+    sink: &'w mut Sink<'s>,
+    /// The dimensions each clause ran through (an array comprehension's shape).
+    dims: &'w mut Vec<Vec<usize>>,
+}
+
+impl Walk<'_, '_> {
+    /// Runs every clause, until the elements run out or the sink stops the walk.
+    fn start(
+        &mut self,
+        me: &mut Interp,
+        generators: &[Generator],
         planned: Option<usize>,
         iterables: &[Value],
     ) -> Result<(), Flow> {
+        // Stopped early or ran out, the walk is over either way.
+        let _ = self.run(me, generators, 0, planned, iterables)?;
+        Ok(())
+    }
+
+    /// Runs the clauses from `level` on; `iterables` holds those evaluated already. `planned`
+    /// is the product of the lengths of the clauses above when the elements are kept (their
+    /// number is then reserved before the first is computed).
+    fn run(
+        &mut self,
+        me: &mut Interp,
+        generators: &[Generator],
+        level: usize,
+        planned: Option<usize>,
+        iterables: &[Value],
+    ) -> Result<ControlFlow<()>, Flow> {
         let Some((first, rest)) = generators.split_first() else {
-            if let Some(cond) = filter {
-                if !self.truthy(cond)? {
-                    return Ok(());
+            if let Some(cond) = self.filter {
+                if !me.truthy(cond)? {
+                    return Ok(ControlFlow::Continue(()));
                 }
             }
-            self.check_interrupt()?;
-            out.results.push(self.eval(body)?);
-            return Ok(());
+            me.check_interrupt()?;
+            let element = me.eval(self.body)?;
+            return (self.sink)(me, element);
         };
         let iterable = match iterables.get(level) {
             Some(iterable) => iterable.clone(),
-            None => self.eval(&first.iter)?,
+            None => me.eval(&first.iter)?,
         };
         let planned = planned
             .zip(crate::builtins::arrays::length_of(&iterable))
             .map(|(outer, n)| outer.saturating_mul(n));
-        if let (Some(total), true) = (planned, out.dims.len() <= level) {
+        if let (Some(total), true) = (planned, self.dims.len() <= level) {
             difflab_ad::limits::reserve(
                 (total as u64).saturating_mul(std::mem::size_of::<Value>() as u64),
                 &format!("a comprehension of {total} elements"),
             )?;
         }
         let mut count = 0;
-        let mut items = self.iterate_value(&iterable)?;
-        while let Some(item) = self.next_item(&mut items)? {
-            self.bind_pattern(&first.pattern, item)?;
-            self.comprehend((body, filter), rest, out, level + 1, planned, iterables)?;
+        let mut items = me.iterate_value(&iterable)?;
+        while let Some(item) = me.next_item(&mut items)? {
+            me.bind_pattern(&first.pattern, item)?;
+            if self
+                .run(me, rest, level + 1, planned, iterables)?
+                .is_break()
+            {
+                return Ok(ControlFlow::Break(()));
+            }
             count += 1;
         }
-        if out.dims.len() <= level {
-            out.dims.resize(level + 1, Vec::new());
+        if self.dims.len() <= level {
+            self.dims.resize(level + 1, Vec::new());
         }
         // Each generator contributes its iterable's dimensions, as in Julia (`[f(x) for x in
         // A]` has the size of `A`; a number has none); other iterables one of their count.
-        out.dims[level] = match crate::builtins::arrays::shape_of_value(&iterable) {
+        self.dims[level] = match crate::builtins::arrays::shape_of_value(&iterable) {
             Some(dims) if dims.iter().product::<usize>() == count => dims,
             _ => vec![count],
         };
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     }
-}
-
-/// What a comprehension has computed: its elements, last generator innermost, and the
-/// dimensions each generator ran through.
-#[derive(Default)]
-struct Comprehended {
-    results: Vec<Value>,
-    dims: Vec<Vec<usize>>,
 }
 
 /// Reorders values produced with the first dimension outermost into column-major order.

@@ -395,8 +395,15 @@ fn views_all(expr: &Expr) -> Expr {
             generators: gens,
             filter,
             flat,
+            generator,
             ..
-        } => ExprKind::comprehension(*b(body), generators(gens), filter.as_deref().map(b), *flat),
+        } => ExprKind::comprehension(
+            *b(body),
+            generators(gens),
+            filter.as_deref().map(b),
+            *flat,
+            *generator,
+        ),
         ExprKind::Range { start, step, stop } => ExprKind::Range {
             start: b(start),
             step: step.as_deref().map(b),

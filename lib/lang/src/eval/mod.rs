@@ -13,6 +13,7 @@ pub mod collections;
 pub mod control;
 pub mod dispatch;
 pub mod fusion;
+mod generators;
 mod imports;
 pub mod index;
 pub mod iterate;
@@ -461,6 +462,7 @@ impl Interp {
                 filter,
                 flat,
                 element,
+                ..
             } => self.eval_comprehension(body, generators, filter.as_deref(), *flat, element),
             ExprKind::Range { start, step, stop } => {
                 let start = self.eval(start)?;

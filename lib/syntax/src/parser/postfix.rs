@@ -134,7 +134,7 @@ impl<'s> Parser<'s> {
             let expr = self.parse_expr()?;
             if first && self.at_keyword(Keyword::For) {
                 args.push(Arg {
-                    value: self.parse_generator_tail(expr)?,
+                    value: self.parse_generator_tail(expr, true)?,
                     splat: false,
                 });
                 // `sum(x^2 for x in v; init=0.0)`: keywords may follow the generator.

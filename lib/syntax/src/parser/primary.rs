@@ -172,7 +172,7 @@ impl<'s> Parser<'s> {
         }
         let first = self.parse_expr()?;
         if self.at_keyword(Keyword::For) {
-            let generator = self.parse_generator_tail(first)?;
+            let generator = self.parse_generator_tail(first, true)?;
             let close = self.expect(&TokenKind::RParen, "\")\"")?;
             return Ok(Expr {
                 kind: generator.kind,
@@ -308,7 +308,7 @@ impl<'s> Parser<'s> {
         let first = self.parse_element()?;
         if self.for_follows() {
             self.skip_newlines();
-            let comprehension = self.parse_generator_tail(first)?;
+            let comprehension = self.parse_generator_tail(first, false)?;
             self.skip_newlines();
             let close = self.expect(&TokenKind::RBracket, "\"]\"")?;
             return Ok(Expr {
@@ -422,17 +422,17 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// After the body of a comprehension or generator, at `for`: its clauses and `if` filter.
-    pub(super) fn parse_generator_tail(&mut self, body: Expr) -> PResult<Expr> {
+    /// After the body of a comprehension or `generator`, at `for`: its clauses and `if` filter.
+    pub(super) fn parse_generator_tail(&mut self, body: Expr, generator: bool) -> PResult<Expr> {
         self.bump();
         let saved = self.ctx;
         self.ctx = self.ctx.paren();
-        let result = self.parse_generator_clauses(body);
+        let result = self.parse_generator_clauses(body, generator);
         self.ctx = saved;
         result
     }
 
-    fn parse_generator_clauses(&mut self, body: Expr) -> PResult<Expr> {
+    fn parse_generator_clauses(&mut self, body: Expr, generator: bool) -> PResult<Expr> {
         let mut generators = self.parse_generators()?;
         let mut flat = false;
         while self
@@ -452,7 +452,7 @@ impl<'s> Parser<'s> {
         };
         Ok(Expr {
             span: body.span.to(end),
-            kind: ExprKind::comprehension(body, generators, filter, flat),
+            kind: ExprKind::comprehension(body, generators, filter, flat, generator),
         })
     }
 

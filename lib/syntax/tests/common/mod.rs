@@ -153,6 +153,7 @@ pub fn expr(e: &Expr) -> String {
             generators,
             filter,
             flat,
+            generator: lazy,
             ..
         } => {
             let mut items = vec![expr(body)];
@@ -163,7 +164,8 @@ pub fn expr(e: &Expr) -> String {
             if let Some(f) = filter {
                 items.push(list("if", [expr(f)]));
             }
-            list("comprehension", items)
+            // Julia's heads: `(f(x) for x in xs)` is a generator, `[…]` a comprehension.
+            list(if *lazy { "generator" } else { "comprehension" }, items)
         }
         ExprKind::Range { start, step, stop } => {
             let mut items = vec![expr(start)];

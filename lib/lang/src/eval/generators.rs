@@ -1,0 +1,291 @@
+//! Reductions over a generator: `sum(f(x) for x in xs)`, `prod`, `maximum`, `minimum`, `any`,
+//! `all` and `count` take the generator's elements one at a time, in order, as Julia's
+//! `mapfoldl` does, and never build the array. So `sum(1 / i^2 for i in 1:10^9)` runs in
+//! constant memory and gives Julia's sum (a left fold, which differs in the last digits from
+//! the sum of the collected array), and `any` and `all` stop at the first element that decides
+//! them. When the body compiles for plain arrays and ranges, the elements come from one loop of
+//! compiled code ([`Interp::product_folded`]).
+
+use super::scope::Scope;
+use super::Interp;
+use crate::error::{fail, ErrorKind, EvalResult, Flow};
+use crate::value::Value;
+use difflab_ad::ops::BinaryFn;
+use difflab_syntax::{Arg, BinOp, Expr, ExprKind, Kwarg};
+use std::ops::ControlFlow;
+
+/// The reductions that consume a generator as it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reduction {
+    Sum,
+    Prod,
+    Maximum,
+    Minimum,
+    Any,
+    All,
+    Count,
+}
+
+impl Reduction {
+    fn named(name: &str) -> Option<Reduction> {
+        Some(match name {
+            "sum" => Reduction::Sum,
+            "prod" => Reduction::Prod,
+            "maximum" => Reduction::Maximum,
+            "minimum" => Reduction::Minimum,
+            "any" => Reduction::Any,
+            "all" => Reduction::All,
+            "count" => Reduction::Count,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Reduction::Sum => "sum",
+            Reduction::Prod => "prod",
+            Reduction::Maximum => "maximum",
+            Reduction::Minimum => "minimum",
+            Reduction::Any => "any",
+            Reduction::All => "all",
+            Reduction::Count => "count",
+        }
+    }
+
+    /// Whether it takes the `init` keyword (the fold's start).
+    fn takes_init(self) -> bool {
+        matches!(
+            self,
+            Reduction::Sum | Reduction::Prod | Reduction::Maximum | Reduction::Minimum
+        )
+    }
+}
+
+/// A call `reduction(generator)` or `reduction(generator; init = …)` of the builtin itself.
+pub(crate) struct GeneratorCall<'e> {
+    reduction: Reduction,
+    generator: &'e Expr,
+    init: Option<&'e Expr>,
+}
+
+impl Interp {
+    /// The reduction a call makes over a generator written as its argument, when the callee
+    /// is one of the builtins above (not a variable or a user function of that name).
+    pub(crate) fn generator_call<'e>(
+        &self,
+        callee: &Expr,
+        args: &'e [Arg],
+        kwargs: &'e [Kwarg],
+    ) -> Option<GeneratorCall<'e>> {
+        let (ExprKind::Ident(name), [arg]) = (&callee.kind, args) else {
+            return None;
+        };
+        let reduction = Reduction::named(name.as_str())?;
+        if arg.splat
+            || !matches!(
+                arg.value.kind,
+                ExprKind::Comprehension {
+                    generator: true,
+                    ..
+                }
+            )
+        {
+            return None;
+        }
+        let init = match kwargs {
+            [] => None,
+            [k] if !k.splat && k.name.as_str() == "init" && reduction.takes_init() => {
+                Some(&k.value)
+            }
+            _ => return None,
+        };
+        match self.lookup(*name) {
+            Ok(Value::Builtin(b)) if b.name == name.as_str() => Some(GeneratorCall {
+                reduction,
+                generator: &arg.value,
+                init,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Runs `call`: the generator is made (its iterables evaluated: all of them for `for a in
+    /// A, b in B`, the first for nested `for` clauses), then `init`, then the elements are
+    /// folded as they come.
+    pub(crate) fn reduce_generator(&mut self, call: GeneratorCall<'_>) -> EvalResult {
+        let ExprKind::Comprehension {
+            body,
+            generators,
+            filter,
+            flat,
+            element,
+            ..
+        } = &call.generator.kind
+        else {
+            unreachable!("generator_call takes comprehensions only")
+        };
+        let made = if *flat { 1 } else { generators.len() };
+        let iterables = generators[..made]
+            .iter()
+            .map(|g| self.eval(&g.iter))
+            .collect::<Result<Vec<_>, _>>()?;
+        let init = call.init.map(|e| self.eval(e)).transpose()?;
+        let frame = Scope::new(self.current_scope(), false);
+        self.with_frame(frame, |me| {
+            let mut fold = Fold::new(call.reduction, init.clone());
+            let function = element
+                .as_ref()
+                .and_then(|element| me.element_function(element, &iterables));
+            if let Some(function) = function {
+                match me.product_folded(&function, &iterables, &mut |x| fold.number(&x)) {
+                    Some(done) => {
+                        done?;
+                        return fold.finish(me);
+                    }
+                    None => fold = Fold::new(call.reduction, init),
+                }
+            }
+            me.stream_elements(
+                (body, filter.as_deref()),
+                generators,
+                &iterables,
+                &mut |me, x| fold.element(me, x),
+            )?;
+            fold.finish(me)
+        })
+    }
+}
+
+/// A reduction's running state.
+struct Fold {
+    reduction: Reduction,
+    /// The sum, product or extremum so far (`init`, or nothing before the first element); the
+    /// answer of `any` or `all` once an element decided it.
+    acc: Option<Value>,
+    /// The `true` elements seen by `count`.
+    count: i64,
+}
+
+impl Fold {
+    fn new(reduction: Reduction, init: Option<Value>) -> Fold {
+        Fold {
+            reduction,
+            acc: init,
+            count: 0,
+        }
+    }
+
+    /// Takes an element that is a plain number without the interpreter; `None` (the state
+    /// unchanged) when it needs the interpreter or would raise an error.
+    fn number(&mut self, x: &Value) -> Option<ControlFlow<()>> {
+        // The common case, a sum of floats, without the general promotion rules.
+        if let (Reduction::Sum, Some(Value::Float(acc)), Value::Float(x)) =
+            (self.reduction, &mut self.acc, x)
+        {
+            *acc += x;
+            return Some(ControlFlow::Continue(()));
+        }
+        let next = match (self.reduction, &self.acc) {
+            (Reduction::Sum | Reduction::Prod | Reduction::Maximum | Reduction::Minimum, None) => {
+                first_element(self.reduction, x.clone())
+            }
+            (Reduction::Sum, Some(acc)) => super::operators::scalar_binary(BinOp::Add, acc, x)
+                .ok()
+                .flatten()?,
+            (Reduction::Prod, Some(acc)) => super::operators::scalar_binary(BinOp::Mul, acc, x)
+                .ok()
+                .flatten()?,
+            (Reduction::Maximum, Some(acc)) => extremum(BinaryFn::Max, acc, x)?,
+            (Reduction::Minimum, Some(acc)) => extremum(BinaryFn::Min, acc, x)?,
+            (Reduction::Any | Reduction::All | Reduction::Count, _) => {
+                let Value::Bool(b) = x else {
+                    return None;
+                };
+                return Some(self.condition(*b));
+            }
+        };
+        self.acc = Some(next);
+        Some(ControlFlow::Continue(()))
+    }
+
+    /// Takes any element.
+    fn element(&mut self, me: &mut Interp, x: Value) -> Result<ControlFlow<()>, Flow> {
+        if let Some(step) = self.number(&x) {
+            return Ok(step);
+        }
+        let next = match (self.reduction, self.acc.take()) {
+            (Reduction::Any | Reduction::All | Reduction::Count, _) => {
+                return Err(fail(
+                    ErrorKind::TypeError,
+                    format!("non-boolean ({}) used in boolean context", x.type_name()),
+                ));
+            }
+            (reduction, None) => first_element(reduction, x),
+            (Reduction::Sum, Some(acc)) => me.binary(BinOp::Add, false, &acc, &x)?,
+            (Reduction::Prod, Some(acc)) => me.binary(BinOp::Mul, false, &acc, &x)?,
+            (Reduction::Maximum, Some(acc)) => {
+                crate::builtins::call_named(me, "max", vec![acc, x])?
+            }
+            (Reduction::Minimum, Some(acc)) => {
+                crate::builtins::call_named(me, "min", vec![acc, x])?
+            }
+        };
+        self.acc = Some(next);
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// `any`, `all` or `count` given a `Bool` element.
+    fn condition(&mut self, b: bool) -> ControlFlow<()> {
+        match self.reduction {
+            Reduction::Any if b => {
+                self.acc = Some(Value::Bool(true));
+                ControlFlow::Break(())
+            }
+            Reduction::All if !b => {
+                self.acc = Some(Value::Bool(false));
+                ControlFlow::Break(())
+            }
+            _ => {
+                self.count += i64::from(b);
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    /// The result once the elements ran out (or one decided it). An empty generator without
+    /// `init` gives what the builtin gives for an empty vector.
+    fn finish(self, me: &mut Interp) -> EvalResult {
+        Ok(match (self.reduction, self.acc) {
+            (Reduction::Any, acc) => acc.unwrap_or(Value::Bool(false)),
+            (Reduction::All, acc) => acc.unwrap_or(Value::Bool(true)),
+            (Reduction::Count, _) => Value::Int(self.count),
+            (_, Some(acc)) => acc,
+            (reduction, None) => {
+                let empty = super::collections::collect_values(me, Vec::new(), &[0])?;
+                crate::builtins::call_named(me, reduction.name(), vec![empty])?
+            }
+        })
+    }
+}
+
+/// The fold's start from the first element: Julia's `reduce_first`, which makes the sum of
+/// `Bool`s an `Int`.
+fn first_element(reduction: Reduction, x: Value) -> Value {
+    match (reduction, x) {
+        (Reduction::Sum, Value::Bool(b)) => Value::Int(i64::from(b)),
+        (_, x) => x,
+    }
+}
+
+/// `max` or `min` of two plain numbers of one type (Julia's, with `NaN` winning); `None` for
+/// anything else.
+fn extremum(f: BinaryFn, a: &Value, b: &Value) -> Option<Value> {
+    match (a, b) {
+        (Value::Float(a), Value::Float(b)) => Some(Value::Float(f.apply(*a, *b))),
+        (Value::Int(a), Value::Int(b)) => Some(Value::Int(match f {
+            BinaryFn::Max => *a.max(b),
+            _ => *a.min(b),
+        })),
+        _ => None,
+    }
+}
