@@ -171,7 +171,7 @@ impl Interp {
         &mut self,
         f: &Value,
         args: &[Value],
-        each: &mut dyn FnMut(Value) -> Option<ControlFlow<()>>,
+        mut each: impl FnMut(Value) -> Option<ControlFlow<()>>,
     ) -> Option<Result<(), Flow>> {
         let function = self.loop_function(f)?;
         let product = Product::of(args)?;
@@ -180,13 +180,9 @@ impl Interp {
             .shape
             .iter()
             .try_fold(1usize, |n, &d| n.checked_mul(d))?;
-        self.run_element_loop(
-            &element,
-            &product.operands,
-            len,
-            &product.walk,
-            &mut |bits| each(machine::boxed(bits, element.returns)),
-        )
+        self.run_element_loop(&element, &product.operands, len, &product.walk, |bits| {
+            each(machine::boxed(bits, element.returns))
+        })
     }
 
     /// The loop itself: `function` (a user function) called on the operands' elements as
@@ -217,7 +213,7 @@ impl Interp {
         }
         let mut results = Vec::with_capacity(len);
         let returns = element.returns;
-        let done = self.run_element_loop(&element, operands, len, &walk, &mut |bits| {
+        let done = self.run_element_loop(&element, operands, len, &walk, |bits| {
             // An integer an array cannot hold exactly is the evaluator's `InexactError`.
             results.push(scalar_f64(&machine::boxed(bits, returns)).ok()?);
             Some(ControlFlow::Continue(()))
@@ -264,7 +260,7 @@ impl Interp {
         operands: &[Operand],
         len: usize,
         walk: &Walk,
-        each: &mut dyn FnMut(u64) -> Option<ControlFlow<()>>,
+        mut each: impl FnMut(u64) -> Option<ControlFlow<()>>,
     ) -> Option<Result<(), Flow>> {
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
         let by_index = matches!(walk, Walk::Product(_));

@@ -137,7 +137,7 @@ impl Interp {
                 .as_ref()
                 .and_then(|element| me.element_function(element, &iterables));
             if let Some(function) = function {
-                match me.product_folded(&function, &iterables, &mut |x| fold.number(&x)) {
+                match me.product_folded(&function, &iterables, |x| fold.number(&x)) {
                     Some(done) => {
                         done?;
                         return fold.finish(me);
