@@ -97,8 +97,8 @@ pub enum ExprKind {
         flat: bool,
         /// True when written as a generator (`(f(x) for x in xs)`, or a call's only argument:
         /// `sum(f(x) for x in xs)`), Julia's lazy `Base.Generator`: the reductions `sum`,
-        /// `prod`, `maximum`, `minimum`, `any`, `all` and `count` take its elements one at a
-        /// time; anywhere else it is collected like the array comprehension.
+        /// `prod`, `maximum`, `minimum`, `any`, `all`, `count`, `mean` and `first` take its
+        /// elements one at a time; anywhere else it is collected like the array comprehension.
         generator: bool,
         /// For `for x in a, y in b, …` clauses of distinct names without a filter, the body as
         /// the function `(x, y, …) -> body`, made once with the tree

@@ -936,7 +936,7 @@ crate::builtins! {
     "LinRange" => linrange_, false, "    LinRange(start, stop, n)\n\n`n` evenly spaced `Float64`s from `start` to `stop`, as a lazy range (shown as a range, where Julia shows a `LinRange`).\n\n```\njulia> collect(LinRange(0, 1, 5))\n5-element Vector{Float64}:\n 0.0\n 0.25\n 0.5\n 0.75\n 1.0\n```";
     "range" => range_, false, "    range(start, stop, length)\n    range(start, stop; length)\n    range(start; stop, step, length)\n\nAn evenly spaced range.\n\n```\njulia> collect(range(0, 1; length=3))\n3-element Vector{Float64}:\n 0.0\n 0.5\n 1.0\n```";
     "step" => step_, false, "    step(r)\n\nThe step of a range.\n\n```\njulia> step(1:2:9)\n2\n```";
-    "first" => first_, false, "    first(x, [n])\n\nThe first element (or the first `n`).\n\n```\njulia> first([3, 4, 5])\n3\n```";
+    "first" => first_, false, "    first(x, [n])\n\nThe first element (or the first `n`). Of a generator, only the first element is computed.\n\n```\njulia> first([3, 4, 5])\n3\n\njulia> first(i^2 for i in 7:10^15)\n49\n```";
     "last" => last_, false, "    last(x, [n])\n\nThe last element (or the last `n`).\n\n```\njulia> last(1:10)\n10\n```";
     "eachindex" => eachindex_, false, "    eachindex(x)\n\nThe linear indices of `x`, as a range.\n\n```\njulia> eachindex([5, 6, 7])\n1:3\n```";
     "axes" => axes_, false, "    axes(x, [dim])\n\nThe index ranges of each dimension.\n\n```\njulia> axes(zeros(2, 3))\n(1:2, 1:3)\n```";

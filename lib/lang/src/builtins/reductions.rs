@@ -627,7 +627,7 @@ fn norm_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 crate::builtins! {
-    "sum" => sum_, false, "    sum(x; dims, init)\n    sum(f, x; dims, init)\n\nThe sum of the elements (along `dims`, or of `f` applied to each), plus `init` when given (which is also the sum of an empty collection). A generator is summed as it runs, from the first element on as Julia sums it (its digits can differ from those of the collected array's sum), without building the array; `prod`, `maximum`, `minimum`, `any`, `all` and `count` take generators the same way.\n\n```\njulia> sum([1.0, 2.0, 3.0])\n6.0\n\njulia> sum(abs2, [1, 2])\n5\n\njulia> sum(1 / i^2 for i in 1:1000)\n1.6439345666815615\n```";
+    "sum" => sum_, false, "    sum(x; dims, init)\n    sum(f, x; dims, init)\n\nThe sum of the elements (along `dims`, or of `f` applied to each), plus `init` when given (which is also the sum of an empty collection). A generator is summed as it runs, from the first element on as Julia sums it (its digits can differ from those of the collected array's sum), without building the array; `prod`, `maximum`, `minimum`, `any`, `all`, `count`, `mean` and `first` take generators the same way.\n\n```\njulia> sum([1.0, 2.0, 3.0])\n6.0\n\njulia> sum(abs2, [1, 2])\n5\n\njulia> sum(1 / i^2 for i in 1:1000)\n1.6439345666815615\n```";
     "prod" => prod_, false, "    prod(x; dims, init)\n    prod(f, x; dims, init)\n\nThe product of the elements (along `dims`, or of `f` applied to each), times `init` when given.\n\n```\njulia> prod([1, 2, 3, 4])\n24\n\njulia> prod([1 2; 3 4]; dims=1)\n1×2 Matrix{Int64}:\n 3  8\n```";
     "maximum" => maximum_, false, "    maximum(x; dims, init)\n    maximum(f, x; dims, init)\n\nThe largest element (along `dims`, or of `f` applied to each); with `init`, the largest of it and the elements, so an empty collection gives `init`.\n\n```\njulia> maximum([3, 7, 2])\n7\n\njulia> maximum(Float64[]; init=0.0)\n0.0\n```";
     "minimum" => minimum_, false, "    minimum(x; dims, init)\n    minimum(f, x; dims, init)\n\nThe smallest element (along `dims`, or of `f` applied to each); with `init`, the smallest of it and the elements.\n\n```\njulia> minimum([3, 7, 2])\n2\n```";
@@ -636,7 +636,7 @@ crate::builtins! {
     "argmax" => argmax_, false, "    argmax(x)\n    argmax(f, xs)\n\nThe index of the largest element; with a function, the element `x` of `xs` whose `f(x)` is largest.\n\n```\njulia> argmax([3, 7, 2])\n2\n\njulia> argmax(x -> -x^2, -2:2)\n0\n```";
     "argmin" => argmin_, false, "    argmin(x)\n\nThe index of the smallest element.\n\n```\njulia> argmin([3, 7, 2])\n3\n```";
     "extrema" => extrema_, false, "    extrema(x)\n\n`(minimum(x), maximum(x))`.\n\n```\njulia> extrema([3, 7, 2])\n(2, 7)\n```";
-    "mean" => mean_, false, "    mean(x; dims)\n\nThe arithmetic mean.\n\n```\njulia> mean([1.0, 2.0, 3.0])\n2.0\n```";
+    "mean" => mean_, false, "    mean(x; dims)\n\nThe arithmetic mean. Of a generator, its elements are added up as they come and divided by their count, as Julia's `Statistics.mean` of an iterator does.\n\n```\njulia> mean([1.0, 2.0, 3.0])\n2.0\n\njulia> mean(i for i in 1:4)\n2.5\n```";
     "dot" => dot_, false, "    dot(x, y)\n    dot(x, A, y)\n\nThe inner product `sum(x .* y)`, also `x ⋅ y`; with a matrix, `dot(x, A * y)`.\n\n```\njulia> dot([1, 2], [3, 4])\n11\n\njulia> dot([1, 2], [1 0; 0 2], [3, 4])\n19\n```";
     "norm" => norm_, false, "    norm(x, p=2)\n\nThe p-norm of the elements (Frobenius for matrices).\n\n```\njulia> norm([3.0, 4.0])\n5.0\n```";
 }

@@ -1,9 +1,9 @@
 //! Reductions over a generator: `sum(f(x) for x in xs)`, `prod`, `maximum`, `minimum`, `any`,
-//! `all` and `count` take the generator's elements one at a time, in order, as Julia's
-//! `mapfoldl` does, and never build the array. So `sum(1 / i^2 for i in 1:10^9)` runs in
-//! constant memory and gives Julia's sum (a left fold, which differs in the last digits from
-//! the sum of the collected array), and `any` and `all` stop at the first element that decides
-//! them. When the body compiles for plain arrays and ranges, the elements come from one loop of
+//! `all`, `count`, `mean` and `first` take the generator's elements one at a time, in order,
+//! as Julia's `mapfoldl` (and `Statistics.mean` of an iterator) does, and never build the
+//! array. So `sum(1 / i^2 for i in 1:10^9)` runs in constant memory and gives Julia's sum (a
+//! left fold, which differs in the last digits from the sum of the collected array), and
+//! `any`, `all` and `first` stop at the first element that decides them. When the body compiles for plain arrays and ranges, the elements come from one loop of
 //! compiled code ([`Interp::product_folded`]).
 
 use super::scope::Scope;
@@ -24,6 +24,8 @@ pub(crate) enum Reduction {
     Any,
     All,
     Count,
+    Mean,
+    First,
 }
 
 impl Reduction {
@@ -36,6 +38,8 @@ impl Reduction {
             "any" => Reduction::Any,
             "all" => Reduction::All,
             "count" => Reduction::Count,
+            "mean" => Reduction::Mean,
+            "first" => Reduction::First,
             _ => return None,
         })
     }
@@ -49,7 +53,18 @@ impl Reduction {
             Reduction::Any => "any",
             Reduction::All => "all",
             Reduction::Count => "count",
+            Reduction::Mean => "mean",
+            Reduction::First => "first",
         }
+    }
+
+    /// Whether it combines every element into one value with an operator (`any`, `all` and
+    /// `count` test them; `first` keeps one).
+    fn folds(self) -> bool {
+        !matches!(
+            self,
+            Reduction::Any | Reduction::All | Reduction::Count | Reduction::First
+        )
     }
 
     /// Whether it takes the `init` keyword (the fold's start).
@@ -160,9 +175,9 @@ impl Interp {
 struct Fold {
     reduction: Reduction,
     /// The sum, product or extremum so far (`init`, or nothing before the first element); the
-    /// answer of `any` or `all` once an element decided it.
+    /// answer of `any`, `all` or `first` once an element decided it.
     acc: Option<Value>,
-    /// The `true` elements seen by `count`.
+    /// The `true` elements seen by `count`; the elements added up by `mean`.
     count: i64,
 }
 
@@ -179,19 +194,24 @@ impl Fold {
     /// unchanged) when it needs the interpreter or would raise an error.
     fn number(&mut self, x: &Value) -> Option<ControlFlow<()>> {
         // The common case, a sum of floats, without the general promotion rules.
-        if let (Reduction::Sum, Some(Value::Float(acc)), Value::Float(x)) =
+        if let (Reduction::Sum | Reduction::Mean, Some(Value::Float(acc)), Value::Float(x)) =
             (self.reduction, &mut self.acc, x)
         {
             *acc += x;
+            self.count += 1;
             return Some(ControlFlow::Continue(()));
         }
         let next = match (self.reduction, &self.acc) {
-            (Reduction::Sum | Reduction::Prod | Reduction::Maximum | Reduction::Minimum, None) => {
-                first_element(self.reduction, x.clone())
+            (Reduction::First, _) => {
+                self.acc = Some(x.clone());
+                return Some(ControlFlow::Break(()));
             }
-            (Reduction::Sum, Some(acc)) => super::operators::scalar_binary(BinOp::Add, acc, x)
-                .ok()
-                .flatten()?,
+            (_, None) if self.reduction.folds() => first_element(self.reduction, x.clone()),
+            (Reduction::Sum | Reduction::Mean, Some(acc)) => {
+                super::operators::scalar_binary(BinOp::Add, acc, x)
+                    .ok()
+                    .flatten()?
+            }
             (Reduction::Prod, Some(acc)) => super::operators::scalar_binary(BinOp::Mul, acc, x)
                 .ok()
                 .flatten()?,
@@ -203,8 +223,11 @@ impl Fold {
                 };
                 return Some(self.condition(*b));
             }
+            // `folds` is true of the others.
+            (_, None) => return None,
         };
         self.acc = Some(next);
+        self.count += 1;
         Some(ControlFlow::Continue(()))
     }
 
@@ -220,8 +243,9 @@ impl Fold {
                     format!("non-boolean ({}) used in boolean context", x.type_name()),
                 ));
             }
-            (reduction, None) => first_element(reduction, x),
-            (Reduction::Sum, Some(acc)) => me.binary(BinOp::Add, false, &acc, &x)?,
+            (Reduction::Sum | Reduction::Mean, Some(acc)) => {
+                me.binary(BinOp::Add, false, &acc, &x)?
+            }
             (Reduction::Prod, Some(acc)) => me.binary(BinOp::Mul, false, &acc, &x)?,
             (Reduction::Maximum, Some(acc)) => {
                 crate::builtins::call_named(me, "max", vec![acc, x])?
@@ -229,8 +253,11 @@ impl Fold {
             (Reduction::Minimum, Some(acc)) => {
                 crate::builtins::call_named(me, "min", vec![acc, x])?
             }
+            // A fold's first element and `first`'s, which `number` has taken already.
+            (reduction, _) => first_element(reduction, x),
         };
         self.acc = Some(next);
+        self.count += 1;
         Ok(ControlFlow::Continue(()))
     }
 
@@ -259,6 +286,13 @@ impl Fold {
             (Reduction::Any, acc) => acc.unwrap_or(Value::Bool(false)),
             (Reduction::All, acc) => acc.unwrap_or(Value::Bool(true)),
             (Reduction::Count, _) => Value::Int(self.count),
+            (Reduction::Mean, Some(total)) => {
+                me.binary(BinOp::Div, false, &total, &Value::Int(self.count))?
+            }
+            (Reduction::Mean, None) => {
+                return Err(empty_error("mean of empty collection undefined"))
+            }
+            (Reduction::First, None) => return Err(empty_error("collection must be non-empty")),
             (_, Some(acc)) => acc,
             (reduction, None) => {
                 let empty = super::collections::collect_values(me, Vec::new(), &[0])?;
@@ -272,9 +306,13 @@ impl Fold {
 /// `Bool`s an `Int`.
 fn first_element(reduction: Reduction, x: Value) -> Value {
     match (reduction, x) {
-        (Reduction::Sum, Value::Bool(b)) => Value::Int(i64::from(b)),
+        (Reduction::Sum | Reduction::Mean, Value::Bool(b)) => Value::Int(i64::from(b)),
         (_, x) => x,
     }
+}
+
+fn empty_error(message: &str) -> Flow {
+    fail(ErrorKind::ArgumentError, message.to_string())
 }
 
 /// `max` or `min` of two plain numbers of one type (Julia's, with `NaN` winning); `None` for
