@@ -72,7 +72,7 @@ fn an_interrupt_stops_a_runaway_recursion_and_a_busy_builtin_loop() {
 }
 
 /// Long computations inside builtins, each answered within 100 ms of the interrupt: builtins
-/// that call back into the language, reductions over ranges (never built), differentiation
+/// that call back into the language, reductions over ranges and generators (never built), differentiation
 /// loops of the AD library (chunks, sweeps), dense and sparse products, and single array
 /// kernels over 10^7 to 10^8 numbers (computed in blocks).
 #[test]
@@ -84,6 +84,10 @@ fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
         ("", "sum(x -> x * 0.5, 1:10^12)"),
         ("", "mapreduce(x -> x, +, 1:10^12)"),
         ("", "any(x -> x < 0, 1:10^12)"),
+        // Generators folded as they run: by compiled code, and by the evaluator.
+        ("", "sum(1 / i^2 for i in 1:10^12)"),
+        ("", "any(i < 0 for i in 1:10^12)"),
+        ("", "sum(length(string(i)) for i in 1:10^12)"),
         ("", "foreach(x -> x, 1:10^12)"),
         (
             "x = rand(12000)",
