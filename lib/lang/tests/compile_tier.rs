@@ -624,6 +624,13 @@ fn comprehensions_over_arrays_and_ranges_run_compiled_loops_and_agree() {
         "function running(v); s = 0.0; [(s += x) for x in v]; end",
         "running(v)",
         "[[x] for x in n], [string(x) for x in 1:3], [x for x in (1, 2.5)]",
+        // Reductions fold a generator as its compiled loop produces it: stopping early, and
+        // starting again as written when the code traps in the middle.
+        "any(x > 3 for x in v), all(x > -5 for x in v), count(x > 0 for x in v), first(x^2 for x in v)",
+        "mean(x for x in n), maximum(x for x in n), minimum(abs(x) for x in v), prod(x for x in 1:20)",
+        "sum(x * 4611686018427387904 for x in [1, 2]), sum(i * j for i in 1:3, j in v), sum(x > 0 for x in v)",
+        "sum(sqrt(x) for x in v)",
+        "maximum(x < 0 ? x : 0.5x for x in v; init = -1)",
     ]);
     assert!(compiled >= 4, "only {compiled} comprehensions compiled");
 }
