@@ -145,6 +145,9 @@ pub fn call(
             || super::set::as_set(a).is_some()
     };
     if pos.iter().any(walkable) {
+        if let Some(folded) = interp.fold_iterator(builtin.name, &pos, &keywords) {
+            return folded;
+        }
         interp.materialize_iterables(builtin.name, &mut pos)?;
     }
     if keywords.is_empty() {

@@ -5,7 +5,9 @@
 //! Each builds a [`Lazy`] value that holds its inputs and computes nothing; loops,
 //! comprehensions and generators walk it one element at a time through a [`Cursor`]
 //! (`Interp::next_item`), so infinite iterators (`countfrom`, `repeated(x)`, `cycle`) work
-//! under `take`, `zip` and `first`. Builtins that walk whole collections (`collect`, `sum`,
+//! under `take`, `zip` and `first`. The reductions (`sum`, `prod`, `maximum`, `minimum`,
+//! `mean`, `any`, `all`, `count`, `first`) fold it one element at a time, as Julia does
+//! (`Interp::fold_iterator`); other builtins that walk whole collections (`collect`,
 //! `length`, ...) receive its elements collected; collecting an infinite one is an error.
 
 use super::{to_size, Args};

@@ -3,15 +3,17 @@
 //! as Julia's `mapfoldl` (and `Statistics.mean` of an iterator) does, and never build the
 //! array. So `sum(1 / i^2 for i in 1:10^9)` runs in constant memory and gives Julia's sum (a
 //! left fold, which differs in the last digits from the sum of the collected array), and
-//! `any`, `all` and `first` stop at the first element that decides them. When the body compiles for plain arrays and ranges, the elements come from one loop of
-//! compiled code ([`Interp::product_folded`]).
+//! `any`, `all` and `first` stop at the first element that decides them. When the body
+//! compiles for plain arrays and ranges, the elements come from one loop of compiled code
+//! ([`Interp::product_folded`]). The lazy iterators of `Iterators` (`sum(Iterators.map(f,
+//! xs))`) are folded the same way, one element at a time ([`Interp::fold_iterator`]).
 
 use super::scope::Scope;
 use super::Interp;
 use crate::error::{fail, ErrorKind, EvalResult, Flow};
 use crate::value::Value;
 use difflab_ad::ops::BinaryFn;
-use difflab_syntax::{Arg, BinOp, Expr, ExprKind, Kwarg};
+use difflab_syntax::{Arg, BinOp, Expr, ExprKind, Kwarg, Name};
 use std::ops::ControlFlow;
 
 /// The reductions that consume a generator as it runs.
@@ -65,6 +67,11 @@ impl Reduction {
             self,
             Reduction::Any | Reduction::All | Reduction::Count | Reduction::First
         )
+    }
+
+    /// Whether it may stop before the end (so it can walk an infinite iterator).
+    fn stops_early(self) -> bool {
+        matches!(self, Reduction::Any | Reduction::All | Reduction::First)
     }
 
     /// Whether it takes the `init` keyword (the fold's start).
@@ -168,6 +175,51 @@ impl Interp {
             )?;
             fold.finish(me)
         })
+    }
+}
+
+impl Interp {
+    /// `name(iterator; init)` folded one element at a time, when `name` is one of the
+    /// reductions above and its one argument a lazy iterator (`Iterators.map(f, xs)`): as Julia
+    /// folds it, in constant memory. `None` for anything else, and for an infinite iterator
+    /// unless the reduction can stop early (the caller then reports it).
+    pub(crate) fn fold_iterator(
+        &mut self,
+        name: &str,
+        pos: &[Value],
+        keywords: &[(Name, Value)],
+    ) -> Option<EvalResult> {
+        let reduction = Reduction::named(name)?;
+        let [iterator] = pos else {
+            return None;
+        };
+        let lazy = crate::builtins::iterators::as_lazy(iterator)?;
+        if lazy.is_infinite() && !reduction.stops_early() {
+            return None;
+        }
+        let init = match keywords {
+            [] => None,
+            [(k, v)] if k.as_str() == "init" && reduction.takes_init() => Some(v.clone()),
+            _ => return None,
+        };
+        Some(self.fold_each(reduction, iterator, init))
+    }
+
+    fn fold_each(
+        &mut self,
+        reduction: Reduction,
+        iterator: &Value,
+        init: Option<Value>,
+    ) -> EvalResult {
+        let mut fold = Fold::new(reduction, init);
+        let mut items = self.iterate_value(iterator)?;
+        while let Some(item) = self.next_item(&mut items)? {
+            self.check_interrupt()?;
+            if fold.element(self, item)?.is_break() {
+                break;
+            }
+        }
+        fold.finish(self)
     }
 }
 
