@@ -2,7 +2,7 @@
 //! - a scalar loop at top level, and scalar code in functions (recursive `fib`, a loop, a loop
 //!   calling a small function, a loop reading an array, one writing into an array) that the
 //!   compile tier runs, a loop calling a local closure, a builtin calling a lambda per element,
-//!   a comprehension and a generator,
+//!   a comprehension and generators (one reading the arrays its body captures),
 //!   and general code the evaluator runs (a `Dict` of strings, a vector of structs, a
 //!   `Vector{Any}`), against CPython 3 running the same code;
 //! - a fused broadcast `sum(x .^ 2 .+ 2 .* x)` against a native Rust loop;
@@ -188,6 +188,18 @@ fn main() {
         (
             "def basel(n):\n    return sum(1 / i**2 for i in range(1, n + 1))",
             "basel(10**6)",
+        ),
+    );
+    against_python(
+        &mut session,
+        "`sum(a[i] * b[i] for i in eachindex(a))` in a function, 10⁶ numbers",
+        (
+            "dot_gen(a, b) = sum(a[i] * b[i] for i in eachindex(a))\nda = [0.5 * i for i in 1:10^6]; db = [1.0 / i for i in 1:10^6]",
+            "dot_gen(da, db)",
+        ),
+        (
+            "def dot_gen(a, b):\n    return sum(a[i] * b[i] for i in range(len(a)))\nda = [0.5 * i for i in range(1, 10**6 + 1)]\ndb = [1.0 / i for i in range(1, 10**6 + 1)]",
+            "dot_gen(da, db)",
         ),
     );
     // General code, which the evaluator runs (strings, dictionaries, structs, `Vector{Any}`).

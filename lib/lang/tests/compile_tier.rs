@@ -636,6 +636,32 @@ fn comprehensions_over_arrays_and_ranges_run_compiled_loops_and_agree() {
 }
 
 #[test]
+fn closures_reading_captured_arrays_run_compiled_loops_and_agree() {
+    let compiled = agree(&[
+        "v = [0.5 * i - 3 for i in 1:40]; n = collect(1:40); m = [i + 2j for i in 1:3, j in 1:4]",
+        "function dotg(a, b); sum(a[i] * b[i] for i in eachindex(a)); end",
+        "dotg(v, v), dotg(n, n), dotg(v, n)",
+        "function around(v); [v[i] + v[end] - v[1] for i in 2:length(v)]; end",
+        "around(v), around(n)",
+        "function mapped(v, m); map(i -> v[i] * m[1, 2] + size(m, 2), 1:length(v)); end",
+        "mapped(v, m), mapped(n, m)",
+        // Out of bounds in the middle: the evaluator's error, with its spans.
+        "function beyond(v); sum(v[i + 1] for i in 1:length(v)); end",
+        "beyond(v)",
+        // A closure writing a captured array runs as written, one call at a time.
+        "function doubling(v); map(i -> (v[i] = 2.0 * v[i]; v[i]), 1:3); end",
+        "w = copy(v); doubling(w), w[1:4]",
+        // The captured array changes type between calls: compiled again, or as written.
+        "function reader(); x = [1.5, 2.5]; g = i -> x[i] * 2; r = g.(1:2); x = [1, 2]; (r, g.(1:2)); end",
+        "reader()",
+    ]);
+    assert!(
+        compiled >= 3,
+        "only {compiled} closures reading arrays compiled"
+    );
+}
+
+#[test]
 fn a_comprehension_compiles_its_body_once_and_reuses_it() {
     let mut interp = interp(Tier::Native);
     run(&mut interp, "v = [1.0, 2.0, 3.0]");

@@ -32,27 +32,10 @@ pub struct Arrays {
 
 impl Arrays {
     /// The register bits (its place) and type of array `v`; `None` for values compiled code
-    /// does not take (numbers carrying derivatives, adjoints, views and their parents,
-    /// structured or non-contiguous arrays, more than [`MAX_DIMS`] dimensions).
+    /// does not take ([`array_type`]).
     pub fn add(&mut self, v: &Value) -> Option<(u64, Ty)> {
+        let ty = array_type(v)?;
         let Value::Array(rc) = v else { return None };
-        let a = rc.try_borrow().ok()?;
-        let Tensor::Plain(numbers) = &a.data else {
-            return None;
-        };
-        let dims = numbers.ndim();
-        if a.row_adjoint
-            || a.links.is_some()
-            || !matches!(a.structure, Structure::Dense)
-            || !(1..=MAX_DIMS).contains(&dims)
-            || !numbers.t().is_standard_layout()
-        {
-            return None;
-        }
-        let ty = Ty::Array {
-            el: a.eltype,
-            dims: dims as u8,
-        };
         let place = match self.values.iter().position(|b| Rc::ptr_eq(b, rc)) {
             Some(place) => place,
             None => {
@@ -82,6 +65,30 @@ impl Arrays {
             })
             .collect()
     }
+}
+
+/// The type compiled code gives array `v`; `None` for values it does not take (numbers
+/// carrying derivatives, adjoints, views and their parents, structured or non-contiguous
+/// arrays, more than [`MAX_DIMS`] dimensions).
+pub fn array_type(v: &Value) -> Option<Ty> {
+    let Value::Array(rc) = v else { return None };
+    let a = rc.try_borrow().ok()?;
+    let Tensor::Plain(numbers) = &a.data else {
+        return None;
+    };
+    let dims = numbers.ndim();
+    if a.row_adjoint
+        || a.links.is_some()
+        || !matches!(a.structure, Structure::Dense)
+        || !(1..=MAX_DIMS).contains(&dims)
+        || !numbers.t().is_standard_layout()
+    {
+        return None;
+    }
+    Some(Ty::Array {
+        el: a.eltype,
+        dims: dims as u8,
+    })
 }
 
 /// An array borrowed for a run.

@@ -4,7 +4,8 @@
 //! once, and each element is a call of machine code with unboxed numbers, where the evaluator
 //! would box every element, dispatch and look the code up again per call.
 
-use super::machine::{self, Trap};
+use super::arrays::Arrays;
+use super::machine::{self, Func, Trap};
 use super::{Interp, Ty};
 use crate::error::{EvalResult, Flow};
 use crate::eval::collections::scalar_f64;
@@ -233,21 +234,25 @@ impl Interp {
     }
 
     /// The compiled code of `function`'s method for arguments of `types`, when it returns a
-    /// number.
+    /// number and writes no array (a closure may read the arrays it captured).
     fn element_loop(&mut self, function: &Rc<Closure>, types: &[Ty]) -> Option<ElementLoop> {
         let samples: Vec<Value> = types.iter().map(|t| t.sample()).collect();
         let method = select(all_methods(function), &samples).ok()?.clone();
         let func = self.function_for(&method, types)?;
         let mut captured = SmallVec::new();
-        self.closure_arguments(&method, func, &mut captured)?;
-        let returns = self.compiled.funcs[func].returns;
-        if matches!(returns, Ty::Nothing | Ty::Array { .. }) {
+        let mut arrays = Arrays::default();
+        self.closure_arguments(&method, func, &mut captured, &mut arrays)?;
+        let Func {
+            returns, writes, ..
+        } = self.compiled.funcs[func];
+        if writes || matches!(returns, Ty::Nothing | Ty::Array { .. }) {
             return None;
         }
         Some(ElementLoop {
             func,
             returns,
             captured,
+            arrays,
         })
     }
 
@@ -271,8 +276,13 @@ impl Interp {
         let mut parameters: SmallVec<[u64; 4]> = SmallVec::new();
         parameters.resize(operands.len(), 0);
         parameters.extend_from_slice(&element.captured);
+        let mut borrowed = element.arrays.borrow(false)?;
+        let mut views = borrowed
+            .iter_mut()
+            .map(|b| b.view())
+            .collect::<Option<Vec<_>>>()?;
         let mut undo = Vec::new();
-        let mut calls = self.calls(element.func, depth, &mut undo);
+        let mut calls = self.calls(element.func, depth, (&mut views, &mut undo));
         for k in 0..len {
             if k % 4096 == 0 {
                 if let Err(e) = self.check_interrupt() {
@@ -304,8 +314,11 @@ impl Interp {
 struct ElementLoop {
     func: usize,
     returns: Ty,
-    /// The numbers its closure captured, passed after the elements.
+    /// The numbers its closure captured (and the places of the arrays), passed after the
+    /// elements.
     captured: SmallVec<[u64; 4]>,
+    /// The arrays its closure captured, read by every call.
+    arrays: Arrays,
 }
 
 /// A loop over every combination of the elements of some plain arrays and ranges.

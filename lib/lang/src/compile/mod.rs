@@ -212,7 +212,7 @@ impl Interp {
             types.push(ty);
         }
         let func = self.function_for(method, &types)?;
-        self.closure_arguments(method, func, &mut parameters)?;
+        self.closure_arguments(method, func, &mut parameters, &mut arrays)?;
         let depth = self.config.max_depth.saturating_sub(self.depth() + 1);
         let outcome = {
             let mut borrowed = arrays.borrow(self.compiled.funcs[func].writes)?;
@@ -308,13 +308,15 @@ impl Interp {
     }
 
     /// For a closure, checks that its compiled code `func` still holds for the frames it
-    /// captured and appends the captured numbers it reads to `parameters`; `None` when it
-    /// has to run in the evaluator. A top-level method needs nothing.
+    /// captured and appends the captured numbers it reads to `parameters` (the captured arrays
+    /// it reads go into `arrays`, their places into `parameters`); `None` when it has to run
+    /// in the evaluator. A top-level method needs nothing.
     fn closure_arguments(
         &self,
         method: &Closure,
         func: usize,
         parameters: &mut SmallVec<[u64; 4]>,
+        arrays: &mut Arrays,
     ) -> Option<()> {
         let Some(scope) = &method.scope else {
             return Some(());
@@ -329,12 +331,10 @@ impl Interp {
         {
             return None;
         }
-        // Captured numbers are read now, as the evaluator reads them at each call.
+        // Captured values are read now, as the evaluator reads them at each call.
         for &(name, ty) in &compiled.captures {
-            match Scope::lookup(scope, name)
-                .as_ref()
-                .and_then(machine::unboxed)
-            {
+            let value = Scope::lookup(scope, name)?;
+            match machine::unboxed(&value).or_else(|| arrays.add(&value)) {
                 Some((bits, t)) if t == ty => parameters.push(bits),
                 _ => return None,
             }
@@ -358,17 +358,25 @@ impl Interp {
         }
     }
 
-    /// Calls of compiled method `func` with numbers only, many in a row (the loops of
-    /// `elementwise`): native code's entry and context are found and made once.
-    fn calls<'a>(&'a self, func: usize, depth: usize, undo: &'a mut Vec<Undo>) -> Calls<'a> {
+    /// Calls of compiled method `func` with numbers, many in a row (the loops of
+    /// `elementwise`), reading the same `arrays` (a closure's captured ones) at every call:
+    /// native code's entry and context are found and made once.
+    fn calls<'a, 'x>(
+        &'a self,
+        func: usize,
+        depth: usize,
+        (arrays, undo): (&'a mut [ArrayArg<'x>], &'a mut Vec<Undo>),
+    ) -> Calls<'a, 'x> {
         match &self.compiled.code {
             Some(code) if self.compiled.native && func < code.len() => {
-                Calls::Native(code.calls(func, depth, &self.interrupt, undo))
+                Calls::Native(code.calls(func, depth, &self.interrupt, (arrays, undo)))
             }
             _ => Calls::Machine {
                 interp: self,
                 func,
                 depth,
+                arrays,
+                undo,
             },
         }
     }
@@ -409,17 +417,20 @@ impl Compiled {
     }
 }
 
-/// Calls of one compiled method with numbers only, on native code or the register machine.
-enum Calls<'a> {
+/// Calls of one compiled method on native code or the register machine, with the arrays
+/// every call reads.
+enum Calls<'a, 'x> {
     Native(native::Calls<'a>),
     Machine {
         interp: &'a Interp,
         func: usize,
         depth: usize,
+        arrays: &'a mut [ArrayArg<'x>],
+        undo: &'a mut Vec<Undo>,
     },
 }
 
-impl Calls<'_> {
+impl Calls<'_, '_> {
     fn call(&mut self, parameters: &[u64]) -> Result<u64, Trap> {
         match self {
             Calls::Native(calls) => calls.call(parameters),
@@ -427,7 +438,9 @@ impl Calls<'_> {
                 interp,
                 func,
                 depth,
-            } => interp.run_on_machine(*func, parameters, (&mut [], &mut Vec::new()), *depth),
+                arrays,
+                undo,
+            } => interp.run_on_machine(*func, parameters, (arrays, undo), *depth),
         }
     }
 }

@@ -383,19 +383,19 @@ impl Native {
         Some(())
     }
 
-    /// Calls of compiled method `func`, taking numbers only, made many times in a row.
+    /// Calls of compiled method `func` made many times in a row, each with the same arrays.
     pub fn calls<'a>(
         &'a self,
         func: usize,
         depth: usize,
         interrupt: &'a AtomicBool,
-        undo: &'a mut Vec<Undo>,
+        (arrays, undo): (&'a mut [ArrayArg<'_>], &'a mut Vec<Undo>),
     ) -> Calls<'a> {
         let context = Context {
             trap: NO_TRAP,
             interrupt,
-            arrays: std::ptr::NonNull::dangling().as_ptr(),
-            count: 0,
+            arrays: arrays.as_mut_ptr().cast(),
+            count: arrays.len(),
             undo,
         };
         Calls {
@@ -819,14 +819,14 @@ impl Translator<'_> {
     }
 }
 
-/// A native method taking numbers only, called many times in a row (a loop over the elements
-/// of arrays): its entry is found and its context made once, with no arrays.
+/// A native method called many times in a row (a loop over the elements of arrays), every
+/// call with the same arrays: its entry is found and its context made once.
 pub struct Calls<'a> {
     entry: Entry,
     context: Context,
     depth: i64,
-    /// The code, the interrupt flag and the undo log the context points to.
-    _borrows: std::marker::PhantomData<(&'a Native, &'a mut Vec<Undo>)>,
+    /// The code, the interrupt flag, the arrays and the undo log the context points to.
+    _borrows: std::marker::PhantomData<(&'a Native, &'a mut [()], &'a mut Vec<Undo>)>,
 }
 
 impl Calls<'_> {

@@ -173,16 +173,19 @@ impl Lowerer<'_, '_> {
         Ok(())
     }
 
-    /// When `name`, read by a closure's body, is a number of its captured frames: notes it
-    /// for the next attempt, which takes it as a parameter ([`Func::captures`]).
+    /// When `name`, read by a closure's body, is a number or an array of its captured frames:
+    /// notes it for the next attempt, which takes it as a parameter ([`Func::captures`]).
     pub(super) fn note_capture(&mut self, name: Name) {
         let Some(scope) = &self.captured else {
             return;
         };
-        if let Some((_, ty)) = Scope::lookup(scope, name)
-            .as_ref()
-            .and_then(machine::unboxed)
-        {
+        let captured = Scope::lookup(scope, name);
+        let ty = captured.as_ref().and_then(|v| {
+            machine::unboxed(v)
+                .map(|(_, ty)| ty)
+                .or_else(|| crate::compile::arrays::array_type(v))
+        });
+        if let Some(ty) = ty {
             self.compilation.discovered = Some((name, ty));
         }
     }
