@@ -182,7 +182,8 @@ impl Interp {
                 sink: &mut collect,
                 dims: &mut dims,
             };
-            walk.start(me, generators, planned, &iterables)?;
+            let clauses: Vec<&Generator> = generators.iter().collect();
+            walk.start(me, &clauses, planned, &iterables)?;
             if flat || filter.is_some() || dims.is_empty() {
                 let n = results.len();
                 return collect_values(me, results, &[n]);
@@ -224,14 +225,15 @@ impl Interp {
         self.make_closure(element.clone()).ok()
     }
 
-    /// The elements of a generator, one at a time into `sink`, in Julia's iteration order (the
-    /// last clause innermost); `iterables` holds the clauses' iterables evaluated already, from
-    /// the first on (those missing are evaluated per element of the clause before). Stops when
-    /// the sink says so.
+    /// The elements of a generator, one at a time into `sink`, in Julia's iteration order: for
+    /// `for a in A, b in B` every combination with the first clause fastest (a product, whose
+    /// iterables are all in `iterables` already), for nested `for a in A for b in f(a)` the last
+    /// clause innermost (`iterables` holds the first clause's; the others are evaluated per
+    /// element of the clause before). Stops when the sink says so.
     pub(super) fn stream_elements(
         &mut self,
         (body, filter): (&Expr, Option<&Expr>),
-        generators: &[Generator],
+        (generators, flat): (&[Generator], bool),
         iterables: &[Value],
         sink: &mut Sink<'_>,
     ) -> Result<(), Flow> {
@@ -241,7 +243,14 @@ impl Interp {
             sink,
             dims: &mut Vec::new(),
         };
-        walk.start(self, generators, None, iterables)
+        if flat {
+            let clauses: Vec<&Generator> = generators.iter().collect();
+            return walk.start(self, &clauses, None, iterables);
+        }
+        // The walk nests its clauses first outermost: the product runs them the other way.
+        let clauses: Vec<&Generator> = generators.iter().rev().collect();
+        let iterables: Vec<Value> = iterables.iter().rev().cloned().collect();
+        walk.start(self, &clauses, None, &iterables)
     }
 }
 
@@ -264,7 +273,7 @@ impl Walk<'_, '_> {
     fn start(
         &mut self,
         me: &mut Interp,
-        generators: &[Generator],
+        generators: &[&Generator],
         planned: Option<usize>,
         iterables: &[Value],
     ) -> Result<(), Flow> {
@@ -279,7 +288,7 @@ impl Walk<'_, '_> {
     fn run(
         &mut self,
         me: &mut Interp,
-        generators: &[Generator],
+        generators: &[&Generator],
         level: usize,
         planned: Option<usize>,
         iterables: &[Value],

@@ -13,8 +13,9 @@ use super::Interp;
 use crate::error::{fail, ErrorKind, EvalResult, Flow};
 use crate::value::Value;
 use difflab_ad::ops::BinaryFn;
-use difflab_syntax::{Arg, BinOp, Expr, ExprKind, Kwarg, Name};
+use difflab_syntax::{Arg, BinOp, Expr, ExprKind, FunctionDef, Generator, Kwarg, Name};
 use std::ops::ControlFlow;
+use std::rc::Rc;
 
 /// The reductions that consume a generator as it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,10 +84,15 @@ impl Reduction {
     }
 }
 
-/// A call `reduction(generator)` or `reduction(generator; init = …)` of the builtin itself.
+/// A call `reduction(generator)` or `reduction(generator; init = …)` of the builtin itself,
+/// with the generator's parts.
 pub(crate) struct GeneratorCall<'e> {
     reduction: Reduction,
-    generator: &'e Expr,
+    body: &'e Expr,
+    generators: &'e [Generator],
+    filter: Option<&'e Expr>,
+    flat: bool,
+    element: Option<&'e Rc<FunctionDef>>,
     init: Option<&'e Expr>,
 }
 
@@ -103,15 +109,18 @@ impl Interp {
             return None;
         };
         let reduction = Reduction::named(name.as_str())?;
-        if arg.splat
-            || !matches!(
-                arg.value.kind,
-                ExprKind::Comprehension {
-                    generator: true,
-                    ..
-                }
-            )
-        {
+        let ExprKind::Comprehension {
+            body,
+            generators,
+            filter,
+            flat,
+            generator: true,
+            element,
+        } = &arg.value.kind
+        else {
+            return None;
+        };
+        if arg.splat {
             return None;
         }
         let init = match kwargs {
@@ -124,7 +133,11 @@ impl Interp {
         match self.lookup(*name) {
             Ok(Value::Builtin(b)) if b.name == name.as_str() => Some(GeneratorCall {
                 reduction,
-                generator: &arg.value,
+                body,
+                generators,
+                filter: filter.as_deref(),
+                flat: *flat,
+                element: element.as_ref(),
                 init,
             }),
             _ => None,
@@ -135,41 +148,37 @@ impl Interp {
     /// A, b in B`, the first for nested `for` clauses), then `init`, then the elements are
     /// folded as they come.
     pub(crate) fn reduce_generator(&mut self, call: GeneratorCall<'_>) -> EvalResult {
-        let ExprKind::Comprehension {
+        let GeneratorCall {
+            reduction,
             body,
             generators,
             filter,
             flat,
             element,
-            ..
-        } = &call.generator.kind
-        else {
-            unreachable!("generator_call takes comprehensions only")
-        };
-        let made = if *flat { 1 } else { generators.len() };
+            init,
+        } = call;
+        let made = if flat { 1 } else { generators.len() };
         let iterables = generators[..made]
             .iter()
             .map(|g| self.eval(&g.iter))
             .collect::<Result<Vec<_>, _>>()?;
-        let init = call.init.map(|e| self.eval(e)).transpose()?;
+        let init = init.map(|e| self.eval(e)).transpose()?;
         let frame = Scope::new(self.current_scope(), false);
         self.with_frame(frame, |me| {
-            let mut fold = Fold::new(call.reduction, init.clone());
-            let function = element
-                .as_ref()
-                .and_then(|element| me.element_function(element, &iterables));
+            let mut fold = Fold::new(reduction, init.clone());
+            let function = element.and_then(|element| me.element_function(element, &iterables));
             if let Some(function) = function {
                 match me.product_folded(&function, &iterables, |x| fold.number(&x)) {
                     Some(done) => {
                         done?;
                         return fold.finish(me);
                     }
-                    None => fold = Fold::new(call.reduction, init),
+                    None => fold = Fold::new(reduction, init),
                 }
             }
             me.stream_elements(
-                (body, filter.as_deref()),
-                generators,
+                (body, filter),
+                (generators, flat),
                 &iterables,
                 &mut |me, x| fold.element(me, x),
             )?;
