@@ -1,8 +1,10 @@
 //! A user function applied to every element of plain arrays and ranges (`g.(x)`, `map(g, x)`,
 //! `sum(g, 1:n)`, `[f(x) for x in v]`) or to every combination of them (`[f(i, j) for i in 1:n,
-//! j in 1:m]`) as one loop over its compiled code: the method is chosen and its code found
-//! once, and each element is a call of machine code with unboxed numbers, where the evaluator
-//! would box every element, dispatch and look the code up again per call.
+//! j in 1:m]`) as one loop over its compiled code, its results kept in an array or handed to
+//! a reduction (`sum(f(x) for x in v)`): the method is chosen and its code found once, the
+//! arrays its closure captured are borrowed once, and each element is a call of machine code
+//! with unboxed numbers, where the evaluator would box every element, dispatch and look the
+//! code up again per call.
 
 use super::arrays::Arrays;
 use super::machine::{self, Func, Trap};
