@@ -202,6 +202,15 @@ fn main() {
             "dot_gen(da, db)",
         ),
     );
+    against_python(
+        &mut session,
+        "the same generator at top level (a notebook cell)",
+        ("", "sum(da[i] * db[i] for i in eachindex(da))"),
+        (
+            "da = [0.5 * i for i in range(1, 10**6 + 1)]\ndb = [1.0 / i for i in range(1, 10**6 + 1)]",
+            "sum(da[i] * db[i] for i in range(len(da)))",
+        ),
+    );
     // General code, which the evaluator runs (strings, dictionaries, structs, `Vector{Any}`).
     against_python(
         &mut session,

@@ -654,6 +654,12 @@ fn closures_reading_captured_arrays_run_compiled_loops_and_agree() {
         // The captured array changes type between calls: compiled again, or as written.
         "function reader(); x = [1.5, 2.5]; g = i -> x[i] * 2; r = g.(1:2); x = [1, 2]; (r, g.(1:2)); end",
         "reader()",
+        // At top level, the session's arrays are read the same way, at each call.
+        "sum(v[i] * n[i] for i in eachindex(v)), [v[i] + m[1, i] for i in 1:4], map(i -> v[i]^2, 1:3)",
+        "g = i -> v[i] * 2; (g(3), g.(1:3))",
+        "v = [1, 2, 3]; g.(1:3)",
+        "v = 5; g(1)",
+        "v = [0.5, 1.5]; foreach(i -> (v[i] = v[i] + 1), 1:2); v",
     ]);
     assert!(
         compiled >= 3,

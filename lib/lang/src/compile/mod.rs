@@ -331,9 +331,10 @@ impl Interp {
         {
             return None;
         }
-        // Captured values are read now, as the evaluator reads them at each call.
+        // Captured values (and global arrays) are read now, as the evaluator reads them at
+        // each call.
         for &(name, ty) in &compiled.captures {
-            let value = Scope::lookup(scope, name)?;
+            let value = Scope::lookup(scope, name).or_else(|| self.global(name).cloned())?;
             match machine::unboxed(&value).or_else(|| arrays.add(&value)) {
                 Some((bits, t)) if t == ty => parameters.push(bits),
                 _ => return None,

@@ -173,18 +173,21 @@ impl Lowerer<'_, '_> {
         Ok(())
     }
 
-    /// When `name`, read by a closure's body, is a number or an array of its captured frames:
-    /// notes it for the next attempt, which takes it as a parameter ([`Func::captures`]).
+    /// When `name`, read by a closure's body, is a number or an array of its captured frames,
+    /// or a global array (a closure made at top level reading the session's `x`): notes it
+    /// for the next attempt, which takes it as a parameter ([`Func::captures`]), read at each
+    /// call as the evaluator reads it.
     pub(super) fn note_capture(&mut self, name: Name) {
         let Some(scope) = &self.captured else {
             return;
         };
-        let captured = Scope::lookup(scope, name);
-        let ty = captured.as_ref().and_then(|v| {
-            machine::unboxed(v)
+        let array_type = crate::compile::arrays::array_type;
+        let ty = match Scope::lookup(scope, name) {
+            Some(v) => machine::unboxed(&v)
                 .map(|(_, ty)| ty)
-                .or_else(|| crate::compile::arrays::array_type(v))
-        });
+                .or_else(|| array_type(&v)),
+            None => self.compilation.interp.global(name).and_then(array_type),
+        };
         if let Some(ty) = ty {
             self.compilation.discovered = Some((name, ty));
         }
