@@ -108,7 +108,6 @@ impl Interp {
         let (ExprKind::Ident(name), [arg]) = (&callee.kind, args) else {
             return None;
         };
-        let reduction = Reduction::named(name.as_str())?;
         let ExprKind::Comprehension {
             body,
             generators,
@@ -123,6 +122,8 @@ impl Interp {
         if arg.splat {
             return None;
         }
+        // Every call of one argument passes here: the name is matched only for generators.
+        let reduction = Reduction::named(name.as_str())?;
         let init = match kwargs {
             [] => None,
             [k] if !k.splat && k.name.as_str() == "init" && reduction.takes_init() => {
