@@ -314,19 +314,27 @@ fn accumulate_scaled(
                         return Ok(());
                     }
                 }
-                (None, ct) => match ct.uniform() {
-                    Some(1.0) => {
-                        *slot = Some(Cotangent::Full(slope.clone()));
-                        return Ok(());
-                    }
-                    Some(c) => {
-                        *slot = Some(Cotangent::Full(Tensor::plain(s.mapv(|s| c * s))));
-                        return Ok(());
-                    }
-                    None => {}
-                },
                 _ => {}
             }
+        }
+    }
+    // A broadcast number of the slope's shape (the cotangent of a sum's operand) scales the
+    // slope layer by layer, whatever its kind (the duals of forward-over-reverse): the
+    // broadcast is never materialized, and a 1 shares the slope.
+    if let (
+        Some(c),
+        Cotangent::Broadcast {
+            shape: ct_shape, ..
+        },
+    ) = (ct.uniform(), ct)
+    {
+        if **ct_shape == *shape && slope.shape() == shape {
+            let contribution = if c == 1.0 {
+                slope.clone()
+            } else {
+                ops::binary(BinaryFn::Mul, &Tensor::scalar(c), slope)?
+            };
+            return accumulate(slot, Cotangent::Full(contribution));
         }
     }
     let contribution = ops::elementwise::scale(slope, &ct.clone().into_tensor()?)?;
@@ -568,6 +576,28 @@ mod tests {
         let (_, g) = gradient(f, &x).unwrap();
         // 2x + w (per column) + 3 + 1 on the first row.
         assert_eq!(g.to_col_major(), vec![16.0, 17.0, 30.0, 31.0, 44.0, 45.0]);
+    }
+
+    #[test]
+    fn dual_slopes_under_broadcast_sums_are_scaled_without_materializing() {
+        // Forward over reverse of sum(x .* x) + 2 sum(x .^ 3): the sums' cotangents are the
+        // broadcast numbers 1 and 2, the slopes duals; x collects three contributions.
+        let x = Tensor::from_col_major(&[2], vec![3.0, 5.0]);
+        let tag = Tag::fresh();
+        let v = Tensor::from_col_major(&[2], vec![1.0, -2.0]);
+        let dual = Tensor::dual(tag, x, vec![v]);
+        let f = |x: &Tensor| {
+            let squares = ops::sum_all(&ops::binary(BinaryFn::Mul, x, x)?)?;
+            let cubes = ops::binary(BinaryFn::Pow, x, &Tensor::scalar(3.0))?;
+            let cubes = ops::sum_all(&cubes)?;
+            let doubled = ops::binary(BinaryFn::Mul, &Tensor::scalar(2.0), &cubes)?;
+            ops::binary(BinaryFn::Add, &squares, &doubled)
+        };
+        let (_, g) = gradient(f, &dual).unwrap();
+        let (value, partials) = g.split(tag);
+        // ∇f = 2x + 6x², ∇²f = diag(2 + 12x), applied to v = (1, -2).
+        assert_eq!(value.to_col_major(), vec![60.0, 160.0]);
+        assert_eq!(partials.unwrap()[0].to_col_major(), vec![38.0, -124.0]);
     }
 
     #[test]

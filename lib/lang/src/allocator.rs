@@ -14,7 +14,8 @@
 
 // Unsafe because `GlobalAlloc` is an unsafe trait. Each method forwards to
 // mimalloc unchanged and only adds to two thread-local counters (constant-initialized, without
-// a destructor, so they never allocate) and to the live count (one atomic).
+// a destructor, so they never allocate) and to the live count (another thread-local sum,
+// added to one atomic in batches).
 #![allow(unsafe_code)]
 
 use difflab_ad::limits;
