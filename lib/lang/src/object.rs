@@ -83,6 +83,12 @@ pub trait Object: Any {
     fn order(&self, _other: &dyn Object) -> Option<std::cmp::Ordering> {
         None
     }
+    /// The values it holds that may hold closures (a lazy iterator's functions and inputs):
+    /// a frame's cycle search looks through them, so a generator kept in a local variable
+    /// does not keep the frame its body captured alive. Empty by default.
+    fn held_values(&self) -> Vec<&Value> {
+        Vec::new()
+    }
     /// A copy for `copy`, for mutable containers (sets, dictionaries); `None` when `copy`
     /// returns the object itself.
     fn copy(&self) -> Option<Value> {

@@ -45,6 +45,14 @@ fn closures_that_capture_their_frame_are_freed() {
              push!(fs, x -> x + a[1])
              h = Holder(x -> x * a[1])
              return (fs, h)
+         end
+         function generator_kept(a)
+             g = (x + a[1] for x in 1:3)
+             return g
+         end
+         function generator_local(a)
+             g = (x + a[1] for x in 1:3 if x > 1)
+             return sum(g)
          end",
     );
     for shape in [
@@ -53,6 +61,8 @@ fn closures_that_capture_their_frame_are_freed() {
         "for i in 1:10^5; in_tuple(rand(100)); end",
         "for i in 1:10^5; recursive(rand(100)); end",
         "for i in 1:10^5; in_containers(rand(100)); end",
+        "for i in 1:10^5; collect(generator_kept(rand(100))); end",
+        "for i in 1:10^5; generator_local(rand(100)); end",
         "kept = [escaped(rand(100)) for i in 1:10^5]; kept = nothing",
     ] {
         let before = difflab_ad::limits::live_bytes();

@@ -88,6 +88,11 @@ fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
         ("", "sum(1 / i^2 for i in 1:10^12)"),
         ("", "any(i < 0 for i in 1:10^12)"),
         ("", "sum(length(string(i)) for i in 1:10^12)"),
+        // Generator values walked as they run: a filter that never holds, a reduction of one
+        // kept in a variable, a loop over an infinite one.
+        ("", "first(i for i in 1:10^12 if i < 0)"),
+        ("g = (i / 2 for i in 1:10^12)", "sum(g)"),
+        ("", "for s in (i^2 for i in Iterators.countfrom(1)); end"),
         ("", "foreach(x -> x, 1:10^12)"),
         (
             "x = rand(12000)",

@@ -98,13 +98,17 @@ pub enum ExprKind {
         /// True when written as a generator (`(f(x) for x in xs)`, or a call's only argument:
         /// `sum(f(x) for x in xs)`), Julia's lazy `Base.Generator`: the reductions `sum`,
         /// `prod`, `maximum`, `minimum`, `any`, `all`, `count`, `mean` and `first` take its
-        /// elements one at a time; anywhere else it is collected like the array comprehension.
+        /// elements one at a time; as a value it computes nothing until walked (`lazy` below).
         generator: bool,
         /// For `for x in a, y in b, …` clauses of distinct names without a filter, the body as
         /// the function `(x, y, …) -> body`, made once with the tree
         /// ([`ExprKind::comprehension`]) so that the evaluator can run it over the elements as
         /// compiled code, keyed by this definition.
         element: Option<std::rc::Rc<FunctionDef>>,
+        /// For a generator of `for x in a, y in b, …` clauses (not nested `for`s), its body
+        /// and filter as functions of the clause variables, made once with the tree: the
+        /// generator's value is Julia's lazy `Base.Generator` of them over the iterables.
+        lazy: Option<std::rc::Rc<GeneratorFunctions>>,
     },
     /// `a:b` and `a:s:b`.
     Range {
@@ -336,6 +340,16 @@ pub struct Kwarg {
     pub splat: bool,
 }
 
+/// A generator's body and filter as functions of its clause variables: `(x, y, …) -> body`
+/// and `(x, y, …) -> filter` (each parameter the clause's pattern, so `(i, v)` destructures).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratorFunctions {
+    /// The body as a function.
+    pub element: std::rc::Rc<FunctionDef>,
+    /// The filter as a function, if the generator has one.
+    pub filter: Option<std::rc::Rc<FunctionDef>>,
+}
+
 /// One `pattern in iterable` clause of a `for` loop or comprehension (`=` and `∈` work too).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Generator {
@@ -460,13 +474,25 @@ impl ExprKind {
                         annotation: None,
                     })
                     .collect();
-                match FunctionDef::lambda(params, Vec::new(), vec![body.clone()], body.span).kind {
-                    ExprKind::Lambda(def) => Some(def),
-                    _ => unreachable!("FunctionDef::lambda makes a lambda"),
-                }
+                Some(lambda_of(params, &body))
             }
             _ => None,
         };
+        let lazy = (generator && !flat).then(|| {
+            let params: Vec<Param> = generators
+                .iter()
+                .map(|g| Param {
+                    pattern: g.pattern.clone(),
+                    default: None,
+                    vararg: false,
+                    annotation: None,
+                })
+                .collect();
+            std::rc::Rc::new(GeneratorFunctions {
+                element: lambda_of(params.clone(), &body),
+                filter: filter.as_deref().map(|f| lambda_of(params, f)),
+            })
+        });
         ExprKind::Comprehension {
             body: Box::new(body),
             generators,
@@ -474,7 +500,16 @@ impl ExprKind {
             flat,
             generator,
             element,
+            lazy,
         }
+    }
+}
+
+/// `(params…) -> body` as a definition.
+fn lambda_of(params: Vec<Param>, body: &Expr) -> std::rc::Rc<FunctionDef> {
+    match FunctionDef::lambda(params, Vec::new(), vec![body.clone()], body.span).kind {
+        ExprKind::Lambda(def) => def,
+        _ => unreachable!("FunctionDef::lambda makes a lambda"),
     }
 }
 

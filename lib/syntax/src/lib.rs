@@ -11,8 +11,8 @@ pub mod parser;
 pub mod span;
 
 pub use ast::{
-    Arg, BinOp, Block, Expr, ExprKind, FunctionDef, Generator, Kwarg, Param, Pattern, StrPart,
-    StructDef, TypeVar, UnaryOp,
+    Arg, BinOp, Block, Expr, ExprKind, FunctionDef, Generator, GeneratorFunctions, Kwarg, Param,
+    Pattern, StrPart, StructDef, TypeVar, UnaryOp,
 };
 pub use names::Name;
 pub use parser::{parse, ParseError, ParseErrorKind};

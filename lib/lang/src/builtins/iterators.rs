@@ -49,39 +49,53 @@ pub(crate) enum Lazy {
     DropWhile { f: Value, inner: Value },
     /// Tuples of corresponding elements, up to the shortest.
     Zip { inners: Vec<Value> },
+    /// A generator expression's value, Julia's `Base.Generator`: `f` of the elements of
+    /// `factors` (one argument per factor, every combination, the first fastest) for which
+    /// `filter` holds (see `eval::generators`).
+    Generator {
+        f: Value,
+        filter: Option<Value>,
+        factors: Vec<Value>,
+    },
     /// `(i, x)` for the elements `x` of `inner`.
     Enumerate { inner: Value },
 }
 
-impl Drop for Lazy {
-    fn drop(&mut self) {
-        let held = match self {
+/// The values a [`Lazy`] holds, by reference or mutable reference (`$each` is `iter` or
+/// `iter_mut`): one list for dropping and for the cycle search.
+macro_rules! held_by {
+    ($lazy:expr, $each:ident) => {
+        match $lazy {
             Lazy::Take { inner, .. }
             | Lazy::Drop { inner, .. }
             | Lazy::Cycle { inner, .. }
             | Lazy::Flatten { inner }
             | Lazy::Partition { inner, .. }
             | Lazy::Enumerate { inner }
-            | Lazy::Repeated { x: inner, .. } => vec![inner.take()],
-            Lazy::CountFrom { start, step } => vec![start.take(), step.take()],
+            | Lazy::Repeated { x: inner, .. } => vec![inner],
+            Lazy::CountFrom { start, step } => vec![start, step],
             Lazy::Filter { f, inner }
             | Lazy::TakeWhile { f, inner }
-            | Lazy::DropWhile { f, inner } => {
-                vec![f.take(), inner.take()]
-            }
-            Lazy::Product { factors: inners } | Lazy::Zip { inners } => std::mem::take(inners),
-            Lazy::Map { f, inners } => {
-                let mut held = std::mem::take(inners);
-                held.push(f.take());
-                held
-            }
-        };
-        crate::value::release(held);
+            | Lazy::DropWhile { f, inner } => vec![f, inner],
+            Lazy::Product { factors: inners } | Lazy::Zip { inners } => inners.$each().collect(),
+            Lazy::Map { f, inners } => std::iter::once(f).chain(inners.$each()).collect(),
+            Lazy::Generator { f, filter, factors } => std::iter::once(f)
+                .chain(filter.$each())
+                .chain(factors.$each())
+                .collect(),
+        }
+    };
+}
+
+impl Drop for Lazy {
+    fn drop(&mut self) {
+        let held: Vec<&mut Value> = held_by!(self, iter_mut);
+        crate::value::release(held.into_iter().map(Value::take).collect::<Vec<_>>());
     }
 }
 
 impl Lazy {
-    fn wrapped(self) -> Value {
+    pub(crate) fn wrapped(self) -> Value {
         Value::Object(Rc::new(Box::new(self)))
     }
 
@@ -97,7 +111,7 @@ impl Lazy {
             Lazy::Partition { .. } => "PartitionIterator",
             Lazy::Product { .. } => "ProductIterator",
             Lazy::Filter { .. } => "Filter",
-            Lazy::Map { .. } => "Generator",
+            Lazy::Map { .. } | Lazy::Generator { .. } => "Generator",
             Lazy::TakeWhile { .. } => "TakeWhile",
             Lazy::DropWhile { .. } => "DropWhile",
             Lazy::Zip { .. } => "Zip",
@@ -126,6 +140,19 @@ impl Lazy {
             Lazy::Map { f, inners } => std::iter::once(show(f))
                 .chain(inners.iter().map(show))
                 .collect(),
+            Lazy::Generator { f, filter, factors } => {
+                let mut inner = match &factors[..] {
+                    [one] => show(one),
+                    several => format!(
+                        "Base.Iterators.ProductIterator({})",
+                        several.iter().map(show).collect::<Vec<_>>().join(", ")
+                    ),
+                };
+                if let Some(filter) = filter {
+                    inner = format!("Base.Iterators.Filter({}, {inner})", show(filter));
+                }
+                vec![show(f), inner]
+            }
         }
     }
 
@@ -145,7 +172,9 @@ impl Lazy {
             | Lazy::Filter { inner, .. }
             | Lazy::DropWhile { inner, .. }
             | Lazy::Enumerate { inner } => infinite(inner),
-            Lazy::Product { factors } => factors.iter().any(infinite),
+            Lazy::Product { factors } | Lazy::Generator { factors, .. } => {
+                factors.iter().any(infinite)
+            }
             Lazy::Map { inners, .. } | Lazy::Zip { inners } => inners.iter().all(infinite),
         }
     }
@@ -153,7 +182,11 @@ impl Lazy {
 
 impl Object for Lazy {
     fn type_name(&self) -> String {
-        format!("Base.Iterators.{}", self.kind())
+        match self {
+            // `Iterators.map` makes a `Base.Generator`, as a generator expression does.
+            Lazy::Map { .. } | Lazy::Generator { .. } => "Base.Generator".to_string(),
+            _ => format!("Base.Iterators.{}", self.kind()),
+        }
     }
 
     fn show(&self) -> String {
@@ -162,6 +195,10 @@ impl Object for Lazy {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn held_values(&self) -> Vec<&Value> {
+        held_by!(self, iter)
     }
 }
 
@@ -238,6 +275,13 @@ pub(crate) enum Cursor {
         inner: ValueIter,
         count: i64,
     },
+    Generator {
+        f: Value,
+        filter: Option<Value>,
+        /// The factor's elements, or tuples of the factors' (`spread` over the arguments).
+        inner: ValueIter,
+        spread: bool,
+    },
 }
 
 impl Interp {
@@ -310,6 +354,20 @@ impl Interp {
             Lazy::Enumerate { inner } => Cursor::Enumerate {
                 inner: walk(inner)?,
                 count: 0,
+            },
+            Lazy::Generator { f, filter, factors } => Cursor::Generator {
+                f: f.clone(),
+                filter: filter.clone(),
+                inner: match &factors[..] {
+                    [one] => walk(one)?,
+                    several => walk(
+                        &Lazy::Product {
+                            factors: several.to_vec(),
+                        }
+                        .wrapped(),
+                    )?,
+                },
+                spread: factors.len() > 1,
             },
         })
     }
@@ -432,6 +490,12 @@ impl Interp {
                 let f = f.clone();
                 self.call(&f, args).map(Some)
             }
+            Cursor::Generator {
+                f,
+                filter,
+                inner,
+                spread,
+            } => self.next_generated(f, filter.as_ref(), inner, *spread),
             Cursor::TakeWhile { f, inner, done } => {
                 if *done {
                     return Ok(None);
@@ -611,10 +675,28 @@ fn filter_(_: &mut Interp, args: Args) -> EvalResult {
 }
 
 fn map_(_: &mut Interp, args: Args) -> EvalResult {
-    args.arity("Iterators.map", 2, usize::MAX)?;
-    Ok(Lazy::Map {
-        f: args.pos[0].clone(),
-        inners: args.pos[1..].to_vec(),
+    generator_of(args, "Iterators.map")
+}
+
+fn generator_(_: &mut Interp, args: Args) -> EvalResult {
+    generator_of(args, "Base.Generator")
+}
+
+/// `name(f, itrs...)`: `f` over one iterator, or over the tuples of several zipped.
+fn generator_of(args: Args, name: &str) -> EvalResult {
+    args.arity(name, 2, usize::MAX)?;
+    let f = args.pos[0].clone();
+    Ok(match &args.pos[1..] {
+        // Julia's `Base.Generator(f, itr)`, as the generator expression `(f(x) for x in itr)`.
+        [inner] => Lazy::Generator {
+            f,
+            filter: None,
+            factors: vec![inner.clone()],
+        },
+        inners => Lazy::Map {
+            f,
+            inners: inners.to_vec(),
+        },
     }
     .wrapped())
 }
@@ -662,6 +744,7 @@ crate::builtins! {
     "Iterators.partition" => partition_, false, "    Iterators.partition(itr, n)\n\nVectors of `n` consecutive elements of `itr`; the last holds what is left.\n\n```\njulia> collect(Iterators.partition(1:5, 2))\n3-element Vector{Vector{Int64}}:\n [1, 2]\n [3, 4]\n [5]\n```";
     "Iterators.product" => product_, false, "    Iterators.product(itrs...)\n\nTuples of one element of each iterator, the first varying fastest (Julia's column-major order). `collect` gives them as a vector where Julia gives an array with one dimension per iterator; `vec(collect(...))` is the same in both.\n\n```\njulia> for (i, j) in Iterators.product(1:2, [:a, :b]); print((i, j), \" \"); end\n(1, :a) (2, :a) (1, :b) (2, :b) \n```";
     "Iterators.filter" => filter_, false, "    Iterators.filter(f, itr)\n\nThe elements of `itr` for which `f` is true, found as they are walked.\n\n```\njulia> first(Iterators.filter(isodd, Iterators.countfrom(10)))\n11\n```";
+    "Base.Generator" => generator_, false, "    Base.Generator(f, itr)\n    (f(x) for x in itr if cond(x))\n\nThe lazy iterator of `f` applied to the elements of `itr`, which a generator expression makes. Nothing is computed until it is walked (a loop, `collect`, `first`, `Iterators.take`, a reduction), and each time from the start, so a generator over an infinite iterator is a value like any other and the body reads variables when an element is computed. Several `for` clauses walk every combination, the first fastest, and `collect` gives an array of their shapes (a vector with a filter).\n\n```\njulia> squares = (i^2 for i in Iterators.countfrom(1));\n\njulia> first(squares, 3)\n3-element Vector{Int64}:\n 1\n 4\n 9\n\njulia> collect(x * y for x in 1:2, y in 1:3)\n2×3 Matrix{Int64}:\n 1  2  3\n 2  4  6\n```";
     "Iterators.map" => map_, false, "    Iterators.map(f, itrs...)\n\n`f` applied to the corresponding elements of the iterators as they are walked, up to the shortest.\n\n```\njulia> collect(Iterators.map(x -> x^2, Iterators.take(Iterators.countfrom(1), 3)))\n3-element Vector{Int64}:\n 1\n 4\n 9\n```";
     "Iterators.takewhile" => takewhile_, false, "    Iterators.takewhile(f, itr)\n\nThe elements of `itr` up to the first for which `f` is false.\n\n```\njulia> collect(Iterators.takewhile(x -> x < 4, Iterators.countfrom(1)))\n3-element Vector{Int64}:\n 1\n 2\n 3\n```";
     "Iterators.dropwhile" => dropwhile_, false, "    Iterators.dropwhile(f, itr)\n\nThe elements of `itr` from the first for which `f` is false.\n\n```\njulia> collect(Iterators.dropwhile(x -> x < 4, 1:5))\n2-element Vector{Int64}:\n 4\n 5\n```";

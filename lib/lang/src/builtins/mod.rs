@@ -290,7 +290,16 @@ macro_rules! builtins {
 /// Whether the predicate `f` holds for `x`: its answer must be a `Bool`, as Julia's
 /// conditions must.
 pub(crate) fn predicate_holds(interp: &mut Interp, f: &Value, x: &Value) -> Result<bool, Flow> {
-    match interp.call(f, vec![x.clone()])? {
+    predicate_holds_for(interp, f, vec![x.clone()])
+}
+
+/// [`predicate_holds`] for a predicate of several arguments.
+pub(crate) fn predicate_holds_for(
+    interp: &mut Interp,
+    f: &Value,
+    args: Vec<Value>,
+) -> Result<bool, Flow> {
+    match interp.call(f, args)? {
         Value::Bool(b) => Ok(b),
         other => Err(fail(
             ErrorKind::TypeError,

@@ -65,7 +65,7 @@ impl Interp {
                 Ok(())
             }
             ExprKind::Tuple(parts) => {
-                let mut items = crate::value::iterate::elements(&v)?;
+                let mut items = self.splatted(&v)?;
                 let slurp = parts.last().filter(|p| p.splat);
                 let named = parts.len() - usize::from(slurp.is_some());
                 if items.len() < named {

@@ -49,12 +49,20 @@ impl Interp {
         for arg in args {
             let v = self.eval(&arg.value)?;
             if arg.splat {
-                values.extend(crate::value::iterate::elements(&v)?);
+                values.extend(self.splatted(&v)?);
             } else {
                 values.push(v);
             }
         }
         Ok(values)
+    }
+
+    /// The elements `v...` stands for; lazy iterators (generators, `Iterators`) are walked.
+    pub(crate) fn splatted(&mut self, v: &Value) -> Result<Vec<Value>, Flow> {
+        match crate::builtins::iterators::as_lazy(v) {
+            Some(_) => self.elements_of(v),
+            None => crate::value::iterate::elements(v),
+        }
     }
 
     pub(crate) fn eval_call(
@@ -328,6 +336,10 @@ impl Interp {
         args: Vec<Value>,
         kw: Vec<(Name, Value)>,
     ) -> EvalResult {
+        let args = args
+            .into_iter()
+            .map(|a| self.broadcastable(a))
+            .collect::<Result<Vec<_>, _>>()?;
         if args.iter().any(|a| matches!(a, Value::Sparse(_))) {
             return crate::builtins::sparse::arith::broadcast_over_sparse(self, f, &args, kw);
         }

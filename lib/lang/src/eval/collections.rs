@@ -294,12 +294,13 @@ impl Walk<'_, '_> {
         iterables: &[Value],
     ) -> Result<ControlFlow<()>, Flow> {
         let Some((first, rest)) = generators.split_first() else {
+            // Before the filter: one that never holds must not make the walk deaf.
+            me.check_interrupt()?;
             if let Some(cond) = self.filter {
                 if !me.truthy(cond)? {
                     return Ok(ControlFlow::Continue(()));
                 }
             }
-            me.check_interrupt()?;
             let element = me.eval(self.body)?;
             return (self.sink)(me, element);
         };

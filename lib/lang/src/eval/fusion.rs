@@ -113,10 +113,15 @@ impl Interp {
                         }
                     }
                 }
-                Ok(Tree::Leaf(self.eval(expr)?))
+                self.leaf(expr)
             }
-            _ => Ok(Tree::Leaf(self.eval(expr)?)),
+            _ => self.leaf(expr),
         }
+    }
+
+    fn leaf(&mut self, expr: &Expr) -> Result<Tree, Flow> {
+        let v = self.eval(expr)?;
+        Ok(Tree::Leaf(self.broadcastable(v)?))
     }
 
     fn run_unfused(&mut self, tree: Tree) -> EvalResult {

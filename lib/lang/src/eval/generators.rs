@@ -10,6 +10,7 @@
 
 use super::scope::Scope;
 use super::Interp;
+use crate::builtins::iterators::{as_lazy, Lazy};
 use crate::error::{fail, ErrorKind, EvalResult, Flow};
 use crate::value::Value;
 use difflab_ad::ops::BinaryFn;
@@ -115,6 +116,7 @@ impl Interp {
             flat,
             generator: true,
             element,
+            ..
         } = &arg.value.kind
         else {
             return None;
@@ -166,17 +168,13 @@ impl Interp {
         let init = init.map(|e| self.eval(e)).transpose()?;
         let frame = Scope::new(self.current_scope(), false);
         self.with_frame(frame, |me| {
-            let mut fold = Fold::new(reduction, init.clone());
             let function = element.and_then(|element| me.element_function(element, &iterables));
             if let Some(function) = function {
-                match me.product_folded(&function, &iterables, |x| fold.number(&x)) {
-                    Some(done) => {
-                        done?;
-                        return fold.finish(me);
-                    }
-                    None => fold = Fold::new(reduction, init),
+                if let Some(done) = me.fold_compiled(reduction, &init, &function, &iterables) {
+                    return done;
                 }
             }
+            let mut fold = Fold::new(reduction, init);
             me.stream_elements(
                 (body, filter),
                 (generators, flat),
@@ -203,7 +201,7 @@ impl Interp {
         let [iterator] = pos else {
             return None;
         };
-        let lazy = crate::builtins::iterators::as_lazy(iterator)?;
+        let lazy = as_lazy(iterator)?;
         if lazy.is_infinite() && !reduction.stops_early() {
             return None;
         }
@@ -215,12 +213,38 @@ impl Interp {
         Some(self.fold_each(reduction, iterator, init))
     }
 
+    /// `reduction` of `f` over every combination of the elements of `factors`, as one loop of
+    /// compiled code; `None` when `f` does not compile for them or the code stopped in the
+    /// middle (the caller then folds as written).
+    fn fold_compiled(
+        &mut self,
+        reduction: Reduction,
+        init: &Option<Value>,
+        f: &Value,
+        factors: &[Value],
+    ) -> Option<EvalResult> {
+        let mut fold = Fold::new(reduction, init.clone());
+        let done = self.product_folded(f, factors, |x| fold.number(&x))?;
+        Some(done.and_then(|()| fold.finish(self)))
+    }
+
     fn fold_each(
         &mut self,
         reduction: Reduction,
         iterator: &Value,
         init: Option<Value>,
     ) -> EvalResult {
+        // A generator value without a filter folds like the generator written in the call.
+        if let Some(Lazy::Generator {
+            f,
+            filter: None,
+            factors,
+        }) = as_lazy(iterator)
+        {
+            if let Some(done) = self.fold_compiled(reduction, &init, f, factors) {
+                return done;
+            }
+        }
         let mut fold = Fold::new(reduction, init);
         let mut items = self.iterate_value(iterator)?;
         while let Some(item) = self.next_item(&mut items)? {

@@ -174,6 +174,13 @@ impl Interp {
         name: &str,
         args: &mut [Value],
     ) -> Result<(), Flow> {
+        if Interp::collects_generators(name) {
+            for arg in args.iter_mut() {
+                if let Some(collected) = self.collect_generator(arg) {
+                    *arg = collected?;
+                }
+            }
+        }
         if !WALKING_BUILTINS.contains(&name) {
             return Ok(());
         }

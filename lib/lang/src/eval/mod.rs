@@ -13,6 +13,7 @@ pub mod collections;
 pub mod control;
 pub mod dispatch;
 pub mod fusion;
+mod generator_values;
 mod generators;
 mod imports;
 pub mod index;
@@ -462,8 +463,17 @@ impl Interp {
                 filter,
                 flat,
                 element,
+                lazy,
                 ..
-            } => self.eval_comprehension(body, generators, filter.as_deref(), *flat, element),
+            } => {
+                if let Some(made) = lazy
+                    .as_ref()
+                    .and_then(|functions| self.generator_value(functions, generators))
+                {
+                    return made;
+                }
+                self.eval_comprehension(body, generators, filter.as_deref(), *flat, element)
+            }
             ExprKind::Range { start, step, stop } => {
                 let start = self.eval(start)?;
                 let step = step.as_ref().map(|s| self.eval(s)).transpose()?;

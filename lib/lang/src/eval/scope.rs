@@ -344,20 +344,27 @@ impl HeldClosures {
             },
             Value::Tuple(items) => {
                 self.note_sharing(Rc::strong_count(items));
-                self.look_in_all(items, depth);
+                self.look_in_all(items.iter(), depth);
             }
             Value::List(items) => {
                 self.note_sharing(Rc::strong_count(items));
                 match items.try_borrow() {
-                    Ok(items) => self.look_in_all(&items, depth),
+                    Ok(items) => self.look_in_all(items.iter(), depth),
                     Err(_) => self.shared = true,
                 }
             }
             Value::Struct(s) => {
                 self.note_sharing(Rc::strong_count(s));
                 match s.fields.try_borrow() {
-                    Ok(fields) => self.look_in_all(&fields, depth),
+                    Ok(fields) => self.look_in_all(fields.iter(), depth),
                     Err(_) => self.shared = true,
+                }
+            }
+            Value::Object(o) => {
+                let held = o.held_values();
+                if !held.is_empty() {
+                    self.note_sharing(Rc::strong_count(o));
+                    self.look_in_all(held, depth);
                 }
             }
             _ => {}
@@ -368,9 +375,10 @@ impl HeldClosures {
         self.shared |= references != 1;
     }
 
-    fn look_in_all(&mut self, items: &[Value], depth: usize) {
+    fn look_in_all<'v>(&mut self, items: impl IntoIterator<Item = &'v Value>, depth: usize) {
+        let mut items = items.into_iter().peekable();
         if depth == 0 {
-            self.shared |= !items.is_empty();
+            self.shared |= items.peek().is_some();
             return;
         }
         for item in items {
