@@ -190,7 +190,20 @@ impl Object for Lazy {
     }
 
     fn show(&self) -> String {
-        format!("{}({})", self.type_name(), self.parts().join(", "))
+        // Iterators built from iterators nest as deep as a loop makes them (`g = (x + 1 for x
+        // in g)`); past a few levels the inner ones print as `…`, where the whole text would
+        // grow with the square of the depth.
+        thread_local! {
+            static SHOWING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        }
+        const SHOWN_LEVELS: usize = 8;
+        let depth = SHOWING.with(|d| d.replace(d.get() + 1));
+        let parts = match depth < SHOWN_LEVELS {
+            true => self.parts().join(", "),
+            false => "…".to_string(),
+        };
+        SHOWING.with(|d| d.set(depth));
+        format!("{}({parts})", self.type_name())
     }
 
     fn as_any(&self) -> &dyn Any {
