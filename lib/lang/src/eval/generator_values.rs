@@ -45,20 +45,18 @@ impl Interp {
         functions: &GeneratorFunctions,
         generators: &[Generator],
     ) -> Option<EvalResult> {
-        let factors = match generators
-            .iter()
-            .map(|g| self.eval(&g.iter))
-            .collect::<Result<Vec<_>, _>>()
-        {
-            Ok(factors) => factors,
-            Err(e) => return Some(Err(e)),
-        };
+        // The functions first: they have no effects, so the fallback evaluates the iterables
+        // only once.
         let f = self.make_closure(functions.element.clone()).ok()?;
         let filter = match &functions.filter {
             Some(def) => Some(self.make_closure(def.clone()).ok()?),
             None => None,
         };
-        Some(Ok(Lazy::Generator { f, filter, factors }.wrapped()))
+        let factors = generators
+            .iter()
+            .map(|g| self.eval(&g.iter))
+            .collect::<Result<Vec<_>, _>>();
+        Some(factors.map(|factors| Lazy::Generator { f, filter, factors }.wrapped()))
     }
 
     /// The next element of a walk over a generator: `f` of the next item of `inner` (its
