@@ -31,8 +31,6 @@ const LAZY_AWARE: &[&str] = &[
     "string",
     "display",
     "summary",
-    "iterate",
-    "IteratorSize",
     "eltype",
 ];
 
