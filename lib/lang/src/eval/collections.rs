@@ -319,7 +319,9 @@ impl Walk<'_, '_> {
         }
         let mut count = 0;
         let mut items = me.iterate_value(&iterable)?;
+        let mark = me.iteration_mark();
         while let Some(item) = me.next_item(&mut items)? {
+            me.start_iteration(mark);
             me.bind_pattern(&first.pattern, item)?;
             if self
                 .run(me, rest, level + 1, planned, iterables)?

@@ -28,31 +28,63 @@ impl Interp {
 
     pub(crate) fn eval_for(&mut self, generators: &[Generator], body: &Block) -> EvalResult {
         let frame = Scope::new(self.current_scope(), false);
-        self.with_frame(frame, |me| me.for_nested(generators, body))?;
+        self.with_frame(frame, |me| me.for_nested(generators, 0, body))?;
         Ok(Value::Nothing)
     }
 
-    /// Runs the loop over `generators[0]`, nesting the remaining clauses inside.
-    fn for_nested(&mut self, generators: &[Generator], body: &Block) -> Result<bool, Flow> {
-        let Some((first, rest)) = generators.split_first() else {
+    /// Runs the loop over `clauses[level]`, nesting the clauses after it inside.
+    fn for_nested(
+        &mut self,
+        clauses: &[Generator],
+        level: usize,
+        body: &Block,
+    ) -> Result<bool, Flow> {
+        let Some(clause) = clauses.get(level) else {
             return match self.eval_block(body) {
                 Ok(_) | Err(Flow::Continue) => Ok(true),
                 Err(Flow::Break) => Ok(false),
                 Err(other) => Err(other),
             };
         };
-        let iterable = self.eval(&first.iter)?;
+        let iterable = self.eval(&clause.iter)?;
         let mut items = self
             .iterate_value(&iterable)
-            .map_err(|f| self.locate(f, first.iter.span))?;
+            .map_err(|f| self.locate(f, clause.iter.span))?;
+        let mark = self.iteration_mark();
         while let Some(item) = self.next_item(&mut items)? {
             self.check_interrupt()?;
-            self.bind_pattern(&first.pattern, item)?;
-            if !self.for_nested(rest, body)? {
+            self.start_iteration(mark);
+            self.bind_pattern(&clause.pattern, item)?;
+            if !self.for_nested(clauses, level + 1, body)? {
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// The current frame's binding count: what an iteration of the loop whose frame it is
+    /// starts from ([`Interp::start_iteration`]).
+    pub(super) fn iteration_mark(&self) -> usize {
+        self.scope.as_ref().map_or(0, |frame| frame.binding_count())
+    }
+
+    /// Starts an iteration of the loop whose frame is the current one. Julia gives every
+    /// iteration its own variables: the previous iteration's locals (bindings after `mark`)
+    /// are dropped, and when its closures or generators captured the frame, this iteration
+    /// goes on in a fresh one ([`Scope::next_iteration`]) while the old frame stays with what
+    /// captured it.
+    pub(super) fn start_iteration(&mut self, mark: usize) {
+        let Some(frame) = self.scope.as_ref() else {
+            return;
+        };
+        if Rc::strong_count(frame) == 1 {
+            frame.forget_after(mark);
+            return;
+        }
+        let fresh = frame.next_iteration(mark);
+        if let Some(old) = self.scope.replace(fresh) {
+            Scope::release(old);
+        }
     }
 
     /// Binds a loop or parameter pattern in the current frame (or globals at top level).
@@ -90,6 +122,7 @@ impl Interp {
         self.with_frame(frame, |me| {
             while me.truthy(cond)? {
                 me.check_interrupt()?;
+                me.start_iteration(0);
                 match me.eval_block(body) {
                     Ok(_) | Err(Flow::Continue) => {}
                     Err(Flow::Break) => break,

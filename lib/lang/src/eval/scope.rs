@@ -67,6 +67,43 @@ impl Scope {
         })
     }
 
+    /// How many bindings this frame holds: a mark for [`Scope::forget_after`] and
+    /// [`Scope::next_iteration`].
+    pub fn binding_count(&self) -> usize {
+        self.vars.borrow().len()
+    }
+
+    /// Drops the bindings made after the first `mark` (a loop iteration's locals, which Julia
+    /// does not carry into the next iteration).
+    pub fn forget_after(&self, mark: usize) {
+        let mut vars = self.vars.borrow_mut();
+        if vars.len() <= mark {
+            return;
+        }
+        let forgotten = vars.split_off(mark);
+        self.var_bits
+            .set(vars.iter().fold(0, |bits, (name, _)| bits | bit(*name)));
+        // Dropping the values may free frames: not while this one is borrowed.
+        drop(vars);
+        drop(forgotten);
+    }
+
+    /// The frame a loop's next iteration runs in when something made by this iteration (a
+    /// closure, a generator) captured this one: same parent, kind and `global` declarations,
+    /// holding only the first `mark` bindings (the loop variables of the enclosing clauses).
+    /// Each iteration's closures thus keep their own variables, as in Julia, and captured
+    /// frames never chain.
+    pub fn next_iteration(&self, mark: usize) -> ScopeRef {
+        let frame = Scope::new(self.parent.clone(), self.hard);
+        for (name, value) in self.vars.borrow().iter().take(mark) {
+            frame.define(*name, value.clone());
+        }
+        for name in self.globals.borrow().iter() {
+            frame.declare_global(*name);
+        }
+        frame
+    }
+
     /// The serial the next frame will have: frames made before now have smaller ones.
     pub fn next_serial() -> u64 {
         NEXT_SERIAL.with(Cell::get)
@@ -113,6 +150,9 @@ impl Scope {
 
     /// Marks `name` as global within this frame (`global x`).
     pub fn declare_global(&self, name: Name) {
+        if self.declares_global(name) {
+            return;
+        }
         self.globals.borrow_mut().push(name);
         self.global_bits.set(self.global_bits.get() | bit(name));
     }
