@@ -93,7 +93,10 @@ pub enum ExprKind {
         filter: Option<Box<Expr>>,
         /// True for `[f(i, j) for i in a for j in b]` (each `for` nested in the previous one,
         /// the results in one vector in iteration order) rather than `for i in a, j in b` (an
-        /// array with a dimension per clause).
+        /// array with a dimension per clause). Only array comprehensions of single clauses are
+        /// flat: the parser writes generators of nested `for`s, and comprehensions whose nested
+        /// groups have several clauses, as `Iterators.flatten` of generators, as Julia lowers
+        /// them.
         flat: bool,
         /// True when written as a generator (`(f(x) for x in xs)`, or a call's only argument:
         /// `sum(f(x) for x in xs)`), Julia's lazy `Base.Generator`: the reductions `sum`,
@@ -105,8 +108,7 @@ pub enum ExprKind {
         /// ([`ExprKind::comprehension`]) so that the evaluator can run it over the elements as
         /// compiled code, keyed by this definition.
         element: Option<std::rc::Rc<FunctionDef>>,
-        /// For a generator of `for x in a, y in b, …` clauses (not nested `for`s), its body
-        /// and filter as functions of the clause variables, made once with the tree: the
+        /// For a generator, its body and filter as functions of the clause variables, made once with the tree: the
         /// generator's value is Julia's lazy `Base.Generator` of them over the iterables.
         lazy: Option<std::rc::Rc<GeneratorFunctions>>,
     },

@@ -346,6 +346,20 @@ fn comprehensions() {
             "(call sum (generator x (= x xs)) (kw init 0))",
         ),
         ("[(x for x in xs)]", "(vect (generator x (= x xs)))"),
+        // Nested `for`s, as Julia lowers them: flatten of generators, the filter innermost; an
+        // array comprehension of single clauses stays flat, one with a product group collects.
+        (
+            "(i + j for i in a for j in b if j > i)",
+            "(call (. Iterators flatten) (generator (generator (+ i j) (= j b) (if (> j i))) (= i a)))",
+        ),
+        (
+            "[(i, j) for i in a for j in b]",
+            "(comprehension (tuple i j) flat (= i a) (= j b))",
+        ),
+        (
+            "[k for i in a, j in b for k in c]",
+            "(call collect (call (. Iterators flatten) (generator (generator k (= k c)) (= i a) (= j b))))",
+        ),
         (
             "[Scenario{:gradient,:out}(f, x; res1=2x) for x in x_candidates]",
             "(comprehension (call (curly Scenario :gradient :out) f x (kw res1 (* 2 x))) (= x x_candidates))",

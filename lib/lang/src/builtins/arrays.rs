@@ -199,6 +199,9 @@ pub(crate) fn shape_of_value(v: &Value) -> Option<Vec<usize>> {
 }
 
 pub(crate) fn shape_of(v: &Value, name: &str) -> Result<Vec<usize>, Flow> {
+    if let Some(shape) = super::iterators::generator_shape(v) {
+        return Ok(shape);
+    }
     match v {
         Value::Array(a) => Ok(a.borrow().data.shape().to_vec()),
         Value::Range(r) => Ok(vec![r.len]),

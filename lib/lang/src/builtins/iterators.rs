@@ -180,6 +180,25 @@ impl Lazy {
     }
 }
 
+/// The shape of a generator without a filter, from its iterables' shapes alone: Julia's
+/// `size` and `length` of a `Base.Generator` read its iterator and never run its body. `None`
+/// for any other value, for a filtered generator and for iterables of no known shape.
+pub(crate) fn generator_shape(v: &Value) -> Option<Vec<usize>> {
+    let Lazy::Generator {
+        filter: None,
+        factors,
+        ..
+    } = as_lazy(v)?
+    else {
+        return None;
+    };
+    let mut shape = Vec::new();
+    for factor in factors {
+        shape.extend(super::arrays::shape_of_value(factor)?);
+    }
+    Some(shape)
+}
+
 impl Object for Lazy {
     fn type_name(&self) -> String {
         match self {

@@ -225,15 +225,13 @@ impl Interp {
         self.make_closure(element.clone()).ok()
     }
 
-    /// The elements of a generator, one at a time into `sink`, in Julia's iteration order: for
-    /// `for a in A, b in B` every combination with the first clause fastest (a product, whose
-    /// iterables are all in `iterables` already), for nested `for a in A for b in f(a)` the last
-    /// clause innermost (`iterables` holds the first clause's; the others are evaluated per
-    /// element of the clause before). Stops when the sink says so.
+    /// The elements of a generator, one at a time into `sink`, in Julia's iteration order:
+    /// every combination of the clauses' elements with the first clause fastest (a product,
+    /// whose iterables are all in `iterables` already). Stops when the sink says so.
     pub(super) fn stream_elements(
         &mut self,
         (body, filter): (&Expr, Option<&Expr>),
-        (generators, flat): (&[Generator], bool),
+        generators: &[Generator],
         iterables: &[Value],
         sink: &mut Sink<'_>,
     ) -> Result<(), Flow> {
@@ -243,10 +241,6 @@ impl Interp {
             sink,
             dims: &mut Vec::new(),
         };
-        if flat {
-            let clauses: Vec<&Generator> = generators.iter().collect();
-            return walk.start(self, &clauses, None, iterables);
-        }
         // The walk nests its clauses first outermost: the product runs them the other way.
         let clauses: Vec<&Generator> = generators.iter().rev().collect();
         let iterables: Vec<Value> = iterables.iter().rev().cloned().collect();

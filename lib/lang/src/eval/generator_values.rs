@@ -5,8 +5,9 @@
 //! iterator is a value like any other and a variable the body reads is read when the element
 //! is computed. Builtins that are not lazy-aware receive it collected (Julia's `collect`: the
 //! shape of the iterables' product without a filter, a vector with one), through compiled
-//! code when the body compiles for plain arrays and ranges. Generators of nested `for`
-//! clauses are collected when made.
+//! code when the body compiles for plain arrays and ranges; `length`, `size` and `ndims` of
+//! one without a filter read its iterables' shapes only. A generator of nested `for` clauses
+//! is `Iterators.flatten` of generators (the parser writes it so), as lazy as they are.
 
 use super::Interp;
 use crate::builtins::iterators::{as_lazy, Lazy};
@@ -16,7 +17,8 @@ use crate::value::Value;
 use difflab_syntax::{Generator, GeneratorFunctions};
 
 /// Builtins that take a generator as it is rather than collected: the lazy combinators, those
-/// that walk only what they need, and those that show or inspect the value itself.
+/// that walk only what they need, those that show or inspect the value itself, and those that
+/// read only its iterables' shape (a filtered one is collected when walked).
 const LAZY_AWARE: &[&str] = &[
     "Base.Generator",
     "zip",
@@ -32,6 +34,9 @@ const LAZY_AWARE: &[&str] = &[
     "display",
     "summary",
     "eltype",
+    "length",
+    "size",
+    "ndims",
 ];
 
 impl Interp {

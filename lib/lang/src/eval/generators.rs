@@ -92,7 +92,6 @@ pub(crate) struct GeneratorCall<'e> {
     body: &'e Expr,
     generators: &'e [Generator],
     filter: Option<&'e Expr>,
-    flat: bool,
     element: Option<&'e Rc<FunctionDef>>,
     init: Option<&'e Expr>,
 }
@@ -113,7 +112,7 @@ impl Interp {
             body,
             generators,
             filter,
-            flat,
+            flat: false,
             generator: true,
             element,
             ..
@@ -139,7 +138,6 @@ impl Interp {
                 body,
                 generators,
                 filter: filter.as_deref(),
-                flat: *flat,
                 element: element.as_ref(),
                 init,
             }),
@@ -147,21 +145,18 @@ impl Interp {
         }
     }
 
-    /// Runs `call`: the generator is made (its iterables evaluated: all of them for `for a in
-    /// A, b in B`, the first for nested `for` clauses), then `init`, then the elements are
-    /// folded as they come.
+    /// Runs `call`: the generator is made (its iterables evaluated), then `init`, then the
+    /// elements are folded as they come.
     pub(crate) fn reduce_generator(&mut self, call: GeneratorCall<'_>) -> EvalResult {
         let GeneratorCall {
             reduction,
             body,
             generators,
             filter,
-            flat,
             element,
             init,
         } = call;
-        let made = if flat { 1 } else { generators.len() };
-        let iterables = generators[..made]
+        let iterables = generators
             .iter()
             .map(|g| self.eval(&g.iter))
             .collect::<Result<Vec<_>, _>>()?;
@@ -175,12 +170,9 @@ impl Interp {
                 }
             }
             let mut fold = Fold::new(reduction, init);
-            me.stream_elements(
-                (body, filter),
-                (generators, flat),
-                &iterables,
-                &mut |me, x| fold.element(me, x),
-            )?;
+            me.stream_elements((body, filter), generators, &iterables, &mut |me, x| {
+                fold.element(me, x)
+            })?;
             fold.finish(me)
         })
     }

@@ -211,7 +211,8 @@ impl Interp {
                 continue;
             }
             if let Some(lazy) = as_lazy(arg) {
-                if matches!(name, "zip" | "enumerate") {
+                let shaped = crate::builtins::iterators::generator_shape(arg).is_some();
+                if matches!(name, "zip" | "enumerate") || (shaped && name == "length") {
                     continue;
                 }
                 let items = self.collect_lazy(lazy, first_count)?;

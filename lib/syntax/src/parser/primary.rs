@@ -433,14 +433,12 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_generator_clauses(&mut self, body: Expr, generator: bool) -> PResult<Expr> {
-        let mut generators = self.parse_generators()?;
-        let mut flat = false;
+        let mut groups = vec![self.parse_generators()?];
         while self
             .eat(|k| *k == TokenKind::Keyword(Keyword::For))
             .is_some()
         {
-            flat = true;
-            generators.extend(self.parse_generators()?);
+            groups.push(self.parse_generators()?);
         }
         let filter = match self.eat(|k| *k == TokenKind::Keyword(Keyword::If)) {
             Some(_) => Some(Box::new(self.parse_no_assign()?)),
@@ -448,11 +446,19 @@ impl<'s> Parser<'s> {
         };
         let end = match &filter {
             Some(filter) => filter.span,
-            None => generators.last().map_or(body.span, |g| g.iter.span),
+            None => groups
+                .last()
+                .and_then(|g| g.last())
+                .map_or(body.span, |g| g.iter.span),
         };
+        let span = body.span.to(end);
+        let nested = groups.len() > 1;
+        if nested && (generator || groups.iter().any(|g| g.len() > 1)) {
+            return Ok(flattened(body, groups, filter, generator, span));
+        }
         Ok(Expr {
-            span: body.span.to(end),
-            kind: ExprKind::comprehension(body, generators, filter, flat, generator),
+            span,
+            kind: ExprKind::comprehension(body, groups.concat(), filter, nested, generator),
         })
     }
 
@@ -658,4 +664,46 @@ fn is_macro_args_end(token: &Token) -> bool {
                 Keyword::End | Keyword::Else | Keyword::Elseif | Keyword::Catch | Keyword::Finally
             )
     )
+}
+
+/// `(body for A for B … if c)` as Julia lowers it: `Iterators.flatten` of a generator over the
+/// first group of clauses whose elements are the generators of the others, the filter on the
+/// last, so it is lazy like any generator and each group of several clauses is a product (the
+/// first clause fastest). An array comprehension of such groups is `collect` of it; one whose
+/// groups are single clauses keeps the direct form, which computes the same elements in the
+/// same order.
+fn flattened(
+    body: Expr,
+    groups: Vec<Vec<Generator>>,
+    filter: Option<Box<Expr>>,
+    generator: bool,
+    span: Span,
+) -> Expr {
+    let synthesized = |kind| Expr { span, kind };
+    let call = |callee: Expr, arg: Expr| {
+        synthesized(ExprKind::Call {
+            callee: Box::new(callee),
+            args: vec![Arg {
+                value: arg,
+                splat: false,
+            }],
+            kwargs: Vec::new(),
+            dotted: false,
+        })
+    };
+    let mut groups = groups.into_iter().rev();
+    let last = groups.next().unwrap_or_default();
+    let mut inner = synthesized(ExprKind::comprehension(body, last, filter, false, true));
+    for group in groups {
+        let outer = synthesized(ExprKind::comprehension(inner, group, None, false, true));
+        let flatten = synthesized(ExprKind::Field {
+            target: Box::new(synthesized(ExprKind::Ident(Name::new("Iterators")))),
+            field: Name::new("flatten"),
+        });
+        inner = call(flatten, outer);
+    }
+    match generator {
+        true => inner,
+        false => call(synthesized(ExprKind::Ident(Name::new("collect"))), inner),
+    }
 }
