@@ -67,5 +67,6 @@ pub fn coloring_with_colors(
         column_colors,
         row_colors,
         plan,
+        line_offsets: std::sync::OnceLock::new(),
     })
 }

@@ -11,7 +11,7 @@ use ndarray::{Array2, ArrayView2, ShapeBuilder};
 use sprs::CsMat;
 
 use crate::error::ColoringError;
-use crate::result::{ColoringResult, Plan, Source};
+use crate::result::{ColoringResult, Plan, Source, MAIN};
 
 /// Sums the columns (column and symmetric problems) or rows (row problems) of `a` that share
 /// a color. The result has one column per color (`nrows × k`, column-major), or one row per
@@ -162,18 +162,13 @@ pub fn decompress_lines_into(
         });
     }
     check_values(values, result)?;
-    if let Plan::Direct { sources } = &result.plan {
-        for (value, s) in values.iter_mut().zip(sources) {
-            let (_, row, col) = s.at();
-            *value = if by_rows {
-                lines[row][col]
-            } else {
-                lines[col][row]
-            };
+    let joined: Vec<f64> = lines.concat();
+    if let Some(offsets) = line_offsets(result, by_rows, lane) {
+        for (value, &offset) in values.iter_mut().zip(offsets) {
+            *value = joined[offset as usize];
         }
         return Ok(());
     }
-    let joined: Vec<f64> = lines.concat();
     let b = if by_rows {
         ArrayView2::from_shape((rows, cols), &joined)
     } else {
@@ -391,6 +386,29 @@ fn read(blocks: &[Block<'_>; 2], s: Source) -> f64 {
 /// [`run_plan`] for a result with one compressed matrix. A direct plan reading a contiguous
 /// matrix (the layouts AD produces) is a gather with fixed strides, without choosing a block
 /// and a layout per entry: that choice was most of a sparse Hessian's decompression.
+/// Where each stored entry of a direct plan of one compressed matrix is in its lines laid end
+/// to end, each `lane` long (`line * lane + position`; a line is a row of the compressed
+/// matrix when `by_rows`, else a column), computed once per result: the decompression is then
+/// one gather from one buffer instead of a lookup of line and position per entry. `None` for
+/// other plans and for lines of more than `u32::MAX` numbers in all.
+fn line_offsets(result: &ColoringResult, by_rows: bool, lane: usize) -> Option<&[u32]> {
+    let offsets = result.line_offsets.get_or_init(|| {
+        let Plan::Direct { sources } = &result.plan else {
+            return None;
+        };
+        sources
+            .iter()
+            .map(|s| {
+                let (block, row, col) = s.at();
+                let (line, position) = if by_rows { (row, col) } else { (col, row) };
+                let offset = line.checked_mul(lane)?.checked_add(position)?;
+                (block == MAIN).then(|| u32::try_from(offset).ok())?
+            })
+            .collect()
+    });
+    offsets.as_deref()
+}
+
 fn run_single_plan(plan: &Plan, values: &mut [f64], b: ArrayView2<'_, f64>) {
     if let (Plan::Direct { sources }, Block::Flat { data, strides }) = (plan, Block::new(b)) {
         for (value, s) in values.iter_mut().zip(sources) {

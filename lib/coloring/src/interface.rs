@@ -79,6 +79,7 @@ pub fn coloring(
         column_groups,
         row_groups,
         plan: solved.plan,
+        line_offsets: std::sync::OnceLock::new(),
     })
 }
 

@@ -32,6 +32,10 @@ pub struct ColoringResult {
     pub(crate) column_groups: Option<Vec<Vec<usize>>>,
     pub(crate) row_groups: Option<Vec<Vec<usize>>>,
     pub(crate) plan: Plan,
+    /// For a direct plan of one compressed matrix, where each stored entry is in its lines
+    /// laid end to end (`line * lane + position`): made by the first decompression from lines
+    /// (`crate::decompress_lines_into`), which then gathers from one buffer.
+    pub(crate) line_offsets: std::sync::OnceLock<Option<Vec<u32>>>,
 }
 
 impl ColoringResult {

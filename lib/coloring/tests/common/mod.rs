@@ -277,6 +277,10 @@ pub fn check_result(result: &ColoringResult, values: &[f64]) {
         difflab_coloring::decompress_lines_into(&mut from_lines, &lines, result).unwrap();
         let recovered = decompress(b.view(), result).unwrap();
         assert_eq!(from_lines, recovered.data());
+        // Again, through what the first decompression worked out once for the result.
+        let mut again = vec![f64::NAN; pattern.nnz()];
+        difflab_coloring::decompress_lines_into(&mut again, &lines, result).unwrap();
+        assert_eq!(again, from_lines);
         recovered
     };
     assert_eq!(recovered.indptr().raw_storage(), pattern.colptr());
