@@ -402,6 +402,11 @@ impl Interp {
             // `Point[]`, `Point[p, q]`, `Vector{Float64}[]`, `Union{Int, Nothing}[1, nothing]`:
             // a vector of values of that type.
             Value::Type(t) => self.typed_list(t, indices.to_vec()),
+            // `Function[]`, `AbstractString[]`: the same for a type the registry holds as a value.
+            type_value if crate::types::Type::from_value(type_value).is_some() => {
+                let ty = crate::types::Type::from_value(type_value).expect("checked above");
+                self.typed_list(&ty, indices.to_vec())
+            }
             Value::Object(o)
                 if matches!(indices, [Value::Symbol(_) | Value::Str(_)])
                     && o.get_index(&indices[0]).is_some() =>
