@@ -64,6 +64,9 @@ fn closures_that_capture_their_frame_are_freed() {
         "for i in 1:10^5; collect(generator_kept(rand(100))); end",
         "for i in 1:10^5; generator_local(rand(100)); end",
         "kept = [escaped(rand(100)) for i in 1:10^5]; kept = nothing",
+        // Each iteration of a loop has its own frame once a closure captured the last one.
+        "kept = []; for i in 1:10^5; a = rand(100); g = () -> sum(a); push!(kept, g); end; kept = nothing",
+        "kept = [(v = rand(100); () -> sum(v)) for i in 1:10^5]; kept = nothing",
     ] {
         let before = difflab_ad::limits::live_bytes();
         let events = run(&mut session, shape);
