@@ -238,14 +238,49 @@ impl Interp {
             }
         }
         let mut fold = Fold::new(reduction, init);
+        // Decided early or ran out, the fold is over either way.
+        let _ = self.fold_into(&mut fold, iterator)?;
+        fold.finish(self)
+    }
+
+    /// Folds the elements of `iterator` into `fold`, in order; `Break` once the fold is
+    /// decided. The parts of a flatten (a generator of nested `for`s) are folded one after the
+    /// other, each generator among them through compiled code when its body compiles, carrying
+    /// the running sum, product or extremum from part to part: the same left fold as one
+    /// element at a time.
+    fn fold_into(&mut self, fold: &mut Fold, iterator: &Value) -> Result<ControlFlow<()>, Flow> {
+        match as_lazy(iterator) {
+            Some(Lazy::Flatten { inner }) => {
+                let mut parts = self.iterate_value(inner)?;
+                while let Some(part) = self.next_item(&mut parts)? {
+                    self.check_interrupt()?;
+                    if self.fold_into(fold, &part)?.is_break() {
+                        return Ok(ControlFlow::Break(()));
+                    }
+                }
+                return Ok(ControlFlow::Continue(()));
+            }
+            // Only from a running value: the fold of an empty part without one is no value.
+            Some(Lazy::Generator {
+                f,
+                filter: None,
+                factors,
+            }) if fold.reduction.takes_init() && fold.acc.is_some() => {
+                if let Some(done) = self.fold_compiled(fold.reduction, &fold.acc, f, factors) {
+                    fold.acc = Some(done?);
+                    return Ok(ControlFlow::Continue(()));
+                }
+            }
+            _ => {}
+        }
         let mut items = self.iterate_value(iterator)?;
         while let Some(item) = self.next_item(&mut items)? {
             self.check_interrupt()?;
             if fold.element(self, item)?.is_break() {
-                break;
+                return Ok(ControlFlow::Break(()));
             }
         }
-        fold.finish(self)
+        Ok(ControlFlow::Continue(()))
     }
 }
 
