@@ -226,6 +226,17 @@ fn very_deep_input_is_an_error() {
             "{open:?}"
         );
     }
+    // Nested `for` clauses nest the tree they become (flatten of generators).
+    let clauses = " for i in a".repeat(100_000);
+    for (open, close) in [("(x", ")"), ("[x", "]"), ("sum(x", ")")] {
+        let src = format!("{open}{clauses}{close}");
+        assert_eq!(
+            parse(&src).unwrap_err().kind,
+            ParseErrorKind::TooDeep,
+            "{open:?}"
+        );
+    }
+    assert!(parse(&format!("(x{})", " for i in a".repeat(400))).is_ok());
 }
 
 #[test]

@@ -433,13 +433,17 @@ impl<'s> Parser<'s> {
     }
 
     fn parse_generator_clauses(&mut self, body: Expr, generator: bool) -> PResult<Expr> {
+        let saved = self.depth;
         let mut groups = vec![self.parse_generators()?];
         while self
             .eat(|k| *k == TokenKind::Keyword(Keyword::For))
             .is_some()
         {
+            // Each nested `for` is a level of the tree it becomes (see `flattened`).
+            self.deeper()?;
             groups.push(self.parse_generators()?);
         }
+        self.depth = saved;
         let filter = match self.eat(|k| *k == TokenKind::Keyword(Keyword::If)) {
             Some(_) => Some(Box::new(self.parse_no_assign()?)),
             None => None,
