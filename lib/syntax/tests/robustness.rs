@@ -236,7 +236,9 @@ fn very_deep_input_is_an_error() {
             "{open:?}"
         );
     }
-    assert!(parse(&format!("(x{})", " for i in a".repeat(400))).is_ok());
+    assert!(parse(&format!("(x{})", " for i in a".repeat(160))).is_ok());
+    let limit = format!("(x{})", " for i in a".repeat(170));
+    assert_eq!(parse(&limit).unwrap_err().kind, ParseErrorKind::TooDeep);
 }
 
 #[test]

@@ -439,8 +439,11 @@ impl<'s> Parser<'s> {
             .eat(|k| *k == TokenKind::Keyword(Keyword::For))
             .is_some()
         {
-            // Each nested `for` is a level of the tree it becomes (see `flattened`).
-            self.deeper()?;
+            // Each nested `for` nests three levels of the tree it becomes (a call, its
+            // argument, a generator: see `flattened`), which later passes walk recursively.
+            for _ in 0..3 {
+                self.deeper()?;
+            }
             groups.push(self.parse_generators()?);
         }
         self.depth = saved;
