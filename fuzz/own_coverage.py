@@ -4,8 +4,8 @@
 libFuzzer's `cov:` counts every instrumented edge, those of the dependencies too, and the
 native code generator behind the compile tier is a large one: each new shape of generated
 program that reaches machine code exercises more of its instruction selection, so the total
-keeps rising long after difflab's own code has stopped yielding anything new. This script
-separates the two. It replays the corpus inputs found up to each cut-off time (a file's
+can keep rising when difflab's own code yields nothing new. This script separates the
+two. It replays the corpus inputs found up to each cut-off time (a file's
 modification time is when the fuzzer added it) through a fuzz binary with `-runs=0
 -print_coverage=1`, and sums the covered edges of functions whose source lies in the
 repository's `lib/` against those of everything else.
