@@ -383,9 +383,6 @@ fn read(blocks: &[Block<'_>; 2], s: Source) -> f64 {
     blocks[block].get(row, col)
 }
 
-/// [`run_plan`] for a result with one compressed matrix. A direct plan reading a contiguous
-/// matrix (the layouts AD produces) is a gather with fixed strides, without choosing a block
-/// and a layout per entry: that choice was most of a sparse Hessian's decompression.
 /// Where each stored entry of a direct plan of one compressed matrix is in its lines laid end
 /// to end, each `lane` long (`line * lane + position`; a line is a row of the compressed
 /// matrix when `by_rows`, else a column), computed once per result: the decompression is then
@@ -409,6 +406,9 @@ fn line_offsets(result: &ColoringResult, by_rows: bool, lane: usize) -> Option<&
     offsets.as_deref()
 }
 
+/// [`run_plan`] for a result with one compressed matrix. A direct plan reading a contiguous
+/// matrix (the layouts AD produces) is a gather with fixed strides, without choosing a block
+/// and a layout per entry: that choice was most of a sparse Hessian's decompression.
 fn run_single_plan(plan: &Plan, values: &mut [f64], b: ArrayView2<'_, f64>) {
     if let (Plan::Direct { sources }, Block::Flat { data, strides }) = (plan, Block::new(b)) {
         for (value, s) in values.iter_mut().zip(sources) {

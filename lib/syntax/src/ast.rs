@@ -108,8 +108,9 @@ pub enum ExprKind {
         /// ([`ExprKind::comprehension`]) so that the evaluator can run it over the elements as
         /// compiled code, keyed by this definition.
         element: Option<std::rc::Rc<FunctionDef>>,
-        /// For a generator, its body and filter as functions of the clause variables, made once with the tree: the
-        /// generator's value is Julia's lazy `Base.Generator` of them over the iterables.
+        /// For a generator, its body and filter as functions of the clause variables, made
+        /// once with the tree: the generator's value is Julia's lazy `Base.Generator` of them
+        /// over the iterables.
         lazy: Option<std::rc::Rc<GeneratorFunctions>>,
     },
     /// `a:b` and `a:s:b`.

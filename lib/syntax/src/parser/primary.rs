@@ -704,13 +704,13 @@ fn flattened(
     for group in groups {
         let outer = synthesized(ExprKind::comprehension(inner, group, None, false, true));
         let flatten = synthesized(ExprKind::Field {
-            target: Box::new(synthesized(ExprKind::Ident(Name::new("Iterators")))),
-            field: Name::new("flatten"),
+            target: Box::new(synthesized(ExprKind::Ident(crate::name!("Iterators")))),
+            field: crate::name!("flatten"),
         });
         inner = call(flatten, outer);
     }
     match generator {
         true => inner,
-        false => call(synthesized(ExprKind::Ident(Name::new("collect"))), inner),
+        false => call(synthesized(ExprKind::Ident(crate::name!("collect"))), inner),
     }
 }
