@@ -45,10 +45,21 @@ enum Expr {
     DotCall(u16, Box<Expr>),
     Index(Box<Expr>, Vec<Expr>),
     Lambda(Var, Box<Expr>),
-    /// `[body for v in over]`, or with a reduction `sum(body for v in over)` (a generator).
-    Comprehension(Box<Expr>, Var, Box<Expr>, Option<u8>),
+    /// `[body for v in over …]`, or with a reduction `sum(body for v in over …)` (a generator),
+    /// its first clause followed by more, in the same group or nested.
+    Comprehension(Box<Expr>, Box<Clause>, Vec<Clause>, Option<u8>),
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
     Backend(u8),
+}
+
+/// One clause of a comprehension: `v in over`, after the previous clause (`, v in over`) or in
+/// a nested `for`; its filter is written where Julia allows one, at the end of a group.
+#[derive(Arbitrary, Debug)]
+struct Clause {
+    var: Var,
+    over: Expr,
+    nested: bool,
+    filter: Option<Expr>,
 }
 
 #[derive(Arbitrary, Debug, Clone, Copy)]
@@ -84,12 +95,24 @@ enum Op {
 const WORDS: &[&str] = &["", "a", "αβ", "hello world", "1.5", ":x", "\\n", "é"];
 /// Patterns of `r"…"` literals: valid ones, PCRE-only ones and broken ones.
 const PATTERNS: &[&str] = &[
-    "", "a+", "(\\w+)=(\\d+)", "(?<k>.)", "^$", "(", "(?=a)", "\\1", "a{1000000}", "[z-a]", "é|αβ",
+    "",
+    "a+",
+    "(\\w+)=(\\d+)",
+    "(?<k>.)",
+    "^$",
+    "(",
+    "(?=a)",
+    "\\1",
+    "a{1000000}",
+    "[z-a]",
+    "é|αβ",
 ];
 const REGEX_FLAGS: &[&str] = &["", "i", "m", "s", "x", "imsx", "q"];
-/// Calls that take a generator: the reductions that fold it as it runs, and one that collects it.
+/// Calls that take a generator: the reductions that fold it as it runs, ones that collect it or
+/// read its shape, and none (the generator as a value).
 const REDUCTIONS: &[&str] = &[
-    "sum(", "prod(", "maximum(", "minimum(", "any(", "all(", "count(", "collect(", "(",
+    "sum(", "prod(", "maximum(", "minimum(", "any(", "all(", "count(", "collect(", "first(",
+    "length(", "size(", "Set(", "Dict(", "(",
 ];
 const KEYWORDS: &[&str] = &[
     "dims",
@@ -362,17 +385,31 @@ impl Writer {
                 self.expr(body, depth + 1);
                 self.text.push(')');
             }
-            Expr::Comprehension(body, v, over, reduction) => {
+            Expr::Comprehension(body, first, more, reduction) => {
                 let (open, close) = match reduction {
                     Some(r) => (REDUCTIONS[usize::from(*r) % REDUCTIONS.len()], ")"),
                     None => ("[", "]"),
                 };
                 self.text.push_str(open);
                 self.expr(body, depth + 1);
-                self.text.push_str(" for ");
-                self.var(*v);
-                self.text.push_str(" in ");
-                self.expr(over, depth + 1);
+                let clauses: Vec<&Clause> = std::iter::once(&**first)
+                    .chain(more.iter().take(2))
+                    .collect();
+                for (k, clause) in clauses.iter().enumerate() {
+                    self.text.push_str(if k == 0 || clause.nested {
+                        " for "
+                    } else {
+                        ", "
+                    });
+                    self.var(clause.var);
+                    self.text.push_str(" in ");
+                    self.expr(&clause.over, depth + 1);
+                    let ends_group = clauses.get(k + 1).is_none_or(|next| next.nested);
+                    if let (Some(filter), true) = (&clause.filter, ends_group) {
+                        self.text.push_str(" if ");
+                        self.expr(filter, depth + 1);
+                    }
+                }
                 self.text.push_str(close);
             }
             Expr::Ternary(c, a, b) => {

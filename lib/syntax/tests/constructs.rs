@@ -356,6 +356,15 @@ fn comprehensions() {
             "[(i, j) for i in a for j in b]",
             "(comprehension (tuple i j) flat (= i a) (= j b))",
         ),
+        // A filter may end each group; one before a nested `for` filters the outer clauses.
+        (
+            "(i + j for i in a if i > 1 for j in b)",
+            "(call (. Iterators flatten) (generator (generator (+ i j) (= j b)) (= i a) (if (> i 1))))",
+        ),
+        (
+            "[j for i in a if p(i) for j in b if q(j)]",
+            "(call collect (call (. Iterators flatten) (generator (generator j (= j b) (if (call q j))) (= i a) (if (call p i)))))",
+        ),
         (
             "[k for i in a, j in b for k in c]",
             "(call collect (call (. Iterators flatten) (generator (generator k (= k c)) (= i a) (= j b))))",

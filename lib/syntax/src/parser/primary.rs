@@ -434,7 +434,7 @@ impl<'s> Parser<'s> {
 
     fn parse_generator_clauses(&mut self, body: Expr, generator: bool) -> PResult<Expr> {
         let saved = self.depth;
-        let mut groups = vec![self.parse_generators()?];
+        let mut groups = vec![self.parse_filtered_generators()?];
         while self
             .eat(|k| *k == TokenKind::Keyword(Keyword::For))
             .is_some()
@@ -444,29 +444,38 @@ impl<'s> Parser<'s> {
             for _ in 0..3 {
                 self.deeper()?;
             }
-            groups.push(self.parse_generators()?);
+            groups.push(self.parse_filtered_generators()?);
         }
         self.depth = saved;
+        let end = groups.last().and_then(|(clauses, filter)| match filter {
+            Some(filter) => Some(filter.span),
+            None => clauses.last().map(|g| g.iter.span),
+        });
+        let span = body.span.to(end.unwrap_or(body.span));
+        let nested = groups.len() > 1;
+        let outer_filtered = groups[..groups.len() - 1].iter().any(|(_, f)| f.is_some());
+        if nested && (generator || outer_filtered || groups.iter().any(|(g, _)| g.len() > 1)) {
+            return Ok(flattened(body, groups, generator, span));
+        }
+        let filter = groups.last_mut().and_then(|(_, filter)| filter.take());
+        let clauses = groups
+            .into_iter()
+            .flat_map(|(clauses, _)| clauses)
+            .collect();
+        Ok(Expr {
+            span,
+            kind: ExprKind::comprehension(body, clauses, filter, nested, generator),
+        })
+    }
+
+    /// One group of a comprehension's clauses (`x in a, y in b`) and its `if` filter, if any.
+    fn parse_filtered_generators(&mut self) -> PResult<FilteredGroup> {
+        let clauses = self.parse_generators()?;
         let filter = match self.eat(|k| *k == TokenKind::Keyword(Keyword::If)) {
             Some(_) => Some(Box::new(self.parse_no_assign()?)),
             None => None,
         };
-        let end = match &filter {
-            Some(filter) => filter.span,
-            None => groups
-                .last()
-                .and_then(|g| g.last())
-                .map_or(body.span, |g| g.iter.span),
-        };
-        let span = body.span.to(end);
-        let nested = groups.len() > 1;
-        if nested && (generator || groups.iter().any(|g| g.len() > 1)) {
-            return Ok(flattened(body, groups, filter, generator, span));
-        }
-        Ok(Expr {
-            span,
-            kind: ExprKind::comprehension(body, groups.concat(), filter, nested, generator),
-        })
+        Ok((clauses, filter))
     }
 
     /// `pattern in iter, pattern = iter, pattern ∈ iter, …` (of `for` loops and comprehensions).
@@ -673,19 +682,16 @@ fn is_macro_args_end(token: &Token) -> bool {
     )
 }
 
-/// `(body for A for B … if c)` as Julia lowers it: `Iterators.flatten` of a generator over the
-/// first group of clauses whose elements are the generators of the others, the filter on the
-/// last, so it is lazy like any generator and each group of several clauses is a product (the
-/// first clause fastest). An array comprehension of such groups is `collect` of it; one whose
-/// groups are single clauses keeps the direct form, which computes the same elements in the
-/// same order.
-fn flattened(
-    body: Expr,
-    groups: Vec<Vec<Generator>>,
-    filter: Option<Box<Expr>>,
-    generator: bool,
-    span: Span,
-) -> Expr {
+/// The clauses of one `for` of a comprehension and the filter after them.
+type FilteredGroup = (Vec<Generator>, Option<Box<Expr>>);
+
+/// `(body for A if p for B … if c)` as Julia lowers it: `Iterators.flatten` of a generator over
+/// the first group of clauses (filtered by its own `if`) whose elements are the generators of
+/// the others, so it is lazy like any generator and each group of several clauses is a product
+/// (the first clause fastest). An array comprehension of such groups is `collect` of it; one
+/// whose groups are single clauses, filtered on the last only, keeps the direct form, which
+/// computes the same elements in the same order.
+fn flattened(body: Expr, groups: Vec<FilteredGroup>, generator: bool, span: Span) -> Expr {
     let synthesized = |kind| Expr { span, kind };
     let call = |callee: Expr, arg: Expr| {
         synthesized(ExprKind::Call {
@@ -699,10 +705,10 @@ fn flattened(
         })
     };
     let mut groups = groups.into_iter().rev();
-    let last = groups.next().unwrap_or_default();
+    let (last, filter) = groups.next().unwrap_or_default();
     let mut inner = synthesized(ExprKind::comprehension(body, last, filter, false, true));
-    for group in groups {
-        let outer = synthesized(ExprKind::comprehension(inner, group, None, false, true));
+    for (group, filter) in groups {
+        let outer = synthesized(ExprKind::comprehension(inner, group, filter, false, true));
         let flatten = synthesized(ExprKind::Field {
             target: Box::new(synthesized(ExprKind::Ident(crate::name!("Iterators")))),
             field: crate::name!("flatten"),
