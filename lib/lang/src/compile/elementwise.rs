@@ -115,14 +115,16 @@ enum Walk {
 }
 
 impl Interp {
-    /// The user function `f`, when the tier may run a loop of it now (it is on, and no
-    /// function is being recorded).
-    fn loop_function<'v>(&self, f: &'v Value) -> Option<&'v Rc<Closure>> {
+    /// The user function `f`, when the tier may run a loop of it over `shape` now: it is on
+    /// and no function is being recorded, or the loop is empty. An empty loop runs no code,
+    /// but its result is typed by what the code would return (Julia's inference), which must
+    /// not depend on whether the tier runs.
+    fn loop_function<'v>(&self, f: &'v Value, shape: &[usize]) -> Option<&'v Rc<Closure>> {
         let Value::Function(function) = f else {
             return None;
         };
         let on = self.compiled.enabled && self.compiled.suspended == 0 && !self.recording();
-        on.then_some(function)
+        (on || shape.contains(&0)).then_some(function)
     }
 
     /// `f.(args...)` when `f` is a user function, every argument a plain number, a plain
@@ -131,7 +133,6 @@ impl Interp {
     /// `None` otherwise, and when the code traps: the caller then broadcasts as written
     /// (compiled code had no effect).
     pub(crate) fn broadcast_compiled(&mut self, f: &Value, args: &[Value]) -> Option<EvalResult> {
-        let function = self.loop_function(f)?;
         let mut operands = Vec::with_capacity(args.len());
         let mut types: SmallVec<[Ty; 4]> = SmallVec::new();
         let mut shape: Option<Vec<usize>> = None;
@@ -146,6 +147,7 @@ impl Interp {
             types.push(ty);
         }
         let shape = shape?;
+        let function = self.loop_function(f, &shape)?;
         self.compiled_loop(function, &operands, &types, &shape, Walk::Together)
     }
 
@@ -153,8 +155,8 @@ impl Interp {
     /// a plain array or a range (a vector or a range each when there are several) and `f`
     /// compiles for their element types as in [`Interp::broadcast_compiled`]; `None` otherwise.
     pub(crate) fn product_compiled(&mut self, f: &Value, args: &[Value]) -> Option<EvalResult> {
-        let function = self.loop_function(f)?;
         let product = Product::of(args)?;
+        let function = self.loop_function(f, &product.shape)?;
         self.compiled_loop(
             function,
             &product.operands,
@@ -164,28 +166,42 @@ impl Interp {
         )
     }
 
+    /// The element type of `f` over the combinations of the elements of `args`, when its
+    /// method compiles for them (whether or not the tier runs code now): what Julia infers
+    /// for a generator that turns out empty.
+    pub(crate) fn product_eltype(&mut self, f: &Value, args: &[Value]) -> Option<ElType> {
+        let Value::Function(function) = f else {
+            return None;
+        };
+        let product = Product::of(args)?;
+        Some(self.element_loop(function, &product.types)?.eltype)
+    }
+
     /// The values of `f(x, y, …)` for every combination of the elements of `args`, as
     /// [`Interp::product_compiled`] computes them, handed one at a time to `each` (first
-    /// argument fastest) until it says `Break`, without an array. `None` when the loop cannot
-    /// run as compiled code, or stopped in the middle (a trap, or `each` returning `None`): the
-    /// caller then starts again as written, the values already handed over being void (the
-    /// compiled code had no effect).
+    /// argument fastest) until it says `Break`, without an array; then the element type the
+    /// compiled code returns (what an empty fold's answer is typed by, as Julia infers it).
+    /// `None` when the loop cannot run as compiled code, or stopped in the middle (a trap, or
+    /// `each` returning `None`): the caller then starts again as written, the values already
+    /// handed over being void (the compiled code had no effect).
     pub(crate) fn product_folded(
         &mut self,
         f: &Value,
         args: &[Value],
         mut each: impl FnMut(Value) -> Option<ControlFlow<()>>,
-    ) -> Option<Result<(), Flow>> {
-        let function = self.loop_function(f)?;
+    ) -> Option<Result<ElType, Flow>> {
         let product = Product::of(args)?;
+        let function = self.loop_function(f, &product.shape)?;
         let element = self.element_loop(function, &product.types)?;
         let len = product
             .shape
             .iter()
             .try_fold(1usize, |n, &d| n.checked_mul(d))?;
-        self.run_element_loop(&element, &product.operands, len, &product.walk, |bits| {
-            each(machine::boxed(bits, element.returns))
-        })
+        let done =
+            self.run_element_loop(&element, &product.operands, len, &product.walk, |bits| {
+                each(machine::boxed(bits, element.returns))
+            })?;
+        Some(done.map(|()| element.eltype))
     }
 
     /// The loop itself: `function` (a user function) called on the operands' elements as
@@ -199,18 +215,9 @@ impl Interp {
         walk: Walk,
     ) -> Option<EvalResult> {
         let element = self.element_loop(function, types)?;
-        let eltype = match element.returns {
-            Ty::Float => ElType::Float64,
-            Ty::Int => ElType::Int64,
-            Ty::Bool => ElType::Bool,
-            Ty::Nothing | Ty::Array { .. } => return None,
-        };
+        let eltype = element.eltype;
         // A size beyond the address space is the evaluator's `OutOfMemoryError`.
         let len = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d))?;
-        // An empty result's element type is the evaluator's to choose, as for every call.
-        if len == 0 {
-            return None;
-        }
         if let Err(e) = self.check_alloc(len) {
             return Some(Err(e));
         }
@@ -247,12 +254,19 @@ impl Interp {
         let Func {
             returns, writes, ..
         } = self.compiled.funcs[func];
-        if writes || matches!(returns, Ty::Nothing | Ty::Array { .. }) {
+        let eltype = match returns {
+            Ty::Float => ElType::Float64,
+            Ty::Int => ElType::Int64,
+            Ty::Bool => ElType::Bool,
+            Ty::Nothing | Ty::Array { .. } => return None,
+        };
+        if writes {
             return None;
         }
         Some(ElementLoop {
             func,
             returns,
+            eltype,
             captured,
             arrays,
         })
@@ -316,6 +330,8 @@ impl Interp {
 struct ElementLoop {
     func: usize,
     returns: Ty,
+    /// The element type of an array of what it returns.
+    eltype: ElType,
     /// The numbers its closure captured (and the places of the arrays), passed after the
     /// elements.
     captured: SmallVec<[u64; 4]>,

@@ -12,8 +12,10 @@ use super::scope::Scope;
 use super::Interp;
 use crate::builtins::iterators::{as_lazy, Lazy};
 use crate::error::{fail, ErrorKind, EvalResult, Flow};
+use crate::show::ElType;
 use crate::value::Value;
 use difflab_ad::ops::BinaryFn;
+use difflab_ad::Tensor;
 use difflab_syntax::{Arg, BinOp, Expr, ExprKind, FunctionDef, Generator, Kwarg, Name};
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -217,7 +219,10 @@ impl Interp {
     ) -> Option<EvalResult> {
         let mut fold = Fold::new(reduction, init.clone());
         let done = self.product_folded(f, factors, |x| fold.number(&x))?;
-        Some(done.and_then(|()| fold.finish(self)))
+        Some(done.and_then(|eltype| {
+            fold.eltype = Some(eltype);
+            fold.finish(self)
+        }))
     }
 
     fn fold_each(
@@ -265,8 +270,11 @@ impl Interp {
                 f,
                 filter: None,
                 factors,
-            }) if fold.reduction.takes_init() && fold.acc.is_some() => {
-                if let Some(done) = self.fold_compiled(fold.reduction, &fold.acc, f, factors) {
+            }) if fold.reduction.takes_init() => {
+                if fold.acc.is_none() {
+                    fold.eltype = fold.eltype.or_else(|| self.product_eltype(f, factors));
+                } else if let Some(done) = self.fold_compiled(fold.reduction, &fold.acc, f, factors)
+                {
                     fold.acc = Some(done?);
                     return Ok(ControlFlow::Continue(()));
                 }
@@ -292,6 +300,10 @@ struct Fold {
     acc: Option<Value>,
     /// The `true` elements seen by `count`; the elements added up by `mean`.
     count: i64,
+    /// The type of the elements, when compiled code inferred it: what an empty sum is the
+    /// zero of (`sum(i for i in 1:0)` is `0`, `sum(1 / i for i in 1:0)` is `0.0`, as Julia
+    /// infers them).
+    eltype: Option<ElType>,
 }
 
 impl Fold {
@@ -300,6 +312,7 @@ impl Fold {
             reduction,
             acc: init,
             count: 0,
+            eltype: None,
         }
     }
 
@@ -408,7 +421,14 @@ impl Fold {
             (Reduction::First, None) => return Err(empty_error("collection must be non-empty")),
             (_, Some(acc)) => acc,
             (reduction, None) => {
-                let empty = super::collections::collect_values(me, Vec::new(), &[0])?;
+                let empty = match self.eltype {
+                    Some(eltype) => crate::value::convert::from_tensor(
+                        Tensor::from_col_major(&[0], Vec::new()),
+                        eltype,
+                        false,
+                    ),
+                    None => super::collections::collect_values(me, Vec::new(), &[0])?,
+                };
                 crate::builtins::call_named(me, reduction.name(), vec![empty])?
             }
         })
