@@ -184,6 +184,16 @@ impl Interp {
             };
             let clauses: Vec<&Generator> = generators.iter().collect();
             walk.start(me, &clauses, planned, &iterables)?;
+            // An empty clause leaves those inside it unwalked; their iterables, evaluated
+            // before any element, still give their dimensions (`[f(i, j) for i in 1:0, j in
+            // 1:2]` is 0×2, as in Julia).
+            for iterable in iterables.iter().skip(dims.len()) {
+                dims.push(
+                    crate::builtins::arrays::shape_of_value(iterable).unwrap_or_else(|| {
+                        vec![crate::builtins::arrays::length_of(iterable).unwrap_or(0)]
+                    }),
+                );
+            }
             if flat || filter.is_some() || dims.is_empty() {
                 let n = results.len();
                 return collect_values(me, results, &[n]);
