@@ -2,7 +2,7 @@
 //! flag after `millis` and again every 5 ms (a user pressing Ctrl-C again: a `catch` takes only
 //! the first), recursion stops at a low depth, allocations at `memory_limit`.
 
-use difflab_lang::{Capture, Config, Interp, Source};
+use difflab_lang::{Capture, Config, Interp, LangError, Source, Value};
 use difflab_syntax::Block;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,12 +10,26 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub fn run(program: &Block, text: &str, memory_limit: usize, millis: u32) {
+    let _ = run_in(&mut session(memory_limit), program, text, millis);
+}
+
+/// A session with the limits above.
+pub fn session(memory_limit: usize) -> Interp {
     let config = Config {
         memory_limit,
         max_depth: 64,
         stack_bytes: 1 << 20,
     };
-    let mut interp = Interp::new(config, Box::new(Capture::default()));
+    Interp::new(config, Box::new(Capture::default()))
+}
+
+/// Runs `program` (parsed from `text`) in `interp` under the watchdog: its value or error.
+pub fn run_in(
+    interp: &mut Interp,
+    program: &Block,
+    text: &str,
+    millis: u32,
+) -> Result<Value, LangError> {
     let flag = interp.interrupt.clone();
     let done = Arc::new(AtomicBool::new(false));
     let finished = done.clone();
@@ -34,7 +48,8 @@ pub fn run(program: &Block, text: &str, memory_limit: usize, millis: u32) {
         name: "fuzz".into(),
         text: text.to_string(),
     });
-    let _ = interp.run(program, source);
+    let outcome = interp.run(program, source);
     done.store(true, Ordering::Relaxed);
     let _ = watchdog.join();
+    outcome
 }

@@ -394,6 +394,10 @@ fn top_level_loops_agree() {
         "for i in 1:3; return i; end",
         "for i in 1:0:3; c += 1; end",
         "c",
+        // Globals the loop does not hold in registers, assigned: the globals change (found by
+        // the `tiers` fuzz target, where the compiled loop made a local of each).
+        "v = [1.0, 2.0]; w = \"text\"; for i in 1:3; v = i; w = 2.5; end",
+        "v, w",
     ]);
     assert!(compiled >= 6, "only {compiled} loops and methods compiled");
 }

@@ -655,6 +655,12 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             Some((reg, _)) if self.capture_registers.contains(&reg) => return Err(Outside),
             Some((reg, t)) if t == ty => reg,
             Some(_) => return Err(Outside),
+            // At top level, assigning a global the loop does not hold in a register (an
+            // array, a string, a function) rebinds the global, as in Julia's soft scope; only
+            // the evaluator does that.
+            None if self.top_level && self.compilation.interp.global(name).is_some() => {
+                return Err(Outside)
+            }
             None => {
                 // A closure assigning a name its captured frames hold writes theirs.
                 self.outer(name)?;
