@@ -41,6 +41,11 @@ REQUIREMENTS = pathlib.Path(__file__).with_name("requirements-lab.txt")
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 # How long one notebook may take to run in the page (the notebook test allows 60 s each).
 RUN_SECONDS = int(os.environ.get('LAB_RUN_SECONDS', 180))
+# How long a Run All may take to start its first cell before it is given again.
+START_SECONDS = 30
+# True once some code cell has started: its prompt is `[*]:` or numbered.
+STARTED = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]
+  .some(p => /^\\[(\\*|\\d+)\\]:$/.test(p.innerText.trim()))"""
 # A progress bar as it must finally read: full, and with the total time.
 FINISHED_BAR = re.compile(r"^\w+: 100%(\|█+\|)? (\d+)/\2 in \d+\.\d s$")
 
@@ -173,6 +178,8 @@ class JupyterLab:
 
     def run_notebook(self, name: str, screenshot: pathlib.Path) -> dict:
         """Opens `notebooks/name`, runs all its cells, and returns what the page shows."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         page = self.browser.new_page(viewport={"width": 1400, "height": 1000})
         try:
             # `reset`: a fresh workspace, with no tab of an earlier notebook restored.
@@ -182,9 +189,15 @@ class JupyterLab:
             page.click(".jp-Notebook .jp-CodeCell .jp-InputArea-editor")
             # Edit ▸ Clear Outputs of All Cells, then Run ▸ Run All Cells: every output checked
             # below is this run's.
-            for menu, item in (("Edit", "Clear Outputs of All Cells"), ("Run", "Run All Cells")):
-                page.click(f".lm-MenuBar-itemLabel:text-is('{menu}')")
-                page.click(f".lm-Menu-itemLabel:text-is('{item}')")
+            self.choose(page, "Edit", "Clear Outputs of All Cells")
+            self.choose(page, "Run", "Run All Cells")
+            # On a loaded machine the page may take the command before its kernel connection
+            # is ready and drop it (every prompt stays `[ ]:` with the kernel idle): if no cell
+            # has started after a while, run them all again.
+            try:
+                page.wait_for_function(STARTED, timeout=START_SECONDS * 1000)
+            except PlaywrightTimeout:
+                self.choose(page, "Run", "Run All Cells")
             # Done when the kernel is idle and every code cell has an execution count, or a cell
             # failed (Run All stops there; the checks below report it).
             page.wait_for_function(
@@ -204,6 +217,12 @@ class JupyterLab:
             page.screenshot(path=str(screenshot), full_page=True)
             page.close()
             self.shut_down_kernels()
+
+    @staticmethod
+    def choose(page, menu: str, item: str) -> None:
+        """Clicks `menu ▸ item` in JupyterLab's menu bar."""
+        page.click(f".lm-MenuBar-itemLabel:text-is('{menu}')")
+        page.click(f".lm-Menu-itemLabel:text-is('{item}')")
 
     def shut_down_kernels(self) -> None:
         """Ends the kernels of the notebooks run so far, through the server's REST API."""
