@@ -15,7 +15,6 @@ use crate::error::{fail, ErrorKind, EvalResult, Flow};
 use crate::show::ElType;
 use crate::value::Value;
 use difflab_ad::ops::BinaryFn;
-use difflab_ad::Tensor;
 use difflab_syntax::{Arg, BinOp, Expr, ExprKind, FunctionDef, Generator, Kwarg, Name};
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -422,11 +421,7 @@ impl Fold {
             (_, Some(acc)) => acc,
             (reduction, None) => {
                 let empty = match self.eltype {
-                    Some(eltype) => crate::value::convert::from_tensor(
-                        Tensor::from_col_major(&[0], Vec::new()),
-                        eltype,
-                        false,
-                    ),
+                    Some(eltype) => Value::array(eltype, &[0], Vec::new()),
                     None => super::collections::collect_values(me, Vec::new(), &[0])?,
                 };
                 crate::builtins::call_named(me, reduction.name(), vec![empty])?
