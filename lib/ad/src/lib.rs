@@ -80,6 +80,7 @@ pub mod error;
 pub mod limits;
 pub mod ops;
 pub mod reverse;
+pub mod shared_sparse;
 pub mod solve;
 pub mod symbolic;
 pub mod tensor;

@@ -8,7 +8,8 @@
 //! to check `decompress(compress(A)) == A`.
 
 use ndarray::{Array2, ArrayView2, ShapeBuilder};
-use sprs::CsMat;
+use sprs::{CsMat, CsMatBase};
+use std::ops::Deref;
 
 use crate::error::ColoringError;
 use crate::result::{ColoringResult, Plan, Source, MAIN};
@@ -34,7 +35,15 @@ use crate::result::{ColoringResult, Plan, Source, MAIN};
 /// assert_eq!(decompress(b.view(), &result)?, a);
 /// # Ok::<(), difflab_coloring::ColoringError>(())
 /// ```
-pub fn compress(a: &CsMat<f64>, result: &ColoringResult) -> Result<Array2<f64>, ColoringError> {
+pub fn compress<Iptr, Ind, Data>(
+    a: &CsMatBase<f64, usize, Iptr, Ind, Data>,
+    result: &ColoringResult,
+) -> Result<Array2<f64>, ColoringError>
+where
+    Iptr: Deref<Target = [usize]>,
+    Ind: Deref<Target = [usize]>,
+    Data: Deref<Target = [f64]>,
+{
     check_matrix_shape(result, (a.rows(), a.cols()))?;
     let mut b = single_zeros(result)?;
     accumulate(result, triplets(a), &mut b, None);
@@ -55,10 +64,15 @@ pub fn compress_dense(
 /// Compression for a bidirectional result: `(Br, Bc)`, the rows of `a` summed by row color
 /// (`row colors × ncols`) and its columns summed by column color (`nrows × column colors`).
 /// Rows or columns with the neutral color 0 are left out.
-pub fn compress_bidirectional(
-    a: &CsMat<f64>,
+pub fn compress_bidirectional<Iptr, Ind, Data>(
+    a: &CsMatBase<f64, usize, Iptr, Ind, Data>,
     result: &ColoringResult,
-) -> Result<(Array2<f64>, Array2<f64>), ColoringError> {
+) -> Result<(Array2<f64>, Array2<f64>), ColoringError>
+where
+    Iptr: Deref<Target = [usize]>,
+    Ind: Deref<Target = [usize]>,
+    Data: Deref<Target = [f64]>,
+{
     check_matrix_shape(result, (a.rows(), a.cols()))?;
     let (mut br, mut bc) = pair_zeros(result)?;
     accumulate(result, triplets(a), &mut bc, Some(&mut br));
@@ -150,17 +164,7 @@ pub fn decompress_lines_into(
     result: &ColoringResult,
 ) -> Result<(), ColoringError> {
     let (rows, cols) = single_shape(result)?;
-    let by_rows = result.row_groups().is_some();
-    let (count, lane) = if by_rows { (rows, cols) } else { (cols, rows) };
-    let found = (lines.len(), lines.first().map_or(lane, |l| l.len()));
-    if found.0 != count || lines.iter().any(|l| l.len() != lane) {
-        let shape = |(n, len): (usize, usize)| if by_rows { (n, len) } else { (len, n) };
-        return Err(ColoringError::ShapeMismatch {
-            what: "compressed matrix",
-            expected: shape((count, lane)),
-            found: shape(found),
-        });
-    }
+    let (by_rows, lane) = check_lines(lines, result)?;
     check_values(values, result)?;
     let joined: Vec<f64> = lines.concat();
     if let Some(offsets) = line_offsets(result, by_rows, lane) {
@@ -177,6 +181,24 @@ pub fn decompress_lines_into(
     .expect("the lengths were checked");
     run_plan(&result.plan, values, [b, b]);
     Ok(())
+}
+
+/// Checks that `lines` are the compressed matrix's columns (or rows, for a row result):
+/// whether they are rows, and their length.
+fn check_lines(lines: &[&[f64]], result: &ColoringResult) -> Result<(bool, usize), ColoringError> {
+    let (rows, cols) = single_shape(result)?;
+    let by_rows = result.row_groups().is_some();
+    let (count, lane) = if by_rows { (rows, cols) } else { (cols, rows) };
+    let found = (lines.len(), lines.first().map_or(lane, |l| l.len()));
+    if found.0 != count || lines.iter().any(|l| l.len() != lane) {
+        let shape = |(n, len): (usize, usize)| if by_rows { (n, len) } else { (len, n) };
+        return Err(ColoringError::ShapeMismatch {
+            what: "compressed matrix",
+            expected: shape((count, lane)),
+            found: shape(found),
+        });
+    }
+    Ok((by_rows, lane))
 }
 
 /// [`decompress`] for a bidirectional result, from `Br` (row-compressed) and `Bc`
@@ -310,7 +332,14 @@ fn check_values(values: &[f64], result: &ColoringResult) -> Result<(), ColoringE
     Ok(())
 }
 
-fn triplets(a: &CsMat<f64>) -> impl Iterator<Item = (usize, usize, f64)> + '_ {
+fn triplets<Iptr, Ind, Data>(
+    a: &CsMatBase<f64, usize, Iptr, Ind, Data>,
+) -> impl Iterator<Item = (usize, usize, f64)> + '_
+where
+    Iptr: Deref<Target = [usize]>,
+    Ind: Deref<Target = [usize]>,
+    Data: Deref<Target = [f64]>,
+{
     a.iter().map(|(&v, (i, j))| (i, j, v))
 }
 

@@ -5,7 +5,8 @@
 //! as a slice in the same CSC order (see [`crate::decompress_into`]). The graphs the coloring
 //! algorithms walk are built from a pattern in [`crate::graph`].
 
-use sprs::CsMat;
+use sprs::{CsMat, CsMatBase};
+use std::ops::Deref;
 
 use crate::error::ColoringError;
 
@@ -131,13 +132,26 @@ impl SparsityPattern {
 
     /// The structure of a `sprs` matrix (CSR or CSC): every stored entry, explicit zeros
     /// included. Use [`SparsityPattern::from_csmat_filtered`] to drop some stored values.
-    pub fn from_csmat<N>(matrix: &CsMat<N>) -> Self {
+    pub fn from_csmat<N, Iptr, Ind, Data>(matrix: &CsMatBase<N, usize, Iptr, Ind, Data>) -> Self
+    where
+        Iptr: Deref<Target = [usize]>,
+        Ind: Deref<Target = [usize]>,
+        Data: Deref<Target = [N]>,
+    {
         Self::from_csmat_filtered(matrix, |_| true)
     }
 
     /// The structure of a `sprs` matrix, keeping only the stored entries whose value satisfies
     /// `keep`. `SparsityPattern::from_csmat_filtered(&a, |v| *v != 0.0)` drops explicit zeros.
-    pub fn from_csmat_filtered<N>(matrix: &CsMat<N>, keep: impl Fn(&N) -> bool) -> Self {
+    pub fn from_csmat_filtered<N, Iptr, Ind, Data>(
+        matrix: &CsMatBase<N, usize, Iptr, Ind, Data>,
+        keep: impl Fn(&N) -> bool,
+    ) -> Self
+    where
+        Iptr: Deref<Target = [usize]>,
+        Ind: Deref<Target = [usize]>,
+        Data: Deref<Target = [N]>,
+    {
         let (nrows, ncols) = (matrix.rows(), matrix.cols());
         let mut entries = Vec::with_capacity(matrix.nnz());
         for (outer, lane) in matrix.outer_iterator().enumerate() {

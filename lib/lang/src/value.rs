@@ -9,6 +9,7 @@
 
 use crate::error::LangError;
 use crate::show::ElType;
+use difflab_ad::shared_sparse::{into_owned, IntoShared, SharedCsMat};
 use difflab_ad::Tensor;
 use difflab_syntax::{FunctionDef, Name};
 use std::cell::RefCell;
@@ -295,8 +296,8 @@ fn common_denominator(start: f64, step: f64) -> f64 {
 /// vector, stored as the one column of an n×1 matrix.
 #[derive(Debug, Clone)]
 pub struct SparseMatrix {
-    /// The matrix.
-    pub matrix: sprs::CsMat<f64>,
+    /// The matrix (its index arrays may be shared with other matrices of its pattern).
+    pub matrix: SharedCsMat,
     /// `Float64` or `Bool` (a sparsity pattern).
     pub eltype: ElType,
     /// A `SparseVector`: `matrix` is its one column, and the language sees a vector (one
@@ -324,8 +325,19 @@ impl SparseMatrix {
         format!("{kind}{{{}, Int64}}", self.eltype.name())
     }
 
+    /// Changes the matrix's structure (`insert`, pruning): `change` gets arrays of its own,
+    /// copied only when another matrix shares them.
+    pub fn restructure<T>(&mut self, change: impl FnOnce(&mut sprs::CsMat<f64>) -> T) -> T {
+        let placeholder = sprs::CsMat::zero((0, 0)).into_shared();
+        let mut owned = into_owned(std::mem::replace(&mut self.matrix, placeholder));
+        let result = change(&mut owned);
+        self.matrix = owned.into_shared();
+        result
+    }
+
     /// The same kind of value (matrix or vector) holding `matrix`.
-    pub fn like(&self, matrix: sprs::CsMat<f64>, eltype: ElType) -> SparseMatrix {
+    pub fn like(&self, matrix: impl IntoShared, eltype: ElType) -> SparseMatrix {
+        let matrix = matrix.into_shared();
         SparseMatrix {
             vector: self.vector && matrix.cols() == 1,
             matrix,

@@ -10,6 +10,7 @@ use super::backend::{Backend, Mode};
 use super::operators::gradient_and_hvp;
 use super::primitives::{pullback, pushforward};
 use crate::error::AdError;
+use crate::shared_sparse::{SharedCsMat, SharedPattern};
 use crate::symbolic::{EntryPrograms, Outputs, Program};
 use crate::tensor::Tensor;
 use crate::tracer::{self, sets_of, IndexSet};
@@ -83,8 +84,8 @@ pub struct SparsePlan {
     column_seeds: Vec<Tensor>,
     /// One seed per row group, of the output's shape (reverse mode).
     row_seeds: Vec<Tensor>,
-    /// The pattern as a matrix of zeros.
-    structure: CsMat<f64>,
+    /// The pattern, shared by every matrix computed with the plan.
+    structure: SharedPattern,
     /// For a (nonsymmetric) column coloring: each row's stored entries, to write a row of
     /// compressed lanes straight into the matrix.
     rows: Option<RowEntries>,
@@ -150,6 +151,7 @@ impl SparsePlan {
             (ColoringProblem::COLUMN, Some(colors)) => RowEntries::of(&structure, colors),
             _ => None,
         };
+        let structure = SharedPattern::of(structure);
         Ok(SparsePlan {
             column_seeds: seeds_of(coloring.column_groups(), input_shape),
             row_seeds: seeds_of(coloring.row_groups(), output_shape),
@@ -171,7 +173,7 @@ impl SparsePlan {
             .len()
             .saturating_mul(self.ncolors().max(1) * passes)
             .max(SMALL_DERIVATIVES);
-        let entries: Vec<(usize, usize)> = self.structure.iter().map(|(_, ij)| ij).collect();
+        let entries: Vec<(usize, usize)> = self.zeros().iter().map(|(_, ij)| ij).collect();
         let programs = if hessian {
             program.hessian_programs(&entries, lanes)
         } else {
@@ -208,10 +210,20 @@ impl SparsePlan {
     fn matrix(
         &self,
         fill: impl FnOnce(&mut [f64]) -> Result<(), difflab_coloring::ColoringError>,
-    ) -> Result<CsMat<f64>, AdError> {
-        let mut matrix = self.structure.clone();
-        fill(matrix.data_mut()).map_err(pattern_error)?;
-        Ok(matrix)
+    ) -> Result<SharedCsMat, AdError> {
+        let mut values = self.zero_values();
+        fill(&mut values).map_err(pattern_error)?;
+        Ok(self.structure.with_values(values))
+    }
+
+    /// One zero per stored entry of the pattern.
+    fn zero_values(&self) -> Vec<f64> {
+        vec![0.0; self.structure.nnz()]
+    }
+
+    /// The pattern as a matrix of zeros.
+    fn zeros(&self) -> SharedCsMat {
+        self.structure.with_values(self.zero_values())
     }
 }
 
@@ -300,7 +312,7 @@ fn compressed(
     built.map_err(|e| AdError::DimensionMismatch(e.to_string()))
 }
 
-fn finish(plan: &SparsePlan, lines: &[Tensor]) -> Result<CsMat<f64>, AdError> {
+fn finish(plan: &SparsePlan, lines: &[Tensor]) -> Result<SharedCsMat, AdError> {
     let (rows, cols) = plan
         .coloring
         .compressed_shape()
@@ -333,7 +345,7 @@ pub fn sparse_jacobian<E, F>(
     dense: &Backend,
     plan: &SparsePlan,
     x: &Tensor,
-) -> Result<(Tensor, CsMat<f64>), E>
+) -> Result<(Tensor, SharedCsMat), E>
 where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
@@ -355,25 +367,24 @@ pub fn sparse_jacobian_of_program(
     plan: &SparsePlan,
     x: &Tensor,
     with_value: bool,
-) -> Result<(Option<Tensor>, CsMat<f64>), AdError> {
+) -> Result<(Option<Tensor>, SharedCsMat), AdError> {
     let m: usize = program.output_shape().iter().product();
-    if m != plan.structure.rows() {
+    let rows = plan.structure.shape().0;
+    if m != rows {
         return Err(AdError::DimensionMismatch(format!(
-            "the function returned {m} values where the sparsity pattern has {}",
-            plan.structure.rows()
+            "the function returned {m} values where the sparsity pattern has {rows}"
         )));
     }
     let output = |y: Vec<f64>| Tensor::from_col_major(program.output_shape(), y);
     let x = x.to_col_major();
-    let mut matrix = plan.structure.clone();
-    let values = matrix.data_mut();
+    let mut values = plan.zero_values();
     if let Some(nonzeros) = &plan.nonzeros {
-        let y = run_nonzeros(nonzeros, &x, values, with_value, |out, nnz| {
+        let y = run_nonzeros(nonzeros, &x, &mut values, with_value, |out, nnz| {
             let mut y = vec![0.0; m];
             out.copy_into(nnz..nnz + m, &mut y);
             y
         })?;
-        return Ok((y.map(output), matrix));
+        return Ok((y.map(output), plan.structure.with_values(values)));
     }
     let (Some(groups), Some(rows)) = (plan.coloring.column_groups(), &plan.rows) else {
         return Err(AdError::Argument(
@@ -387,7 +398,7 @@ pub fn sparse_jacobian_of_program(
             }
         }
     })?;
-    Ok((Some(output(y)), matrix))
+    Ok((Some(output(y)), plan.structure.with_values(values)))
 }
 
 /// The sparse Hessian of a traced program at a plain `x` from the plan's program of its
@@ -397,30 +408,25 @@ pub fn sparse_hessian_of_program(
     plan: &SparsePlan,
     x: &Tensor,
     with_value: bool,
-) -> Result<(Option<ValueAndGradient>, CsMat<f64>), AdError> {
+) -> Result<(Option<ValueAndGradient>, SharedCsMat), AdError> {
     let Some(nonzeros) = &plan.nonzeros else {
         return Err(AdError::Argument(
             "this Hessian plan has no program of its nonzeros".into(),
         ));
     };
     let x_data = x.to_col_major();
-    let mut matrix = plan.structure.clone();
+    let mut values = plan.zero_values();
     let n = x_data.len();
-    let value_and_gradient = run_nonzeros(
-        nonzeros,
-        &x_data,
-        matrix.data_mut(),
-        with_value,
-        |out, nnz| {
+    let value_and_gradient =
+        run_nonzeros(nonzeros, &x_data, &mut values, with_value, |out, nnz| {
             let mut g = vec![0.0; n];
             out.copy_into(nnz + 1..nnz + 1 + n, &mut g);
             (
                 Tensor::from_col_major(program.output_shape(), vec![out.get(nnz)]),
                 Tensor::from_col_major(x.shape(), g),
             )
-        },
-    )?;
-    Ok((value_and_gradient, matrix))
+        })?;
+    Ok((value_and_gradient, plan.structure.with_values(values)))
 }
 
 /// `f(x)` and `∇f(x)`.
@@ -455,7 +461,7 @@ pub fn sparse_hessian<E, F>(
     backend: &Backend,
     plan: &SparsePlan,
     x: &Tensor,
-) -> Result<(Tensor, Tensor, CsMat<f64>), E>
+) -> Result<(Tensor, Tensor, SharedCsMat), E>
 where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
@@ -488,7 +494,7 @@ pub fn sparse_jacobian_mixed<E, F>(
     reverse: &Backend,
     plan: &SparsePlan,
     x: &Tensor,
-) -> Result<(Tensor, CsMat<f64>), E>
+) -> Result<(Tensor, SharedCsMat), E>
 where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,

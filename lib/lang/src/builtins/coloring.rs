@@ -13,6 +13,7 @@ use crate::object::Object;
 use crate::show::ElType;
 use crate::value::convert::operand;
 use crate::value::Value;
+use difflab_ad::shared_sparse::{IntoShared, SharedCsMat};
 use difflab_ad::Tensor;
 use difflab_coloring::{
     coloring, compress, compress_bidirectional, decompress, decompress_bidirectional,
@@ -346,7 +347,7 @@ impl Object for ResultValue {
 }
 
 /// The sparsity pattern and values of a sparse or dense matrix value.
-pub(super) fn pattern_and_matrix(v: &Value) -> Result<(SparsityPattern, sprs::CsMat<f64>), Flow> {
+pub(super) fn pattern_and_matrix(v: &Value) -> Result<(SparsityPattern, SharedCsMat), Flow> {
     let matrix = match v {
         Value::Sparse(s) => s.borrow().matrix.clone(),
         other => {
@@ -368,7 +369,7 @@ pub(super) fn pattern_and_matrix(v: &Value) -> Result<(SparsityPattern, sprs::Cs
                     tri.add_triplet(k % m, k / m, x);
                 }
             }
-            tri.to_csc()
+            tri.to_csc().into_shared()
         }
     };
     Ok((SparsityPattern::from_csmat(&matrix), matrix))
@@ -810,7 +811,7 @@ fn decompress_single_color_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(target.clone())
 }
 
-fn has_pattern(a: &sprs::CsMat<f64>, pattern: &SparsityPattern) -> bool {
+fn has_pattern(a: &SharedCsMat, pattern: &SparsityPattern) -> bool {
     a.is_csc()
         && a.shape() == pattern.shape()
         && a.indptr().raw_storage() == pattern.colptr()

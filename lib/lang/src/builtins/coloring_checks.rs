@@ -49,7 +49,7 @@ fn answer(
 /// What a verbose failure is explained from.
 struct Explained {
     check: Check,
-    matrix: sprs::CsMat<f64>,
+    matrix: difflab_ad::shared_sparse::SharedCsMat,
     integers: bool,
     colors: Vec<Vec<usize>>,
 }

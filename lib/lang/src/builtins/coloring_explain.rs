@@ -3,7 +3,7 @@
 //! then columns), so the problem reported first is the one SMC reports. The checks themselves
 //! are the coloring crate's; these are small-scale explanations, dense in the matrix size.
 
-use sprs::CsMat;
+use difflab_ad::shared_sparse::SharedCsMat;
 
 /// The largest matrix (in entries, zeros included) explained this way; beyond, the caller
 /// reports the crate's own description of the violation.
@@ -27,7 +27,7 @@ struct Nonzeros {
 }
 
 impl Nonzeros {
-    fn new(matrix: &CsMat<f64>, transposed: bool) -> Nonzeros {
+    fn new(matrix: &SharedCsMat, transposed: bool) -> Nonzeros {
         let (m, n) = (matrix.rows(), matrix.cols());
         let (nrows, ncols) = if transposed { (n, m) } else { (m, n) };
         let mut values = vec![0.0; nrows * ncols];
@@ -73,7 +73,7 @@ fn shown(indices: impl IntoIterator<Item = usize>) -> String {
 /// matrix of more than [`MAX_EXPLAINED_ENTRIES`].
 pub(super) fn explain(
     check: Check,
-    matrix: &CsMat<f64>,
+    matrix: &SharedCsMat,
     integers: bool,
     colors: &[Vec<usize>],
 ) -> Option<Vec<String>> {

@@ -403,7 +403,7 @@ mod tests {
         match v {
             Value::Sparse(s) => {
                 let s = s.borrow();
-                (s.eltype, s.matrix.clone())
+                (s.eltype, s.matrix.to_owned())
             }
             other => panic!("a sparse matrix expected, got {}", other.type_name()),
         }

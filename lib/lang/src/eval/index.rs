@@ -15,6 +15,7 @@ use crate::show::ElType;
 use crate::value::convert::{number, range_element};
 use crate::value::iterate::elements;
 use crate::value::{Array, Range, Structure, Value};
+use difflab_ad::shared_sparse::IntoShared;
 use difflab_ad::tensor::unravel;
 use difflab_ad::{ops, Tensor};
 use difflab_syntax::{Expr, Name};
@@ -585,7 +586,7 @@ impl Interp {
                 let indptr: Vec<usize> = (0..=n).map(|j| j * m).collect();
                 let indices: Vec<usize> = (0..n).flat_map(|_| 0..m).collect();
                 cell.borrow_mut().matrix =
-                    sprs::CsMat::new_csc((m, n), indptr, indices, vec![x; m * n]);
+                    sprs::CsMat::new_csc((m, n), indptr, indices, vec![x; m * n]).into_shared();
                 Ok(())
             }
             other => Err(fail(

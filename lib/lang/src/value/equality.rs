@@ -21,7 +21,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
             }
             (Value::Sparse(x), Value::Sparse(y)) => {
                 // Equal entries at equal positions; stored zeros count as zeros.
-                let entries = |m: &sprs::CsMat<f64>| {
+                let entries = |m: &difflab_ad::shared_sparse::SharedCsMat| {
                     let mut e: Vec<(usize, usize, f64)> = m
                         .iter()
                         .filter(|(v, _)| **v != 0.0)

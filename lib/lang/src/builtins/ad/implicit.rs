@@ -544,7 +544,7 @@ impl ImplicitFunction {
                     y0.shape(),
                 )?;
                 let (_, a) = sparse::sparse_jacobian(&mut in_y, &self.backend_y, &plan, y0)?;
-                SparseLu::new(&a).map(|lu| Factors::Sparse(Box::new(lu)))
+                SparseLu::new(a.view()).map(|lu| Factors::Sparse(Box::new(lu)))
             }
             _ => DenseLu::new(m, &self.materialize(interp, at)?).map(Factors::Dense),
         };

@@ -101,7 +101,7 @@ pub(crate) trait LinearMap {
     fn apply_plain(&self, x: &[f64], k: usize, transpose: bool) -> AdResult<Vec<f64>>;
     /// The stored entries of `M` when it is sparse; `None` when every output depends on every
     /// input (the sparsity rule then unites all of a column's index sets).
-    fn pattern(&self) -> Option<&sprs::CsMat<f64>> {
+    fn pattern(&self) -> Option<&difflab_ad::shared_sparse::SharedCsMat> {
         None
     }
 }

@@ -329,7 +329,7 @@ pub fn solve(interp: &mut Interp, a: &Value, b: &Value) -> EvalResult {
                 ));
             }
             let map: Rc<dyn LinearMap> =
-                Rc::new(crate::builtins::sparse::SparseLu::new(&s.matrix)?);
+                Rc::new(crate::builtins::sparse::SparseLu::new(s.matrix.view())?);
             return Ok(from_tensor(
                 apply_linear(&map, &bt, false)?,
                 ElType::Float64,

@@ -12,10 +12,11 @@ use crate::show::ElType;
 use crate::value::convert::{from_tensor, operand};
 use crate::value::{Array, SparseMatrix, Value};
 use difflab_ad::error::Result as AdResult;
+use difflab_ad::shared_sparse::SharedCsMat;
 use difflab_ad::{ops, AdError, Tensor};
 use difflab_syntax::{BinOp, UnaryOp};
 use faer::linalg::solvers::Solve;
-use sprs::CsMat;
+use sprs::{CsMat, CsMatView};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -23,7 +24,11 @@ use std::rc::Rc;
 /// column j of the product gathers the columns of `a` that `b[:, j]` selects), looking at the
 /// interrupt flag and the memory limit as it goes, since products can take seconds and fill
 /// the memory.
-fn sparse_product(a: &CsMat<f64>, b: &CsMat<f64>, poll: &mut Poll) -> Result<CsMat<f64>, Flow> {
+fn sparse_product(
+    a: CsMatView<f64>,
+    b: CsMatView<f64>,
+    poll: &mut Poll,
+) -> Result<CsMat<f64>, Flow> {
     let (m, n) = (a.rows(), b.cols());
     let mut indptr = Vec::with_capacity(n + 1);
     let mut indices = Blocks::default();
@@ -108,7 +113,7 @@ impl<T: Copy> Blocks<T> {
 
 /// `x ↦ A x` for a sparse `A`.
 struct SparseProduct {
-    a: CsMat<f64>,
+    a: SharedCsMat,
 }
 
 impl LinearMap for SparseProduct {
@@ -138,7 +143,7 @@ impl LinearMap for SparseProduct {
         Ok(out)
     }
 
-    fn pattern(&self) -> Option<&CsMat<f64>> {
+    fn pattern(&self) -> Option<&SharedCsMat> {
         Some(&self.a)
     }
 }
@@ -152,7 +157,7 @@ pub(crate) struct SparseLu {
 impl SparseLu {
     /// Factorizes a square sparse matrix (`SingularException(0)` when it is structurally
     /// singular).
-    pub(crate) fn new(a: &CsMat<f64>) -> AdResult<SparseLu> {
+    pub(crate) fn new(a: CsMatView<f64>) -> AdResult<SparseLu> {
         let n = a.rows();
         if a.cols() != n {
             return Err(AdError::DimensionMismatch(format!(
@@ -168,7 +173,7 @@ impl SparseLu {
             a
         } else {
             converted = a.to_csc();
-            &converted
+            converted.view()
         };
         let indptr = a.indptr().to_proper().to_vec();
         // faer's factorization cannot be stopped: a large one runs off the session's thread.
@@ -215,13 +220,13 @@ impl LinearMap for SparseLu {
 }
 
 /// `A * x` for a sparse `A` and a dense `x` of any number kind (a dense result).
-pub(super) fn sparse_times(a: &CsMat<f64>, x: &Tensor) -> AdResult<Tensor> {
+pub(super) fn sparse_times(a: &SharedCsMat, x: &Tensor) -> AdResult<Tensor> {
     let map: Rc<dyn LinearMap> = Rc::new(SparseProduct { a: a.clone() });
     apply_linear(&map, x, false)
 }
 
 /// `X * A` for a dense `X` (a matrix or a row) and a sparse `A`: `(Aᵀ Xᵀ)ᵀ`.
-fn times_sparse(x: &Tensor, a: &CsMat<f64>) -> AdResult<Tensor> {
+fn times_sparse(x: &Tensor, a: &SharedCsMat) -> AdResult<Tensor> {
     let map: Rc<dyn LinearMap> = Rc::new(SparseProduct { a: a.clone() });
     let xt = match *x.shape() {
         [m] => ops::reshape(x, &[1, m])?,
@@ -236,7 +241,7 @@ fn times_sparse(x: &Tensor, a: &CsMat<f64>) -> AdResult<Tensor> {
 }
 
 /// Julia's `DimensionMismatch` for elementwise operations on matrices of different sizes.
-fn same_shape(a: &CsMat<f64>, b: &CsMat<f64>) -> Result<(), Flow> {
+fn same_shape(a: &SharedCsMat, b: &SharedCsMat) -> Result<(), Flow> {
     if a.shape() == b.shape() {
         return Ok(());
     }
@@ -265,7 +270,7 @@ fn plain_scalar(v: &Value) -> Option<f64> {
 }
 
 /// Whether two sparse matrices hold equal numbers (unstored entries are zeros).
-fn sparse_equal(x: &CsMat<f64>, y: &CsMat<f64>) -> bool {
+fn sparse_equal(x: &SharedCsMat, y: &SharedCsMat) -> bool {
     if x.shape() != y.shape() {
         return false;
     }
@@ -304,7 +309,7 @@ fn sparse_equal(x: &CsMat<f64>, y: &CsMat<f64>) -> bool {
     })
 }
 
-fn frobenius(m: &CsMat<f64>) -> f64 {
+fn frobenius(m: CsMatView<f64>) -> f64 {
     m.data().iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
@@ -386,7 +391,7 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
             } else {
                 &x.matrix - &y.matrix
             };
-            Ok(sparse_like(&x, without_zeros(&out), ElType::Float64))
+            Ok(sparse_like(&x, without_zeros(out.view()), ElType::Float64))
         }
         (BinOp::Add | BinOp::Sub, _, _) if a.is_number() || b.is_number() => Err(no_method(
             op,
@@ -418,9 +423,13 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
                     ),
                 ));
             }
-            let product = sparse_product(&x.matrix, &y.matrix, &mut interp.poll())?;
+            let product = sparse_product(x.matrix.view(), y.matrix.view(), &mut interp.poll())?;
             // A matrix times a sparse vector is a sparse vector.
-            Ok(sparse_like(&y, without_zeros(&product), ElType::Float64))
+            Ok(sparse_like(
+                &y,
+                without_zeros(product.view()),
+                ElType::Float64,
+            ))
         }
         (BinOp::Mul, Sparse(x), s) | (BinOp::Mul, s, Sparse(x)) if plain_scalar(s).is_some() => {
             Ok(scaled(&x.borrow(), plain_scalar(s).unwrap_or(1.0)))
@@ -483,19 +492,19 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
                 ));
             }
             let mut out: CsMat<f64> = CsMat::eye_csc(n);
-            let mut base = x.matrix.clone();
+            let mut base = x.matrix.to_csc();
             let mut e = k;
             let mut poll = interp.poll();
             while e > 0 {
                 if e & 1 == 1 {
-                    out = sparse_product(&out, &base, &mut poll)?;
+                    out = sparse_product(out.view(), base.view(), &mut poll)?;
                 }
                 e >>= 1;
                 if e > 0 {
-                    base = sparse_product(&base, &base, &mut poll)?;
+                    base = sparse_product(base.view(), base.view(), &mut poll)?;
                 }
             }
-            Ok(sparse_value(without_zeros(&out), ElType::Float64))
+            Ok(sparse_value(without_zeros(out.view()), ElType::Float64))
         }
         (BinOp::Eq | BinOp::Ne, _, _) => {
             let equal = match (a, b) {
@@ -510,8 +519,8 @@ fn sparse_binary_op(interp: &mut Interp, op: BinOp, a: &Value, b: &Value) -> Eva
         (BinOp::Approx, Sparse(x), Sparse(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             same_shape(&x.matrix, &y.matrix)?;
-            let diff = frobenius(&(&x.matrix - &y.matrix));
-            let scale = frobenius(&x.matrix).max(frobenius(&y.matrix));
+            let diff = frobenius((&x.matrix - &y.matrix).view());
+            let scale = frobenius(x.matrix.view()).max(frobenius(y.matrix.view()));
             Ok(Value::Bool(
                 sparse_equal(&x.matrix, &y.matrix) || diff <= f64::EPSILON.sqrt() * scale,
             ))
@@ -649,7 +658,7 @@ mod tests {
             }
         }
         let a: CsMat<f64> = a.to_csc();
-        let product = sparse_product(&a, &a, &mut Poll::unraised())
+        let product = sparse_product(a.view(), a.view(), &mut Poll::unraised())
             .ok()
             .expect("not interrupted");
         assert!(product.nnz() > Blocks::<usize>::BLOCK);

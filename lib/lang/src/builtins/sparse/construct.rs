@@ -264,7 +264,7 @@ fn issparse_(_: &mut Interp, args: Args) -> EvalResult {
 fn dropzeros_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("dropzeros", 1, 1)?;
     let s = the_sparse(&args, "dropzeros")?;
-    Ok(sparse_like(&s, without_zeros(&s.matrix), s.eltype))
+    Ok(sparse_like(&s, without_zeros(s.matrix.view()), s.eltype))
 }
 
 /// Keeps only the stored entries of the sparse first argument that `keep` accepts, in place.
@@ -272,8 +272,8 @@ fn prune_in_place(args: &Args, name: &str, keep: impl Fn(f64) -> bool) -> EvalRe
     let Value::Sparse(cell) = &args.pos[0] else {
         return Err(args.no_method(name));
     };
-    let pruned = super::keeping(&cell.borrow().matrix, keep);
-    cell.borrow_mut().matrix = pruned;
+    let pruned = super::keeping(cell.borrow().matrix.view(), keep);
+    cell.borrow_mut().matrix = pruned.into_shared();
     Ok(args.pos[0].clone())
 }
 

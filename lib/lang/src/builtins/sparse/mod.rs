@@ -21,8 +21,9 @@ use crate::value::convert::number;
 use crate::value::convert::{from_tensor, operand};
 use crate::value::iterate::elements;
 use crate::value::{SparseMatrix, Value};
+use difflab_ad::shared_sparse::{IntoShared, SharedCsMat};
 use difflab_ad::Tensor;
-use sprs::{CsMat, TriMat};
+use sprs::{CsMat, CsMatView, TriMat};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -40,11 +41,12 @@ pub fn empty_csc(m: usize, n: usize) -> CsMat<f64> {
 }
 
 /// A sparse matrix value (stored by columns).
-pub fn sparse_value(matrix: CsMat<f64>, eltype: ElType) -> Value {
+pub fn sparse_value(matrix: impl IntoShared, eltype: ElType) -> Value {
+    let matrix = matrix.into_shared();
     let matrix = if matrix.is_csc() {
         matrix
     } else {
-        matrix.to_csc()
+        matrix.to_csc().into_shared()
     };
     Value::Sparse(Rc::new(RefCell::new(SparseMatrix {
         matrix,
@@ -54,11 +56,12 @@ pub fn sparse_value(matrix: CsMat<f64>, eltype: ElType) -> Value {
 }
 
 /// A sparse vector value from its one column (an n×1 matrix).
-pub fn sparse_vector_value(column: CsMat<f64>, eltype: ElType) -> Value {
+pub fn sparse_vector_value(column: impl IntoShared, eltype: ElType) -> Value {
+    let column = column.into_shared();
     let column = if column.is_csc() {
         column
     } else {
-        column.to_csc()
+        column.to_csc().into_shared()
     };
     debug_assert_eq!(column.cols(), 1);
     Value::Sparse(Rc::new(RefCell::new(SparseMatrix {
@@ -69,23 +72,30 @@ pub fn sparse_vector_value(column: CsMat<f64>, eltype: ElType) -> Value {
 }
 
 /// A sparse value of the kind `like` is (matrix or vector) holding `matrix`.
-fn sparse_like(like: &SparseMatrix, matrix: CsMat<f64>, eltype: ElType) -> Value {
+fn sparse_like(like: &SparseMatrix, matrix: impl IntoShared, eltype: ElType) -> Value {
+    let matrix = matrix.into_shared();
     let matrix = if matrix.is_csc() {
         matrix
     } else {
-        matrix.to_csc()
+        matrix.to_csc().into_shared()
     };
     Value::Sparse(Rc::new(RefCell::new(like.like(matrix, eltype))))
 }
 
 /// The same matrix without its stored zeros.
-fn without_zeros(m: &CsMat<f64>) -> CsMat<f64> {
+fn without_zeros(m: CsMatView<f64>) -> CsMat<f64> {
     keeping(m, |x| x != 0.0)
 }
 
 /// `m` (in CSC order) with only the stored entries that `keep` accepts.
-fn keeping(m: &CsMat<f64>, keep: impl Fn(f64) -> bool) -> CsMat<f64> {
-    let m = if m.is_csc() { m.clone() } else { m.to_csc() };
+fn keeping(m: CsMatView<f64>, keep: impl Fn(f64) -> bool) -> CsMat<f64> {
+    let converted;
+    let m = if m.is_csc() {
+        m
+    } else {
+        converted = m.to_csc();
+        converted.view()
+    };
     let mut indptr = Vec::with_capacity(m.cols() + 1);
     let (mut indices, mut data) = (Vec::new(), Vec::new());
     indptr.push(0);
@@ -231,7 +241,7 @@ pub fn index(interp: &mut Interp, s: &SparseMatrix, indices: &[Value]) -> EvalRe
             (IndexSpec::Scalar(i), IndexSpec::List(js, _)) => {
                 interp.check_alloc(js.len())?;
                 let row = selection(s, &[i], &js);
-                Ok(sparse_vector_value(transposed(&row)?, s.eltype))
+                Ok(sparse_vector_value(transposed(row.view())?, s.eltype))
             }
             (IndexSpec::List(is, _), IndexSpec::Scalar(j)) => {
                 interp.check_alloc(is.len())?;
@@ -335,7 +345,7 @@ pub fn set_index(s: &mut SparseMatrix, indices: &[Value], v: &Value) -> Result<(
         if let Some(slot) = s.matrix.get_mut(i, j) {
             *slot = x;
         } else if x != 0.0 {
-            s.matrix.insert(i, j, x);
+            s.restructure(|m| m.insert(i, j, x));
         }
     }
     Ok(())
@@ -367,7 +377,7 @@ pub fn transpose_value(v: &Value) -> EvalResult {
         }
         Value::Sparse(s) => {
             let s = s.borrow();
-            Ok(sparse_value(transposed(&s.matrix)?, s.eltype))
+            Ok(sparse_value(transposed(s.matrix.view())?, s.eltype))
         }
         other => Err(fail(
             ErrorKind::MethodError,
@@ -391,7 +401,7 @@ fn touched<T: Copy + Default>(n: usize) -> Result<Vec<T>, Flow> {
 
 /// A copy of a sparse matrix, made in blocks with a look at the interrupt flag between them
 /// (copying hundreds of megabytes into fresh pages takes a second).
-pub fn copied(a: &CsMat<f64>) -> Result<CsMat<f64>, Flow> {
+pub fn copied(a: &SharedCsMat) -> Result<CsMat<f64>, Flow> {
     fn copy<T: Copy>(from: &[T]) -> Result<Vec<T>, Flow> {
         let mut to = Vec::with_capacity(from.len());
         for block in from.chunks(1 << 16) {
@@ -421,7 +431,7 @@ const TRANSPOSE_CHECK_EVERY: usize = 1 << 12;
 
 /// The transpose of a matrix stored by columns, stored by columns: its entries counted and
 /// placed row by row, answering interrupts every [`TRANSPOSE_CHECK_EVERY`] entries.
-fn transposed(a: &CsMat<f64>) -> Result<CsMat<f64>, Flow> {
+fn transposed(a: CsMatView<f64>) -> Result<CsMat<f64>, Flow> {
     if !a.is_csc() {
         return Ok(a.transpose_view().to_csc());
     }
@@ -499,7 +509,7 @@ pub fn sparse_of_dense(v: &Value, name: &str) -> Result<(CsMat<f64>, ElType), Fl
 /// `dot(s, t)` of two sparse arrays of the same length: the products of the entries both
 /// store (numbers only, without densifying either).
 pub fn sparse_dot(s: &SparseMatrix, t: &SparseMatrix) -> EvalResult {
-    let length = |m: &CsMat<f64>| m.rows().saturating_mul(m.cols());
+    let length = |m: &SharedCsMat| m.rows().saturating_mul(m.cols());
     let (a, b) = (&s.matrix, &t.matrix);
     if length(a) != length(b) {
         return Err(fail(
@@ -529,7 +539,7 @@ pub fn sparse_dot(s: &SparseMatrix, t: &SparseMatrix) -> EvalResult {
 /// `[A; B; …]` of matrices stored by columns with the same number of columns: each column of
 /// the result is the blocks' columns one after the other, their rows shifted, so the cost is
 /// the number of entries whatever the number of rows (`[spzeros(10^15); spzeros(3)]`).
-fn stacked_rows(mats: &[CsMat<f64>]) -> CsMat<f64> {
+fn stacked_rows(mats: &[SharedCsMat]) -> CsMat<f64> {
     let cols = mats[0].cols();
     let rows = mats
         .iter()
@@ -618,7 +628,10 @@ pub fn cat(values: &[Value], dim: usize) -> EvalResult {
                 let s = s.borrow();
                 (s.matrix.clone(), s.eltype)
             }
-            other => sparse_of_dense(other, if dim == 0 { "vcat" } else { "hcat" })?,
+            other => {
+                let (m, eltype) = sparse_of_dense(other, if dim == 0 { "vcat" } else { "hcat" })?;
+                (m.into_shared(), eltype)
+            }
         };
         all_bool &= eltype == ElType::Bool;
         mats.push(m);

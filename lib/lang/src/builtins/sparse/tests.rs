@@ -56,7 +56,7 @@ fn numbers(v: &Value) -> Vec<f64> {
 
 fn matrix_of(v: &Value) -> CsMat<f64> {
     match v {
-        Value::Sparse(s) => s.borrow().matrix.clone(),
+        Value::Sparse(s) => s.borrow().matrix.to_owned(),
         other => panic!("a sparse matrix expected, got {other:?}"),
     }
 }
@@ -480,7 +480,7 @@ fn derivatives_flow_through_sparse_products_and_solves() {
     }
     // Reverse mode: the gradient of sum(w .* (A \ x)) is A⁻ᵀ w (A is symmetric here).
     let Value::Sparse(s) = &a else { panic!() };
-    let map: Rc<dyn LinearMap> = Rc::new(SparseLu::new(&s.borrow().matrix).unwrap());
+    let map: Rc<dyn LinearMap> = Rc::new(SparseLu::new(s.borrow().matrix.view()).unwrap());
     let tape = Tape::new();
     let tx = tape.input(x.clone());
     let w = Tensor::from_col_major(&[5], vec![1.0, 2.0, 3.0, 4.0, 5.0]);

@@ -148,7 +148,7 @@ pub fn from_triplets(
     explicit.sort_unstable();
     explicit.dedup();
     let flat = ops::reshape(v.tensor(), &[count])?;
-    let dense = sparse_times(&placing.to_csc(), &flat)?;
+    let dense = sparse_times(&difflab_ad::shared_sparse::share(placing.to_csc()), &flat)?;
     let shape: &[usize] = if vector { &[m] } else { &[m, n] };
     let dense = ops::reshape(&dense, shape)?;
     Ok(marked(from_tensor(dense, ElType::Float64, false), explicit))
