@@ -5,7 +5,7 @@
 //! [`zip_map`] applies a binary kernel over two broadcast arrays in one pass.
 
 use crate::error::{AdError, Result};
-use ndarray::{ArrayD, IxDyn, ShapeBuilder, Zip};
+use ndarray::{ArrayD, ArrayViewMut, IxDyn, ShapeBuilder, Zip};
 
 /// The broadcast shape of two shapes, or `DimensionMismatch`; `OutOfMemoryError` when an
 /// array of that shape would not fit in the memory limit (`x .* x'` of two long vectors).
@@ -104,21 +104,32 @@ pub fn zip_map(
     if len < BLOCK {
         return Ok(Zip::from(&va).and(&vb).map_collect(|&x, &y| f(x, y)));
     }
-    // Column-major output filled a slab of the last dimension at a time.
+    // Column-major output filled a slab of the last dimension at a time. Each slab is
+    // zeroed just before it is computed: zeroing the whole result first would be one pass
+    // that cannot be interrupted, and a long one when the allocator hands back memory it
+    // already used (it must then clear it: 0.75 s for 7000 × 7000 numbers).
     let last = ndarray::Axis(rank - 1);
-    let slab = (BLOCK / (len / out[rank - 1]).max(1)).max(1);
-    let mut result = ArrayD::zeros(IxDyn(&out).f());
+    let (count, inner) = (out[rank - 1], len / out[rank - 1]);
+    let slab = (BLOCK / inner.max(1)).max(1);
+    let mut data = Vec::with_capacity(len);
     let mut start = 0;
-    while start < out[rank - 1] {
+    while start < count {
         crate::limits::check()?;
-        let range = ndarray::Slice::from(start..(start + slab).min(out[rank - 1]));
-        Zip::from(result.slice_axis_mut(last, range))
+        let end = (start + slab).min(count);
+        let filled = data.len();
+        data.resize(end * inner, 0.0);
+        let mut slab_shape = out.clone();
+        slab_shape[rank - 1] = end - start;
+        let target = ArrayViewMut::from_shape(IxDyn(&slab_shape).f(), &mut data[filled..])
+            .expect("the slab's numbers");
+        let range = ndarray::Slice::from(start..end);
+        Zip::from(target)
             .and(va.slice_axis(last, range))
             .and(vb.slice_axis(last, range))
             .for_each(|o, &x, &y| *o = f(x, y));
-        start += slab;
+        start = end;
     }
-    Ok(result)
+    Ok(ArrayD::from_shape_vec(IxDyn(&out).f(), data).expect("the result's numbers"))
 }
 
 /// `f` over every number of `a`, in blocks when `a` is long (see [`BLOCK`]).
