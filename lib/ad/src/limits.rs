@@ -149,6 +149,21 @@ pub fn check() -> Result<()> {
     check_memory()
 }
 
+/// `n` copies of `value`, written in blocks of 512 KiB with a [`check`] between them. One
+/// pass over hundreds of megabytes (zeroing memory the allocator reuses, or faulting in fresh
+/// pages) takes up to a second, too long to leave an interrupt waiting.
+pub fn filled<T: Clone>(value: T, n: usize) -> Result<Vec<T>> {
+    const BLOCK_BYTES: usize = 1 << 19;
+    let block = (BLOCK_BYTES / std::mem::size_of::<T>().max(1)).max(1);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        check()?;
+        let len = (n - out.len()).min(block);
+        out.extend(std::iter::repeat_n(value.clone(), len));
+    }
+    Ok(out)
+}
+
 /// The memory half of [`check`].
 #[inline]
 pub fn check_memory() -> Result<()> {
@@ -209,5 +224,16 @@ mod tests {
         flag.store(true, Ordering::Relaxed);
         assert_eq!(check(), Err(AdError::Interrupted));
         assert!(check().is_ok());
+    }
+
+    #[test]
+    fn a_fill_is_whole_or_stops_at_an_interrupt() {
+        let flag = Arc::new(AtomicBool::new(false));
+        install(usize::MAX, flag.clone());
+        let n = 3 * (1 << 16) + 5;
+        assert_eq!(filled(1.5_f64, n), Ok(vec![1.5; n]));
+        assert_eq!(filled(7_u8, 0), Ok(vec![]));
+        flag.store(true, Ordering::Relaxed);
+        assert_eq!(filled(0.0_f64, n), Err(AdError::Interrupted));
     }
 }

@@ -110,6 +110,10 @@ fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
         ("x = rand(5 * 10^7)", "exp.(sin.(x)) .^ 1.5"),
         ("x = rand(5 * 10^7)", "atan.(x, x)"),
         ("v = rand(7000)", "atan.(v, v')"),
+        // Filling an existing array (each call under the 300 ms before the interrupt, so these
+        // loop; one `z .= 1.0` written element by element takes 1.3-3 s).
+        ("z = zeros(5 * 10^7)", "while true; z .= 1.0; end"),
+        ("z = zeros(5 * 10^7)", "while true; fill!(z, 2.0); end"),
         // Sorting, searching and factorizing large inputs (each well over the 300 ms before the
         // interrupt: an LU of 3000 × 3000 took 0.29 s on a fast machine, so these are 4000 × 4000).
         ("x = rand(2 * 10^7)", "sort(x)"),

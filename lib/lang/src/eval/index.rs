@@ -539,11 +539,16 @@ impl Interp {
         match container {
             Value::Array(cell) => {
                 let mut a = cell.borrow_mut();
-                let pos: Vec<usize> = (0..a.data.len()).collect();
-                let shape = a.data.shape().to_vec();
                 let source = crate::value::convert::to_tensor(v)?;
-                let broadcast = difflab_ad::ops::elementwise::broadcast_tensor(&source, &shape)?;
-                write_tensor(&mut a, &pos, &broadcast)?;
+                let plain = matches!(a.data, Tensor::Plain(_)) && source.is_plain();
+                if plain && source.len() == 1 && !a.is_diagonal() {
+                    write_plain(&mut a, None, &source)?;
+                } else {
+                    let pos: Vec<usize> = (0..a.data.len()).collect();
+                    let shape = a.data.shape().to_vec();
+                    let broadcast = ops::elementwise::broadcast_tensor(&source, &shape)?;
+                    write_tensor(&mut a, &pos, &broadcast)?;
+                }
                 drop(a);
                 crate::builtins::views::after_write(cell, None)
             }
@@ -748,13 +753,8 @@ fn write_positions(a: &mut Array, pos: &[usize], written: Written) -> Result<(),
         (Written::Plain(x), Tensor::Plain(_)) if a.structure == Structure::Diagonal => {
             Tensor::scalar(x)
         }
-        (Written::Plain(x), Tensor::Plain(data)) => {
-            check_eltype(a.eltype, x)?;
-            let data = Rc::make_mut(data);
-            for &k in pos {
-                set_linear(data, k, x);
-            }
-            return Ok(());
+        (Written::Plain(x), Tensor::Plain(_)) => {
+            return write_plain(a, Some(pos), &Tensor::scalar(x));
         }
         (Written::Plain(x), _) => Tensor::scalar(x),
         (Written::Numbers(t), _) => t,
@@ -775,18 +775,8 @@ pub(crate) fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Res
             ),
         ));
     }
-    if let (Tensor::Plain(data), Tensor::Plain(_)) = (&mut a.data, source) {
-        let values = source.to_col_major();
-        if a.eltype != ElType::Float64 {
-            for &x in &values {
-                check_eltype(a.eltype, x)?;
-            }
-        }
-        let data = Rc::make_mut(data);
-        for (j, &k) in pos.iter().enumerate() {
-            set_linear(data, k, values[if values.len() == 1 { 0 } else { j }]);
-        }
-        return Ok(());
+    if let (Tensor::Plain(_), Tensor::Plain(_)) = (&a.data, source) {
+        return write_plain(a, Some(pos), source);
     }
     let whole = pos.len() == a.data.len() && pos.iter().enumerate().all(|(j, &k)| j == k);
     if whole && source.len() == pos.len() {
@@ -808,6 +798,72 @@ pub(crate) fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Res
         // grow slower at every call. Single-element writes into longer arrays (loops) skip the
         // scan.
         a.data = a.data.without_dead_layers();
+    }
+    Ok(())
+}
+
+/// Elements written between two looks at the interrupt flag.
+const WRITES_PER_CHECK: usize = 1 << 16;
+
+/// Writes a plain `source` (one value, or one per position) into a plain array at `pos`
+/// (column-major positions), or at every position in order when `pos` is `None`. Writes go in
+/// memory order when they cover the whole array, and look at the interrupt flag between blocks:
+/// `z .= 1.0` over 5·10⁷ elements would otherwise be seconds without an answer to an interrupt.
+fn write_plain(a: &mut Array, pos: Option<&[usize]>, source: &Tensor) -> Result<(), Flow> {
+    let values = difflab_ad::tensor::col_major_slice(source.primal());
+    if a.eltype != ElType::Float64 {
+        for &x in values.iter() {
+            check_eltype(a.eltype, x)?;
+        }
+    }
+    let Tensor::Plain(data) = &mut a.data else {
+        unreachable!("write_plain is called with a plain array")
+    };
+    let data = Rc::make_mut(data);
+    let everywhere =
+        |pos: &[usize]| pos.len() == data.len() && pos.iter().enumerate().all(|(j, &k)| j == k);
+    let pos = pos.filter(|pos| !everywhere(pos));
+    let Some(pos) = pos else {
+        return write_in_order(data, &values);
+    };
+    for (block, positions) in pos.chunks(WRITES_PER_CHECK).enumerate() {
+        difflab_ad::limits::check()?;
+        for (j, &k) in positions.iter().enumerate() {
+            let j = block * WRITES_PER_CHECK + j;
+            set_linear(data, k, values[if values.len() == 1 { 0 } else { j }]);
+        }
+    }
+    Ok(())
+}
+
+/// Writes `values` (one, or one per element in column-major order) over all of `data`.
+fn write_in_order(data: &mut ArrayD<f64>, values: &[f64]) -> Result<(), Flow> {
+    if let [x] = values {
+        if let Some(memory) = data.as_slice_memory_order_mut() {
+            for block in memory.chunks_mut(WRITES_PER_CHECK) {
+                difflab_ad::limits::check()?;
+                block.fill(*x);
+            }
+            return Ok(());
+        }
+    }
+    // A single value reaches past here only for an array whose memory has gaps.
+    let mut in_order = data.view_mut().reversed_axes();
+    if let Some(memory) = in_order.as_slice_mut() {
+        for (block, source) in memory
+            .chunks_mut(WRITES_PER_CHECK)
+            .zip(values.chunks(WRITES_PER_CHECK))
+        {
+            difflab_ad::limits::check()?;
+            block.copy_from_slice(source);
+        }
+        return Ok(());
+    }
+    for (j, element) in in_order.iter_mut().enumerate() {
+        if j % WRITES_PER_CHECK == 0 {
+            difflab_ad::limits::check()?;
+        }
+        *element = values[if values.len() == 1 { 0 } else { j }];
     }
     Ok(())
 }

@@ -386,19 +386,6 @@ pub fn transpose_value(v: &Value) -> EvalResult {
     }
 }
 
-/// `n` zeros, written in blocks with a look at the interrupt flag between them: the random
-/// writes that fill such an array would otherwise meet its pages unmapped, and a block of them
-/// can then take hundreds of milliseconds of page faults.
-fn touched<T: Copy + Default>(n: usize) -> Result<Vec<T>, Flow> {
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        difflab_ad::limits::check()?;
-        let block = (n - out.len()).min(1 << 16);
-        out.extend(std::iter::repeat_n(T::default(), block));
-    }
-    Ok(out)
-}
-
 /// A copy of a sparse matrix, made in blocks with a look at the interrupt flag between them
 /// (copying hundreds of megabytes into fresh pages takes a second).
 pub fn copied(a: &SharedCsMat) -> Result<CsMat<f64>, Flow> {
@@ -439,7 +426,7 @@ fn transposed(a: CsMatView<f64>) -> Result<CsMat<f64>, Flow> {
     let indptr = a.indptr();
     let indptr = indptr.to_proper();
     let (indices, data) = (a.indices(), a.data());
-    let mut starts = touched(m + 1)?;
+    let mut starts = difflab_ad::limits::filled(0_usize, m + 1)?;
     for block in indices.chunks(TRANSPOSE_CHECK_EVERY) {
         difflab_ad::limits::check()?;
         for &i in block {
@@ -450,8 +437,8 @@ fn transposed(a: CsMatView<f64>) -> Result<CsMat<f64>, Flow> {
         starts[i + 1] += starts[i];
     }
     let mut next = starts[..m].to_vec();
-    let mut rows = touched(indices.len())?;
-    let mut values = touched(indices.len())?;
+    let mut rows = difflab_ad::limits::filled(0_usize, indices.len())?;
+    let mut values = difflab_ad::limits::filled(0.0, indices.len())?;
     let mut since_check = 0;
     for j in 0..n {
         let column = indptr[j]..indptr[j + 1];
