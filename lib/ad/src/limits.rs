@@ -149,19 +149,24 @@ pub fn check() -> Result<()> {
     check_memory()
 }
 
-/// `n` copies of `value`, written in blocks of 512 KiB with a [`check`] between them. One
-/// pass over hundreds of megabytes (zeroing memory the allocator reuses, or faulting in fresh
-/// pages) takes up to a second, too long to leave an interrupt waiting.
-pub fn filled<T: Clone>(value: T, n: usize) -> Result<Vec<T>> {
+/// The `n` elements `element(0)`, `element(1)`, …, made in blocks of 512 KiB with a [`check`]
+/// between them. One pass over hundreds of megabytes (zeroing memory the allocator reuses, or
+/// faulting in fresh pages) takes up to a second, too long to leave an interrupt waiting.
+pub fn collected<T>(n: usize, mut element: impl FnMut(usize) -> T) -> Result<Vec<T>> {
     const BLOCK_BYTES: usize = 1 << 19;
     let block = (BLOCK_BYTES / std::mem::size_of::<T>().max(1)).max(1);
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         check()?;
-        let len = (n - out.len()).min(block);
-        out.extend(std::iter::repeat_n(value.clone(), len));
+        let start = out.len();
+        out.extend((start..n.min(start + block)).map(&mut element));
     }
     Ok(out)
+}
+
+/// `n` copies of `value`, made as [`collected`] makes its elements.
+pub fn filled<T: Clone>(value: T, n: usize) -> Result<Vec<T>> {
+    collected(n, |_| value.clone())
 }
 
 /// The memory half of [`check`].
@@ -233,6 +238,8 @@ mod tests {
         let n = 3 * (1 << 16) + 5;
         assert_eq!(filled(1.5_f64, n), Ok(vec![1.5; n]));
         assert_eq!(filled(7_u8, 0), Ok(vec![]));
+        let doubled = collected(n, |k| 2 * k).unwrap();
+        assert!(doubled.len() == n && doubled.iter().enumerate().all(|(k, &x)| x == 2 * k));
         flag.store(true, Ordering::Relaxed);
         assert_eq!(filled(0.0_f64, n), Err(AdError::Interrupted));
     }

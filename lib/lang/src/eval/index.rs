@@ -80,9 +80,10 @@ pub fn resolve(index: &Value, extent: usize) -> Result<IndexSpec, Flow> {
             ErrorKind::ArgumentError,
             format!("invalid index: {} of type Float64", crate::show::float(*x)),
         )),
-        Value::Builtin(b) if b.name == ":" => {
-            Ok(IndexSpec::List((0..extent).collect(), vec![extent]))
-        }
+        Value::Builtin(b) if b.name == ":" => Ok(IndexSpec::List(
+            difflab_ad::limits::collected(extent, |k| k)?,
+            vec![extent],
+        )),
         Value::Range(r) => {
             // A range is monotone: when both ends are in bounds, so is every element, and an
             // index out of bounds is reported before anything is allocated.
@@ -90,12 +91,8 @@ pub fn resolve(index: &Value, extent: usize) -> Result<IndexSpec, Flow> {
                 check(r.get(0) as i64)?;
                 check(r.last() as i64)?;
             }
-            let mut out = Vec::with_capacity(r.len);
-            for k in 0..r.len {
-                out.push(check(r.get(k) as i64)?);
-            }
-            let n = out.len();
-            Ok(IndexSpec::List(out, vec![n]))
+            let out = difflab_ad::limits::collected(r.len, |k| r.get(k) as usize - 1)?;
+            Ok(IndexSpec::List(out, vec![r.len]))
         }
         Value::Array(a) => {
             let a = a.borrow();
@@ -147,8 +144,6 @@ pub fn resolve(index: &Value, extent: usize) -> Result<IndexSpec, Flow> {
     }
 }
 
-/// The extents used by `n` indices into an array of `shape` (trailing dimensions merge into the
-/// last index, as Julia does).
 /// The column-major position of `indices` when they are all integers within bounds, the case
 /// of scalar code, found without building index specs (the extents are those of [`extents`]);
 /// `None` sends anything else, out-of-bounds errors included, through the general path.
@@ -189,6 +184,8 @@ fn cartesian_index(shape: &[usize], indices: &[Value]) -> Option<Position> {
         .collect()
 }
 
+/// The extents used by `n` indices into an array of `shape` (trailing dimensions merge into the
+/// last index, as Julia does).
 fn extents(shape: &[usize], n: usize) -> Vec<usize> {
     (0..n).map(|d| extent(shape, n, d)).collect()
 }
@@ -202,8 +199,12 @@ fn extent(shape: &[usize], n: usize, d: usize) -> usize {
     }
 }
 
-/// Linear column-major positions and result shape (`None` for a single element).
-fn positions(specs: &[IndexSpec], extents: &[usize]) -> (Vec<usize>, Option<Vec<usize>>) {
+/// Linear column-major positions, and the result's shape (`None` for a single element).
+type Positions = (Vec<usize>, Option<Vec<usize>>);
+
+/// The [`Positions`] selected by `specs`, made with a look at the interrupt flag every
+/// [`WRITES_PER_CHECK`] positions (`x[:]` of 5·10⁷ numbers is two passes of 400 MB).
+fn positions(specs: &[IndexSpec], extents: &[usize]) -> Result<Positions, Flow> {
     let mut shape = Vec::new();
     let mut all_scalar = true;
     for s in specs {
@@ -214,19 +215,23 @@ fn positions(specs: &[IndexSpec], extents: &[usize]) -> (Vec<usize>, Option<Vec<
     }
     let mut out = vec![0usize];
     let mut stride = 1;
+    let mut since_check = 0;
     for (spec, &extent) in specs.iter().zip(extents) {
         let ps = spec.positions();
         // Earlier dimensions vary fastest: each new position wraps all previous combinations.
         let mut next = Vec::with_capacity(out.len() * ps.len());
         for &p in ps {
-            for &base in &out {
-                next.push(base + p * stride);
+            next.extend(out.iter().map(|&base| base + p * stride));
+            since_check += out.len();
+            if since_check >= WRITES_PER_CHECK {
+                difflab_ad::limits::check()?;
+                since_check = 0;
             }
         }
         out = next;
         stride *= extent;
     }
-    (out, (!all_scalar).then_some(shape))
+    Ok((out, (!all_scalar).then_some(shape)))
 }
 
 /// The element at column-major position `k` of a plain array, whatever its memory layout.
@@ -316,7 +321,7 @@ impl Interp {
                     .map(|(v, &n)| resolve(v, n))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(bounds_of(&a, indices))?;
-                let (pos, out_shape) = positions(&specs, &ext);
+                let (pos, out_shape) = positions(&specs, &ext)?;
                 match out_shape {
                     None => element(&a, pos[0]),
                     Some(out_shape) => {
@@ -665,7 +670,7 @@ pub(crate) fn view_positions(
         // `view(x)` views every element in the array's own shape.
         return Ok(((0..a.data.len()).collect(), shape));
     }
-    let (pos, out_shape) = positions(&specs, &ext);
+    let (pos, out_shape) = positions(&specs, &ext)?;
     Ok((pos, out_shape.unwrap_or_default()))
 }
 
