@@ -169,6 +169,18 @@ pub fn filled<T: Clone>(value: T, n: usize) -> Result<Vec<T>> {
     collected(n, |_| value.clone())
 }
 
+/// Whether the session's interrupt was requested, leaving the request for [`check`] to raise.
+/// Work that cannot fail, such as formatting a value as text, stops early on it; whoever
+/// called that work raises `InterruptException` at its next [`check`], before using the
+/// unfinished result.
+pub fn interrupt_requested() -> bool {
+    INTERRUPT.with(|i| {
+        i.borrow()
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    })
+}
+
 /// The memory half of [`check`].
 #[inline]
 pub fn check_memory() -> Result<()> {

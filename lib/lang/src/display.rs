@@ -285,6 +285,11 @@ impl Printer {
     fn show(&mut self, v: &Value, typeinfo: Option<Rc<str>>) {
         let mut tasks = vec![Task::Show(v.clone(), typeinfo)];
         while let Some(task) = tasks.pop() {
+            if difflab_ad::limits::interrupt_requested() {
+                // Whoever asked for the text raises the interrupt before using it.
+                self.out = String::new();
+                return;
+            }
             match task {
                 Task::Text(text) => self.out.push_str(text),
                 Task::Leave => self.leave(),

@@ -132,6 +132,13 @@ fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
         ),
         ("S = sprand(3 * 10^6, 3 * 10^6, 3e-6)", "copy(S')"),
         ("", "for i in 1:10^9; println(i); end"),
+        // Formatting one large value as text (seconds for 10^7 numbers): by a builtin, by
+        // interpolation, and for an error message.
+        ("x = rand(10^7)", "s = string(x)"),
+        ("x = rand(10^7)", "s = \"$(x)\""),
+        ("x = rand(10^7)", "println(x)"),
+        ("x = rand(10^7)", "error(x)"),
+        ("S = sprand(10^6, 10^6, 1e-5)", "s = repr(S)"),
     ];
     for (setup, code) in cases {
         let mut session = Session::new();
@@ -156,6 +163,29 @@ fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
             Some("42")
         );
     }
+}
+
+/// Formatting stopped by an interrupt leaves nothing unfinished behind: no variable holds a
+/// part of the text, and the next input is not interrupted.
+#[test]
+fn an_interrupted_formatting_assigns_nothing() {
+    let mut session = Session::new();
+    run(&mut session, "x = rand(10^7)");
+    for code in ["s = string(x)", "s = \"[$(x)]\""] {
+        let interrupter = interrupt_after(session.interrupt_handle(), Duration::from_millis(300));
+        let events = run(&mut session, code);
+        interrupter.join().unwrap();
+        assert_eq!(error_name(&events).as_deref(), Some("InterruptException"));
+        assert_eq!(
+            error_name(&run(&mut session, "s")).as_deref(),
+            Some("UndefVarError"),
+            "{code}"
+        );
+    }
+    assert_eq!(
+        result_text(&run(&mut session, "length(string(x[1:3])) > 5")).as_deref(),
+        Some("true")
+    );
 }
 
 #[test]

@@ -138,6 +138,21 @@ pub fn call(
     keywords: Vec<(Name, Value)>,
     dotted: bool,
 ) -> EvalResult {
+    let result = run(interp, builtin, pos, keywords, dotted);
+    // A builtin that stopped early on a pending interrupt (formatting, which cannot fail,
+    // returns the text it had) must not hand its unfinished result, or an error message
+    // made from it, to the input.
+    interp.check_interrupt()?;
+    result
+}
+
+fn run(
+    interp: &mut Interp,
+    builtin: &Builtin,
+    pos: Vec<Value>,
+    keywords: Vec<(Name, Value)>,
+    dotted: bool,
+) -> EvalResult {
     let mut pos = pos;
     let walkable = |a: &Value| {
         matches!(a, Value::Struct(_))

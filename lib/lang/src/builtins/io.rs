@@ -145,14 +145,18 @@ fn prepare(interp: &mut Interp, values: &[Value]) -> Result<(), Flow> {
     Ok(())
 }
 
-fn joined(args: &Args) -> String {
-    args.pos.iter().map(print_string).collect()
+/// The printed forms of the arguments, one after the other; `InterruptException` when an
+/// interrupt stopped their formatting, before anything unfinished is written.
+fn joined(interp: &Interp, args: &Args) -> Result<String, Flow> {
+    let text = args.pos.iter().map(print_string).collect();
+    interp.check_interrupt()?;
+    Ok(text)
 }
 
 fn println_(interp: &mut Interp, mut args: Args) -> EvalResult {
     let target = target_of(&mut args);
     prepare(interp, &args.pos)?;
-    let mut text = joined(&args);
+    let mut text = joined(interp, &args)?;
     text.push('\n');
     emit(interp, &target, &text)?;
     Ok(Value::Nothing)
@@ -161,7 +165,7 @@ fn println_(interp: &mut Interp, mut args: Args) -> EvalResult {
 fn print_(interp: &mut Interp, mut args: Args) -> EvalResult {
     let target = target_of(&mut args);
     prepare(interp, &args.pos)?;
-    let text = joined(&args);
+    let text = joined(interp, &args)?;
     emit(interp, &target, &text)?;
     Ok(Value::Nothing)
 }
@@ -228,7 +232,7 @@ fn string_(interp: &mut Interp, args: Args) -> EvalResult {
         return integer_string(&args);
     }
     prepare(interp, &args.pos)?;
-    Ok(Value::str(joined(&args)))
+    Ok(Value::str(joined(interp, &args)?))
 }
 
 /// `string(n; base = 10, pad = 1)`: the integer `n` written in `base` (2 to 36), with at least
@@ -276,8 +280,8 @@ fn repr_(interp: &mut Interp, args: Args) -> EvalResult {
         [mime, _] => Err(fail(
             ErrorKind::MethodError,
             format!(
-                "no method matching repr({}, …): the text forms are repr(x) and repr(\"text/plain\", x)",
-                repr(mime)
+                "no method matching repr(::{}, …): the text forms are repr(x) and repr(\"text/plain\", x)",
+                mime.type_name()
             ),
         )),
         _ => unreachable!("arity checked"),

@@ -642,6 +642,8 @@ impl Interp {
                 StrPart::Interp(e) => {
                     let v = self.eval(e)?;
                     out.push_str(&crate::display::print_string(&v));
+                    // Formatting stops early on an interrupt: raise it before the text is used.
+                    self.check_interrupt()?;
                 }
             }
         }

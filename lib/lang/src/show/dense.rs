@@ -5,10 +5,11 @@
 //! Vectors and matrices are laid out by `matrix.rs`; arrays of rank 3 and more print one
 //! `[:, :, k] =` slice at a time (`show_nd` in Julia's `base/arrayshow.jl`).
 
+use difflab_ad::limits::interrupt_requested;
 use ndarray::{ArrayViewD, IxDyn};
 
 use super::matrix::{print_matrix, Cell};
-use super::{alignment, element, summary, type_name, ElType};
+use super::{alignment, element, joined, summary, type_name, ElType};
 
 /// Julia's REPL display (`display(x)`, `show(io, "text/plain", x)`) of a dense array.
 ///
@@ -239,8 +240,7 @@ impl Inline {
             1 => {
                 let item = |i: usize| self.el(a[[i].as_slice()]);
                 let len = shape[0];
-                let list =
-                    |range: std::ops::Range<usize>| range.map(item).collect::<Vec<_>>().join(", ");
+                let list = |range: std::ops::Range<usize>| joined(range.map(item));
                 if self.limit && len > 20 {
                     format!("{prefix}[{}  …  {}]", list(0..10), list(len - 10..len))
                 } else {
@@ -293,6 +293,9 @@ impl Inline {
         };
         for rows in halves(nr, row_dots) {
             for i in rows.clone() {
+                if interrupt_requested() {
+                    return;
+                }
                 for cols in halves(nc, col_dots) {
                     for j in cols.clone() {
                         if j > cols.start {

@@ -229,3 +229,20 @@ mod tests {
         assert_eq!(alignment(ElType::Float64, "-Inf"), (3, 1));
     }
 }
+
+/// The texts of `items` joined by `", "`. A vector of 10⁷ numbers is seconds of formatting,
+/// so a requested interrupt stops it and leaves the text empty (the caller raises the
+/// interrupt before using it, and copying a part of hundreds of megabytes would take long).
+fn joined(items: impl Iterator<Item = String>) -> String {
+    let mut out = String::new();
+    for (k, item) in items.enumerate() {
+        if difflab_ad::limits::interrupt_requested() {
+            return String::new();
+        }
+        if k > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&item);
+    }
+    out
+}

@@ -185,21 +185,21 @@ fn show_entries(m: &CsMatView<f64>, elt: ElType, limit: bool) -> String {
 /// The row indices, column indices and values of the stored entries in column-major order,
 /// each printed as a Julia vector.
 fn entry_lists(m: &CsMatView<f64>, elt: ElType, limit: bool) -> [String; 3] {
-    let mut entries: Vec<(usize, usize, f64)> = m.iter().map(|(&v, (i, j))| (i, j, v)).collect();
-    entries.sort_by_key(|&(i, j, _)| (j, i));
+    let mut entries: Vec<(usize, usize, f64)> = m
+        .iter()
+        .take_while(|_| !difflab_ad::limits::interrupt_requested())
+        .map(|(&v, (i, j))| (i, j, v))
+        .collect();
+    if !m.is_csc() {
+        entries.sort_by_key(|&(i, j, _)| (j, i));
+    }
     let n = entries.len();
     // Only the entries that show are formatted.
     let list = |item: &dyn Fn(&(usize, usize, f64)) -> String, empty: &str| {
         if n == 0 {
             return format!("{empty}[]");
         }
-        let join = |range: std::ops::Range<usize>| {
-            entries[range]
-                .iter()
-                .map(item)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let join = |range: std::ops::Range<usize>| super::joined(entries[range].iter().map(item));
         if limit && n > 20 {
             format!("[{}  …  {}]", join(0..10), join(n - 10..n))
         } else {
