@@ -76,7 +76,11 @@ impl ValueSet {
 
     fn with_elements(eltype: Type, items: Vec<Value>) -> Result<ValueSet, Flow> {
         let set = ValueSet::new(eltype);
-        for x in items {
+        for (k, x) in items.into_iter().enumerate() {
+            // Hashing 4·10⁶ numbers takes seconds.
+            if k % 4096 == 0 {
+                difflab_ad::limits::check()?;
+            }
             set.insert(x)?;
         }
         Ok(set)
