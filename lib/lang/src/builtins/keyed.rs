@@ -1,8 +1,9 @@
 //! The table behind `Dict` and `Set`: keys compared as Julia's `isequal` compares them.
 //!
 //! Keys with a hashable form ([`HashKey`]: numbers, strings, symbols, characters, tuples of
-//! those) are found through a hash index; others (arrays, structs) by comparison. Entries keep
-//! their insertion order. [`convert`] and [`typejoin`] give the element types both containers
+//! those) are found through a hash index; pairs and vectors through a coarse hash that equal
+//! keys share ([`group_of`]), compared within their group; other keys (structs) by comparison
+//! with every key. Entries keep their insertion order. [`convert`] and [`typejoin`] give the element types both containers
 //! declare.
 
 use crate::error::ErrorKind;
@@ -10,6 +11,7 @@ use crate::error::{fail, Flow};
 use crate::types::{Prim, Type};
 use crate::value::equality::values_equal;
 use crate::value::Value;
+use difflab_ad::Tensor;
 use difflab_syntax::Name;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -49,13 +51,54 @@ pub(super) fn hash_key(v: &Value) -> Option<HashKey> {
     })
 }
 
+/// The coarse hash of a pair, array or vector key: `isequal` keys have the same one (a pair's
+/// parts, an array's elements in order, whatever the container), so only keys of one group
+/// need comparing. `None` for other keys.
+fn group_of(v: &Value) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let part = |v: &Value, hasher: &mut std::collections::hash_map::DefaultHasher| {
+        hash_key(v).hash(hasher);
+    };
+    match v {
+        Value::Struct(s) if s.is_pair() => {
+            "pair".hash(&mut hasher);
+            for field in s.fields.borrow().iter() {
+                match group_of(field) {
+                    Some(group) => group.hash(&mut hasher),
+                    None => part(field, &mut hasher),
+                }
+            }
+        }
+        Value::Array(a) => {
+            let a = a.borrow();
+            let Tensor::Plain(data) = &a.data else {
+                return None;
+            };
+            "elements".hash(&mut hasher);
+            for &x in difflab_ad::tensor::col_major_slice(data).iter() {
+                part(&Value::Float(x), &mut hasher);
+            }
+        }
+        Value::List(items) => {
+            "elements".hash(&mut hasher);
+            for item in items.borrow().iter() {
+                part(item, &mut hasher);
+            }
+        }
+        _ => return None,
+    }
+    Some(hasher.finish())
+}
+
 /// Keys with their values, in insertion order, with an index from each hashable key to its
-/// slot (keys without a hashable form are found by comparison).
+/// slot and the slots of each group of pair and vector keys.
 #[derive(Default, Clone)]
 pub(super) struct Entries {
     /// Entries in insertion order; deleted ones are `None` until the next compaction.
     slots: Vec<Option<(Value, Value)>>,
     index: HashMap<HashKey, usize>,
+    groups: HashMap<u64, Vec<usize>>,
     live: usize,
 }
 
@@ -68,13 +111,18 @@ impl Drop for Entries {
 
 impl Entries {
     pub(super) fn find(&self, key: &Value) -> Option<usize> {
-        match hash_key(key) {
-            Some(h) => self.index.get(&h).copied(),
-            None => self
-                .slots
-                .iter()
-                .position(|s| s.as_ref().is_some_and(|(k, _)| values_equal(k, key))),
+        let equal = |&i: &usize| {
+            self.slots[i]
+                .as_ref()
+                .is_some_and(|(k, _)| values_equal(k, key))
+        };
+        if let Some(h) = hash_key(key) {
+            return self.index.get(&h).copied();
         }
+        if let Some(group) = group_of(key) {
+            return self.groups.get(&group)?.iter().copied().find(equal);
+        }
+        (0..self.slots.len()).find(equal)
     }
 
     pub(super) fn insert(&mut self, key: Value, value: Value) {
@@ -86,6 +134,8 @@ impl Entries {
         }
         if let Some(h) = hash_key(&key) {
             self.index.insert(h, self.slots.len());
+        } else if let Some(group) = group_of(&key) {
+            self.groups.entry(group).or_default().push(self.slots.len());
         }
         self.slots.push(Some((key, value)));
         self.live += 1;
@@ -96,6 +146,10 @@ impl Entries {
         let (k, v) = self.slots[i].take()?;
         if let Some(h) = hash_key(&k) {
             self.index.remove(&h);
+        } else if let Some(group) = group_of(&k) {
+            if let Some(slots) = self.groups.get_mut(&group) {
+                slots.retain(|&j| j != i);
+            }
         }
         self.live -= 1;
         if self.slots.len() > 32 && self.live * 2 < self.slots.len() {
@@ -107,6 +161,7 @@ impl Entries {
     fn compact(&mut self) {
         let slots = std::mem::take(&mut self.slots);
         self.index.clear();
+        self.groups.clear();
         self.live = 0;
         for (k, v) in slots.into_iter().flatten() {
             self.insert(k, v);
