@@ -114,9 +114,6 @@ fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
         // loop; one `z .= 1.0` written element by element takes 1.3-3 s).
         ("z = zeros(5 * 10^7)", "while true; z .= 1.0; end"),
         ("z = zeros(5 * 10^7)", "while true; fill!(z, 2.0); end"),
-        // Indexing a whole or nearly whole array: the positions are made before the copy.
-        ("z = zeros(5 * 10^7)", "while true; z[:] .= 1.0; end"),
-        ("z = zeros(5 * 10^7)", "while true; w = z[2:end]; end"),
         // Sorting, searching and factorizing large inputs (each well over the 300 ms before the
         // interrupt: an LU of 3000 × 3000 took 0.29 s on a fast machine, so these are 4000 × 4000).
         ("x = rand(2 * 10^7)", "sort(x)"),
@@ -138,7 +135,7 @@ fn an_interrupt_stops_long_builtins_quickly_and_keeps_variables() {
         ("x = rand(10^7)", "s = \"$(x)\""),
         ("x = rand(10^7)", "println(x)"),
         ("x = rand(10^7)", "error(x)"),
-        ("A = rand(2000, 2000)", "Set(A)"),
+        ("A = rand(1000, 1000)", "Set(A)"),
     ];
     for (setup, code) in cases {
         let mut session = Session::new();
