@@ -57,16 +57,13 @@ pub(super) fn hash_key(v: &Value) -> Option<HashKey> {
 fn group_of(v: &Value) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    let part = |v: &Value, hasher: &mut std::collections::hash_map::DefaultHasher| {
-        hash_key(v).hash(hasher);
-    };
     match v {
         Value::Struct(s) if s.is_pair() => {
             "pair".hash(&mut hasher);
             for field in s.fields.borrow().iter() {
                 match group_of(field) {
                     Some(group) => group.hash(&mut hasher),
-                    None => part(field, &mut hasher),
+                    None => hash_key(field).hash(&mut hasher),
                 }
             }
         }
@@ -77,13 +74,13 @@ fn group_of(v: &Value) -> Option<u64> {
             };
             "elements".hash(&mut hasher);
             for &x in difflab_ad::tensor::col_major_slice(data).iter() {
-                part(&Value::Float(x), &mut hasher);
+                hash_key(&Value::Float(x)).hash(&mut hasher);
             }
         }
         Value::List(items) => {
             "elements".hash(&mut hasher);
             for item in items.borrow().iter() {
-                part(item, &mut hasher);
+                hash_key(item).hash(&mut hasher);
             }
         }
         _ => return None,
