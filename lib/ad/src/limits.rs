@@ -164,6 +164,19 @@ pub fn collected<T>(n: usize, mut element: impl FnMut(usize) -> T) -> Result<Vec
     Ok(out)
 }
 
+/// Elements a scan over positions or numbers handles between two [`check`]s: a few hundred
+/// microseconds of work even in unoptimized builds.
+pub const POLL_BLOCK: usize = 1 << 16;
+
+/// `items` in blocks of [`POLL_BLOCK`], each yielded after a [`check`]: a scan over 5·10⁷
+/// positions (a bounds check, a search for runs) is otherwise too long to leave an interrupt
+/// waiting.
+pub fn polled_chunks<T>(items: &[T]) -> impl Iterator<Item = Result<&[T]>> {
+    items
+        .chunks(POLL_BLOCK)
+        .map(|block| check().map(|()| block))
+}
+
 /// `n` copies of `value`, made as [`collected`] makes its elements.
 pub fn filled<T: Clone>(value: T, n: usize) -> Result<Vec<T>> {
     collected(n, |_| value.clone())

@@ -9,8 +9,8 @@
 //! the call is its latency; calls answering later than [`LIMIT`] are listed at the end.
 //!
 //! Run with `cargo bench -p difflab-session --bench interrupt_latency` (about an hour; a
-//! builtin's name as an argument limits the sweep to it). Results are recorded in
-//! `docs/reliability.md`.
+//! builtin's name as an argument limits the sweep to it, `--from=NAME` starts it at that name
+//! in the sorted registry). Results are recorded in `docs/reliability.md`.
 
 use difflab_session::{Event, ExecuteOptions, Session};
 use std::time::{Duration, Instant};
@@ -103,15 +103,21 @@ fn run(session: &mut Session, code: &str, delay: Duration) -> (Duration, Option<
 }
 
 fn main() {
-    let only: Vec<String> = std::env::args()
-        .skip(1)
+    let command_line: Vec<String> = std::env::args().skip(1).collect();
+    let only: Vec<&String> = command_line
+        .iter()
         .filter(|a| !a.starts_with('-'))
         .collect();
+    let from = command_line
+        .iter()
+        .find_map(|a| a.strip_prefix("--from="))
+        .unwrap_or("");
     let mut names: Vec<&str> = difflab_lang::builtins::all()
         .map(|b| b.name)
         .filter(|n| n.chars().next().is_some_and(char::is_alphabetic))
         .filter(|n| !difflab_lang::builtins::ACTING_ON_THE_OUTSIDE.contains(n))
         .filter(|n| only.is_empty() || only.iter().any(|o| o == n))
+        .filter(|&n| n >= from)
         .collect();
     names.sort_unstable();
     names.dedup();

@@ -50,18 +50,18 @@ where
     E: From<AdError>,
     F: FnMut(&Tensor) -> Result<Tensor, E>,
 {
+    // Checked at the first evaluation: before the cotangent meets an output of another shape,
+    // or before the pushforwards of every chunk (n arrays of the output's size) are kept.
+    let mut scalar_f = number_valued(f, "gradient");
     if backend.gradient_by_pullback() {
-        // Checked before the cotangent meets an output of another shape.
-        let mut scalar_f = number_valued(f, "gradient");
         let (y, mut g) = pullback(&mut scalar_f, backend, x, &[Tensor::scalar(1.0)])?;
         Ok((y, g.swap_remove(0)))
     } else {
         let mut partials = Vec::with_capacity(x.len());
-        let y = basis_pushforwards(f, backend, x, seeds, |_, chunk| {
+        let y = basis_pushforwards(&mut scalar_f, backend, x, seeds, |_, chunk| {
             partials.extend(chunk);
             Ok(())
         })?;
-        check_scalar(&y, "gradient")?;
         Ok((y, stack(&partials, x.shape())?))
     }
 }

@@ -5,6 +5,7 @@
 //! its 1-based multi-dimensional indices.
 
 use crate::error::{AdError, Result};
+use crate::limits;
 use crate::ops::{chunk_len, partials_or_zero};
 use crate::tensor::{col_major, col_major_data, scalar_number, top_tag, unravel, Tensor};
 use ndarray::ArrayD;
@@ -31,22 +32,16 @@ pub(crate) fn structural(
 
 /// The elements at column-major positions `indices`, arranged in `shape`.
 pub fn gather(t: &Tensor, indices: &[usize], shape: &[usize]) -> Result<Tensor> {
-    let len = t.len();
-    if let Some(&bad) = indices.iter().find(|&&i| i >= len) {
-        return Err(AdError::Bounds(format!(
-            "attempt to access {len}-element array at index [{}]",
-            bad + 1
-        )));
-    }
+    check_bounds(t.len(), indices)?;
     if let ([i], []) = (indices, shape) {
         if let Some(element) = scalar_element(t, &unravel(t.shape(), *i)) {
             return Ok(element);
         }
     }
-    let run = Run::of(indices);
+    let run = Run::of(indices)?;
     let moved = |a: &ArrayD<f64>| {
         let data = crate::tensor::col_major_slice(a);
-        Ok(col_major(shape, run.copy(&data, indices)))
+        Ok(col_major(shape, run.copy(&data, indices)?))
     };
     structural(
         t,
@@ -80,37 +75,61 @@ impl Run {
     /// Blocks pay off when they average at least this many elements.
     const MIN_BLOCK: usize = 4;
 
-    fn of(indices: &[usize]) -> Run {
+    /// Scans the positions once, with a [`limits::check`] per block of them.
+    fn of(indices: &[usize]) -> Result<Run> {
         let (Some(&first), Some(&last)) = (indices.first(), indices.last()) else {
-            return Run::Scattered;
+            return Ok(Run::Scattered);
         };
-        if indices.len() > 1 && indices.windows(2).all(|w| w[0] == w[1] + 1) {
-            return Run::Descending(last..first + 1);
-        }
-        let mut blocks: Vec<std::ops::Range<usize>> = Vec::new();
-        for &i in indices {
-            match blocks.last_mut() {
-                Some(block) if block.end == i => block.end += 1,
-                _ => blocks.push(i..i + 1),
+        let mut descending = indices.len() > 1;
+        let mut blocks = Some(Vec::<std::ops::Range<usize>>::new());
+        let mut previous = None;
+        for part in limits::polled_chunks(indices) {
+            for &i in part? {
+                descending &= previous.is_none_or(|p| p == i + 1);
+                previous = Some(i);
+                if let Some(list) = &mut blocks {
+                    match list.last_mut() {
+                        Some(block) if block.end == i => block.end += 1,
+                        _ => list.push(i..i + 1),
+                    }
+                    if list.len() * Self::MIN_BLOCK > indices.len() {
+                        blocks = None;
+                    }
+                }
+                if !descending && blocks.is_none() {
+                    return Ok(Run::Scattered);
+                }
             }
-            if blocks.len() * Self::MIN_BLOCK > indices.len() {
-                return Run::Scattered;
-            }
         }
-        Run::Blocks(blocks)
+        Ok(match blocks {
+            _ if descending => Run::Descending(last..first + 1),
+            Some(blocks) => Run::Blocks(blocks),
+            None => Run::Scattered,
+        })
     }
 
-    fn copy(&self, data: &[f64], indices: &[usize]) -> Vec<f64> {
+    /// The elements of `data` at `indices`, copied with a [`limits::check`] per block of
+    /// [`limits::POLL_BLOCK`] elements.
+    fn copy(&self, data: &[f64], indices: &[usize]) -> Result<Vec<f64>> {
         match self {
             Run::Blocks(blocks) => {
                 let mut out = Vec::with_capacity(indices.len());
+                let mut next_check = 0;
                 for block in blocks {
-                    out.extend_from_slice(&data[block.clone()]);
+                    for part in data[block.clone()].chunks(limits::POLL_BLOCK) {
+                        // Blocks may be a few elements each: one check per block would cost
+                        // as much as the copy.
+                        if out.len() >= next_check {
+                            limits::check()?;
+                            next_check = out.len() + limits::POLL_BLOCK;
+                        }
+                        out.extend_from_slice(part);
+                    }
                 }
-                out
+                Ok(out)
             }
-            Run::Descending(range) => data[range.clone()].iter().rev().copied().collect(),
-            Run::Scattered => indices.iter().map(|&i| data[i]).collect(),
+            Run::Descending(range) => limits::collected(range.len(), |k| data[range.end - 1 - k]),
+            Run::Scattered => limits::collected(indices.len(), |k| data[indices[k]]),
         }
     }
 }
@@ -145,9 +164,7 @@ fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> Re
             let data = Rc::make_mut(a)
                 .as_slice_memory_order_mut()
                 .expect("column-major contiguous");
-            for (k, &i) in indices.iter().enumerate() {
-                data[i] = source[if source.len() == 1 { 0 } else { k }];
-            }
+            write_at(data, indices, &source)?;
             true
         }
         Tensor::Tracer(tr) if top_tag([values]).is_none() => {
@@ -177,14 +194,33 @@ fn write_in_place(target: &mut Tensor, indices: &[usize], values: &Tensor) -> Re
     })
 }
 
-fn check_scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<()> {
-    let len = target.len();
-    if let Some(&bad) = indices.iter().find(|&&i| i >= len) {
-        return Err(AdError::Bounds(format!(
-            "attempt to access {len}-element array at index [{}]",
-            bad + 1
-        )));
+/// `BoundsError` for the first of `indices` outside an array of `len` elements.
+fn check_bounds(len: usize, indices: &[usize]) -> Result<()> {
+    for part in limits::polled_chunks(indices) {
+        if let Some(&bad) = part?.iter().find(|&&i| i >= len) {
+            return Err(AdError::Bounds(format!(
+                "attempt to access {len}-element array at index [{}]",
+                bad + 1
+            )));
+        }
     }
+    Ok(())
+}
+
+/// Writes `source` (one element per position, or one for all) at the column-major positions
+/// `indices` of `data`.
+fn write_at(data: &mut [f64], indices: &[usize], source: &[f64]) -> Result<()> {
+    for (block, part) in limits::polled_chunks(indices).enumerate() {
+        for (k, &i) in part?.iter().enumerate() {
+            let k = block * limits::POLL_BLOCK + k;
+            data[i] = source[if source.len() == 1 { 0 } else { k }];
+        }
+    }
+    Ok(())
+}
+
+fn check_scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<()> {
+    check_bounds(target.len(), indices)?;
     if values.len() != indices.len() && values.len() != 1 {
         return Err(AdError::DimensionMismatch(format!(
             "tried to assign {} elements to {} destinations",
@@ -208,10 +244,7 @@ pub fn scatter(target: &Tensor, indices: &[usize], values: &Tensor) -> Result<Te
         }
         let shape = target.shape().to_vec();
         let mut data = target.to_col_major();
-        let source = values.to_col_major();
-        for (k, &i) in indices.iter().enumerate() {
-            data[i] = source[if source.len() == 1 { 0 } else { k }];
-        }
+        write_at(&mut data, indices, &values.to_col_major())?;
         return Ok(Tensor::from_col_major(&shape, data));
     };
     if crate::reverse::is_tape_tag([target, values], tag) {
@@ -363,6 +396,36 @@ fn concat_plain(parts: &[Tensor], dim: usize, out_shape: &[usize], rank: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    /// Every pass over the positions of a gather or scatter looks at the interrupt flag: a
+    /// pending interrupt stops each of them (5·10⁷ positions are seconds of such passes).
+    #[test]
+    fn each_pass_over_positions_answers_an_interrupt() {
+        let interrupt = Arc::new(AtomicBool::new(false));
+        limits::install(usize::MAX, interrupt.clone());
+        let interrupted = |pass: &dyn Fn() -> Result<()>| {
+            interrupt.store(true, Ordering::Relaxed);
+            matches!(pass(), Err(AdError::Interrupted))
+        };
+        let n = 3 * limits::POLL_BLOCK;
+        let data = vec![1.0; n];
+        let slice: Vec<usize> = (1..n).collect();
+        let reversed: Vec<usize> = (0..n).rev().collect();
+        let scattered: Vec<usize> = (0..n).map(|i| i * 7 % n).collect();
+        assert!(interrupted(&|| check_bounds(n, &slice)));
+        assert!(interrupted(&|| Run::of(&scattered).map(drop)));
+        for indices in [&slice, &reversed, &scattered] {
+            let run = Run::of(indices).unwrap();
+            assert!(interrupted(&|| run.copy(&data, indices).map(drop)));
+        }
+        assert!(interrupted(&|| write_at(&mut data.clone(), &slice, &[2.0])));
+        let x = Tensor::from_col_major(&[n], data.clone());
+        assert!(interrupted(&|| gather(&x, &slice, &[n - 1]).map(drop)));
+        interrupt.store(false, Ordering::Relaxed);
+        assert_eq!(gather(&x, &reversed, &[n]).unwrap().len(), n);
+    }
 
     #[test]
     fn hcat_and_vcat_of_columns() {
@@ -392,11 +455,13 @@ mod tests {
             let got = gather(&x, &indices, &[indices.len()]).unwrap();
             assert_eq!(got.to_col_major(), expected, "indices {indices:?}");
         }
-        assert!(matches!(Run::of(&[1, 2, 3, 4]), Run::Blocks(b) if b.len() == 1 && b[0] == (1..5)));
-        assert!(matches!(Run::of(&[4, 3, 2]), Run::Descending(r) if r == (2..5)));
-        assert!(matches!(Run::of(&[3, 4, 5, 0]), Run::Scattered));
+        assert!(
+            matches!(Run::of(&[1, 2, 3, 4]), Ok(Run::Blocks(b)) if b.len() == 1 && b[0] == (1..5))
+        );
+        assert!(matches!(Run::of(&[4, 3, 2]), Ok(Run::Descending(r)) if r == (2..5)));
+        assert!(matches!(Run::of(&[3, 4, 5, 0]), Ok(Run::Scattered)));
         let rotated: Vec<usize> = (0..8).map(|i| (i + 3) % 8).collect();
-        assert!(matches!(Run::of(&rotated), Run::Blocks(b) if b == [3..8, 0..3]));
+        assert!(matches!(Run::of(&rotated), Ok(Run::Blocks(b)) if b == [3..8, 0..3]));
     }
 
     #[test]

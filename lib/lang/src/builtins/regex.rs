@@ -70,6 +70,11 @@ thread_local! {
 /// The largest count PCRE accepts in a `{n}` or `{n,m}` quantifier.
 const MAX_REPEAT: u64 = 65535;
 
+/// The longest pattern accepted, in bytes. PCRE as Julia builds it addresses its compiled
+/// program with 16-bit offsets, so longer patterns are too large there as well; the regex
+/// engine would parse a pattern of 10⁷ characters for seconds before its size limit applies.
+const MAX_PATTERN_BYTES: usize = 1 << 16;
+
 /// The byte offset after a `{…}` quantifier of `pattern` whose count exceeds PCRE's limit, if
 /// there is one (escapes and character classes skipped). The regex engine would expand such a
 /// count into a program of millions of states before refusing it, without answering an
@@ -127,6 +132,12 @@ fn compile(pattern: &str, flags: &str) -> EvalResult {
 
 /// The regex, or the message of the `ArgumentError` that refuses it.
 fn build(pattern: &str, flags: &str) -> Result<Value, String> {
+    if pattern.len() > MAX_PATTERN_BYTES {
+        return Err(format!(
+            "invalid regex of {} bytes: regular expression is too large (at most {MAX_PATTERN_BYTES})",
+            pattern.len()
+        ));
+    }
     if let Some(offset) = oversized_quantifier(pattern) {
         return Err(format!("invalid regex r\"{pattern}\": number too big in {{}} quantifier at offset {offset} (at most {MAX_REPEAT})"));
     }

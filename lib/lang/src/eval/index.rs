@@ -17,7 +17,7 @@ use crate::value::iterate::elements;
 use crate::value::{Array, Range, Structure, Value};
 use difflab_ad::shared_sparse::IntoShared;
 use difflab_ad::tensor::unravel;
-use difflab_ad::{ops, Tensor};
+use difflab_ad::{limits, ops, Tensor};
 use difflab_syntax::{Expr, Name};
 use ndarray::ArrayD;
 use smallvec::SmallVec;
@@ -81,7 +81,7 @@ pub fn resolve(index: &Value, extent: usize) -> Result<IndexSpec, Flow> {
             format!("invalid index: {} of type Float64", crate::show::float(*x)),
         )),
         Value::Builtin(b) if b.name == ":" => Ok(IndexSpec::List(
-            difflab_ad::limits::collected(extent, |k| k)?,
+            limits::collected(extent, |k| k)?,
             vec![extent],
         )),
         Value::Range(r) => {
@@ -91,7 +91,7 @@ pub fn resolve(index: &Value, extent: usize) -> Result<IndexSpec, Flow> {
                 check(r.get(0) as i64)?;
                 check(r.last() as i64)?;
             }
-            let out = difflab_ad::limits::collected(r.len, |k| r.get(k) as usize - 1)?;
+            let out = limits::collected(r.len, |k| r.get(k) as usize - 1)?;
             Ok(IndexSpec::List(out, vec![r.len]))
         }
         Value::Array(a) => {
@@ -203,7 +203,7 @@ fn extent(shape: &[usize], n: usize, d: usize) -> usize {
 type Positions = (Vec<usize>, Option<Vec<usize>>);
 
 /// The [`Positions`] selected by `specs`, made with a look at the interrupt flag every
-/// [`WRITES_PER_CHECK`] positions (`x[:]` of 5·10⁷ numbers is two passes of 400 MB).
+/// [`limits::POLL_BLOCK`] positions (`x[:]` of 5·10⁷ numbers is two passes of 400 MB).
 fn positions(specs: &[IndexSpec], extents: &[usize]) -> Result<Positions, Flow> {
     let mut shape = Vec::new();
     let mut all_scalar = true;
@@ -223,8 +223,8 @@ fn positions(specs: &[IndexSpec], extents: &[usize]) -> Result<Positions, Flow> 
         for &p in ps {
             next.extend(out.iter().map(|&base| base + p * stride));
             since_check += out.len();
-            if since_check >= WRITES_PER_CHECK {
-                difflab_ad::limits::check()?;
+            if since_check >= limits::POLL_BLOCK {
+                limits::check()?;
                 since_check = 0;
             }
         }
@@ -783,8 +783,7 @@ pub(crate) fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Res
     if let (Tensor::Plain(_), Tensor::Plain(_)) = (&a.data, source) {
         return write_plain(a, Some(pos), source);
     }
-    let whole = pos.len() == a.data.len() && pos.iter().enumerate().all(|(j, &k)| j == k);
-    if whole && source.len() == pos.len() {
+    if source.len() == pos.len() && every_position_in_order(pos, a.data.len())? {
         // Every element replaced in order: nothing of the old contents (possibly numbers of a
         // finished differentiation or tracing) survives.
         a.data = ops::reshape(source, a.data.shape())?;
@@ -807,8 +806,20 @@ pub(crate) fn write_tensor(a: &mut Array, pos: &[usize], source: &Tensor) -> Res
     Ok(())
 }
 
-/// Elements written between two looks at the interrupt flag.
-const WRITES_PER_CHECK: usize = 1 << 16;
+/// Whether `pos` is every position of an array of `len` elements, in order (`x[:]`,
+/// `x[1:end]`).
+fn every_position_in_order(pos: &[usize], len: usize) -> Result<bool, Flow> {
+    if pos.len() != len {
+        return Ok(false);
+    }
+    for (block, part) in limits::polled_chunks(pos).enumerate() {
+        let start = block * limits::POLL_BLOCK;
+        if part?.iter().enumerate().any(|(j, &k)| start + j != k) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
 
 /// Writes a plain `source` (one value, or one per position) into a plain array at `pos`
 /// (column-major positions), or at every position in order when `pos` is `None`. Writes go in
@@ -825,16 +836,13 @@ fn write_plain(a: &mut Array, pos: Option<&[usize]>, source: &Tensor) -> Result<
         unreachable!("write_plain is called with a plain array")
     };
     let data = Rc::make_mut(data);
-    let everywhere =
-        |pos: &[usize]| pos.len() == data.len() && pos.iter().enumerate().all(|(j, &k)| j == k);
-    let pos = pos.filter(|pos| !everywhere(pos));
-    let Some(pos) = pos else {
-        return write_in_order(data, &values);
+    let pos = match pos {
+        Some(pos) if !every_position_in_order(pos, data.len())? => pos,
+        _ => return write_in_order(data, &values),
     };
-    for (block, positions) in pos.chunks(WRITES_PER_CHECK).enumerate() {
-        difflab_ad::limits::check()?;
-        for (j, &k) in positions.iter().enumerate() {
-            let j = block * WRITES_PER_CHECK + j;
+    for (block, positions) in limits::polled_chunks(pos).enumerate() {
+        for (j, &k) in positions?.iter().enumerate() {
+            let j = block * limits::POLL_BLOCK + j;
             set_linear(data, k, values[if values.len() == 1 { 0 } else { j }]);
         }
     }
@@ -845,8 +853,8 @@ fn write_plain(a: &mut Array, pos: Option<&[usize]>, source: &Tensor) -> Result<
 fn write_in_order(data: &mut ArrayD<f64>, values: &[f64]) -> Result<(), Flow> {
     if let [x] = values {
         if let Some(memory) = data.as_slice_memory_order_mut() {
-            for block in memory.chunks_mut(WRITES_PER_CHECK) {
-                difflab_ad::limits::check()?;
+            for block in memory.chunks_mut(limits::POLL_BLOCK) {
+                limits::check()?;
                 block.fill(*x);
             }
             return Ok(());
@@ -856,17 +864,17 @@ fn write_in_order(data: &mut ArrayD<f64>, values: &[f64]) -> Result<(), Flow> {
     let mut in_order = data.view_mut().reversed_axes();
     if let Some(memory) = in_order.as_slice_mut() {
         for (block, source) in memory
-            .chunks_mut(WRITES_PER_CHECK)
-            .zip(values.chunks(WRITES_PER_CHECK))
+            .chunks_mut(limits::POLL_BLOCK)
+            .zip(values.chunks(limits::POLL_BLOCK))
         {
-            difflab_ad::limits::check()?;
+            limits::check()?;
             block.copy_from_slice(source);
         }
         return Ok(());
     }
     for (j, element) in in_order.iter_mut().enumerate() {
-        if j % WRITES_PER_CHECK == 0 {
-            difflab_ad::limits::check()?;
+        if j % limits::POLL_BLOCK == 0 {
+            limits::check()?;
         }
         *element = values[if values.len() == 1 { 0 } else { j }];
     }

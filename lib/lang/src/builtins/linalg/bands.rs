@@ -3,7 +3,7 @@
 //! the bands of a matrix, kept with a mask. Both are array operations, so every number kind
 //! differentiates through them.
 
-use super::construct::{diagm, weighted};
+use super::construct::{diagm, uplo_is_upper, weighted};
 use super::*;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
@@ -47,21 +47,6 @@ fn banded(interp: &mut Interp, name: &str, n: usize, diagonals: &[(i64, &Value)]
     diagm(interp, Args::positional(pos))
 }
 
-/// `uplo` as LinearAlgebra takes it: `:U` is true, `:L` false.
-fn upper(v: &Value, name: &str) -> Result<bool, Flow> {
-    match v {
-        Value::Symbol(s) if s.as_str() == "U" => Ok(true),
-        Value::Symbol(s) if s.as_str() == "L" => Ok(false),
-        other => Err(fail(
-            ErrorKind::ArgumentError,
-            format!(
-                "{name}: uplo argument must be either :U (upper) or :L (lower), got {}",
-                crate::display::repr(other)
-            ),
-        )),
-    }
-}
-
 /// The entries of square matrix `a` whose offset `j - i` satisfies `keep`, the others zero.
 fn band_of(interp: &mut Interp, a: &Value, name: &str, keep: impl Fn(i64) -> bool) -> EvalResult {
     let (t, eltype) = matrix_tensor(interp, a, name)?;
@@ -82,11 +67,11 @@ fn bidiagonal_(interp: &mut Interp, args: Args) -> EvalResult {
     match args.pos.as_slice() {
         [dv, ev, uplo] => {
             let n = vector_length(dv, NAME)?;
-            let k = if upper(uplo, NAME)? { 1 } else { -1 };
+            let k = if uplo_is_upper(uplo, NAME)? { 1 } else { -1 };
             banded(interp, NAME, n, &[(0, dv), (k, ev)])
         }
         [a, uplo] => {
-            let up = upper(uplo, NAME)?;
+            let up = uplo_is_upper(uplo, NAME)?;
             band_of(interp, a, NAME, |d| d == 0 || d == if up { 1 } else { -1 })
         }
         _ => Err(fail(

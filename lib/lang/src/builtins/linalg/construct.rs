@@ -5,7 +5,7 @@
 use super::*;
 use crate::builtins::Args;
 use crate::error::ErrorKind;
-use crate::error::{fail, EvalResult};
+use crate::error::{fail, EvalResult, Flow};
 use crate::eval::Interp;
 use crate::show::ElType;
 use crate::value::convert::{from_tensor, operand};
@@ -296,21 +296,31 @@ fn hermitian_(interp: &mut Interp, args: Args) -> EvalResult {
     symmetric_from_triangle(interp, args, "Hermitian")
 }
 
+/// `uplo` as LinearAlgebra takes it: `:U` is true, `:L` false, another symbol an
+/// `ArgumentError`, and anything else has no method.
+pub(super) fn uplo_is_upper(v: &Value, name: &str) -> Result<bool, Flow> {
+    match v {
+        Value::Symbol(s) if s.as_str() == "U" => Ok(true),
+        Value::Symbol(s) if s.as_str() == "L" => Ok(false),
+        Value::Symbol(_) => Err(fail(
+            ErrorKind::ArgumentError,
+            "uplo argument must be either :U (upper) or :L (lower)",
+        )),
+        other => Err(fail(
+            ErrorKind::MethodError,
+            format!(
+                "no method matching {name}(…, ::{}) (uplo is :U or :L)",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
 fn symmetric_from_triangle(interp: &mut Interp, args: Args, name: &str) -> EvalResult {
     args.arity(name, 1, 2)?;
     let upper = match args.pos.get(1) {
         None => true,
-        Some(Value::Symbol(s)) if s.as_str() == "U" => true,
-        Some(Value::Symbol(s)) if s.as_str() == "L" => false,
-        Some(other) => {
-            return Err(fail(
-                ErrorKind::ArgumentError,
-                format!(
-                    "uplo argument must be either :U (upper) or :L (lower), got {}",
-                    crate::display::repr(other)
-                ),
-            ))
-        }
+        Some(uplo) => uplo_is_upper(uplo, name)?,
     };
     // Entry (i, j) comes from (min, max) for the upper triangle, (max, min) for the lower.
     let source = |i: usize, j: usize| {
@@ -333,20 +343,9 @@ fn symmetric_from_triangle(interp: &mut Interp, args: Args, name: &str) -> EvalR
     };
     if let Value::Sparse(s) = &args.pos[0] {
         let s = s.borrow();
-        let n = square(s.matrix.rows(), s.matrix.cols())?;
-        let mut tri = sprs::TriMat::new((n, n));
-        for (x, (i, j)) in s.matrix.iter() {
-            if (i, j) == source(i, j) {
-                tri.add_triplet(i, j, *x);
-                if i != j {
-                    tri.add_triplet(j, i, *x);
-                }
-            }
-        }
-        return Ok(crate::builtins::sparse::sparse_value(
-            tri.to_csc(),
-            s.eltype,
-        ));
+        square(s.matrix.rows(), s.matrix.cols())?;
+        let symmetric = crate::builtins::sparse::mirrored_triangle(s.matrix.view(), upper)?;
+        return Ok(crate::builtins::sparse::sparse_value(symmetric, s.eltype));
     }
     let (t, eltype) = matrix_tensor(interp, &args.pos[0], name)?;
     let [m, n] = *t.shape() else {

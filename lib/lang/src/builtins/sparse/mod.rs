@@ -457,6 +457,60 @@ fn transposed(a: CsMatView<f64>) -> Result<CsMat<f64>, Flow> {
     Ok(CsMat::new_csc((n, m), starts, rows, values))
 }
 
+/// The symmetric matrix made of one triangle of the square CSC matrix `a` (with its diagonal:
+/// the upper one when `upper`), mirrored: `Symmetric(S, uplo)`. Each column of the result is
+/// the triangle's own entries of that column and the entries mirrored into it, the part with
+/// the smaller rows first, so both are written in order without sorting.
+pub fn mirrored_triangle(a: CsMatView<f64>, upper: bool) -> Result<CsMat<f64>, Flow> {
+    let n = a.cols();
+    let in_triangle = |i: usize, j: usize| if upper { i <= j } else { i >= j };
+    let mut since_check = 0;
+    let mut poll = |entries: usize| -> Result<(), Flow> {
+        since_check += entries + 1;
+        if since_check >= TRANSPOSE_CHECK_EVERY {
+            difflab_ad::limits::check()?;
+            since_check = 0;
+        }
+        Ok(())
+    };
+    let mut own = difflab_ad::limits::filled(0_usize, n)?;
+    let mut mirrored = difflab_ad::limits::filled(0_usize, n)?;
+    for (j, column) in a.outer_iterator().enumerate() {
+        poll(column.nnz())?;
+        for (i, _) in column.iter().filter(|&(i, _)| in_triangle(i, j)) {
+            own[j] += 1;
+            if i != j {
+                mirrored[i] += 1;
+            }
+        }
+    }
+    let mut indptr = Vec::with_capacity(n + 1);
+    indptr.push(0);
+    for c in 0..n {
+        indptr.push(indptr[c] + own[c] + mirrored[c]);
+    }
+    let (mut next_own, mut next_mirrored): (Vec<usize>, Vec<usize>) = (0..n)
+        .map(|c| match upper {
+            true => (indptr[c], indptr[c] + own[c]),
+            false => (indptr[c] + mirrored[c], indptr[c]),
+        })
+        .unzip();
+    let mut rows = difflab_ad::limits::filled(0_usize, indptr[n])?;
+    let mut values = difflab_ad::limits::filled(0.0, indptr[n])?;
+    for (j, column) in a.outer_iterator().enumerate() {
+        poll(column.nnz())?;
+        for (i, &x) in column.iter().filter(|&(i, _)| in_triangle(i, j)) {
+            (rows[next_own[j]], values[next_own[j]]) = (i, x);
+            next_own[j] += 1;
+            if i != j {
+                (rows[next_mirrored[i]], values[next_mirrored[i]]) = (j, x);
+                next_mirrored[i] += 1;
+            }
+        }
+    }
+    Ok(CsMat::new_csc((n, n), indptr, rows, values))
+}
+
 /// The plain numbers of a dense matrix or vector (a column) as a sparse matrix.
 pub fn sparse_of_dense(v: &Value, name: &str) -> Result<(CsMat<f64>, ElType), Flow> {
     let o = operand(v)?.ok_or_else(|| {
