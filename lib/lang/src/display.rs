@@ -23,6 +23,17 @@ pub fn repr(v: &Value) -> String {
     printer.out
 }
 
+/// The [`repr`] of each of `items` in order, stopping early when an interrupt is requested:
+/// the elements of a `Dict` or `Set` of millions of entries are otherwise formatted one by one
+/// for a second after formatting gave up (the caller raises the interrupt before using them).
+pub fn reprs<'a>(items: impl IntoIterator<Item = &'a Value>) -> Vec<String> {
+    items
+        .into_iter()
+        .take_while(|_| !difflab_ad::limits::interrupt_requested())
+        .map(repr)
+        .collect()
+}
+
 /// A user value: the text of its `show` method when it has one, else Julia's default
 /// `Name(field1, field2)`.
 fn struct_repr(s: &crate::types::StructValue) -> String {

@@ -511,22 +511,18 @@ fn axes_(_: &mut Interp, args: Args) -> EvalResult {
     Ok(Value::tuple(shape.into_iter().map(axis).collect()))
 }
 
-fn enumerate_(_: &mut Interp, args: Args) -> EvalResult {
+fn enumerate_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("enumerate", 1, 1)?;
     if super::iterators::as_lazy(&args.pos[0]).is_some() {
         return Ok(super::iterators::lazy_enumerate(args.pos[0].clone()));
     }
     let items = elements(&args.pos[0])?;
-    Ok(Value::list(
-        items
-            .into_iter()
-            .enumerate()
-            .map(|(k, v)| Value::tuple(vec![Value::Int(k as i64 + 1), v]))
-            .collect(),
-    ))
+    tuples(interp, items.len(), |k| {
+        vec![Value::Int(k as i64 + 1), items[k].clone()]
+    })
 }
 
-fn zip_(_: &mut Interp, args: Args) -> EvalResult {
+fn zip_(interp: &mut Interp, args: Args) -> EvalResult {
     if args
         .pos
         .iter()
@@ -536,11 +532,21 @@ fn zip_(_: &mut Interp, args: Args) -> EvalResult {
     }
     let columns: Vec<Vec<Value>> = args.pos.iter().map(elements).collect::<Result<_, _>>()?;
     let n = columns.iter().map(Vec::len).min().unwrap_or(0);
-    Ok(Value::list(
-        (0..n)
-            .map(|k| Value::tuple(columns.iter().map(|c| c[k].clone()).collect()))
-            .collect(),
-    ))
+    tuples(interp, n, |k| {
+        columns.iter().map(|c| c[k].clone()).collect()
+    })
+}
+
+/// The vector of the `n` tuples `tuple(0)`, `tuple(1)`, …, made with a look at the interrupt
+/// flag every few thousand (one tuple per element of 10⁷ numbers takes seconds).
+fn tuples(interp: &Interp, n: usize, tuple: impl Fn(usize) -> Vec<Value>) -> EvalResult {
+    let mut poll = interp.poll();
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        poll.tick()?;
+        out.push(Value::tuple(tuple(k)));
+    }
+    Ok(Value::list(out))
 }
 
 /// Gathers positions of a vector-like value, keeping its element type.

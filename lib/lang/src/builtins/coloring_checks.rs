@@ -174,7 +174,8 @@ fn group_by_color_(interp: &mut Interp, args: Args) -> EvalResult {
     args.arity("group_by_color", 1, 1)?;
     let colors = colors(&args.pos[0], "group_by_color")?;
     let count = colors.iter().copied().max().unwrap_or(0);
-    interp.check_alloc(count)?;
+    // Each group becomes a vector value of its own, a few hundred bytes even when empty.
+    interp.check_bytes((count as u64).saturating_mul(256), "the groups")?;
     let mut groups = vec![Vec::new(); count];
     for (position, &color) in colors.iter().enumerate() {
         if color > 0 {
@@ -184,6 +185,7 @@ fn group_by_color_(interp: &mut Interp, args: Args) -> EvalResult {
     let groups = groups
         .into_iter()
         .map(|group| {
+            interp.check_interrupt()?;
             let n = group.len();
             crate::eval::collections::collect_values(interp, group, &[n])
         })

@@ -94,9 +94,10 @@ impl Object for Dict {
             return format!("{}()", self.header());
         }
         let n = entries.len();
-        let shown: Vec<(String, String)> = entries
-            .iter()
-            .map(|(k, v)| (crate::display::repr(k), crate::display::repr(v)))
+        let keys = crate::display::reprs(entries.iter().map(|(k, _)| k));
+        let shown: Vec<(String, String)> = keys
+            .into_iter()
+            .zip(crate::display::reprs(entries.iter().map(|(_, v)| v)))
             .collect();
         let width = shown
             .iter()
@@ -116,10 +117,13 @@ impl Object for Dict {
     }
 
     fn repr(&self) -> String {
-        let items: Vec<String> = self
-            .pairs()
+        let entries = self.pairs();
+        let keys = crate::display::reprs(entries.iter().map(|(k, _)| k));
+        let values = crate::display::reprs(entries.iter().map(|(_, v)| v));
+        let items: Vec<String> = keys
             .iter()
-            .map(|(k, v)| format!("{} => {}", crate::display::repr(k), crate::display::repr(v)))
+            .zip(&values)
+            .map(|(k, v)| format!("{k} => {v}"))
             .collect();
         format!("Dict({})", items.join(", "))
     }

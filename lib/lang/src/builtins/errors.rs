@@ -37,17 +37,52 @@ pub fn raise(v: &Value) -> Flow {
 }
 
 fn make(kind: ErrorKind, args: &Args) -> EvalResult {
+    use ErrorKind::*;
     let message = match (kind, args.pos.as_slice()) {
-        (ErrorKind::DomainError, [x, msg]) => {
+        // Exceptions that hold a message take a string, as their Julia types' fields do (other
+        // values are not formatted into one: a matrix would make megabytes of text).
+        (
+            ArgumentError | DimensionMismatch | ErrorException | AssertionError | OverflowError,
+            [msg],
+        ) => match msg {
+            Value::Str(text) => text.to_string(),
+            other => {
+                return Err(fail(
+                    MethodError,
+                    format!(
+                        "Cannot `convert` an object of type {} to an object of type AbstractString",
+                        other.type_name()
+                    ),
+                ))
+            }
+        },
+        (DimensionMismatch | AssertionError, []) => String::new(),
+        (DomainError, [x, msg]) => {
             format!("with {}:\n{}", crate::display::repr(x), print_string(msg))
         }
-        (ErrorKind::DomainError, [x]) => format!("with {}", crate::display::repr(x)),
-        (ErrorKind::KeyError, [key]) => format!("key {} not found", crate::display::repr(key)),
-        (ErrorKind::UndefVarError, [Value::Symbol(s)]) => format!("`{s}` not defined"),
-        (ErrorKind::UndefKeywordError, [Value::Symbol(s)]) => {
+        (DomainError, [x]) => format!("with {}", crate::display::repr(x)),
+        (BoundsError, []) => String::new(),
+        (BoundsError, [a]) => format!("attempt to access {}", super::io::summary_text(a)),
+        (BoundsError, [a, index]) => {
+            let at = match index {
+                Value::Tuple(parts) => parts
+                    .iter()
+                    .map(crate::display::repr)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                one => crate::display::repr(one),
+            };
+            format!(
+                "attempt to access {} at index [{at}]",
+                super::io::summary_text(a)
+            )
+        }
+        (KeyError, [key]) => format!("key {} not found", crate::display::repr(key)),
+        (UndefVarError, [Value::Symbol(s)]) => format!("`{s}` not defined"),
+        (UndefKeywordError, [Value::Symbol(s)]) => {
             format!("keyword argument `{s}` not assigned")
         }
-        (ErrorKind::UndefRefError, []) => "access to undefined reference".into(),
+        (UndefRefError, []) => "access to undefined reference".into(),
         (_, parts) => parts.iter().map(print_string).collect(),
     };
     Ok(Value::Exception(Rc::new(LangError::new(kind, message))))

@@ -292,13 +292,17 @@ fn repr_(interp: &mut Interp, args: Args) -> EvalResult {
 /// (`2-element Vector{Float64}`), the header of a `Dict` or `Set` display, the type otherwise.
 fn summary_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("summary", 1, 1)?;
-    let x = &args.pos[0];
+    Ok(Value::str(summary_text(&args.pos[0])))
+}
+
+/// The text of `summary(x)`.
+pub(crate) fn summary_text(x: &Value) -> String {
     let type_name = x.type_name();
     let is_array = matches!(
         x,
         Value::Array(_) | Value::Range(_) | Value::List(_) | Value::Sparse(_)
     );
-    let text = match super::arrays::shape_of_value(x) {
+    match super::arrays::shape_of_value(x) {
         Some(shape) if is_array => format!("{} {type_name}", crate::show::dims_string(&shape)),
         _ => match x {
             Value::Object(o) if o.elements().is_some() => {
@@ -308,8 +312,7 @@ fn summary_(_: &mut Interp, args: Args) -> EvalResult {
             }
             _ => type_name,
         },
-    };
-    Ok(Value::str(text))
+    }
 }
 
 fn include_(interp: &mut Interp, args: Args) -> EvalResult {

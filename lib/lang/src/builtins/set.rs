@@ -140,8 +140,9 @@ impl Object for ValueSet {
             self.type_name(),
             if n == 1 { "" } else { "s" }
         );
-        for x in &items {
-            out.push_str(&format!("\n  {}", crate::display::repr(x)));
+        for x in crate::display::reprs(&items) {
+            out.push_str("\n  ");
+            out.push_str(&x);
         }
         out
     }
@@ -151,7 +152,7 @@ impl Object for ValueSet {
         if items.is_empty() {
             return format!("{}()", self.type_name());
         }
-        let shown: Vec<String> = items.iter().map(crate::display::repr).collect();
+        let shown = crate::display::reprs(&items);
         // `Set([1, 2])` when the elements alone give the element type, `Set{Any}([1, "a"])`
         // otherwise, as Julia prints them.
         if items.iter().all(|x| Type::of(x) == self.eltype) {

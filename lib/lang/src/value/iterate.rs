@@ -61,7 +61,21 @@ pub fn elements(v: &Value) -> Result<Vec<Value>, Flow> {
             &format!("the {} elements of a range", r.len),
         )?;
     }
-    Ok(iterate(v)?.collect())
+    let mut out = Vec::new();
+    for (k, x) in iterate(v)?.enumerate() {
+        if k % difflab_ad::limits::POLL_BLOCK == 0 {
+            difflab_ad::limits::check()?;
+        }
+        out.push(x);
+    }
+    Ok(out)
+}
+
+fn not_iterable(v: &Value) -> Flow {
+    fail(
+        ErrorKind::MethodError,
+        format!("no method matching iterate(::{})", v.type_name()),
+    )
 }
 
 /// An iterator over `v`.
@@ -82,13 +96,11 @@ pub fn iterate(v: &Value) -> Result<ValueIter, Flow> {
         Value::Struct(s) if s.is_pair() => s.fields.borrow().clone(),
         Value::Str(s) => s.chars().map(Value::Char).collect(),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Real(_) => vec![v.clone()],
-        Value::Object(o) if o.elements().is_some() => o.elements().unwrap_or_default(),
-        other => {
-            return Err(fail(
-                ErrorKind::MethodError,
-                format!("no method matching iterate(::{})", other.type_name()),
-            ))
-        }
+        Value::Object(o) => match o.elements() {
+            Some(items) => items,
+            None => return Err(not_iterable(v)),
+        },
+        other => return Err(not_iterable(other)),
     };
     Ok(ValueIter::Items(items.into_iter()))
 }
