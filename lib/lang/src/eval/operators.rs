@@ -227,6 +227,21 @@ impl Interp {
             drop((x, y));
             return crate::builtins::linalg::matrix_power(self, a, b);
         }
+        if !dotted && matches!(op, BinOp::Add | BinOp::Sub) && x.scalar != y.scalar {
+            // Julia has no `+` of an array and a number: adding to every element is `.+`.
+            let (word, symbol) = match op {
+                BinOp::Add => ("addition", "+"),
+                _ => ("subtraction", "-"),
+            };
+            return Err(fail(
+                ErrorKind::MethodError,
+                format!(
+                    "no method matching {symbol}(::{}, ::{})\nFor element-wise {word}, use broadcasting with dot syntax: array .{symbol} scalar",
+                    a.type_name(),
+                    b.type_name()
+                ),
+            ));
+        }
         if dotted || x.scalar || y.scalar {
             return elementwise(op, &x, &y);
         }
