@@ -177,6 +177,20 @@ pub fn polled_chunks<T>(items: &[T]) -> impl Iterator<Item = Result<&[T]>> {
         .map(|block| check().map(|()| block))
 }
 
+/// The items of `iter` in a vector, with a [`check`] every [`POLL_BLOCK`] items: listing
+/// the 10⁷ characters of a string or elements of a collection is otherwise too long to leave an
+/// interrupt waiting.
+pub fn polled_collect<T>(iter: impl Iterator<Item = T>) -> Result<Vec<T>> {
+    let mut out = Vec::with_capacity(iter.size_hint().0);
+    for (k, item) in iter.enumerate() {
+        if k % POLL_BLOCK == 0 {
+            check()?;
+        }
+        out.push(item);
+    }
+    Ok(out)
+}
+
 /// `n` copies of `value`, made as [`collected`] makes its elements.
 pub fn filled<T: Clone>(value: T, n: usize) -> Result<Vec<T>> {
     collected(n, |_| value.clone())

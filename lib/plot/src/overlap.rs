@@ -52,10 +52,12 @@ fn coincide(
             u.is_finite() == v.is_finite()
         }
     };
+    // Ordinates first: the columns of one matrix share their abscissas, so comparing those
+    // first made `plot(A)` of 2000 columns 4·10⁹ comparisons.
     !a.0.is_empty()
         && a.0.len() == b.0.len()
-        && a.0.iter().zip(&b.0).all(|(&u, &v)| close(u, v, x_span))
         && a.1.iter().zip(&b.1).all(|(&u, &v)| close(u, v, y_span))
+        && a.0.iter().zip(&b.0).all(|(&u, &v)| close(u, v, x_span))
 }
 
 /// The span of the finite values of `values` (0 when there are none).

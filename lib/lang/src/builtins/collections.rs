@@ -10,7 +10,7 @@ use crate::value::Value;
 use difflab_syntax::Name;
 
 /// `item in collection`.
-pub fn contains(_: &mut Interp, collection: &Value, item: &Value) -> EvalResult {
+pub fn contains(interp: &mut Interp, collection: &Value, item: &Value) -> EvalResult {
     if let (Value::Range(r), Some(x)) = (collection, super::to_float(item, "in").ok()) {
         let k = (x - r.start) / r.step;
         return Ok(Value::Bool(
@@ -21,7 +21,14 @@ pub fn contains(_: &mut Interp, collection: &Value, item: &Value) -> EvalResult 
         return Ok(Value::Bool(set.contains(item)));
     }
     let items = elements(collection)?;
-    Ok(Value::Bool(items.iter().any(|v| values_equal(v, item))))
+    let mut poll = interp.poll();
+    for v in &items {
+        poll.tick()?;
+        if values_equal(v, item) {
+            return Ok(Value::Bool(true));
+        }
+    }
+    Ok(Value::Bool(false))
 }
 
 /// `f(x)` of a function of two arguments that Julia curries: `Base.Fix2(f, x)`.

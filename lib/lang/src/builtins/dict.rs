@@ -117,15 +117,21 @@ impl Object for Dict {
     }
 
     fn repr(&self) -> String {
-        let entries = self.pairs();
-        let keys = crate::display::reprs(entries.iter().map(|(k, _)| k));
-        let values = crate::display::reprs(entries.iter().map(|(_, v)| v));
-        let items: Vec<String> = keys
-            .iter()
-            .zip(&values)
-            .map(|(k, v)| format!("{k} => {v}"))
-            .collect();
-        format!("Dict({})", items.join(", "))
+        // Written into one text, so that an interrupt leaves no million pieces to free.
+        let mut out = String::from("Dict(");
+        for (k, (key, value)) in self.pairs().iter().enumerate() {
+            if difflab_ad::limits::interrupt_requested() {
+                return String::new();
+            }
+            if k > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&crate::display::repr(key));
+            out.push_str(" => ");
+            out.push_str(&crate::display::repr(value));
+        }
+        out.push(')');
+        out
     }
 
     /// Julia's `==` of dictionaries: the same keys, with `==` values under each.
@@ -410,12 +416,17 @@ fn pairs_(interp: &mut Interp, args: Args) -> EvalResult {
             .iter()
             .map(|(k, v)| Value::pair(Value::Symbol(*k), v.clone()))
             .collect(),
-        other => interp
-            .elements_of(other)?
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| Value::pair(Value::Int(i as i64 + 1), v))
-            .collect(),
+        other => {
+            // A pair per element (10⁷ of them take seconds): made with looks at the flag.
+            let mut poll = interp.poll();
+            let items = interp.elements_of(other)?;
+            let mut pairs = Vec::with_capacity(items.len());
+            for (i, v) in items.into_iter().enumerate() {
+                poll.tick()?;
+                pairs.push(Value::pair(Value::Int(i as i64 + 1), v));
+            }
+            pairs
+        }
     };
     Ok(Value::list(pairs))
 }

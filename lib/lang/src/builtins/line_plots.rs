@@ -93,21 +93,23 @@ fn series_of(
     first: usize,
     name: &str,
 ) -> Result<Vec<Series>, Flow> {
-    let (xs, columns): (Option<Vec<f64>>, Vec<Vec<f64>>) = match pos {
+    // The abscissas: none (1, 2, …), one vector for every column, or a column of x per
+    // column of y (`plot(X, Y)` of two matrices, as Plots pairs them).
+    let (xs, columns): (Vec<Vec<f64>>, Vec<Vec<f64>>) = match pos {
         [f, a, b] if is_function(f) => {
             let (a, b) = (super::to_float(a, name)?, super::to_float(b, name)?);
             let step = (b - a) / (FUNCTION_SAMPLES - 1) as f64;
             let xs: Vec<f64> = (0..FUNCTION_SAMPLES).map(|k| a + step * k as f64).collect();
             let ys = sampled(interp, f, &xs, name)?;
-            (Some(xs), vec![ys])
+            (vec![xs], vec![ys])
         }
         [f, points] if is_function(f) => {
             let xs = floats(points, name)?;
             let ys = sampled(interp, f, &xs, name)?;
-            (Some(xs), vec![ys])
+            (vec![xs], vec![ys])
         }
-        [y] => (None, columns_of(y, name)?),
-        [x, y] => (Some(floats(x, name)?), columns_of(y, name)?),
+        [y] => (Vec::new(), columns_of(y, name)?),
+        [x, y] => (columns_of(x, name)?, columns_of(y, name)?),
         _ => {
             return Err(fail(
                 ErrorKind::MethodError,
@@ -123,18 +125,45 @@ fn series_of(
             .collect(),
         _ => Vec::new(),
     };
+    let label = |c: usize| {
+        labels
+            .get(c)
+            .cloned()
+            .unwrap_or_else(|| format!("y{}", first + c + 1))
+    };
+    // Lengths are checked before the abscissas are copied into each series (a 2000 × 2000
+    // matrix as x is 4·10⁶ numbers per column of y).
+    if xs.len() > 1 && xs.len() != columns.len() {
+        return Err(fail(
+            ErrorKind::DimensionMismatch,
+            format!(
+                "{name}: x has {} columns and y has {}",
+                xs.len(),
+                columns.len()
+            ),
+        ));
+    }
+    for (c, ys) in columns.iter().enumerate() {
+        let x = xs.get(c).or(xs.first());
+        if let Some(x) = x.filter(|x| x.len() != ys.len()) {
+            return Err(super::plots::plot_error(
+                difflab_plot::PlotError::MismatchedLengths {
+                    what: format!("xs and ys of series {:?}", label(c)),
+                    expected: x.len(),
+                    found: ys.len(),
+                },
+            ));
+        }
+    }
     Ok(columns
         .into_iter()
         .enumerate()
         .map(|(c, ys)| {
-            let label = labels
-                .get(c)
-                .cloned()
-                .unwrap_or_else(|| format!("y{}", first + c + 1));
-            let xs = xs
-                .clone()
-                .unwrap_or_else(|| (1..=ys.len()).map(|k| k as f64).collect());
-            Series::new(label, xs, ys)
+            let xs = match xs.get(c).or(xs.first()) {
+                Some(x) => x.clone(),
+                None => (1..=ys.len()).map(|k| k as f64).collect(),
+            };
+            Series::new(label(c), xs, ys)
         })
         .collect())
 }

@@ -179,13 +179,28 @@ fn join_(interp: &mut Interp, args: Args) -> EvalResult {
     let sep = args.pos.get(1).map(print_string).unwrap_or_default();
     let last = args.pos.get(2).map_or_else(|| sep.clone(), print_string);
     let mut joined = String::new();
+    let mut poll = interp.poll();
     for (k, item) in items.iter().enumerate() {
+        poll.tick()?;
         if k > 0 {
-            joined.push_str(if k + 1 == items.len() { &last } else { &sep });
+            push_checked(&mut joined, if k + 1 == items.len() { &last } else { &sep })?;
         }
-        joined.push_str(&print_string(item));
+        push_checked(&mut joined, &print_string(item))?;
     }
     Ok(Value::str(joined))
+}
+
+/// Appends `piece` to `text`, refusing with `OutOfMemoryError` a growth beyond the memory
+/// limit before it is allocated (`join(A, A)` repeats a matrix's text millions of times).
+fn push_checked(text: &mut String, piece: &str) -> Result<(), Flow> {
+    let needed = text.len().saturating_add(piece.len());
+    if needed > text.capacity() {
+        let grown = needed.max(text.capacity().saturating_mul(2));
+        difflab_ad::limits::reserve(grown as u64, &format!("a string of {grown} bytes"))?;
+        text.reserve(grown - text.len());
+    }
+    text.push_str(piece);
+    Ok(())
 }
 
 fn replace_(interp: &mut Interp, args: Args) -> EvalResult {
@@ -414,4 +429,23 @@ crate::builtins! {
     "chomp" => chomp_, false, "    chomp(s)\n\nThe string without one trailing newline.\n\n```\njulia> chomp(\"line\\n\")\n\"line\"\n```";
     "parse" => parse_, false, "    parse(T, s)\n\nThe number written in `s`, as type `T`.\n\n```\njulia> parse(Float64, \"2.5\")\n2.5\n```";
     "Symbol" => symbol_, false, "    Symbol(s)\n\nThe symbol with the given name.\n\n```\njulia> Symbol(\"central\")\n:central\n```";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_checked;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    /// A joined text stops growing at the memory limit with an error, never by aborting.
+    #[test]
+    fn a_joined_text_grows_within_the_memory_limit() {
+        let limit = 1 << 20;
+        difflab_ad::limits::install(limit, Arc::new(AtomicBool::new(false)));
+        let piece = "x".repeat(1000);
+        let mut text = String::new();
+        let appended = (0..10_000).take_while(|_| push_checked(&mut text, &piece).is_ok());
+        assert!(appended.count() < 10_000);
+        assert!(text.capacity() <= limit && text.len() > limit / 4);
+    }
 }

@@ -50,6 +50,16 @@ impl Iterator for ValueIter {
             ValueIter::Protocol { .. } | ValueIter::Lazy(_) => None,
         }
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            // No lower bound: collecting must not reserve 10¹² slots at once before the
+            // memory checks of whoever walks the range.
+            ValueIter::Range { range, next } => (0, Some(range.len.saturating_sub(*next))),
+            ValueIter::Items(items) => items.size_hint(),
+            ValueIter::Protocol { .. } | ValueIter::Lazy(_) => (0, Some(0)),
+        }
+    }
 }
 
 /// The elements of `v` as values, in iteration order; a range's are refused with
@@ -61,14 +71,7 @@ pub fn elements(v: &Value) -> Result<Vec<Value>, Flow> {
             &format!("the {} elements of a range", r.len),
         )?;
     }
-    let mut out = Vec::new();
-    for (k, x) in iterate(v)?.enumerate() {
-        if k % difflab_ad::limits::POLL_BLOCK == 0 {
-            difflab_ad::limits::check()?;
-        }
-        out.push(x);
-    }
-    Ok(out)
+    Ok(difflab_ad::limits::polled_collect(iterate(v)?)?)
 }
 
 fn not_iterable(v: &Value) -> Flow {
@@ -94,7 +97,7 @@ pub fn iterate(v: &Value) -> Result<ValueIter, Flow> {
         Value::Tuple(items) => items.to_vec(),
         Value::NamedTuple(items) => items.iter().map(|(_, v)| v.clone()).collect(),
         Value::Struct(s) if s.is_pair() => s.fields.borrow().clone(),
-        Value::Str(s) => s.chars().map(Value::Char).collect(),
+        Value::Str(s) => difflab_ad::limits::polled_collect(s.chars().map(Value::Char))?,
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Real(_) => vec![v.clone()],
         Value::Object(o) => match o.elements() {
             Some(items) => items,

@@ -171,11 +171,10 @@ fn kron_(interp: &mut Interp, args: Args) -> EvalResult {
     Ok(from_tensor(out, eltype, false))
 }
 
-fn identity_(interp: &mut Interp, args: Args) -> EvalResult {
+fn identity_(_: &mut Interp, args: Args) -> EvalResult {
     args.arity("I", 1, 1)?;
     let n = crate::builtins::to_size(&args.pos[0], "I")?;
-    interp.check_alloc(n.saturating_mul(n))?;
-    let matrix = from_tensor(identity(n), ElType::Bool, false);
+    let matrix = from_tensor(identity(n)?, ElType::Bool, false);
     Ok(super::diagonal::marked(matrix))
 }
 

@@ -193,7 +193,7 @@ pub(crate) fn pinv_tensor(t: &Tensor) -> AdResult<Tensor> {
     let (m, n) = matrix_size(&a)?;
     Ok(if a.is_plain() {
         let map = least_squares(m, n, &col_major_slice(a.primal()))?;
-        apply_linear(&map, &identity(m), false)?
+        apply_linear(&map, &identity(m)?, false)?
     } else if m == n {
         inv_tensor(&a)?
     } else {
@@ -226,8 +226,8 @@ pub(crate) fn matrix_exp(t: &Tensor) -> AdResult<Tensor> {
         (squarings, 18)
     };
     let scaled = ops::binary(BinaryFn::Mul, t, &Tensor::scalar(0.5f64.powi(squarings)))?;
-    let mut term = identity(n);
-    let mut sum = identity(n);
+    let mut term = identity(n)?;
+    let mut sum = identity(n)?;
     for k in 1..=terms {
         term = ops::matmul(&term, &scaled)?;
         term = ops::binary(BinaryFn::Div, &term, &Tensor::scalar(k as f64))?;

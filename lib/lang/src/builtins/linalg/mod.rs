@@ -224,13 +224,16 @@ fn square_size(a: &Tensor) -> AdResult<usize> {
     }
 }
 
-fn identity(n: usize) -> Tensor {
+/// The n×n identity, refused with `OutOfMemoryError` before it is allocated when it would
+/// not fit (`pinv` of a vector of 10⁷ numbers asks for 10⁷ × 10⁷).
+fn identity(n: usize) -> AdResult<Tensor> {
+    difflab_ad::limits::reserve_numbers(n.saturating_mul(n))?;
     // Zeroed memory and a pass over the diagonal: no loop over all n² entries.
     let mut data = vec![0.0; n * n];
     for k in 0..n {
         data[k * (n + 1)] = 1.0;
     }
-    Tensor::from_col_major(&[n, n], data)
+    Ok(Tensor::from_col_major(&[n, n], data))
 }
 
 /// A vector as an n×1 matrix (matrices unchanged).

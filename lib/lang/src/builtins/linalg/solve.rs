@@ -147,7 +147,7 @@ fn solve_tracer(a: &Tensor, b: &Tensor) -> AdResult<Tensor> {
 /// `inv(A)` for a square matrix of any number kind (its rules are those of `A \ I`).
 pub(crate) fn inv_tensor(a: &Tensor) -> AdResult<Tensor> {
     let n = square_size(a)?;
-    solve_tensor(a, &identity(n))
+    solve_tensor(a, &identity(n)?)
 }
 
 /// The determinant of a plain square matrix (column-major) from its LU factorization; 0 when
@@ -237,7 +237,7 @@ fn det_gradient(a: &Tensor) -> AdResult<Tensor> {
         let adjugate = match DenseLu::new(n, &data) {
             Ok(lu) => {
                 let d = det_plain(n, &data)?;
-                let mut inverse = lu.apply_plain(&identity(n).to_col_major(), n, false)?;
+                let mut inverse = lu.apply_plain(&identity(n)?.to_col_major(), n, false)?;
                 inverse.iter_mut().for_each(|x| *x *= d);
                 inverse
             }
@@ -397,7 +397,10 @@ pub fn matrix_power(interp: &mut Interp, a: &Value, b: &Value) -> EvalResult {
             base = ops::matmul(&base, &base)?;
         }
     }
-    let out = out.unwrap_or_else(|| identity(n));
+    let out = match out {
+        Some(out) => out,
+        None => identity(n)?,
+    };
     Ok(from_tensor(out, eltype, false))
 }
 

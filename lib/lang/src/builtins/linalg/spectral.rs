@@ -169,7 +169,7 @@ fn cond_(interp: &mut Interp, args: Args) -> EvalResult {
     };
     match DenseLu::new(n, &a) {
         Ok(lu) => {
-            let inverse = lu.apply_plain(&identity(n).to_col_major(), n, false)?;
+            let inverse = lu.apply_plain(&identity(n)?.to_col_major(), n, false)?;
             Ok(Value::Float(norm(&a) * norm(&inverse)))
         }
         Err(_) => Ok(Value::Float(f64::INFINITY)),

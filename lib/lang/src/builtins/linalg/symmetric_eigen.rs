@@ -88,7 +88,7 @@ pub(super) fn inverse_gaps(values: &Tensor, n: usize) -> AdResult<Tensor> {
     let gaps = ops::binary(
         BinaryFn::Add,
         &ops::binary(BinaryFn::Sub, &row, &column)?,
-        &identity(n),
+        &identity(n)?,
     )?;
     let inverses = ops::binary(BinaryFn::Div, &Tensor::scalar(1.0), &gaps)?;
     weighted(&inverses, (n, n), |i, j| f64::from(u8::from(i != j)))

@@ -239,7 +239,6 @@ pub fn materialize(interp: &mut Interp, v: &Value, m: usize, n: usize) -> Option
 
 /// `(λ*I)(n)`: the `Diagonal` of `n` λs.
 fn scaled_identity(interp: &mut Interp, scale: &Value, n: usize) -> Result<Value, Flow> {
-    interp.check_alloc(n.saturating_mul(n))?;
-    let eye = super::diagonal::marked(from_tensor(identity(n), ElType::Bool, false));
+    let eye = super::diagonal::marked(from_tensor(identity(n)?, ElType::Bool, false));
     interp.binary(BinOp::Mul, false, scale, &eye)
 }
