@@ -143,9 +143,9 @@ fn series_of(
             ),
         ));
     }
+    let abscissas = |c: usize| xs.get(c).or(xs.first());
     for (c, ys) in columns.iter().enumerate() {
-        let x = xs.get(c).or(xs.first());
-        if let Some(x) = x.filter(|x| x.len() != ys.len()) {
+        if let Some(x) = abscissas(c).filter(|x| x.len() != ys.len()) {
             return Err(super::plots::plot_error(
                 difflab_plot::PlotError::MismatchedLengths {
                     what: format!("xs and ys of series {:?}", label(c)),
@@ -159,11 +159,11 @@ fn series_of(
         .into_iter()
         .enumerate()
         .map(|(c, ys)| {
-            let xs = match xs.get(c).or(xs.first()) {
+            let x = match abscissas(c) {
                 Some(x) => x.clone(),
                 None => (1..=ys.len()).map(|k| k as f64).collect(),
             };
-            Series::new(label(c), xs, ys)
+            Series::new(label(c), x, ys)
         })
         .collect())
 }
